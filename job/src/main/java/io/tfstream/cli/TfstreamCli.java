@@ -1,0 +1,51 @@
+package io.tfstream.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * Entry point of the {@code tfstream} command line: dispatches to one subcommand per task.
+ *
+ * <p>Exit codes follow the CLI contract: 0 success, 1 a batch or file reported an error, 2 usage
+ * error or unreadable input, 3 the schema or spec was rejected.
+ */
+@Command(
+        name = "tfstream",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Streaming tf.train.Example pipelines on Apache Flink.",
+        subcommands = {CommandLine.HelpCommand.class})
+public final class TfstreamCli implements Runnable {
+
+    @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the CLI and returns its exit code instead of exiting; used by tests. */
+    public static int run(String... args) {
+        return newCommandLine().execute(args);
+    }
+
+    static CommandLine newCommandLine() {
+        CommandLine cl = new CommandLine(new TfstreamCli());
+        cl.setExitCodeExceptionMapper(ExitCodes::forException);
+        cl.setParameterExceptionHandler(
+                (ex, args) -> {
+                    CommandLine cmd = ex.getCommandLine();
+                    cmd.getErr().println("tfstream: " + ex.getMessage());
+                    CommandLine.UnmatchedArgumentException.printSuggestions(ex, cmd.getErr());
+                    cmd.getErr()
+                            .println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
+                    return ExitCodes.USAGE;
+                });
+        return cl;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand.");
+    }
+}
