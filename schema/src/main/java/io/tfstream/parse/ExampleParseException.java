@@ -1,0 +1,42 @@
+package io.tfstream.parse;
+
+/**
+ * A record that TensorFlow's parsing op would reject. The message is TensorFlow's own status text
+ * (e.g. {@code Name: <unknown>, Key: a, Index: 0. Data types don't match. ...}); {@link
+ * #recordIndex()} is the record's position in the batch, or -1 when the error concerns the batch as
+ * a whole.
+ */
+public class ExampleParseException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    private final ParseErrorKind kind;
+    private final int recordIndex;
+    private final String featureKey;
+
+    public ExampleParseException(
+            ParseErrorKind kind, int recordIndex, String featureKey, String message) {
+        super(message);
+        this.kind = kind;
+        this.recordIndex = recordIndex;
+        this.featureKey = featureKey;
+    }
+
+    public ParseErrorKind kind() {
+        return kind;
+    }
+
+    /** Position of the bad record in the batch, or -1. */
+    public int recordIndex() {
+        return recordIndex;
+    }
+
+    /** The feature the error is about, or null. */
+    public String featureKey() {
+        return featureKey;
+    }
+
+    /** TensorFlow's status code name for this error: always {@code INVALID_ARGUMENT}. */
+    public String code() {
+        return "INVALID_ARGUMENT";
+    }
+}

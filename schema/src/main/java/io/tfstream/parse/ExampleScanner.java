@@ -1,0 +1,124 @@
+package io.tfstream.parse;
+
+import java.util.Arrays;
+
+/**
+ * Splits a serialized {@code tensorflow.Example} into its feature-map entries as TensorFlow's
+ * {@code ParseExample} does (concatenated Examples merge, unknown top-level fields are skipped, a
+ * map entry holds exactly two key/value fields in any order) and keeps the entries whose key is
+ * requested, in wire order, as (key id, feature start, feature end).
+ */
+final class ExampleScanner {
+    int[] keyId = new int[16];
+    int[] featureStart = new int[16];
+    int[] featureEnd = new int[16];
+
+    /** Requested entries found. */
+    int count;
+
+    /** All map entries, requested or not. */
+    int totalEntries;
+
+    private final WireCursor c = new WireCursor();
+    private final KeyTable keys;
+
+    ExampleScanner(KeyTable keys) {
+        this.keys = keys;
+    }
+
+    /** Returns false when TensorFlow would report "Could not parse example input". */
+    boolean scan(byte[] buf, int off, int len) {
+        count = 0;
+        totalEntries = 0;
+        WireCursor c = this.c;
+        c.reset(buf, off, off + len);
+        while (!c.atEnd()) {
+            if (c.expectTag(0x0a)) {
+                if (!features(c)) {
+                    return false;
+                }
+            } else if (!c.skipExtraneousTag()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean features(WireCursor c) {
+        if (!c.readVarint32()) {
+            return false;
+        }
+        int outer = c.pushLimit(c.value);
+        while (!c.atEnd()) {
+            if (!c.expectTag(0x0a) || !entry(c)) {
+                return false;
+            }
+        }
+        c.popLimit(outer);
+        return true;
+    }
+
+    private boolean entry(WireCursor c) {
+        if (!c.readVarint32()) {
+            return false;
+        }
+        int outer = c.pushLimit(c.value);
+        int keyStart = 0;
+        int keyLen = 0;
+        int fStart = 0;
+        int fLen = 0;
+        for (int n = 0; n < 2; n++) {
+            int tag = c.readTag();
+            if (tag == 0x0a) {
+                if (!string(c)) {
+                    return false;
+                }
+                keyStart = c.pos - (int) c.value;
+                keyLen = (int) c.value;
+            } else if (tag == 0x12) {
+                if (!string(c)) {
+                    return false;
+                }
+                fStart = c.pos - (int) c.value;
+                fLen = (int) c.value;
+            } else {
+                return false;
+            }
+        }
+        if (!c.atEnd()) {
+            return false;
+        }
+        c.popLimit(outer);
+        totalEntries++;
+        int id = keys.find(c.buf, keyStart, keyLen);
+        if (id >= 0) {
+            if (count == keyId.length) {
+                int n = count * 2;
+                keyId = Arrays.copyOf(keyId, n);
+                featureStart = Arrays.copyOf(featureStart, n);
+                featureEnd = Arrays.copyOf(featureEnd, n);
+            }
+            keyId[count] = id;
+            featureStart[count] = fStart;
+            featureEnd[count] = fStart + fLen;
+            count++;
+        }
+        return true;
+    }
+
+    /** {@code ParseString}: a length-delimited string inside the current limit. */
+    private static boolean string(WireCursor c) {
+        if (!c.readVarint32()) {
+            return false;
+        }
+        long len = c.value;
+        if (len == 0) {
+            return true;
+        }
+        if (len > c.remaining()) {
+            return false;
+        }
+        c.pos += (int) len;
+        return true;
+    }
+}

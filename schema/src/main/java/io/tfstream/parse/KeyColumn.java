@@ -1,0 +1,120 @@
+package io.tfstream.parse;
+
+import io.tfstream.spec.DefaultValue;
+import io.tfstream.tensor.BytesBuffer;
+import io.tfstream.tensor.Column;
+import io.tfstream.tensor.Float32Buffer;
+import io.tfstream.tensor.Int64Buffer;
+
+/**
+ * The values parsed for one raw key over a batch: one growable column of the key's dtype and, for
+ * variable-length keys, the cumulative value count at the end of every row.
+ */
+final class KeyColumn {
+    final RawKey key;
+    Int64Buffer int64s;
+    Float32Buffer floats;
+    BytesBuffer bytes;
+    int[] ends;
+
+    /** The last row this key was seen in (TensorFlow's {@code *_last_example}). */
+    int seenRow;
+
+    /** Column size at the start of the current minibatch, for TensorFlow's count messages. */
+    int minibatchBase;
+
+    private int valueHint = 64;
+
+    KeyColumn(RawKey key) {
+        this.key = key;
+    }
+
+    /** Fresh buffers for a batch of {@code rows} records; sized from the previous batch. */
+    void start(int rows) {
+        int hint = key.kind == RawKey.Kind.DENSE_FIXED ? rows * key.stride : valueHint;
+        switch (key.dtype) {
+            case INT64:
+                int64s = new Int64Buffer(hint);
+                break;
+            case FLOAT32:
+                floats = new Float32Buffer(hint);
+                break;
+            default:
+                bytes = new BytesBuffer(hint, hint * 8);
+        }
+        if (key.kind != RawKey.Kind.DENSE_FIXED) {
+            if (ends == null || ends.length < rows + 1) {
+                ends = new int[rows + 1];
+            }
+            ends[0] = 0;
+        }
+        seenRow = -1;
+        minibatchBase = 0;
+    }
+
+    int size() {
+        switch (key.dtype) {
+            case INT64:
+                return int64s.size();
+            case FLOAT32:
+                return floats.size();
+            default:
+                return bytes.size();
+        }
+    }
+
+    void truncate(int n) {
+        switch (key.dtype) {
+            case INT64:
+                int64s.truncate(n);
+                break;
+            case FLOAT32:
+                floats.truncate(n);
+                break;
+            default:
+                bytes.truncate(n);
+        }
+    }
+
+    /** Rolls back to the state before row {@code row}. */
+    void rollback(int row) {
+        truncate(key.kind == RawKey.Kind.DENSE_FIXED ? row * key.stride : ends[row]);
+        if (seenRow >= row) {
+            seenRow = -1;
+        }
+    }
+
+    void appendDefault(DefaultValue d) {
+        int n = d.size();
+        switch (key.dtype) {
+            case INT64:
+                for (int i = 0; i < n; i++) {
+                    int64s.add(d.int64(i));
+                }
+                break;
+            case FLOAT32:
+                for (int i = 0; i < n; i++) {
+                    floats.add(d.float32(i));
+                }
+                break;
+            default:
+                for (int i = 0; i < n; i++) {
+                    byte[] b = d.bytesAt(i);
+                    bytes.add(b, 0, b.length);
+                }
+        }
+    }
+
+    /** Hands the values over as a column and remembers their size for the next batch. */
+    Column finish() {
+        valueHint = Math.max(64, size());
+        switch (key.dtype) {
+            case INT64:
+                return Column.of(int64s);
+            case FLOAT32:
+                return Column.of(floats);
+            default:
+                return Column.of(bytes);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.tfstream.parse;
+
+/**
+ * Limits on untrusted input, checked before anything is allocated for it. One immutable object; a
+ * violation names the value, the limit and the setting ({@link ParseLimitException}).
+ *
+ * @param maxRecordBytes largest serialized record accepted ({@code maxRecordBytes})
+ * @param maxValuesPerFeature most values one feature of one record may hold
+ * @param maxFeaturesPerExample most feature map entries one record may hold
+ * @param maxBytesPerValue largest single bytes_list value
+ */
+public record ParseLimits(
+        int maxRecordBytes,
+        int maxValuesPerFeature,
+        int maxFeaturesPerExample,
+        int maxBytesPerValue) {
+
+    /** 64 MiB per record. */
+    public static final int DEFAULT_MAX_RECORD_BYTES = 64 << 20;
+
+    /** 16 Mi values per feature. */
+    public static final int DEFAULT_MAX_VALUES_PER_FEATURE = 16 << 20;
+
+    /** 1 Mi map entries per record. */
+    public static final int DEFAULT_MAX_FEATURES_PER_EXAMPLE = 1 << 20;
+
+    /** 64 MiB per bytes value. */
+    public static final int DEFAULT_MAX_BYTES_PER_VALUE = 64 << 20;
+
+    private static final ParseLimits DEFAULTS =
+            new ParseLimits(
+                    DEFAULT_MAX_RECORD_BYTES,
+                    DEFAULT_MAX_VALUES_PER_FEATURE,
+                    DEFAULT_MAX_FEATURES_PER_EXAMPLE,
+                    DEFAULT_MAX_BYTES_PER_VALUE);
+
+    private static final ParseLimits NONE =
+            new ParseLimits(
+                    Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE);
+
+    public ParseLimits {
+        check("maxRecordBytes", maxRecordBytes);
+        check("maxValuesPerFeature", maxValuesPerFeature);
+        check("maxFeaturesPerExample", maxFeaturesPerExample);
+        check("maxBytesPerValue", maxBytesPerValue);
+    }
+
+    private static void check(String name, int v) {
+        if (v <= 0) {
+            throw new IllegalArgumentException(name + " must be positive, got " + v);
+        }
+    }
+
+    /** Generous defaults: no record TensorFlow accepts in practice is refused. */
+    public static ParseLimits defaults() {
+        return DEFAULTS;
+    }
+
+    /** No limits beyond what a Java array can hold; for differential testing. */
+    public static ParseLimits none() {
+        return NONE;
+    }
+
+    public ParseLimits withMaxRecordBytes(int v) {
+        return new ParseLimits(v, maxValuesPerFeature, maxFeaturesPerExample, maxBytesPerValue);
+    }
+
+    public ParseLimits withMaxValuesPerFeature(int v) {
+        return new ParseLimits(maxRecordBytes, v, maxFeaturesPerExample, maxBytesPerValue);
+    }
+
+    public ParseLimits withMaxFeaturesPerExample(int v) {
+        return new ParseLimits(maxRecordBytes, maxValuesPerFeature, v, maxBytesPerValue);
+    }
+
+    public ParseLimits withMaxBytesPerValue(int v) {
+        return new ParseLimits(maxRecordBytes, maxValuesPerFeature, maxFeaturesPerExample, v);
+    }
+}

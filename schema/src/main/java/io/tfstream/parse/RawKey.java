@@ -1,0 +1,60 @@
+package io.tfstream.parse;
+
+import io.tfstream.spec.DType;
+import io.tfstream.spec.DefaultValue;
+import io.tfstream.spec.RowSplitsDType;
+import java.util.List;
+
+/**
+ * One key the kernel reads, after a feature-spec dict is lowered as Python's {@code _ParseOpParams}
+ * does: a dense key (fixed shape, or variable length for FixedLenSequence), a sparse key (VarLen
+ * and SparseFeature parts) or a ragged key (RaggedFeature values and partitions).
+ */
+final class RawKey {
+    enum Kind {
+        DENSE_FIXED,
+        DENSE_VARLEN,
+        SPARSE,
+        RAGGED
+    }
+
+    final String name;
+    final Kind kind;
+    final DType dtype;
+
+    /** Dense: the shape of one example (fixed) or of one step (varlen). */
+    final List<Long> shape;
+
+    /** Dense fixed: {@code prod(shape)}; dense varlen: values per step. */
+    final int stride;
+
+    /** Dense fixed: the default ({@code null} = required); varlen: the padding value. */
+    final DefaultValue defaultValue;
+
+    /** Ragged only. */
+    final RowSplitsDType splitsDtype;
+
+    /** Position among the keys of the same kind group (dense keys, sparse keys, ragged keys). */
+    int groupIndex;
+
+    RawKey(
+            String name,
+            Kind kind,
+            DType dtype,
+            List<Long> shape,
+            int stride,
+            DefaultValue defaultValue,
+            RowSplitsDType splitsDtype) {
+        this.name = name;
+        this.kind = kind;
+        this.dtype = dtype;
+        this.shape = shape;
+        this.stride = stride;
+        this.defaultValue = defaultValue;
+        this.splitsDtype = splitsDtype;
+    }
+
+    boolean isDense() {
+        return kind == Kind.DENSE_FIXED || kind == Kind.DENSE_VARLEN;
+    }
+}

@@ -1,0 +1,117 @@
+package io.tfstream.parse;
+
+import io.tfstream.spec.SparseFeature;
+import io.tfstream.tensor.BytesBuffer;
+import io.tfstream.tensor.Column;
+import io.tfstream.tensor.SparseTensor;
+import java.util.Arrays;
+import java.util.function.Function;
+
+/**
+ * Builds a {@link SparseFeature}'s SparseTensor from its parsed index and value features as
+ * Python's {@code sparse_merge_impl} does: the batch id from the first index key, one coordinate
+ * column per index key, {@code dense_shape = [B] + size} verbatim, sorted row-major unless {@code
+ * already_sorted}. Index ranges are not checked; only the totals must agree.
+ */
+final class SparseFeatureMerge {
+    private SparseFeatureMerge() {}
+
+    static SparseTensor merge(SparseFeature spec, int rows, Function<String, SparseTensor> rawOf)
+            throws ExampleParseException {
+        int k = spec.indexKeys().size();
+        SparseTensor first = rawOf.apply(spec.indexKeys().get(0));
+        int n = first.numValues();
+        for (int j = 1; j < k; j++) {
+            SparseTensor ij = rawOf.apply(spec.indexKeys().get(j));
+            if (ij.numValues() != n) {
+                throw new ExampleParseException(
+                        ParseErrorKind.INCONSISTENT_BATCH,
+                        -1,
+                        spec.indexKeys().get(j),
+                        "ConcatOp : Dimension 0 in both shapes must be equal: shape[0] = ["
+                                + n
+                                + ",1] vs. shape["
+                                + j
+                                + "] = ["
+                                + ij.numValues()
+                                + ",1]");
+            }
+        }
+        SparseTensor values = rawOf.apply(spec.valueKey());
+        if (values.numValues() != n) {
+            throw new ExampleParseException(
+                    ParseErrorKind.INCONSISTENT_BATCH,
+                    -1,
+                    spec.valueKey(),
+                    "Number of elements in indices ("
+                            + n
+                            + ") and values ("
+                            + values.numValues()
+                            + ") do not match");
+        }
+        int rank = k + 1;
+        long[] indices = new long[n * rank];
+        for (int i = 0; i < n; i++) {
+            indices[i * rank] = first.index(i, 0);
+        }
+        for (int j = 0; j < k; j++) {
+            Column ids = rawOf.apply(spec.indexKeys().get(j)).values();
+            for (int i = 0; i < n; i++) {
+                indices[i * rank + 1 + j] = ids.int64(i);
+            }
+        }
+        long[] shape = new long[rank];
+        shape[0] = rows;
+        for (int j = 0; j < k; j++) {
+            shape[j + 1] = spec.size().get(j);
+        }
+        Column vals = values.values();
+        if (spec.alreadySorted()) {
+            return new SparseTensor(indices, vals, shape);
+        }
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(
+                order,
+                (a, b) -> {
+                    for (int d = 0; d < rank; d++) {
+                        int c = Long.compare(indices[a * rank + d], indices[b * rank + d]);
+                        if (c != 0) {
+                            return c;
+                        }
+                    }
+                    return 0;
+                });
+        long[] sortedIdx = new long[n * rank];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(indices, order[i] * rank, sortedIdx, i * rank, rank);
+        }
+        return new SparseTensor(sortedIdx, permute(vals, order), shape);
+    }
+
+    private static Column permute(Column v, Integer[] order) {
+        int n = order.length;
+        switch (v.dtype()) {
+            case INT64:
+                long[] l = new long[n];
+                for (int i = 0; i < n; i++) {
+                    l[i] = v.int64(order[i]);
+                }
+                return Column.ofInt64(l, n);
+            case FLOAT32:
+                float[] f = new float[n];
+                for (int i = 0; i < n; i++) {
+                    f[i] = v.float32(order[i]);
+                }
+                return Column.ofFloat32(f, n);
+            default:
+                BytesBuffer b = new BytesBuffer(n, 64);
+                for (int i = 0; i < n; i++) {
+                    b.add(v.bytesData(), v.bytesStart(order[i]), v.bytesLength(order[i]));
+                }
+                return Column.of(b);
+        }
+    }
+}

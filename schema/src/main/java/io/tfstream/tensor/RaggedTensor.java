@@ -1,0 +1,100 @@
+package io.tfstream.tensor;
+
+import io.tfstream.spec.DType;
+import io.tfstream.spec.RowSplitsDType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A RaggedTensor as nested row splits over flat values. {@code rowSplits} lists every ragged level,
+ * outermost (the batch) first; {@code valuesShape} is the shape of the flat values ({@code [n]}, or
+ * {@code [n, k, ...]} when trailing uniform partitions reshape them).
+ */
+public final class RaggedTensor implements Tensor {
+    private final Column values;
+    private final long[] valuesShape;
+    private final List<long[]> rowSplits;
+    private final RowSplitsDType rowSplitsDtype;
+
+    public RaggedTensor(
+            Column values, long[] valuesShape, List<long[]> rowSplits, RowSplitsDType dtype) {
+        this.values = Objects.requireNonNull(values);
+        this.valuesShape = valuesShape.clone();
+        List<long[]> copy = new ArrayList<>(rowSplits.size());
+        for (long[] s : rowSplits) {
+            copy.add(s.clone());
+        }
+        this.rowSplits = List.copyOf(copy);
+        this.rowSplitsDtype = Objects.requireNonNull(dtype);
+        long n = 1;
+        for (long d : valuesShape) {
+            n *= d;
+        }
+        if (n != values.size()) {
+            throw new IllegalArgumentException(
+                    "values_shape "
+                            + Arrays.toString(valuesShape)
+                            + " needs "
+                            + n
+                            + " values, have "
+                            + values.size());
+        }
+    }
+
+    @Override
+    public DType dtype() {
+        return values.dtype();
+    }
+
+    @Override
+    public Column values() {
+        return values;
+    }
+
+    public long[] valuesShape() {
+        return valuesShape.clone();
+    }
+
+    /** Row splits of every ragged level, outermost first; read only. */
+    public List<long[]> rowSplits() {
+        return rowSplits;
+    }
+
+    public RowSplitsDType rowSplitsDtype() {
+        return rowSplitsDtype;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof RaggedTensor)) {
+            return false;
+        }
+        RaggedTensor r = (RaggedTensor) o;
+        if (rowSplits.size() != r.rowSplits.size() || rowSplitsDtype != r.rowSplitsDtype) {
+            return false;
+        }
+        for (int i = 0; i < rowSplits.size(); i++) {
+            if (!Arrays.equals(rowSplits.get(i), r.rowSplits.get(i))) {
+                return false;
+            }
+        }
+        return Arrays.equals(valuesShape, r.valuesShape) && values.equals(r.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return values.hashCode() * 31 + rowSplits.size();
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("Ragged{values=").append(values);
+        sb.append(", values_shape=").append(Arrays.toString(valuesShape)).append(", row_splits=");
+        for (long[] s : rowSplits) {
+            sb.append(Arrays.toString(s));
+        }
+        return sb.append(' ').append(rowSplitsDtype.jsonName()).append('}').toString();
+    }
+}
