@@ -1,5 +1,6 @@
 package io.tfstream.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,9 +24,22 @@ public final class TfstreamCli implements Runnable {
         System.exit(run(args));
     }
 
-    /** Runs the CLI and returns its exit code instead of exiting; used by tests. */
+    /** Runs the CLI and returns its exit code instead of exiting. */
     public static int run(String... args) {
         return newCommandLine().execute(args);
+    }
+
+    /** Runs the CLI with the given output streams and returns its exit code; used by tests. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = newCommandLine();
+        cl.setOut(out);
+        cl.setErr(err);
+        try {
+            return cl.execute(args);
+        } finally {
+            out.flush();
+            err.flush();
+        }
     }
 
     static CommandLine newCommandLine() {
