@@ -1,5 +1,6 @@
 package io.tfstream.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Streaming tf.train.Example pipelines on Apache Flink.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, SpecCommand.class})
 public final class TfstreamCli implements Runnable {
 
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
@@ -26,6 +27,19 @@ public final class TfstreamCli implements Runnable {
     /** Runs the CLI and returns its exit code instead of exiting; used by tests. */
     public static int run(String... args) {
         return newCommandLine().execute(args);
+    }
+
+    /** Runs the CLI with its standard output and error sent to {@code out} and {@code err}. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = newCommandLine();
+        cl.setOut(out);
+        cl.setErr(err);
+        try {
+            return cl.execute(args);
+        } finally {
+            out.flush();
+            err.flush();
+        }
     }
 
     static CommandLine newCommandLine() {
