@@ -1,6 +1,8 @@
 package io.tfstream.spec.schema;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 
 /** Python's {@code str()} of the values upstream error messages interpolate. */
 final class PyRepr {
@@ -17,7 +19,7 @@ final class PyRepr {
         if (d == 0) {
             return (Double.doubleToRawLongBits(d) < 0) ? "-0.0" : "0.0";
         }
-        BigDecimal bd = new BigDecimal(Double.toString(Math.abs(d))).stripTrailingZeros();
+        BigDecimal bd = shortest(Math.abs(d));
         String digits = bd.unscaledValue().toString();
         int exponent = digits.length() - 1 - bd.scale();
         if (exponent < -4 || exponent >= 16) {
@@ -25,6 +27,18 @@ final class PyRepr {
         }
         String plain = bd.toPlainString();
         return (d < 0 ? "-" : "") + plain + (bd.scale() <= 0 ? ".0" : "");
+    }
+
+    /** The fewest significant digits that parse back to {@code d}, correctly rounded. */
+    private static BigDecimal shortest(double d) {
+        BigDecimal exact = new BigDecimal(d);
+        for (int digits = 1; digits < 17; digits++) {
+            BigDecimal r = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
+            if (r.doubleValue() == d) {
+                return r.stripTrailingZeros();
+            }
+        }
+        return exact.round(new MathContext(17, RoundingMode.HALF_EVEN)).stripTrailingZeros();
     }
 
     private static String ofScientific(boolean negative, String digits, int exponent) {
