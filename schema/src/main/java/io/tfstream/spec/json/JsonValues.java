@@ -141,7 +141,10 @@ final class JsonValues {
                             + " \"-Infinity\"; got "
                             + n);
         }
-        float f = Float.parseFloat(n.decimalValue().toString());
+        float f =
+                n.isDouble()
+                        ? (float) n.doubleValue()
+                        : Float.parseFloat(n.decimalValue().toString());
         if (Float.isInfinite(f)) {
             throw new IllegalArgumentException(
                     "float32 default value " + n + " is outside the float32 range");

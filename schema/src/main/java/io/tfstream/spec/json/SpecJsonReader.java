@@ -1,11 +1,7 @@
 package io.tfstream.spec.json;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
@@ -20,6 +16,7 @@ import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.SparseFeature;
 import io.tfstream.spec.SpecRejectedException;
 import io.tfstream.spec.VarLenFeature;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -35,13 +32,6 @@ import java.util.Set;
  * duplicate keys and values of the wrong JSON type are refused, naming the feature and field.
  */
 public final class SpecJsonReader {
-    private static final ObjectMapper MAPPER =
-            JsonMapper.builder()
-                    .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-                    .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                    .build();
-
     private static final Map<String, Set<String>> FIELDS =
             Map.of(
                     "fixed_len", Set.of("type", "dtype", "shape", "default"),
@@ -71,19 +61,25 @@ public final class SpecJsonReader {
     public static ParseSpec read(String json, String source) throws MalformedSpecFileException {
         JsonNode root;
         try {
-            root = MAPPER.readTree(json);
+            root = JsonTrees.read(json);
         } catch (JsonProcessingException e) {
             throw new MalformedSpecFileException(
                     source + ": not JSON: " + e.getOriginalMessage() + location(e), e);
+        } catch (IOException e) {
+            throw new MalformedSpecFileException(source + ": not JSON: " + e.getMessage(), e);
         }
         if (root == null || !root.isObject()) {
             throw new MalformedSpecFileException(
                     source + ": expected a JSON object mapping feature names to specs", null);
         }
         if (isSequenceSpec(root)) {
-            return new SequenceFeatureSpecs(
-                    dict(root.get("context"), source + " context"),
-                    dict(root.get("feature_lists"), source + " feature_lists"));
+            try {
+                return new SequenceFeatureSpecs(
+                        dict(root.get("context"), source + " context"),
+                        dict(root.get("feature_lists"), source + " feature_lists"));
+            } catch (IllegalArgumentException e) {
+                throw new SpecRejectedException(source + ": " + e.getMessage(), e);
+            }
         }
         return dict(root, source);
     }

@@ -120,8 +120,7 @@ class FeatureSpecFromSchemaTest {
                 new RaggedFeature(DType.FLOAT32, "s", List.of(), RowSplitsDType.INT32),
                 none.featureLists().get("s"));
         SequenceFeatureSpecs legacy =
-                FeatureSpecFromSchema.derive(schema(text), FixedLenDefaults.LEGACY)
-                        .sequenceSpecs();
+                FeatureSpecFromSchema.derive(schema(text), FixedLenDefaults.LEGACY).sequenceSpecs();
         assertEquals(
                 FixedLenFeature.withDefault(List.of(), DType.INT64, DefaultValue.ofInt64(-1)),
                 legacy.context().get("c"));

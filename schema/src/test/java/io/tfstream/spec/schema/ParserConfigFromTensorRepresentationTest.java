@@ -134,15 +134,15 @@ class ParserConfigFromTensorRepresentationTest {
                         () ->
                                 ParserConfigFromTensorRepresentation.create(
                                         "feat", tr(""), FeatureType.INT, FixedLenDefaults.NONE));
-        assertEquals("TensorRepresentation: None is not supported. (feature 'feat')", e.getMessage());
+        assertEquals(
+                "TensorRepresentation: None is not supported. (feature 'feat')", e.getMessage());
         assertEquals("feat", e.feature());
     }
 
     @Test
     void legacyDefaultsFillOnlyMissingDefaults() throws Exception {
         assertEquals(
-                FixedLenFeature.withDefault(
-                        List.of(2L), DType.INT64, DefaultValue.ofInt64(-1, -1)),
+                FixedLenFeature.withDefault(List.of(2L), DType.INT64, DefaultValue.ofInt64(-1, -1)),
                 ParserConfigFromTensorRepresentation.create(
                         "f",
                         tr("dense_tensor { column_name: 'c' shape { dim { size: 2 } } }"),
@@ -165,8 +165,9 @@ class ParserConfigFromTensorRepresentationTest {
                         () ->
                                 ParserConfigFromTensorRepresentation.create(
                                         "feat",
-                                        tr("dense_tensor { column_name: 'c' shape { dim { size: -1"
-                                                + " } } }"),
+                                        tr(
+                                                "dense_tensor { column_name: 'c' shape { dim { size: -1"
+                                                        + " } } }"),
                                         FeatureType.INT,
                                         FixedLenDefaults.LEGACY));
         assertEquals(
@@ -179,8 +180,9 @@ class ParserConfigFromTensorRepresentationTest {
                         () ->
                                 ParserConfigFromTensorRepresentation.create(
                                         "feat",
-                                        tr("dense_tensor { column_name: 'c' shape { dim { size:"
-                                                + " 100000 } dim { size: 100000 } } }"),
+                                        tr(
+                                                "dense_tensor { column_name: 'c' shape { dim { size:"
+                                                        + " 100000 } dim { size: 100000 } } }"),
                                         FeatureType.FLOAT,
                                         FixedLenDefaults.LEGACY));
         assertEquals(

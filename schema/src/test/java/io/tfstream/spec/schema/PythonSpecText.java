@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-
 /**
  * Reads a feature-spec dict in the Python text form documentation prints, e.g. {@code {"x":
  * tf.io.RaggedFeature(value_key="x", dtype=tf.string, partitions=(,), row_splits_dtype=tf.int64)}},
@@ -326,5 +325,4 @@ final class PythonSpecText {
     private IllegalArgumentException error(String what) {
         return new IllegalArgumentException(what + " at offset " + pos + " in: " + text);
     }
-
 }

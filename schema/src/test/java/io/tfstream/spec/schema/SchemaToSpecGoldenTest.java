@@ -28,8 +28,8 @@ import org.tensorflow.metadata.v0.Schema;
 import org.tensorflow.metadata.v0.StringDomain;
 
 /**
- * The schema → feature spec golden cases (tensorflow_transform {@code schema_utils_test_cases}, tfx-bsl
- * {@code tensor_representation_util_test}) as files: {@code NAME.pbtxt} with either {@code
+ * The schema → feature spec golden cases (tensorflow_transform {@code schema_utils_test_cases},
+ * tfx-bsl {@code tensor_representation_util_test}) as files: {@code NAME.pbtxt} with either {@code
  * NAME.spec.json} (the SPEC.json / SEQSPEC.json {@code tfstream spec} prints, every field written)
  * or {@code NAME.error.txt} (upstream's message); {@code NAME.tft.json} is TFT's merged dict for
  * SequenceExample schemas and {@code NAME.domains.txt} the expected domains.
@@ -38,8 +38,9 @@ class SchemaToSpecGoldenTest {
     private static final Path DIR = TestResources.dir("golden/schema-to-spec");
     private static final ObjectMapper JSON =
             JsonMapper.builder()
-                    .enable(com.fasterxml.jackson.databind.DeserializationFeature
-                            .USE_BIG_DECIMAL_FOR_FLOATS)
+                    .enable(
+                            com.fasterxml.jackson.databind.DeserializationFeature
+                                    .USE_BIG_DECIMAL_FOR_FLOATS)
                     .build();
 
     @TestFactory
@@ -78,7 +79,8 @@ class SchemaToSpecGoldenTest {
             return;
         }
         SchemaSpec derived = FeatureSpecFromSchema.derive(schema);
-        String expectedJson = TestResources.read(TestResources.sibling(pbtxt, ".pbtxt", ".spec.json"));
+        String expectedJson =
+                TestResources.read(TestResources.sibling(pbtxt, ".pbtxt", ".spec.json"));
         ParseSpec expected = SpecJsonReader.read(expectedJson, "expected");
         assertEquals(expected, derived.spec());
 
