@@ -23,7 +23,9 @@ class FeatureSpecModelTest {
                                         List.of(1L, 2L, 1L),
                                         DType.FLOAT32,
                                         DefaultValue.ofFloat32(3f)));
-        assertEquals("Cannot reshape a tensor with 1 elements to shape [1,2,1] (2 elements)", e.getMessage());
+        assertEquals(
+                "Cannot reshape a tensor with 1 elements to shape [1,2,1] (2 elements)",
+                e.getMessage());
         FixedLenFeature.withDefault(
                 List.of(1L, 2L, 1L), DType.FLOAT32, DefaultValue.ofFloat32(3f, -3f));
         FixedLenFeature.withDefault(List.of(), DType.INT64, DefaultValue.ofInt64(7));
@@ -85,7 +87,11 @@ class FeatureSpecModelTest {
                                 IllegalArgumentException.class,
                                 () ->
                                         new SparseFeature(
-                                                List.of("i"), "v", DType.INT64, List.of(-2L), false))
+                                                List.of("i"),
+                                                "v",
+                                                DType.INT64,
+                                                List.of(-2L),
+                                                false))
                         .getMessage());
         new SparseFeature(List.of("i"), "v", DType.INT64, List.of(-1L), false);
     }
@@ -169,6 +175,7 @@ class FeatureSpecModelTest {
                                 "\uD83D\uDE00", new VarLenFeature(DType.INT64),
                                 "\uFFFD", new VarLenFeature(DType.INT64),
                                 "a", new VarLenFeature(DType.INT64)));
-        assertEquals(List.of("a", "\uFFFD", "\uD83D\uDE00"), List.copyOf(specs.features().keySet()));
+        assertEquals(
+                List.of("a", "\uFFFD", "\uD83D\uDE00"), List.copyOf(specs.features().keySet()));
     }
 }

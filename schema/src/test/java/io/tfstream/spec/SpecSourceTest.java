@@ -25,8 +25,10 @@ class SpecSourceTest {
     private static final FeatureSpecs EXPECTED =
             FeatureSpecs.of(
                     Map.of(
-                            "x", FixedLenFeature.required(List.of(2L), DType.INT64),
-                            "y", new VarLenFeature(DType.STRING)));
+                            "x",
+                            FixedLenFeature.required(List.of(2L), DType.INT64),
+                            "y",
+                            new VarLenFeature(DType.STRING)));
 
     @TempDir Path tmp;
 
@@ -36,8 +38,7 @@ class SpecSourceTest {
         Path binary = write("schema.pb", SchemaLoader.parseText(SCHEMA).toByteArray());
         Path binaryNoSuffix = write("schema", SchemaLoader.parseText(SCHEMA).toByteArray());
         Path textNoSuffix = write("schema_txt", SCHEMA.getBytes(StandardCharsets.UTF_8));
-        Path json =
-                write("spec", SpecJsonWriter.write(EXPECTED).getBytes(StandardCharsets.UTF_8));
+        Path json = write("spec", SpecJsonWriter.write(EXPECTED).getBytes(StandardCharsets.UTF_8));
         for (Path p : List.of(text, binary, binaryNoSuffix, textNoSuffix, json)) {
             assertEquals(EXPECTED, SpecSource.load(p), p.toString());
             assertEquals(EXPECTED, SpecSource.loadExampleSpecs(p), p.toString());
@@ -74,7 +75,9 @@ class SpecSourceTest {
         Path bad = write("bad.pbtxt", "feature { nam: 'x' }".getBytes(StandardCharsets.UTF_8));
         MalformedSpecFileException e =
                 assertThrows(MalformedSpecFileException.class, () -> SpecSource.load(bad));
-        assertTrue(e.getMessage().startsWith("bad.pbtxt: not a text-format Schema: 1:11:"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith("bad.pbtxt: not a text-format Schema: 1:11:"),
+                e.getMessage());
         Path garbage = write("garbage", new byte[] {(byte) 0xff, 0x01, 0x02});
         MalformedSpecFileException g =
                 assertThrows(MalformedSpecFileException.class, () -> SpecSource.load(garbage));
