@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.tensorflow.metadata.v0.Schema;
@@ -75,7 +76,7 @@ final class SpecCommand implements Callable<Integer> {
     }
 
     private static String describe(IOException e) {
-        return e instanceof java.nio.file.NoSuchFileException
+        return e instanceof NoSuchFileException
                 ? "no such file"
                 : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }

@@ -1,6 +1,7 @@
 package io.tfstream.spec.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -27,12 +28,11 @@ final class JsonTrees {
         try (JsonParser p = FACTORY.createParser(json)) {
             JsonToken first = p.nextToken();
             if (first == null) {
-                throw new com.fasterxml.jackson.core.JsonParseException(p, "empty input");
+                throw new JsonParseException(p, "empty input");
             }
             JsonNode root = value(p);
             if (p.nextToken() != null) {
-                throw new com.fasterxml.jackson.core.JsonParseException(
-                        p, "trailing content after the JSON value");
+                throw new JsonParseException(p, "trailing content after the JSON value");
             }
             return root;
         }
@@ -71,8 +71,7 @@ final class JsonTrees {
             case VALUE_NULL:
                 return NODES.nullNode();
             default:
-                throw new com.fasterxml.jackson.core.JsonParseException(
-                        p, "unexpected token " + p.currentToken());
+                throw new JsonParseException(p, "unexpected token " + p.currentToken());
         }
     }
 }

@@ -4,8 +4,11 @@ import com.google.protobuf.TextFormat;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.SequenceFeatureSpecs;
+import io.tfstream.spec.SparseFeature;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.tensorflow.metadata.v0.Feature;
 import org.tensorflow.metadata.v0.FeatureType;
@@ -59,9 +62,16 @@ public final class SequenceParserConfig {
                                 + "}");
             }
             if (value.size() == 1) {
-                context.put(
-                        name,
-                        ParserConfigFromTensorRepresentation.create(name, tr, type, defaults));
+                FeatureSpec spec =
+                        ParserConfigFromTensorRepresentation.create(name, tr, type, defaults);
+                if (spec instanceof SparseFeature) {
+                    throw SchemaRejectedException.of(
+                            name,
+                            "A sparse_tensor cannot be a context feature of a SequenceExample:"
+                                    + " parse_sequence_example context features are FixedLen,"
+                                    + " VarLen or Ragged");
+                }
+                context.put(name, spec);
             } else if (value.size() == 2) {
                 if (!tr.hasRaggedTensor()) {
                     throw SchemaRejectedException.of(
@@ -69,7 +79,7 @@ public final class SequenceParserConfig {
                             "Only a ragged_tensor can refer to the sequence feature "
                                     + value
                                     + "; got "
-                                    + tr.getKindCase().name().toLowerCase(java.util.Locale.ROOT));
+                                    + tr.getKindCase().name().toLowerCase(Locale.ROOT));
                 }
                 TensorRepresentation.Builder seq = tr.toBuilder();
                 List<String> steps = tr.getRaggedTensor().getFeaturePath().getStepList();
@@ -87,18 +97,14 @@ public final class SequenceParserConfig {
                                 + TextFormat.printer().printToString(tr));
             }
         }
-        try {
-            return new SequenceFeatureSpecs(FeatureSpecs.of(context), FeatureSpecs.of(sequence));
-        } catch (IllegalArgumentException e) {
-            throw SchemaRejectedException.naming("##SEQUENCE##", e.getMessage());
-        }
+        return new SequenceFeatureSpecs(FeatureSpecs.of(context), FeatureSpecs.of(sequence));
     }
 
     /** tfx-bsl's {@code _GetPrimitiveFeatureTypes}: types of all leaves, recursing into STRUCTs. */
     private static void collectPrimitiveTypes(
             List<String> prefix, List<Feature> features, Map<ColumnPath, FeatureType> out) {
         for (Feature f : features) {
-            List<String> steps = new java.util.ArrayList<>(prefix);
+            List<String> steps = new ArrayList<>(prefix);
             steps.add(f.getName());
             if (f.getType() == FeatureType.STRUCT) {
                 if (f.getStructDomain().getSparseFeatureCount() > 0) {

@@ -169,16 +169,25 @@ class FeatureSpecFromSchemaTest {
                                         "t",
                                         "ragged_tensor { feature_path { step: '##SEQUENCE##' step:"
                                                 + " 'missing' } }")));
-        String sparseContext =
-                reason(
-                        SEQ
-                                + "feature { name: 'v' type: INT }"
-                                + group(
-                                        "sp",
-                                        "sparse_tensor { value_column_name: 'v' dense_shape { }"
-                                                + " }"));
-        assertTrue(sparseContext.contains("SparseFeature"), sparseContext);
-        assertTrue(sparseContext.contains("sp"), sparseContext);
+        SchemaRejectedException sparseContext =
+                assertThrows(
+                        SchemaRejectedException.class,
+                        () ->
+                                FeatureSpecFromSchema.derive(
+                                        schema(
+                                                SEQ
+                                                        + "feature { name: 'v' type: INT }"
+                                                        + group(
+                                                                "sp",
+                                                                "sparse_tensor {"
+                                                                        + " value_column_name: 'v'"
+                                                                        + " dense_shape { } }"))));
+        assertEquals("sp", sparseContext.feature());
+        assertEquals(
+                "A sparse_tensor cannot be a context feature of a SequenceExample:"
+                        + " parse_sequence_example context features are FixedLen, VarLen or"
+                        + " Ragged (feature 'sp')",
+                sparseContext.getMessage());
     }
 
     private static String reason(String text) {
