@@ -36,7 +36,7 @@ public final class SequenceParserConfig {
                         .orElseThrow(
                                 () ->
                                         SchemaRejectedException.of(
-                                                "##SEQUENCE##",
+                                                structName(schema),
                                                 "TensorRepresentations are required."));
         Map<ColumnPath, FeatureType> types = new LinkedHashMap<>();
         collectPrimitiveTypes(List.of(), schema.getFeatureList(), types);
@@ -98,6 +98,15 @@ public final class SequenceParserConfig {
             }
         }
         return new SequenceFeatureSpecs(FeatureSpecs.of(context), FeatureSpecs.of(sequence));
+    }
+
+    private static String structName(Schema schema) {
+        for (Feature f : schema.getFeatureList()) {
+            if (f.getType() == FeatureType.STRUCT) {
+                return f.getName();
+            }
+        }
+        return "##SEQUENCE##";
     }
 
     /** tfx-bsl's {@code _GetPrimitiveFeatureTypes}: types of all leaves, recursing into STRUCTs. */

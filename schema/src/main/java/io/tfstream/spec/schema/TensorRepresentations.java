@@ -2,6 +2,7 @@ package io.tfstream.spec.schema;
 
 import com.google.protobuf.TextFormat;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,7 @@ public final class TensorRepresentations {
             return inferred;
         }
         Map<String, TensorRepresentation> result = explicit.get();
-        List<String> sourceColumns = new ArrayList<>();
+        Set<String> sourceColumns = new HashSet<>();
         for (TensorRepresentation tr : result.values()) {
             for (ColumnPath c : sourceColumns(tr)) {
                 sourceColumns.add(c.toString());
