@@ -26,7 +26,10 @@ import org.tensorflow.metadata.v0.TensorRepresentation;
  *       and feature lists kept apart; {@link TftView} gives TFT's merged dict.
  * </ul>
  *
- * Rejected schemas raise {@link SchemaRejectedException} with upstream's message.
+ * TFT's {@code _standardize_default_value} (bytes decoded to str where possible, one-element
+ * defaults unwrapped) changes only the Python form of a default, not the parsed tensors; {@link
+ * io.tfstream.spec.DefaultValue} keeps the raw bytes as flat values. Domains are TFT's {@code
+ * domains}. Rejected schemas raise {@link SchemaRejectedException} with upstream's message.
  */
 public final class FeatureSpecFromSchema {
     private FeatureSpecFromSchema() {}
