@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Streaming tf.train.Example pipelines on Apache Flink.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, SpecCommand.class})
 public final class TfstreamCli implements Runnable {
 
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
@@ -24,12 +24,12 @@ public final class TfstreamCli implements Runnable {
         System.exit(run(args));
     }
 
-    /** Runs the CLI and returns its exit code instead of exiting. */
+    /** Runs the CLI and returns its exit code instead of exiting; used by tests. */
     public static int run(String... args) {
         return newCommandLine().execute(args);
     }
 
-    /** Runs the CLI with the given output streams and returns its exit code; used by tests. */
+    /** Runs the CLI with its standard output and error sent to {@code out} and {@code err}. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cl = newCommandLine();
         cl.setOut(out);

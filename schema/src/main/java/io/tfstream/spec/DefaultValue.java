@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * The flat, row-major values of a dense default ({@code default_value} after Python reshapes it to
  * the feature's shape). Exactly one of the three arrays is used, according to {@link #dtype()}.
- * Floats compare by bit pattern, so NaN and -0.0 defaults are kept and compared exactly.
+ * Floats compare by bit pattern, so -0.0 differs from 0.0 and NaN equals NaN; NaN payloads are not
+ * distinguished (SPEC.json and TensorFlow's Python defaults cannot carry them).
  */
 public final class DefaultValue {
     private final DType dtype;
@@ -125,8 +126,7 @@ public final class DefaultValue {
                     return false;
                 }
                 for (int i = 0; i < floats.length; i++) {
-                    if (Float.floatToRawIntBits(floats[i])
-                            != Float.floatToRawIntBits(other.floats[i])) {
+                    if (Float.floatToIntBits(floats[i]) != Float.floatToIntBits(other.floats[i])) {
                         return false;
                     }
                 }
@@ -144,7 +144,7 @@ public final class DefaultValue {
             case FLOAT32:
                 int h = 1;
                 for (float f : floats) {
-                    h = 31 * h + Float.floatToRawIntBits(f);
+                    h = 31 * h + Float.floatToIntBits(f);
                 }
                 return h;
             default:

@@ -10,7 +10,7 @@ import java.util.TreeMap;
  * A feature-spec dict for {@code tf.io.parse_example}: output name to {@link FeatureSpec}, iterated
  * in the sorted key order TensorFlow processes them in.
  */
-public final class FeatureSpecs {
+public final class FeatureSpecs implements ParseSpec {
     private final SortedMap<String, FeatureSpec> features;
 
     private FeatureSpecs(SortedMap<String, FeatureSpec> features) {

@@ -6,7 +6,8 @@ import java.util.Objects;
  * The two feature-spec dicts of {@code tf.io.parse_sequence_example}: context features (FixedLen,
  * VarLen, Ragged) and feature lists (FixedLenSequence, VarLen, Ragged).
  */
-public record SequenceFeatureSpecs(FeatureSpecs context, FeatureSpecs featureLists) {
+public record SequenceFeatureSpecs(FeatureSpecs context, FeatureSpecs featureLists)
+        implements ParseSpec {
     public SequenceFeatureSpecs {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(featureLists, "featureLists");

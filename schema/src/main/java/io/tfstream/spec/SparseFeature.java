@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * {@code tf.io.SparseFeature(index_key, value_key, dtype, size, already_sorted)}: a SparseTensor
  * {@code [batch] + size} built from int64 index features and one value feature. {@code size} is
- * taken verbatim ({@code -1} allowed, as tfx-bsl emits for index features without a domain).
+ * taken verbatim; {@code -1} means unknown, as tfx-bsl emits for index features without an {@code
+ * int_domain}.
  */
 public record SparseFeature(
         List<String> indexKeys,
@@ -31,6 +32,18 @@ public record SparseFeature(
                             + size.size()
                             + " dimensions "
                             + size);
+        }
+        for (int i = 0; i < size.size(); i++) {
+            if (size.get(i) < -1) {
+                throw new IllegalArgumentException(
+                        "SparseFeature size "
+                                + size
+                                + " has dimension "
+                                + i
+                                + " = "
+                                + size.get(i)
+                                + "; sizes must be >= 0, or -1 for unknown");
+            }
         }
     }
 }
