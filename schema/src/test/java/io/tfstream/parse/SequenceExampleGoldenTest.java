@@ -31,6 +31,7 @@ import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.SparseTensor;
 import io.tfstream.tensor.Tensor;
+import io.tfstream.testing.sequence.SequenceGoldenRecords;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -41,23 +42,6 @@ import org.junit.jupiter.api.Test;
  * SequenceExampleErrorTest}.
  */
 class SequenceExampleGoldenTest {
-    static final byte[] Q01_EX0 =
-            concat(
-                    context(entry("c", floatFeature(3, 4)), entry("st_a", floatFeature(3, 4))),
-                    featureLists(
-                            entry("a", featureList(int64Feature(-1, 0, 1), int64Feature(2, 3, 4))),
-                            entry(
-                                    "s",
-                                    featureList(
-                                            floatFeature(3, 4), floatFeature(5), floatFeature())),
-                            entry("r", featureList(stringFeature("x"), stringFeature("y", "z")))));
-    static final byte[] Q01_EX1 =
-            concat(
-                    context(entry("c", floatFeature(5, 6))),
-                    featureLists(
-                            entry("a", featureList(int64Feature(7, 8, 9))),
-                            entry("r", featureList())));
-
     static ParsedSequenceBatch batch(SequenceFeatureSpecs s, byte[]... records)
             throws ExampleParseException {
         return SequenceExampleBatchParser.create(s, ParseLimits.defaults())
@@ -107,7 +91,7 @@ class SequenceExampleGoldenTest {
                                 "s", varLen(FLOAT32),
                                 "r", ragged(STRING, "r", INT32),
                                 "m", seq(FLOAT32, true, 5)));
-        ParsedSequenceBatch p = single(s, Q01_EX0);
+        ParsedSequenceBatch p = single(s, SequenceGoldenRecords.Q01_EX0);
         assertEquals(-1, p.batchSize());
         assertEquals(dense(Column.float32s(3, 4), 2), p.context().get("c"));
         assertEquals(sparse(l(0, 1), Column.float32s(3, 4), 2), p.context().get("st_a"));
@@ -135,7 +119,8 @@ class SequenceExampleGoldenTest {
                                 "s", varLen(FLOAT32),
                                 "r", ragged(STRING, "r", INT32),
                                 "m", seq(FLOAT32, true, 5)));
-        ParsedSequenceBatch p = batch(s, Q01_EX0, Q01_EX1);
+        ParsedSequenceBatch p =
+                batch(s, SequenceGoldenRecords.Q01_EX0, SequenceGoldenRecords.Q01_EX1);
         assertEquals(2, p.batchSize());
         assertEquals(dense(Column.float32s(3, 4, 5, 6), 2, 2), p.context().get("c"));
         assertEquals(sparse(l(0, 0, 0, 1), Column.float32s(3, 4), 2, 2), p.context().get("st_a"));
@@ -264,33 +249,7 @@ class SequenceExampleGoldenTest {
                         dict(
                                 "b", ragged(FLOAT32, "b", INT32),
                                 "c", ragged(INT64, "c", RowSplitsDType.INT64)));
-        byte[] ex0 =
-                concat(
-                        context(entry("a", floatFeature(3, 4))),
-                        featureLists(
-                                entry("b", featureList(floatFeature(5), floatFeature(3))),
-                                entry("c", featureList(int64Feature(6, 7, 8, 9)))));
-        byte[] ex1 =
-                concat(
-                        context(entry("a", floatFeature(9))),
-                        featureLists(
-                                entry("b", featureList()),
-                                entry("c", featureList(int64Feature(), int64Feature(1, 2, 3)))));
-        byte[] ex2 =
-                featureLists(
-                        entry(
-                                "b",
-                                featureList(
-                                        floatFeature(1),
-                                        floatFeature(1, 2),
-                                        floatFeature(1, 2, 3))));
-        byte[] ex3 =
-                concat(
-                        context(entry("a", emptyFeature())),
-                        featureLists(
-                                entry("b", featureList(emptyFeature())),
-                                entry("c", featureList(int64Feature(3, 3, 3)))));
-        ParsedSequenceBatch p = batch(s, ex0, ex1, ex2, ex3);
+        ParsedSequenceBatch p = batch(s, SequenceGoldenRecords.Q05);
         assertEquals(
                 ragged1(Column.float32s(3, 4, 9), INT32, l(0, 2, 3, 3, 3)), p.context().get("a"));
         assertEquals(
@@ -307,7 +266,7 @@ class SequenceExampleGoldenTest {
                         l(0, 1, 3, 3, 4),
                         l(0, 4, 4, 7, 10)),
                 p.featureLists().get("c"));
-        ParsedSequenceBatch one = single(s, ex0);
+        ParsedSequenceBatch one = single(s, SequenceGoldenRecords.Q05[0]);
         assertEquals(dense(Column.float32s(3, 4), 2), one.context().get("a"));
         assertEquals(
                 ragged1(Column.float32s(5, 3), INT32, l(0, 1, 2)), one.featureLists().get("b"));
