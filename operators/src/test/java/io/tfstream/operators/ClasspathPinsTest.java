@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Guards the version set the operators are built on. The Kafka connector's exactly-once sink breaks
- * with kafka-clients 4.3 ({@code NoSuchMethodError TransactionalRequestResult.await()}), so the pin
- * to 4.2.x in the parent's dependencyManagement must win over what the connector declares.
+ * with kafka-clients 4.3 ({@code NoSuchMethodError TransactionalRequestResult.await()}), so the
+ * pin to 4.2.x in the parent's dependencyManagement must win over what the connector declares.
  */
 class ClasspathPinsTest {
 
