@@ -1,7 +1,5 @@
 package io.tfstream.e2e.sequence;
 
-import io.tfstream.spec.DType;
-import io.tfstream.spec.DefaultValue;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FixedLenFeature;
 import io.tfstream.spec.FixedLenSequenceFeature;
@@ -9,8 +7,6 @@ import io.tfstream.spec.RaggedFeature;
 import io.tfstream.spec.RowSplitsDType;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.VarLenFeature;
-import io.tfstream.tensor.BytesBuffer;
-import io.tfstream.tensor.Column;
 import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.SparseTensor;
@@ -32,9 +28,6 @@ import org.tensorflow.op.Ops;
 import org.tensorflow.op.core.Placeholder;
 import org.tensorflow.op.io.ParseSequenceExample;
 import org.tensorflow.types.TBool;
-import org.tensorflow.types.TFloat32;
-import org.tensorflow.types.TInt32;
-import org.tensorflow.types.TInt64;
 import org.tensorflow.types.TString;
 import org.tensorflow.types.family.TNumber;
 import org.tensorflow.types.family.TType;
@@ -89,16 +82,16 @@ public final class TfSequenceParseOracle implements AutoCloseable {
             if (s instanceof FixedLenFeature) {
                 FixedLenFeature f = (FixedLenFeature) s;
                 ctxDense.add(k);
-                ctxShapes.add(shape(f.shape()));
-                defaults.add(defaultConstant(tf, f));
+                ctxShapes.add(TfTensors.shape(f.shape()));
+                defaults.add(TfTensors.defaultConstant(tf, f));
             } else if (s instanceof VarLenFeature) {
                 ctxSparse.add(k);
-                ctxSparseT.add(type(s.dtype()));
+                ctxSparseT.add(TfTensors.type(s.dtype()));
             } else {
                 RaggedFeature r = (RaggedFeature) s;
                 ctxRagged.add(k);
-                ctxRaggedT.add(type(r.dtype()));
-                ctxSplitT.add(splitType(r.rowSplitsDtype()));
+                ctxRaggedT.add(TfTensors.type(r.dtype()));
+                ctxSplitT.add(TfTensors.splitType(r.rowSplitsDtype()));
                 splitTypes.put("c:" + k, r.rowSplitsDtype());
             }
         }
@@ -108,17 +101,17 @@ public final class TfSequenceParseOracle implements AutoCloseable {
             if (s instanceof FixedLenSequenceFeature) {
                 FixedLenSequenceFeature f = (FixedLenSequenceFeature) s;
                 flDense.add(k);
-                flDenseT.add(type(f.dtype()));
-                flShapes.add(shape(f.shape()));
+                flDenseT.add(TfTensors.type(f.dtype()));
+                flShapes.add(TfTensors.shape(f.shape()));
                 missingOk.add(f.allowMissing());
             } else if (s instanceof VarLenFeature) {
                 flSparse.add(k);
-                flSparseT.add(type(s.dtype()));
+                flSparseT.add(TfTensors.type(s.dtype()));
             } else {
                 RaggedFeature r = (RaggedFeature) s;
                 flRagged.add(k);
-                flRaggedT.add(type(r.dtype()));
-                flSplitT.add(splitType(r.rowSplitsDtype()));
+                flRaggedT.add(TfTensors.type(r.dtype()));
+                flSplitT.add(TfTensors.splitType(r.rowSplitsDtype()));
                 splitTypes.put("f:" + k, r.rowSplitsDtype());
             }
         }
@@ -132,12 +125,12 @@ public final class TfSequenceParseOracle implements AutoCloseable {
                     tf.io.parseSequenceExample(
                             serialized,
                             names,
-                            strings(tf, ctxSparse),
-                            strings(tf, ctxDense),
-                            strings(tf, ctxRagged),
-                            strings(tf, flSparse),
-                            strings(tf, flDense),
-                            strings(tf, flRagged),
+                            TfTensors.strings(tf, ctxSparse),
+                            TfTensors.strings(tf, ctxDense),
+                            TfTensors.strings(tf, ctxRagged),
+                            TfTensors.strings(tf, flSparse),
+                            TfTensors.strings(tf, flDense),
+                            TfTensors.strings(tf, flRagged),
                             tf.constantOf(m),
                             defaults,
                             ctxSparseT,
@@ -218,7 +211,7 @@ public final class TfSequenceParseOracle implements AutoCloseable {
         Map<String, DenseTensor> len = new TreeMap<>();
         sparse(res, at, ctxSparse, ctx);
         for (String k : ctxDense) {
-            ctx.put(k, dense(res.get(at[0]++)));
+            ctx.put(k, TfTensors.dense(res.get(at[0]++)));
         }
         int base = at[0];
         int n = ctxRagged.size();
@@ -229,33 +222,33 @@ public final class TfSequenceParseOracle implements AutoCloseable {
                 ctx.put(
                         k,
                         new RaggedTensor(
-                                column(values),
+                                TfTensors.column(values),
                                 values.shape().asArray(),
-                                List.of(longs(res.get(base + n + i))),
+                                List.of(TfTensors.longs(res.get(base + n + i))),
                                 splitTypes.get("c:" + k)));
             } else {
-                ctx.put(k, dense(values));
+                ctx.put(k, TfTensors.dense(values));
             }
         }
         at[0] = base + 2 * n;
         sparse(res, at, flSparse, fl);
         for (String k : flDense) {
-            fl.put(k, dense(res.get(at[0]++)));
+            fl.put(k, TfTensors.dense(res.get(at[0]++)));
         }
         for (String k : flDense) {
-            len.put(k, dense(res.get(at[0]++)));
+            len.put(k, TfTensors.dense(res.get(at[0]++)));
         }
         base = at[0];
         n = flRagged.size();
         for (int i = 0; i < n; i++) {
             String k = flRagged.get(i);
             org.tensorflow.Tensor values = res.get(base + i);
-            long[] outer = longs(res.get(base + n + i));
-            long[] inner = longs(res.get(base + 2 * n + i));
+            long[] outer = TfTensors.longs(res.get(base + n + i));
+            long[] inner = TfTensors.longs(res.get(base + 2 * n + i));
             fl.put(
                     k,
                     new RaggedTensor(
-                            column(values),
+                            TfTensors.column(values),
                             values.shape().asArray(),
                             batch ? List.of(outer, inner) : List.of(inner),
                             splitTypes.get("f:" + k)));
@@ -270,106 +263,11 @@ public final class TfSequenceParseOracle implements AutoCloseable {
             out.put(
                     keys.get(i),
                     new SparseTensor(
-                            longs(res.get(base + i)),
-                            column(res.get(base + n + i)),
-                            longs(res.get(base + 2 * n + i))));
+                            TfTensors.longs(res.get(base + i)),
+                            TfTensors.column(res.get(base + n + i)),
+                            TfTensors.longs(res.get(base + 2 * n + i))));
         }
         at[0] = base + 3 * n;
-    }
-
-    private static DenseTensor dense(org.tensorflow.Tensor t) {
-        return new DenseTensor(t.shape().asArray(), column(t));
-    }
-
-    static long[] longs(org.tensorflow.Tensor t) {
-        int n = (int) t.shape().size();
-        long[] a = new long[n];
-        if (t instanceof TInt32) {
-            int[] b = new int[n];
-            t.asRawTensor().data().asInts().read(b);
-            for (int i = 0; i < n; i++) {
-                a[i] = b[i];
-            }
-        } else {
-            t.asRawTensor().data().asLongs().read(a);
-        }
-        return a;
-    }
-
-    private static Column column(org.tensorflow.Tensor t) {
-        int n = (int) t.shape().size();
-        if (t instanceof TInt64) {
-            return Column.ofInt64(longs(t), n);
-        }
-        if (t instanceof TFloat32) {
-            float[] f = new float[n];
-            t.asRawTensor().data().asFloats().read(f);
-            return Column.ofFloat32(f, n);
-        }
-        BytesBuffer b = new BytesBuffer(n, 64);
-        ((TString) t)
-                .asBytes()
-                .scalars()
-                .forEach(
-                        s -> {
-                            byte[] v = s.getObject();
-                            b.add(v, 0, v.length);
-                        });
-        return Column.of(b);
-    }
-
-    private static Operand<TString> strings(Ops tf, List<String> keys) {
-        byte[][] b = new byte[keys.size()][];
-        for (int i = 0; i < b.length; i++) {
-            b[i] = keys.get(i).getBytes(StandardCharsets.UTF_8);
-        }
-        try (TString t = TString.tensorOfBytes(Shape.of(b.length), DataBuffers.ofObjects(b))) {
-            return tf.constantOf(t);
-        }
-    }
-
-    private static Operand<?> defaultConstant(Ops tf, FixedLenFeature f) {
-        Shape shape = f.defaultValue().isPresent() ? shape(f.shape()) : Shape.of(0);
-        DefaultValue d = f.defaultValue().orElse(null);
-        switch (f.dtype()) {
-            case INT64:
-                long[] l = d == null ? new long[0] : d.int64s();
-                return tf.constant(shape, DataBuffers.of(l, true, false));
-            case FLOAT32:
-                float[] x = d == null ? new float[0] : d.float32s();
-                return tf.constant(shape, DataBuffers.of(x, true, false));
-            default:
-                byte[][] b = new byte[d == null ? 0 : d.size()][];
-                for (int i = 0; i < b.length; i++) {
-                    b[i] = d.bytesAt(i);
-                }
-                try (TString t = TString.tensorOfBytes(shape, DataBuffers.ofObjects(b))) {
-                    return tf.constantOf(t);
-                }
-        }
-    }
-
-    private static Shape shape(List<Long> dims) {
-        long[] a = new long[dims.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = dims.get(i);
-        }
-        return Shape.of(a);
-    }
-
-    private static Class<? extends TType> type(DType t) {
-        switch (t) {
-            case INT64:
-                return TInt64.class;
-            case FLOAT32:
-                return TFloat32.class;
-            default:
-                return TString.class;
-        }
-    }
-
-    private static Class<? extends TNumber> splitType(RowSplitsDType t) {
-        return t == RowSplitsDType.INT32 ? TInt32.class : TInt64.class;
     }
 
     @Override
