@@ -8,6 +8,7 @@ import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.SparseTensor;
 import io.tfstream.tensor.Tensor;
+import java.util.List;
 
 /**
  * Builds the context outputs of {@code ParseSequenceExampleV2} once the counting pass has run, as
@@ -137,7 +138,7 @@ final class SequenceContextAssembler {
         if (!in.batch) {
             return new DenseTensor(new long[] {n}, values);
         }
-        return new RaggedTensor(values, new long[] {n}, java.util.List.of(splits), key.splitsDtype);
+        return new RaggedTensor(values, new long[] {n}, List.of(splits), key.splitsDtype);
     }
 
     private static ExampleParseException unexpectedTotal(Key key, int record) {

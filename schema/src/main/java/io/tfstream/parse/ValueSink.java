@@ -71,20 +71,6 @@ final class ValueSink {
         }
     }
 
-    /** Drops values past {@code n}. */
-    void truncate(int n) {
-        switch (dtype) {
-            case INT64:
-                int64s.truncate(n);
-                break;
-            case FLOAT32:
-                floats.truncate(n);
-                break;
-            default:
-                bytes.truncate(n);
-        }
-    }
-
     Column column() {
         switch (dtype) {
             case INT64:
