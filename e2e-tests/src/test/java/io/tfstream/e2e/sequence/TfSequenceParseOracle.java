@@ -38,7 +38,7 @@ import org.tensorflow.types.family.TType;
  * {@code parse_single_sequence_example} return them, converted to this project's tensor types. The
  * single version feeds a scalar to the same V2 op, exactly as Python's {@code
  * _parse_single_sequence_example_raw} does (the V1 {@code ParseSingleSequenceExample} op is not
- * what Python calls). Only specs without ragged partitions and with value_key equal to the name.
+ * what Python calls). Ragged features without partitions only.
  */
 public final class TfSequenceParseOracle implements AutoCloseable {
     /** TensorFlow's outputs, or its error text. */
@@ -60,6 +60,8 @@ public final class TfSequenceParseOracle implements AutoCloseable {
     private final List<String> flDense = new ArrayList<>();
     private final List<String> flRagged = new ArrayList<>();
     private final Map<String, RowSplitsDType> splitTypes = new TreeMap<>();
+    private final Map<String, String> ctxRaggedUsers = new TreeMap<>();
+    private final Map<String, String> flRaggedUsers = new TreeMap<>();
 
     public TfSequenceParseOracle(SequenceFeatureSpecs specs) {
         Ops tf = Ops.create(graph);
@@ -89,10 +91,13 @@ public final class TfSequenceParseOracle implements AutoCloseable {
                 ctxSparseT.add(TfTensors.type(s.dtype()));
             } else {
                 RaggedFeature r = (RaggedFeature) s;
-                ctxRagged.add(k);
-                ctxRaggedT.add(TfTensors.type(r.dtype()));
-                ctxSplitT.add(TfTensors.splitType(r.rowSplitsDtype()));
-                splitTypes.put("c:" + k, r.rowSplitsDtype());
+                ctxRaggedUsers.put(k, r.valueKey());
+                if (!ctxRagged.contains(r.valueKey())) {
+                    ctxRagged.add(r.valueKey());
+                    ctxRaggedT.add(TfTensors.type(r.dtype()));
+                    ctxSplitT.add(TfTensors.splitType(r.rowSplitsDtype()));
+                    splitTypes.put("c:" + r.valueKey(), r.rowSplitsDtype());
+                }
             }
         }
         for (Map.Entry<String, FeatureSpec> e : specs.featureLists().features().entrySet()) {
@@ -109,10 +114,13 @@ public final class TfSequenceParseOracle implements AutoCloseable {
                 flSparseT.add(TfTensors.type(s.dtype()));
             } else {
                 RaggedFeature r = (RaggedFeature) s;
-                flRagged.add(k);
-                flRaggedT.add(TfTensors.type(r.dtype()));
-                flSplitT.add(TfTensors.splitType(r.rowSplitsDtype()));
-                splitTypes.put("f:" + k, r.rowSplitsDtype());
+                flRaggedUsers.put(k, r.valueKey());
+                if (!flRagged.contains(r.valueKey())) {
+                    flRagged.add(r.valueKey());
+                    flRaggedT.add(TfTensors.type(r.dtype()));
+                    flSplitT.add(TfTensors.splitType(r.rowSplitsDtype()));
+                    splitTypes.put("f:" + r.valueKey(), r.rowSplitsDtype());
+                }
             }
         }
         boolean[] missing = new boolean[missingOk.size()];
@@ -213,13 +221,14 @@ public final class TfSequenceParseOracle implements AutoCloseable {
         for (String k : ctxDense) {
             ctx.put(k, TfTensors.dense(res.get(at[0]++)));
         }
+        Map<String, Tensor> raw = new TreeMap<>();
         int base = at[0];
         int n = ctxRagged.size();
         for (int i = 0; i < n; i++) {
             String k = ctxRagged.get(i);
             org.tensorflow.Tensor values = res.get(base + i);
             if (batch) {
-                ctx.put(
+                raw.put(
                         k,
                         new RaggedTensor(
                                 TfTensors.column(values),
@@ -227,9 +236,11 @@ public final class TfSequenceParseOracle implements AutoCloseable {
                                 List.of(TfTensors.longs(res.get(base + n + i))),
                                 splitTypes.get("c:" + k)));
             } else {
-                ctx.put(k, TfTensors.dense(values));
+                raw.put(k, TfTensors.dense(values));
             }
         }
+        ctxRaggedUsers.forEach((user, key) -> ctx.put(user, raw.get(key)));
+        raw.clear();
         at[0] = base + 2 * n;
         sparse(res, at, flSparse, fl);
         for (String k : flDense) {
@@ -245,7 +256,7 @@ public final class TfSequenceParseOracle implements AutoCloseable {
             org.tensorflow.Tensor values = res.get(base + i);
             long[] outer = TfTensors.longs(res.get(base + n + i));
             long[] inner = TfTensors.longs(res.get(base + 2 * n + i));
-            fl.put(
+            raw.put(
                     k,
                     new RaggedTensor(
                             TfTensors.column(values),
@@ -253,6 +264,7 @@ public final class TfSequenceParseOracle implements AutoCloseable {
                             batch ? List.of(outer, inner) : List.of(inner),
                             splitTypes.get("f:" + k)));
         }
+        flRaggedUsers.forEach((user, key) -> fl.put(user, raw.get(key)));
         return new Outcome(ctx, fl, len, null);
     }
 

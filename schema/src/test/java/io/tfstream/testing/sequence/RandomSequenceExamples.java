@@ -83,7 +83,7 @@ public final class RandomSequenceExamples {
                     ctx.put(name, new VarLenFeature(t));
                     break;
                 default:
-                    ctx.put(name, new RaggedFeature(t, name, List.of(), splits()));
+                    ctx.put(name, new RaggedFeature(t, valueKey(name), List.of(), splits()));
             }
         }
         Map<String, FeatureSpec> fl = new LinkedHashMap<>();
@@ -102,10 +102,20 @@ public final class RandomSequenceExamples {
                     fl.put(name, new VarLenFeature(t));
                     break;
                 default:
-                    fl.put(name, new RaggedFeature(t, name, List.of(), splits()));
+                    fl.put(name, new RaggedFeature(t, valueKey(name), List.of(), splits()));
             }
         }
         return new SequenceFeatureSpecs(FeatureSpecs.of(ctx), FeatureSpecs.of(fl));
+    }
+
+    /** The raw key of a ragged feature: usually its name, sometimes another key. */
+    private String valueKey(String name) {
+        return r.nextInt(3) == 0 ? name + "_v" : name;
+    }
+
+    /** The key a feature is read from: a ragged feature's value key, else its name. */
+    public static String rawKey(String name, FeatureSpec s) {
+        return s instanceof RaggedFeature ? ((RaggedFeature) s).valueKey() : name;
     }
 
     private RowSplitsDType splits() {
@@ -141,14 +151,14 @@ public final class RandomSequenceExamples {
         for (Map.Entry<String, FeatureSpec> e : spec.context().features().entrySet()) {
             byte[] f = contextFeature(e.getValue());
             if (f != null) {
-                ctx.add(entry(e.getKey(), f));
+                ctx.add(entry(rawKey(e.getKey(), e.getValue()), f));
             }
         }
         List<byte[]> lists = new ArrayList<>();
         for (Map.Entry<String, FeatureSpec> e : spec.featureLists().features().entrySet()) {
             byte[] f = list(e.getValue());
             if (f != null) {
-                lists.add(entry(e.getKey(), f));
+                lists.add(entry(rawKey(e.getKey(), e.getValue()), f));
             }
         }
         for (int i = r.nextInt(3); i > 0; i--) {
