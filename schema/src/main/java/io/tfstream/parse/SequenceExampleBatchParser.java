@@ -1,0 +1,180 @@
+package io.tfstream.parse;
+
+import static io.tfstream.parse.SequenceExampleScanner.CONTEXT;
+import static io.tfstream.parse.SequenceExampleScanner.LISTS;
+
+import io.tfstream.parse.SequenceParsePlan.Key;
+import io.tfstream.parse.SequenceParsePlan.Kind;
+import io.tfstream.spec.SequenceFeatureSpecs;
+import io.tfstream.tensor.DenseTensor;
+import io.tfstream.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Parses serialized {@code tensorflow.SequenceExample}s as {@code tf.io.parse_sequence_example} (a
+ * batch) and {@code tf.io.parse_single_sequence_example} (one record, no batch dimension) do: the
+ * kernel {@code ParseSequenceExampleV2}, i.e. {@code FastParseSequenceExample} in {@code
+ * tensorflow/core/util/example_proto_fast_parsing.cc}, followed by Python's assembly of ragged
+ * outputs. Wire rules, outputs, padding, lengths and error texts are TensorFlow's; the first error
+ * in TensorFlow's order of checks is reported. Where two features of one batch are both invalid in
+ * the counting pass, TensorFlow's choice depends on hash order; this parser reports the first in op
+ * key order.
+ *
+ * <p>Instances keep buffers from call to call and are not thread-safe; build one per thread.
+ */
+public final class SequenceExampleBatchParser {
+    private final SequenceFeatureSpecs specs;
+    private final SequenceParsePlan plan;
+    private final SequenceBatchState state;
+    private final long[][] lengths = new long[2][];
+    private final long[] rows;
+
+    private SequenceExampleBatchParser(SequenceFeatureSpecs specs, ParseLimits limits) {
+        this.specs = specs;
+        this.plan = SequenceParsePlan.of(specs);
+        this.state =
+                new SequenceBatchState(
+                        new SequenceExampleScanner(names(plan.context), names(plan.featureLists)),
+                        limits);
+        lengths[CONTEXT] = new long[plan.context.size()];
+        lengths[LISTS] = new long[plan.featureLists.size()];
+        rows = new long[plan.featureLists.size()];
+    }
+
+    /**
+     * A parser for {@code specs}; throws {@link IllegalArgumentException} with Python's text for
+     * specs {@code parse_sequence_example} rejects.
+     */
+    public static SequenceExampleBatchParser create(
+            SequenceFeatureSpecs specs, ParseLimits limits) {
+        return new SequenceExampleBatchParser(
+                Objects.requireNonNull(specs, "specs"), Objects.requireNonNull(limits, "limits"));
+    }
+
+    public SequenceFeatureSpecs specs() {
+        return specs;
+    }
+
+    /** {@code parse_sequence_example(records)}: outputs with a leading batch dimension. */
+    public ParsedSequenceBatch parse(SerializedRecords records) throws ExampleParseException {
+        state.startBatch(records);
+        for (int i = 0; i < records.size(); i++) {
+            scan(i, records.buffer(i), records.offset(i), records.length(i));
+        }
+        return assemble();
+    }
+
+    /** {@code parse_single_sequence_example(buf[off, off+len))} without a name. */
+    public ParsedSequenceBatch parseSingle(byte[] buf, int off, int len)
+            throws ExampleParseException {
+        return parseSingle(buf, off, len, null);
+    }
+
+    /**
+     * {@code parse_single_sequence_example} of one record: no batch dimension, a context ragged
+     * feature is a 1-D dense tensor, a ragged feature list is {@code [T, (V)]}, lengths are
+     * scalars. {@code name} plays the role of {@code example_name} (null: {@code <unknown>}).
+     */
+    public ParsedSequenceBatch parseSingle(byte[] buf, int off, int len, String name)
+            throws ExampleParseException {
+        Objects.checkFromIndexSize(off, len, buf.length);
+        state.startSingle(name);
+        scan(0, buf, off, len);
+        return assemble();
+    }
+
+    private void scan(int index, byte[] buf, int off, int len) throws ExampleParseException {
+        ParseLimits limits = state.limits;
+        if (len > limits.maxRecordBytes()) {
+            throw new ParseLimitException(
+                    index,
+                    null,
+                    "maxRecordBytes",
+                    "record "
+                            + index
+                            + " has "
+                            + len
+                            + " bytes, exceeds maxRecordBytes ("
+                            + limits.maxRecordBytes()
+                            + ")");
+        }
+        SequenceExampleScanner s = state.scanner;
+        if (!s.scan(index, buf, off, len)) {
+            throw SequenceBatchState.error(
+                    ParseErrorKind.MALFORMED,
+                    index,
+                    null,
+                    "Invalid protocol message input, example id: " + state.name(index));
+        }
+        if (s.totalEntries > limits.maxFeaturesPerExample()) {
+            throw new ParseLimitException(
+                    index,
+                    null,
+                    "maxFeaturesPerExample",
+                    "record "
+                            + index
+                            + " has "
+                            + s.totalEntries
+                            + " features, exceeds maxFeaturesPerExample ("
+                            + limits.maxFeaturesPerExample()
+                            + ")");
+        }
+    }
+
+    private ParsedSequenceBatch assemble() throws ExampleParseException {
+        SequenceCounter.countContext(state, plan.context, lengths[CONTEXT]);
+        SequenceCounter.countLists(state, plan.featureLists, lengths[LISTS], rows);
+        Map<String, Tensor> ctx = new TreeMap<>();
+        for (int k = 0; k < plan.context.size(); k++) {
+            Key key = plan.context.get(k);
+            long n = lengths[CONTEXT][k];
+            if (key.kind == Kind.DENSE) {
+                ctx.put(key.name, SequenceContextAssembler.dense(state, k, key, n));
+            } else if (key.kind == Kind.SPARSE) {
+                ctx.put(key.name, SequenceContextAssembler.sparse(state, k, key, n));
+            } else {
+                ctx.put(key.name, SequenceContextAssembler.ragged(state, k, key, n));
+            }
+        }
+        Map<String, Tensor> lists = new TreeMap<>();
+        Map<String, DenseTensor> listLengths = new TreeMap<>();
+        for (int k = 0; k < plan.featureLists.size(); k++) {
+            Key key = plan.featureLists.get(k);
+            long n = lengths[LISTS][k];
+            if (key.kind == Kind.DENSE) {
+                DenseTensor[] out = SequenceListAssembler.dense(state, k, key, n);
+                lists.put(key.name, out[0]);
+                listLengths.put(key.name, out[1]);
+            } else if (key.kind == Kind.SPARSE) {
+                lists.put(key.name, SequenceListAssembler.sparse(state, k, key, n));
+            } else {
+                lists.put(key.name, SequenceListAssembler.ragged(state, k, key, n, rows[k]));
+            }
+        }
+        return new ParsedSequenceBatch(
+                state.batch ? state.records : -1,
+                outputs(plan.contextOutputs, ctx),
+                outputs(plan.featureListOutputs, lists),
+                listLengths);
+    }
+
+    private static Map<String, Tensor> outputs(Map<String, String> names, Map<String, Tensor> raw) {
+        Map<String, Tensor> out = new TreeMap<>();
+        for (Map.Entry<String, String> e : names.entrySet()) {
+            out.put(e.getKey(), raw.get(e.getValue()));
+        }
+        return out;
+    }
+
+    private static List<String> names(List<Key> keys) {
+        List<String> n = new ArrayList<>(keys.size());
+        for (Key k : keys) {
+            n.add(k.name);
+        }
+        return n;
+    }
+}
