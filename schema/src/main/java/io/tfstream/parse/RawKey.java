@@ -54,6 +54,13 @@ final class RawKey {
         this.splitsDtype = splitsDtype;
     }
 
+    /**
+     * A fixed dense key without a default, or whose default has no elements (shape {@code [0]}).
+     */
+    boolean required() {
+        return defaultValue == null || defaultValue.size() == 0;
+    }
+
     boolean isDense() {
         return kind == Kind.DENSE_FIXED || kind == Kind.DENSE_VARLEN;
     }
