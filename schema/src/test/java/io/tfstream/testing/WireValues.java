@@ -91,6 +91,14 @@ final class WireValues {
 
     /** A well-formed Feature of {@code dtype} with {@code count} values, randomly encoded. */
     byte[] feature(DType dtype, int count) {
+        return feature(dtype, count, true);
+    }
+
+    /**
+     * As {@link #feature(DType, int)}; without {@code unpackedFloats} a float list is always
+     * packed.
+     */
+    byte[] feature(DType dtype, int count, boolean unpackedFloats) {
         byte[] body;
         int kind;
         switch (dtype) {
@@ -113,6 +121,9 @@ final class WireValues {
                 }
                 kind = FeatureWire.FLOAT_KIND;
                 Encoding enc = WireEdgeCaseGenerator.encoding(rnd);
+                if (!unpackedFloats && enc == Encoding.UNPACKED) {
+                    enc = Encoding.PACKED;
+                }
                 body = FeatureWire.floatListBody(f, enc);
                 if (count > 0 && enc != Encoding.UNPACKED && rnd.nextInt(8) == 0) {
                     body = new WireWriter().raw(body).raw(0x0d, 1, 2, 3, 4).toByteArray();

@@ -100,7 +100,15 @@ class ParseExampleDifferentialTest {
                     int repeats = size <= 8 ? 6 : size == 100 ? 3 : 1;
                     for (int r = 0; r < repeats; r++) {
                         double bad = BAD_RATES[rnd.nextInt(BAD_RATES.length)];
-                        compare(spec, oracle, parser, gen.batch(spec, size, bad));
+                        List<byte[]> batch = gen.batch(spec, size, bad);
+                        List<String> names = List.of();
+                        if (rnd.nextInt(4) == 0) {
+                            names = new ArrayList<>();
+                            for (int i = 0; i < size; i++) {
+                                names.add("ex" + i);
+                            }
+                        }
+                        compare(spec, oracle, parser, batch, names);
                     }
                 }
             }
@@ -122,12 +130,15 @@ class ParseExampleDifferentialTest {
         Random rnd = new Random(5);
         try (TfParseOracle oracle = new TfParseOracle(spec)) {
             ExampleBatchParser parser = ExampleBatchParser.create(spec, ParseLimits.none());
-            for (int size : new int[] {9, 64, 700, 3000}) {
+            // 9..3000 records of up to 400 padding bytes: 8 to 12 minibatches; 300 records of up
+            // to 30 kB: capped at 64 minibatches.
+            for (int size : new int[] {9, 64, 700, 3000, 300}) {
+                int maxPad = size == 300 ? 30_000 : 400;
                 for (int bad : new int[] {0, size / 3, size - 1}) {
                     List<byte[]> batch = new ArrayList<>();
                     for (int i = 0; i < size; i++) {
                         float[] v = new float[i == bad ? 3 : 2 * rnd.nextInt(4)];
-                        byte[] pad = new byte[rnd.nextInt(400)];
+                        byte[] pad = new byte[rnd.nextInt(maxPad)];
                         batch.add(
                                 FeatureWire.example(
                                         FeatureWire.entry("seq", FeatureWire.floatFeature(v)),
@@ -166,11 +177,25 @@ class ParseExampleDifferentialTest {
             TfParseOracle oracle,
             ExampleBatchParser parser,
             List<byte[]> batch) {
-        TfParseOracle.Outcome expected = oracle.parse(batch);
+        compare(spec, oracle, parser, batch, List.of());
+    }
+
+    private void compare(
+            FeatureSpecs spec,
+            TfParseOracle oracle,
+            ExampleBatchParser parser,
+            List<byte[]> batch,
+            List<String> names) {
+        TfParseOracle.Outcome expected = oracle.parse(batch, names);
+        RecordBatch records = new RecordBatch();
+        for (int i = 0; i < batch.size(); i++) {
+            byte[] r = batch.get(i);
+            records.addNamed(r, 0, r.length, names.isEmpty() ? null : names.get(i));
+        }
         ParsedBatch actual = null;
         ExampleParseException error = null;
         try {
-            actual = parser.parse(RecordBatch.of(batch));
+            actual = parser.parse(records);
         } catch (ExampleParseException e) {
             error = e;
         }

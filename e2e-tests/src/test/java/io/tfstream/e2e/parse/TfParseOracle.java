@@ -52,6 +52,7 @@ final class TfParseOracle implements AutoCloseable {
     private final Graph graph = new Graph();
     private final Session session;
     private final Placeholder<TString> input;
+    private final Placeholder<TString> names;
     private final ParseExample op;
 
     /** The outcome of one batch: the tensors by feature name, or TensorFlow's error message. */
@@ -100,10 +101,11 @@ final class TfParseOracle implements AutoCloseable {
             }
         }
         input = tf.placeholder(TString.class, Placeholder.shape(Shape.of(Shape.UNKNOWN_SIZE)));
+        names = tf.placeholder(TString.class, Placeholder.shape(Shape.of(Shape.UNKNOWN_SIZE)));
         op =
                 tf.io.parseExample(
                         input,
-                        strings(tf, List.of()),
+                        names,
                         strings(tf, sparseKeys),
                         strings(tf, denseKeys),
                         strings(tf, raggedKeys),
@@ -118,6 +120,11 @@ final class TfParseOracle implements AutoCloseable {
 
     /** Runs the kernel on {@code records} (an empty list is a batch of 0). */
     Outcome parse(List<byte[]> records) {
+        return parse(records, List.of());
+    }
+
+    /** As {@link #parse(List)} with example names for the messages (empty: none). */
+    Outcome parse(List<byte[]> records, List<String> exampleNames) {
         Session.Runner runner = session.runner();
         List<Output<?>> fetches = new ArrayList<>();
         fetches.addAll(op.sparseIndices());
@@ -131,8 +138,11 @@ final class TfParseOracle implements AutoCloseable {
         }
         byte[][] arr = records.toArray(new byte[0][]);
         try (TString in =
-                TString.tensorOfBytes(Shape.of(arr.length), DataBuffers.of(arr, true, false))) {
+                        TString.tensorOfBytes(
+                                Shape.of(arr.length), DataBuffers.of(arr, true, false));
+                TString nm = stringTensor(exampleNames)) {
             runner.feed(input, in);
+            runner.feed(names, nm);
             try (Result r = runner.run()) {
                 return new Outcome(convert(r), null);
             }
@@ -237,14 +247,17 @@ final class TfParseOracle implements AutoCloseable {
     }
 
     private static Operand<TString> strings(Ops tf, List<String> values) {
+        try (TString t = stringTensor(values)) {
+            return tf.constantOf(t);
+        }
+    }
+
+    private static TString stringTensor(List<String> values) {
         byte[][] b = new byte[values.size()][];
         for (int i = 0; i < b.length; i++) {
             b[i] = values.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
         }
-        try (TString t =
-                TString.tensorOfBytes(Shape.of(b.length), DataBuffers.of(b, true, false))) {
-            return tf.constantOf(t);
-        }
+        return TString.tensorOfBytes(Shape.of(b.length), DataBuffers.of(b, true, false));
     }
 
     /** A default as Python passes it: reshaped to {@code dims} (empty = required). */
