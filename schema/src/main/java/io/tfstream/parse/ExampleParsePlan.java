@@ -78,7 +78,7 @@ final class ExampleParsePlan {
                             RawKey.Kind.DENSE_FIXED,
                             f.dtype(),
                             f.shape(),
-                            Math.toIntExact(f.numElements()),
+                            stride(name, f.numElements()),
                             f.defaultValue().orElse(null),
                             null));
         } else if (spec instanceof FixedLenSequenceFeature f) {
@@ -101,7 +101,7 @@ final class ExampleParsePlan {
                             RawKey.Kind.DENSE_VARLEN,
                             f.dtype(),
                             f.shape(),
-                            Math.toIntExact(f.stepElements()),
+                            stride(name, f.stepElements()),
                             pad,
                             null));
         } else if (spec instanceof RaggedFeature r) {
@@ -114,6 +114,21 @@ final class ExampleParsePlan {
         } else {
             throw new IllegalArgumentException("Unsupported " + spec + ".");
         }
+    }
+
+    /** Values per example (or per step); a Java column holds at most 2^31 - 1 values. */
+    private static int stride(String name, long elements) {
+        if (elements > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(
+                    "Feature "
+                            + name
+                            + " needs "
+                            + elements
+                            + " values per example, more than a column can hold ("
+                            + Integer.MAX_VALUE
+                            + ")");
+        }
+        return (int) elements;
     }
 
     private void addDense(RawKey k) {
