@@ -130,7 +130,6 @@ final class ExampleParsePlan {
     }
 
     private void addDense(RawKey k) {
-        k.groupIndex = dense.size();
         dense.add(k);
         keys.add(k);
         denseByName.put(k.name, k);
@@ -143,7 +142,6 @@ final class ExampleParsePlan {
             return;
         }
         RawKey k = new RawKey(key, RawKey.Kind.SPARSE, dtype, null, 1, null, null);
-        k.groupIndex = sparse.size();
         sparse.add(k);
         keys.add(k);
         sparseByName.put(key, k);
@@ -166,7 +164,6 @@ final class ExampleParsePlan {
             return;
         }
         RawKey k = new RawKey(key, RawKey.Kind.RAGGED, dtype, null, 1, null, splits);
-        k.groupIndex = ragged.size();
         ragged.add(k);
         keys.add(k);
         raggedByName.put(key, k);

@@ -34,9 +34,6 @@ final class RawKey {
     /** Ragged only. */
     final RowSplitsDType splitsDtype;
 
-    /** Position among the keys of the same kind group (dense keys, sparse keys, ragged keys). */
-    int groupIndex;
-
     RawKey(
             String name,
             Kind kind,
