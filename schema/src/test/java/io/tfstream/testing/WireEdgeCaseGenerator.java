@@ -116,7 +116,7 @@ public final class WireEdgeCaseGenerator {
         return out;
     }
 
-    /** One record for {@code spec}; valid for TensorFlow unless {@code bad}. */
+    /** One record for {@code spec}; TensorFlow accepts it unless {@code bad}. */
     public byte[] record(FeatureSpecs spec, boolean bad) {
         int defect = bad ? rnd.nextInt(9) : -1;
         List<String> names = new ArrayList<>(spec.features().keySet());
@@ -180,8 +180,9 @@ public final class WireEdgeCaseGenerator {
             effective = values.feature(spec.dtype(), validCount(spec));
         }
         boolean hasKind = effective != null && effective.length > 0;
-        if (rnd.nextInt(6) == 0 && (hasKind || !dense || effective == null)) {
-            // Earlier duplicates are never looked at beyond their kind byte.
+        if (rnd.nextInt(6) == 0 && (dense ? hasKind : effective != null)) {
+            // Earlier duplicates are never looked at beyond their kind byte, as long as a later
+            // entry wins: any entry for VarLen / Ragged keys, one with a kind for dense keys.
             for (int i = 1 + rnd.nextInt(2); i > 0; i--) {
                 entries.add(entry(name, values.junkFeature()));
             }

@@ -146,7 +146,7 @@ final class WireValues {
         } else {
             w.varint(body.length).raw(body);
         }
-        if (rnd.nextInt(20) == 0) {
+        if (r != 0 && rnd.nextInt(20) == 0) {
             w.raw(FeatureWire.INT64_KIND, 2, 0x08, 0x05); // a second kind is never read
         }
         return w.toByteArray();

@@ -108,7 +108,10 @@ class ParseExampleDifferentialTest {
                                 names.add("ex" + i);
                             }
                         }
-                        compare(spec, oracle, parser, batch, names);
+                        TfParseOracle.Outcome tf = compare(spec, oracle, parser, batch, names);
+                        if (bad == 0 && tf.error() != null) {
+                            fail("the generator made a bad record without being asked: " + tf);
+                        }
                     }
                 }
             }
@@ -180,7 +183,7 @@ class ParseExampleDifferentialTest {
         compare(spec, oracle, parser, batch, List.of());
     }
 
-    private void compare(
+    private TfParseOracle.Outcome compare(
             FeatureSpecs spec,
             TfParseOracle oracle,
             ExampleBatchParser parser,
@@ -225,7 +228,7 @@ class ParseExampleDifferentialTest {
                                 + "\nactual:   "
                                 + error.getMessage());
             }
-            return;
+            return expected;
         }
         if (error != null) {
             int i = error.recordIndex();
@@ -241,6 +244,7 @@ class ParseExampleDifferentialTest {
         for (Map.Entry<String, Tensor> e : expected.features().entrySet()) {
             assertEquals(e.getValue(), actual.feature(e.getKey()), context + ", " + e.getKey());
         }
+        return expected;
     }
 
     /**
