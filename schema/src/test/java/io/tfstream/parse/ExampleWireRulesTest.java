@@ -140,6 +140,15 @@ class ExampleWireRulesTest {
     }
 
     @Test
+    void listViewParsesLikeACopiedBatch() throws Exception {
+        List<byte[]> records = List.of(ex(i64("v", 1)), new byte[0], ex(i64("v", 2, 3)));
+        FeatureSpecs s = specs("v", varLen(INT64));
+        assertEquals(
+                ExampleBatchParser.create(s).parse(RecordBatch.of(records)).features(),
+                ExampleBatchParser.create(s).parse(SerializedRecords.of(records)).features());
+    }
+
+    @Test
     void lenientParseKeepsTheGoodRecords() {
         FeatureSpecs s = specs("a", fixed(INT64), "v", varLen(INT64));
         RecordBatch b =
