@@ -139,6 +139,21 @@ class ExampleWireRulesTest {
                         .getMessage());
     }
 
+    /** Regression: the whole {@code [B] + shape} output was allocated before the first record. */
+    @Test
+    void largeFixedShapesAreNotPreallocatedForTheWholeBatch() {
+        FeatureSpecs s = specs("big", fixed(INT64, 1000, 1000));
+        List<byte[]> records = java.util.Collections.nCopies(1024, new byte[0]);
+        ExampleBatchParser p = ExampleBatchParser.create(s);
+        assertEquals(
+                "Name: <unknown>, Feature: big (data type: int64) is required but could not be"
+                        + " found.",
+                assertThrows(
+                                ExampleParseException.class,
+                                () -> p.parse(SerializedRecords.of(records)))
+                        .getMessage());
+    }
+
     @Test
     void listViewParsesLikeACopiedBatch() throws Exception {
         List<byte[]> records = List.of(ex(i64("v", 1)), new byte[0], ex(i64("v", 2, 3)));
