@@ -30,8 +30,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestInstance;
 
 /**
@@ -118,6 +120,12 @@ class ParseExampleDifferentialTest {
                 }
             }
         }
+        assertTrue(recordsCompared >= 10_000, "compared only " + recordsCompared + " records");
+        for (String kind : ERROR_KINDS) {
+            assertTrue(
+                    errorKindsSeen.getOrDefault(kind, 0) >= 3,
+                    "too few errors compared: " + kind + " in " + errorKindsSeen);
+        }
     }
 
     /**
@@ -187,16 +195,23 @@ class ParseExampleDifferentialTest {
         }
     }
 
-    @AfterAll
-    void enoughRecordsWereCompared() {
+    @BeforeEach
+    void resetCounts() {
+        errorKindsSeen.clear();
+        recordsCompared = 0;
+        batchesCompared = 0;
+        errorBatches = 0;
+    }
+
+    @AfterEach
+    void report(TestInfo test) {
         System.out.printf(
-                "compared %d records in %d batches (%d with errors)%n",
-                recordsCompared, batchesCompared, errorBatches);
-        assertTrue(recordsCompared >= 10_000, "compared only " + recordsCompared + " records");
-        System.out.println("error kinds compared: " + errorKindsSeen);
-        for (String kind : ERROR_KINDS) {
-            assertTrue(errorKindsSeen.getOrDefault(kind, 0) >= 3, "too few errors: " + kind);
-        }
+                "%s: %d records in %d batches identical to TensorFlow (%d batches with errors: %s)%n",
+                test.getDisplayName(),
+                recordsCompared,
+                batchesCompared,
+                errorBatches,
+                errorKindsSeen);
     }
 
     private void compareInBatches(FeatureSpecs spec, List<byte[]> records, int batchSize) {
