@@ -1,5 +1,6 @@
 package io.tfstream.tensor.json;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
@@ -13,6 +14,7 @@ import io.tfstream.tensor.Tensor;
 import java.io.Closeable;
 import java.io.Flushable;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Writer;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -54,9 +56,18 @@ public final class BatchJsonWriter implements Closeable, Flushable {
                     .onUnmappableCharacter(CodingErrorAction.REPORT);
 
     public BatchJsonWriter(Writer out, StringEncoding strings) throws IOException {
-        this.gen = FACTORY.createGenerator(out);
+        this(FACTORY.createGenerator(out), strings);
+    }
+
+    /** Writes UTF-8 to {@code out}. */
+    public BatchJsonWriter(OutputStream out, StringEncoding strings) throws IOException {
+        this(FACTORY.createGenerator(out, JsonEncoding.UTF8), strings);
+    }
+
+    private BatchJsonWriter(JsonGenerator gen, StringEncoding strings) {
+        this.gen = gen;
         this.gen.setPrettyPrinter(new MinimalPrettyPrinter(""));
-        this.strings = strings;
+        this.strings = java.util.Objects.requireNonNull(strings, "strings");
     }
 
     /** Writes {@code {"batch":N,"features":{...}}} and a newline. */

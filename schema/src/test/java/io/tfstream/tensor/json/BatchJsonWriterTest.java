@@ -178,6 +178,29 @@ class BatchJsonWriterTest {
     }
 
     @Test
+    void utf8OutputStreamMatchesTheWriterForm() throws IOException {
+        Map<String, Tensor> m =
+                Map.of(
+                        "k\u00e9y",
+                        new DenseTensor(
+                                new long[] {1},
+                                Column.strings(new byte[] {(byte) 0xc3, (byte) 0xa9})));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (BatchJsonWriter w = new BatchJsonWriter(bytes, StringEncoding.UTF8)) {
+            w.writeBatch(7, m);
+        }
+        String expected =
+                "{\"batch\":7,\"features\":{\"k\u00e9y\":{\"kind\":\"dense\",\"dtype\":\"string\","
+                        + "\"shape\":[1],\"values\":[\"\u00e9\"]}}}\n";
+        assertEquals(expected, bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
+        StringWriter chars = new StringWriter();
+        try (BatchJsonWriter w = new BatchJsonWriter(chars, StringEncoding.UTF8)) {
+            w.writeBatch(7, m);
+        }
+        assertEquals(expected, chars.toString());
+    }
+
+    @Test
     void stringEncodingNames() {
         assertEquals(StringEncoding.BASE64, StringEncoding.fromName("base64"));
         assertEquals(StringEncoding.UTF8, StringEncoding.fromName("utf8"));
