@@ -2,8 +2,6 @@ package io.tfstream.parse;
 
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpecs;
-import io.tfstream.spec.Shapes;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -11,22 +9,28 @@ import java.util.function.Consumer;
 /**
  * Parses batches of serialized {@code tf.train.Example} records straight from their wire bytes into
  * columnar tensors, with the semantics and error texts of TensorFlow's {@code ParseExampleV2}
- * kernel ({@code FastParseExample}) followed by Python's {@code parse_example} composition.
- * Features not in the spec are skipped without decoding their values.
+ * kernel ({@code FastParseExample} / {@code FastParseSerializedExample} in {@code
+ * example_proto_fast_parsing.cc}, TF 2.18) followed by Python's {@code parse_example} composition
+ * (SparseFeature, RaggedFeature partitions).
  *
- * <p>Not thread-safe: one parser per thread. Buffers are reused across batches; the returned {@link
- * ParsedBatch} owns its arrays and stays valid.
+ * <p>Per record, as the kernel: the map entries are collected in wire order (concatenated Examples
+ * merge), then visited last to first so that the last entry of a key wins. A dense key skips
+ * entries without a kind ({@code Feature{}}: an earlier entry or the default applies); VarLen and
+ * Ragged keys take the very last entry, {@code Feature{}} meaning an empty list. Features not in
+ * the spec are skipped without decoding their values. The first bad record of the batch fails the
+ * whole batch with TensorFlow's message.
+ *
+ * <p>Not thread-safe: one parser per thread. Working buffers are reused across records; the
+ * returned {@link ParsedBatch} owns its arrays and stays valid.
  */
 public final class ExampleBatchParser {
-    private static final int MINIBATCH_BYTES = 50_000;
-
     private final ExampleParsePlan plan;
     private final ParseLimits limits;
     private final KeyColumn[] columns;
     private final ExampleScanner scanner;
     private final WireCursor cursor = new WireCursor();
     private final BatchAssembler assembler;
-    private int[] minibatchStart = new int[0];
+    private final Minibatches minibatches = new Minibatches();
 
     private ExampleBatchParser(ExampleParsePlan plan, ParseLimits limits) {
         this.plan = plan;
@@ -49,23 +53,35 @@ public final class ExampleBatchParser {
      *     True.})
      */
     public static ExampleBatchParser create(FeatureSpecs specs, ParseLimits limits) {
-        return new ExampleBatchParser(ExampleParsePlan.lower(specs), limits);
+        return new ExampleBatchParser(
+                ExampleParsePlan.lower(specs), java.util.Objects.requireNonNull(limits, "limits"));
+    }
+
+    /** A parser for {@code specs} with {@link ParseLimits#defaults()}. */
+    public static ExampleBatchParser create(FeatureSpecs specs) {
+        return create(specs, ParseLimits.defaults());
     }
 
     public FeatureSpecs specs() {
         return plan.specs;
     }
 
+    public ParseLimits limits() {
+        return limits;
+    }
+
     /**
-     * Parses all records, failing on the first bad one as TensorFlow does.
+     * Parses all records, failing on the first bad one as TensorFlow does. An empty batch gives
+     * TensorFlow's empty outputs ({@code [0] + shape} dense, {@code [0, 0]} sparse, row splits
+     * {@code [0]}).
      *
-     * @throws ExampleParseException with TensorFlow's message for the first bad record
+     * @throws ExampleParseException with TensorFlow's message for the first bad record, or a {@link
+     *     ParseLimitException} when a record exceeds a limit
      */
     public ParsedBatch parse(SerializedRecords records) throws ExampleParseException {
         int n = records.size();
         begin(records);
         for (int i = 0; i < n; i++) {
-            startMinibatchIfNeeded(i);
             parseOne(records, i, i);
         }
         return assembler.assemble(columns, n, null);
@@ -82,7 +98,6 @@ public final class ExampleBatchParser {
         int[] rowToRecord = new int[n];
         int row = 0;
         for (int i = 0; i < n; i++) {
-            startMinibatchIfNeeded(i);
             try {
                 parseOne(records, i, row);
                 rowToRecord[row++] = i;
@@ -101,94 +116,32 @@ public final class ExampleBatchParser {
     }
 
     private void begin(SerializedRecords records) {
-        int n = records.size();
         for (KeyColumn c : columns) {
-            c.start(n);
+            c.start(records.size());
         }
-        computeMinibatches(records);
-    }
-
-    /** TensorFlow's minibatch split, which shows in its "not a multiple" message counts. */
-    private void computeMinibatches(SerializedRecords records) {
-        int n = records.size();
-        long count = 0;
-        long bytes = 0;
-        for (int i = 0; i < n; i++) {
-            if (bytes == 0) {
-                count++;
-            }
-            bytes += records.length(i) + 1L;
-            if (bytes > MINIBATCH_BYTES) {
-                bytes = 0;
-            }
-        }
-        int num = (int) Math.max(Math.min(8, n), Math.min(64, count));
-        if (minibatchStart.length < num + 1) {
-            minibatchStart = new int[num + 1];
-        }
-        for (int m = 0; m <= num; m++) {
-            minibatchStart[m] = num == 0 ? 0 : (int) ((long) n * m / num);
-        }
-        nextMinibatch = 0;
-        minibatches = num;
-    }
-
-    private int nextMinibatch;
-    private int minibatches;
-
-    private void startMinibatchIfNeeded(int record) {
-        while (nextMinibatch < minibatches && minibatchStart[nextMinibatch] == record) {
-            nextMinibatch++;
-            for (KeyColumn c : columns) {
-                if (c.key.kind == RawKey.Kind.DENSE_VARLEN) {
-                    c.minibatchBase = c.size();
-                }
-            }
-        }
+        minibatches.split(records);
     }
 
     private void parseOne(SerializedRecords records, int index, int row)
             throws ExampleParseException {
+        if (minibatches.startsAt(index)) {
+            for (KeyColumn c : columns) {
+                c.minibatchBase = c.size();
+            }
+        }
         byte[] buf = records.buffer(index);
         int off = records.offset(index);
         int len = records.length(index);
         if (len > limits.maxRecordBytes()) {
-            throw new ParseLimitException(
-                    index,
-                    null,
-                    "maxRecordBytes",
-                    "record "
-                            + index
-                            + " has "
-                            + len
-                            + " bytes, exceeds maxRecordBytes ("
-                            + limits.maxRecordBytes()
-                            + ")");
+            throw ParseErrors.recordTooLarge(index, len, limits);
         }
         ExampleScanner s = scanner;
-        if (!s.scan(buf, off, len)) {
-            throw new ExampleParseException(
-                    ParseErrorKind.MALFORMED,
-                    index,
-                    null,
-                    "Could not parse example input, value: '"
-                            + new String(buf, off, len, StandardCharsets.UTF_8)
-                            + "'");
+        int scanned = s.scan(buf, off, len, limits.maxFeaturesPerExample());
+        if (scanned == ExampleScanner.MALFORMED) {
+            throw ParseErrors.malformed(index, buf, off, len);
+        } else if (scanned == ExampleScanner.TOO_MANY_ENTRIES) {
+            throw ParseErrors.tooManyFeatures(index, s.totalEntries, limits);
         }
-        if (s.totalEntries > limits.maxFeaturesPerExample()) {
-            throw new ParseLimitException(
-                    index,
-                    null,
-                    "maxFeaturesPerExample",
-                    "record "
-                            + index
-                            + " has "
-                            + s.totalEntries
-                            + " features, exceeds maxFeaturesPerExample ("
-                            + limits.maxFeaturesPerExample()
-                            + ")");
-        }
-        String name = null;
         for (int j = s.count - 1; j >= 0; j--) {
             KeyColumn col = columns[s.keyId[j]];
             RawKey key = col.key;
@@ -196,14 +149,9 @@ public final class ExampleBatchParser {
             int end = s.featureEnd[j];
             DType kind = null;
             if (start < end) {
-                int b = buf[start] & 0xff;
-                kind = (b & 7) == 2 ? DType.forFeatureKindField(b >>> 3) : null;
+                kind = kindOf(buf[start]);
                 if (kind == null) {
-                    throw new ExampleParseException(
-                            ParseErrorKind.UNSUPPORTED_KIND,
-                            index,
-                            key.name,
-                            "Unsupported datatype.");
+                    throw ParseErrors.unsupportedKind(index, key);
                 }
             }
             if (key.isDense()) {
@@ -212,63 +160,18 @@ public final class ExampleBatchParser {
                 }
                 col.seenRow = row;
                 if (kind != key.dtype) {
-                    throw error(
-                            records,
-                            index,
-                            ParseErrorKind.DTYPE_MISMATCH,
-                            key,
-                            "Data types don't match. Data type: "
-                                    + kind.tfName()
-                                    + " but expected type: "
-                                    + key.dtype.tfName());
+                    throw ParseErrors.denseDtype(records.name(index), index, key, kind);
                 }
                 if (key.kind == RawKey.Kind.DENSE_FIXED) {
-                    int n = decode(col, buf, start, end, key.stride, index);
-                    if (n < 0) {
-                        throw error(
-                                records,
-                                index,
-                                ParseErrorKind.MALFORMED,
-                                key,
-                                "Can't parse serialized Example.");
-                    }
+                    int n = decode(col, buf, start, end, key.stride, records, index);
                     if (n != key.stride) {
-                        throw error(
-                                records,
-                                index,
-                                ParseErrorKind.SHAPE_MISMATCH,
-                                key,
-                                "Number of "
-                                        + key.dtype.listName()
-                                        + " values != expected.  Values size: "
-                                        + n
-                                        + " but output shape: "
-                                        + Shapes.format(key.shape));
+                        throw ParseErrors.count(records.name(index), index, key, n);
                     }
                 } else {
-                    int n = decode(col, buf, start, end, FeatureListDecoder.NO_CAP, index);
-                    if (n < 0) {
-                        throw error(
-                                records,
-                                index,
-                                ParseErrorKind.MALFORMED,
-                                key,
-                                "Can't parse serialized Example.");
-                    }
-                    int total = col.size() - col.minibatchBase;
-                    if (total % key.stride != 0) {
-                        throw error(
-                                records,
-                                index,
-                                ParseErrorKind.SHAPE_MISMATCH,
-                                key,
-                                "Number of "
-                                        + key.dtype.listName()
-                                        + " values is not a multiple of stride length. Saw "
-                                        + total
-                                        + " values but output shape is: [?"
-                                        + (key.shape.isEmpty() ? "" : ",")
-                                        + Shapes.format(key.shape).substring(1));
+                    decode(col, buf, start, end, FeatureListDecoder.NO_CAP, records, index);
+                    int inMinibatch = col.size() - col.minibatchBase;
+                    if (inMinibatch % key.stride != 0) {
+                        throw ParseErrors.notMultiple(records.name(index), index, key, inMinibatch);
                     }
                     col.ends[row + 1] = col.size();
                 }
@@ -277,53 +180,26 @@ public final class ExampleBatchParser {
                     continue;
                 }
                 col.seenRow = row;
-                if (kind != null && kind != key.dtype) {
-                    throw error(
-                            records,
-                            index,
-                            ParseErrorKind.DTYPE_MISMATCH,
-                            key,
-                            "Data types don't match. Expected type: "
-                                    + key.dtype.tfName()
-                                    + ", Actual type: "
-                                    + kind.tfName());
-                }
                 if (kind != null) {
-                    int n = decode(col, buf, start, end, FeatureListDecoder.NO_CAP, index);
-                    if (n < 0) {
-                        throw error(
-                                records,
-                                index,
-                                ParseErrorKind.MALFORMED,
-                                key,
-                                "Can't parse serialized Example.");
+                    if (kind != key.dtype) {
+                        throw ParseErrors.sparseDtype(records.name(index), index, key, kind);
                     }
+                    decode(col, buf, start, end, FeatureListDecoder.NO_CAP, records, index);
                 }
                 col.ends[row + 1] = col.size();
             }
         }
+        finishRow(records, index, row);
+    }
+
+    /** Missing keys: required dense keys fail (in dense key order), the others get defaults. */
+    private void finishRow(SerializedRecords records, int index, int row)
+            throws ExampleParseException {
         for (KeyColumn col : columns) {
-            if (col.seenRow == row) {
-                continue;
-            }
-            RawKey key = col.key;
-            if (key.kind == RawKey.Kind.DENSE_FIXED) {
-                if (key.defaultValue == null || key.defaultValue.size() == 0) {
-                    if (name == null) {
-                        name = records.name(index);
-                    }
-                    throw new ExampleParseException(
-                            ParseErrorKind.REQUIRED_MISSING,
-                            index,
-                            key.name,
-                            "Name: "
-                                    + name
-                                    + ", Feature: "
-                                    + key.name
-                                    + " (data type: "
-                                    + key.dtype.tfName()
-                                    + ") is required but could not be found.");
-                }
+            if (col.seenRow != row
+                    && col.key.kind == RawKey.Kind.DENSE_FIXED
+                    && col.key.required()) {
+                throw ParseErrors.required(records.name(index), index, col.key);
             }
         }
         for (KeyColumn col : columns) {
@@ -338,68 +214,53 @@ public final class ExampleBatchParser {
         }
     }
 
-    /** Decodes one feature's values into {@code col}; returns the count or -1 when malformed. */
-    private int decode(KeyColumn col, byte[] buf, int start, int end, int cap, int index)
-            throws ParseLimitException {
+    /** {@code parsed::Feature::ParseDataType}: the first byte is the kind, or null if unknown. */
+    private static DType kindOf(byte b) {
+        switch (b) {
+            case 0x0a:
+                return DType.STRING;
+            case 0x12:
+                return DType.FLOAT32;
+            case 0x1a:
+                return DType.INT64;
+            default:
+                return null;
+        }
+    }
+
+    /** Decodes one feature's values into {@code col}; returns their count. */
+    private int decode(
+            KeyColumn col,
+            byte[] buf,
+            int start,
+            int end,
+            int cap,
+            SerializedRecords records,
+            int index)
+            throws ExampleParseException {
         WireCursor c = cursor;
         c.reset(buf, start + 1, end);
+        int max = limits.maxValuesPerFeature();
         int n;
         switch (col.key.dtype) {
             case INT64:
-                n = FeatureListDecoder.int64List(c, col.int64s, cap);
+                n = FeatureListDecoder.int64List(c, col.int64s, cap, max);
                 break;
             case FLOAT32:
-                n = FeatureListDecoder.floatList(c, col.floats, cap);
+                n = FeatureListDecoder.floatList(c, col.floats, cap, max);
                 break;
             default:
-                n = FeatureListDecoder.bytesList(c, col.bytes, cap, limits.maxBytesPerValue());
-                if (n == -2) {
-                    throw new ParseLimitException(
-                            index,
-                            col.key.name,
-                            "maxBytesPerValue",
-                            "record "
-                                    + index
-                                    + ": feature '"
-                                    + col.key.name
-                                    + "' has a value of "
-                                    + c.value
-                                    + " bytes, exceeds maxBytesPerValue ("
-                                    + limits.maxBytesPerValue()
-                                    + ")");
-                }
+                n = FeatureListDecoder.bytesList(c, col.bytes, cap, max, limits.maxBytesPerValue());
         }
-        if (n > limits.maxValuesPerFeature()) {
-            throw new ParseLimitException(
-                    index,
-                    col.key.name,
-                    "maxValuesPerFeature",
-                    "record "
-                            + index
-                            + ": feature '"
-                            + col.key.name
-                            + "' has "
-                            + n
-                            + " values, exceeds maxValuesPerFeature ("
-                            + limits.maxValuesPerFeature()
-                            + ")");
+        switch (n) {
+            case FeatureListDecoder.MALFORMED:
+                throw ParseErrors.cantParse(records.name(index), index, col.key);
+            case FeatureListDecoder.TOO_MANY_VALUES:
+                throw ParseErrors.tooManyValues(index, col.key, c.value, limits);
+            case FeatureListDecoder.VALUE_TOO_LONG:
+                throw ParseErrors.valueTooLong(index, col.key, c.value, limits);
+            default:
+                return n;
         }
-        return n;
-    }
-
-    private static ExampleParseException error(
-            SerializedRecords records, int index, ParseErrorKind kind, RawKey key, String suffix) {
-        return new ExampleParseException(
-                kind,
-                index,
-                key.name,
-                "Name: "
-                        + records.name(index)
-                        + ", Key: "
-                        + key.name
-                        + ", Index: "
-                        + index
-                        + ".  "
-                        + suffix);
     }
 }

@@ -35,7 +35,10 @@ public class ExampleParseException extends Exception {
         return featureKey;
     }
 
-    /** TensorFlow's status code name for this error: always {@code INVALID_ARGUMENT}. */
+    /**
+     * The status code name for this error: {@code INVALID_ARGUMENT}, as TensorFlow reports every
+     * parse error; {@link ParseLimitException} reports {@code RESOURCE_EXHAUSTED}.
+     */
     public String code() {
         return "INVALID_ARGUMENT";
     }

@@ -13,7 +13,7 @@ import io.tfstream.spec.RowSplitsDType;
 import io.tfstream.spec.SparseFeature;
 import io.tfstream.spec.VarLenFeature;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -29,7 +29,9 @@ final class ExampleParsePlan {
     final List<RawKey> dense = new ArrayList<>();
     final List<RawKey> sparse = new ArrayList<>();
     final List<RawKey> ragged = new ArrayList<>();
-    private final Map<String, RawKey> byName = new LinkedHashMap<>();
+    private final Map<String, RawKey> denseByName = new HashMap<>();
+    private final Map<String, RawKey> sparseByName = new HashMap<>();
+    private final Map<String, RawKey> raggedByName = new HashMap<>();
 
     private ExampleParsePlan(FeatureSpecs specs) {
         this.specs = specs;
@@ -53,10 +55,6 @@ final class ExampleParsePlan {
         return p;
     }
 
-    RawKey key(String name) {
-        return byName.get(name);
-    }
-
     private void add(String name, FeatureSpec spec) {
         if (spec instanceof VarLenFeature v) {
             addSparse(name, v.dtype());
@@ -78,7 +76,7 @@ final class ExampleParsePlan {
                             RawKey.Kind.DENSE_FIXED,
                             f.dtype(),
                             f.shape(),
-                            Math.toIntExact(f.numElements()),
+                            stride(name, f.numElements()),
                             f.defaultValue().orElse(null),
                             null));
         } else if (spec instanceof FixedLenSequenceFeature f) {
@@ -101,7 +99,7 @@ final class ExampleParsePlan {
                             RawKey.Kind.DENSE_VARLEN,
                             f.dtype(),
                             f.shape(),
-                            Math.toIntExact(f.stepElements()),
+                            stride(name, f.stepElements()),
                             pad,
                             null));
         } else if (spec instanceof RaggedFeature r) {
@@ -116,79 +114,84 @@ final class ExampleParsePlan {
         }
     }
 
+    /** Values per example (or per step); a Java column holds at most 2^31 - 1 values. */
+    private static int stride(String name, long elements) {
+        if (elements > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(
+                    "Feature "
+                            + name
+                            + " needs "
+                            + elements
+                            + " values per example, more than a column can hold ("
+                            + Integer.MAX_VALUE
+                            + ")");
+        }
+        return (int) elements;
+    }
+
     private void addDense(RawKey k) {
-        k.groupIndex = dense.size();
         dense.add(k);
         keys.add(k);
-        byName.put(k.name + "\u0000dense", k);
+        denseByName.put(k.name, k);
     }
 
     private void addSparse(String key, DType dtype) {
-        for (RawKey k : sparse) {
-            if (k.name.equals(key)) {
-                if (k.dtype != dtype) {
-                    throw new IllegalArgumentException(
-                            "Conflicting type "
-                                    + SpecText.dtype(k.dtype)
-                                    + " vs "
-                                    + SpecText.dtype(dtype)
-                                    + " for feature "
-                                    + key
-                                    + ".");
-                }
-                return;
-            }
+        RawKey existing = sparseByName.get(key);
+        if (existing != null) {
+            checkSameType(existing, dtype);
+            return;
         }
         RawKey k = new RawKey(key, RawKey.Kind.SPARSE, dtype, null, 1, null, null);
-        k.groupIndex = sparse.size();
         sparse.add(k);
         keys.add(k);
-        byName.put(key + "\u0000sparse", k);
+        sparseByName.put(key, k);
     }
 
     private void addRagged(String key, DType dtype, RowSplitsDType splits) {
-        for (RawKey k : ragged) {
-            if (k.name.equals(key)) {
-                if (k.dtype != dtype) {
-                    throw new IllegalArgumentException(
-                            "Conflicting type "
-                                    + SpecText.dtype(k.dtype)
-                                    + " vs "
-                                    + SpecText.dtype(dtype)
-                                    + " for feature "
-                                    + key
-                                    + ".");
-                }
-                if (k.splitsDtype != splits) {
-                    throw new IllegalArgumentException(
-                            "Conflicting partition type "
-                                    + SpecText.splits(k.splitsDtype)
-                                    + " vs "
-                                    + SpecText.splits(splits)
-                                    + " for feature "
-                                    + key
-                                    + ".");
-                }
-                return;
+        RawKey existing = raggedByName.get(key);
+        if (existing != null) {
+            checkSameType(existing, dtype);
+            if (existing.splitsDtype != splits) {
+                throw new IllegalArgumentException(
+                        "Conflicting partition type "
+                                + SpecText.splits(existing.splitsDtype)
+                                + " vs "
+                                + SpecText.splits(splits)
+                                + " for feature "
+                                + key
+                                + ".");
             }
+            return;
         }
         RawKey k = new RawKey(key, RawKey.Kind.RAGGED, dtype, null, 1, null, splits);
-        k.groupIndex = ragged.size();
         ragged.add(k);
         keys.add(k);
-        byName.put(key + "\u0000ragged", k);
+        raggedByName.put(key, k);
+    }
+
+    private static void checkSameType(RawKey existing, DType dtype) {
+        if (existing.dtype != dtype) {
+            throw new IllegalArgumentException(
+                    "Conflicting type "
+                            + SpecText.dtype(existing.dtype)
+                            + " vs "
+                            + SpecText.dtype(dtype)
+                            + " for feature "
+                            + existing.name
+                            + ".");
+        }
     }
 
     RawKey dense(String name) {
-        return byName.get(name + "\u0000dense");
+        return denseByName.get(name);
     }
 
     RawKey sparse(String name) {
-        return byName.get(name + "\u0000sparse");
+        return sparseByName.get(name);
     }
 
     RawKey ragged(String name) {
-        return byName.get(name + "\u0000ragged");
+        return raggedByName.get(name);
     }
 
     private void checkDisjoint() {

@@ -6,9 +6,14 @@ import java.util.Arrays;
  * Splits a serialized {@code tensorflow.Example} into its feature-map entries as TensorFlow's
  * {@code ParseExample} does (concatenated Examples merge, unknown top-level fields are skipped, a
  * map entry holds exactly two key/value fields in any order) and keeps the entries whose key is
- * requested, in wire order, as (key id, feature start, feature end).
+ * requested, in wire order, as (key id, feature start, feature end). Stops with {@link
+ * #TOO_MANY_ENTRIES} once more map entries than allowed were seen, before storing more.
  */
 final class ExampleScanner {
+    static final int OK = 0;
+    static final int MALFORMED = -1;
+    static final int TOO_MANY_ENTRIES = -2;
+
     int[] keyId = new int[16];
     int[] featureStart = new int[16];
     int[] featureEnd = new int[16];
@@ -21,27 +26,33 @@ final class ExampleScanner {
 
     private final WireCursor c = new WireCursor();
     private final KeyTable keys;
+    private int maxEntries;
 
     ExampleScanner(KeyTable keys) {
         this.keys = keys;
     }
 
-    /** Returns false when TensorFlow would report "Could not parse example input". */
-    boolean scan(byte[] buf, int off, int len) {
+    /**
+     * Returns {@link #OK}, {@link #MALFORMED} when TensorFlow would report "Could not parse example
+     * input", or {@link #TOO_MANY_ENTRIES} when the record has more than {@code maxEntries} map
+     * entries ({@link #totalEntries} then holds the count so far).
+     */
+    int scan(byte[] buf, int off, int len, int maxEntries) {
         count = 0;
         totalEntries = 0;
+        this.maxEntries = maxEntries;
         WireCursor c = this.c;
         c.reset(buf, off, off + len);
         while (!c.atEnd()) {
             if (c.expectTag(0x0a)) {
                 if (!features(c)) {
-                    return false;
+                    return totalEntries > maxEntries ? TOO_MANY_ENTRIES : MALFORMED;
                 }
             } else if (!c.skipExtraneousTag()) {
-                return false;
+                return MALFORMED;
             }
         }
-        return true;
+        return OK;
     }
 
     private boolean features(WireCursor c) {
@@ -89,7 +100,9 @@ final class ExampleScanner {
             return false;
         }
         c.popLimit(outer);
-        totalEntries++;
+        if (++totalEntries > maxEntries) {
+            return false;
+        }
         int id = keys.find(c.buf, keyStart, keyLen);
         if (id >= 0) {
             if (count == keyId.length) {

@@ -6,83 +6,108 @@ import io.tfstream.tensor.Int64Buffer;
 
 /**
  * Decodes the value list of one serialized {@code tensorflow.Feature} exactly as TensorFlow's fast
- * parser ({@code parsed::Feature::Parse*List}) does: the list message length is clamped to the
- * feature, packed or unpacked is decided by the first element's tag, a packed list stops after its
- * first packed field, and trailing bytes after it are ignored.
+ * parser ({@code parsed::Feature::ParseInt64List / ParseFloatList / ParseBytesList} in {@code
+ * example_proto_fast_parsing.cc}) does: the list length is clamped to the feature, the first
+ * element's tag decides packed or unpacked for the whole list, a packed list ends after its first
+ * packed field and anything after it is ignored; a packed float list counts {@code declared length
+ * / 4} values.
  *
- * <p>Each method appends to {@code out} and returns the number of values the list holds, or -1 when
- * TensorFlow's decoder fails. With a {@code cap} (a fixed-shape output of that many values), values
- * past the cap are counted but not stored, as TensorFlow's {@code LimitedArraySlice}; a bytes list
- * fails when it exceeds the cap. The cursor must be positioned just after the kind byte with its
- * limit at the end of the feature.
+ * <p>Each method appends to {@code out} and returns the number of values the list holds, or a
+ * negative code: {@link #MALFORMED} when TensorFlow's decoder fails, {@link #TOO_MANY_VALUES} when
+ * the count exceeds {@code maxValues} (count in {@code c.value}), {@link #VALUE_TOO_LONG} when a
+ * bytes value exceeds its limit (length in {@code c.value}). With a {@code cap} (a fixed-shape
+ * output of that many values), values past the cap are counted but not stored, as TensorFlow's
+ * {@code LimitedArraySlice}; a bytes list longer than the cap is malformed. Nothing is reserved
+ * before the count is known to be within {@code maxValues}. The cursor must be positioned just
+ * after the kind byte with its limit at the end of the feature.
  */
 final class FeatureListDecoder {
     static final int NO_CAP = Integer.MAX_VALUE;
+    static final int MALFORMED = -1;
+    static final int TOO_MANY_VALUES = -2;
+    static final int VALUE_TOO_LONG = -3;
 
     private FeatureListDecoder() {}
 
-    static int int64List(WireCursor c, Int64Buffer out, int cap) {
+    static int int64List(WireCursor c, Int64Buffer out, int cap, int maxValues) {
         if (!c.readVarint32()) {
-            return -1;
+            return MALFORMED;
         }
         c.pushLimit(c.value);
         if (c.atEnd()) {
             return 0;
         }
-        int peek = c.peek();
-        int count = 0;
-        int base = out.size();
-        if (peek == 0x0a) {
+        if (c.peek() == 0x0a) {
             c.pos++;
             if (!c.readVarint32()) {
-                return -1;
+                return MALFORMED;
             }
-            int outer = c.pushLimit(c.value);
-            byte[] buf = c.buf;
-            int p = c.pos;
-            int lim = c.limit;
-            // Fast path: single-byte varints straight into the column.
-            while (p < lim) {
-                byte b = buf[p];
-                if (b < 0) {
-                    c.pos = p;
-                    if (!c.readVarint64()) {
-                        return -1;
-                    }
-                    p = c.pos;
-                    if (count < cap) {
-                        out.add(c.value);
-                    }
-                } else {
-                    p++;
-                    if (count < cap) {
-                        out.add(b);
-                    }
-                }
-                count++;
-            }
-            c.pos = p;
-            c.popLimit(outer);
-        } else if (peek == 0x08) {
-            while (!c.atEnd()) {
-                if (!c.expectTag(0x08) || !c.readVarint64()) {
-                    return -1;
-                }
-                if (count < cap) {
-                    out.add(c.value);
-                }
-                count++;
-            }
-        } else {
-            return -1;
+            c.pushLimit(c.value);
+            return packedVarints(c, out, cap, maxValues);
         }
-        assert out.size() - base == Math.min(count, cap);
+        if (c.peek() != 0x08) {
+            return MALFORMED;
+        }
+        int base = out.size();
+        int count = 0;
+        while (!c.atEnd()) {
+            if (!c.expectTag(0x08) || !c.readVarint64()) {
+                out.truncate(base);
+                return MALFORMED;
+            }
+            if (count < cap && count < maxValues) {
+                out.add(c.value);
+            }
+            count++;
+        }
+        if (tooMany(c, count, maxValues)) {
+            out.truncate(base);
+            return TOO_MANY_VALUES;
+        }
         return count;
     }
 
-    static int floatList(WireCursor c, Float32Buffer out, int cap) {
+    /** A packed run of varints up to the cursor's limit; counted first, then decoded in bulk. */
+    private static int packedVarints(WireCursor c, Int64Buffer out, int cap, int maxValues) {
+        byte[] buf = c.buf;
+        int p = c.pos;
+        int lim = c.limit;
+        int n = 0;
+        for (int i = p; i < lim; i++) {
+            n += ~buf[i] >>> 31; // every varint ends in the one byte without the high bit
+        }
+        if (tooMany(c, n, maxValues)) {
+            return TOO_MANY_VALUES;
+        }
+        int stored = Math.min(n, cap);
+        int at = out.reserve(stored);
+        long[] dst = out.array();
+        int k = 0;
+        while (p < lim) {
+            long v = buf[p];
+            if (v >= 0) {
+                p++;
+            } else {
+                c.pos = p;
+                if (!c.readVarint64()) {
+                    out.truncate(at);
+                    return MALFORMED;
+                }
+                v = c.value;
+                p = c.pos;
+            }
+            if (k < stored) {
+                dst[at + k] = v;
+            }
+            k++;
+        }
+        c.pos = p;
+        return n;
+    }
+
+    static int floatList(WireCursor c, Float32Buffer out, int cap, int maxValues) {
         if (!c.readVarint32()) {
-            return -1;
+            return MALFORMED;
         }
         c.pushLimit(c.value);
         if (c.atEnd()) {
@@ -92,20 +117,19 @@ final class FeatureListDecoder {
         if (peek == 0x0a) {
             c.pos++;
             if (!c.readVarint32()) {
-                return -1;
+                return MALFORMED;
             }
             long declared = c.value;
             c.pushLimit(declared);
-            // TensorFlow sizes the list from the declared length and copies what fits the
-            // output; only bytes actually present are read here.
-            long n = declared / 4;
-            int stored = (int) Math.min(n, cap);
-            long toCopy = Math.min((long) stored * 4, declared);
-            if (toCopy > c.remaining()) {
-                return -1;
+            // TensorFlow sizes the list from the declared length and copies only what fits the
+            // output, so a short field is fine as long as the copied part is present.
+            int n = (int) (declared / 4);
+            int stored = Math.min(n, cap);
+            if ((long) stored * 4 > c.remaining()) {
+                return MALFORMED;
             }
-            if (n > Integer.MAX_VALUE) {
-                return -1;
+            if (tooMany(c, n, maxValues)) {
+                return TOO_MANY_VALUES;
             }
             int at = out.reserve(stored);
             float[] dst = out.array();
@@ -115,53 +139,70 @@ final class FeatureListDecoder {
                 p += 4;
             }
             c.pos = p;
-            return (int) n;
-        } else if (peek == 0x0d) {
-            int n = c.remaining() / 5;
-            int count = 0;
-            while (!c.atEnd()) {
-                if (!c.expectTag(0x0d) || !c.readLittleEndian32()) {
-                    return -1;
-                }
-                if (count < cap) {
-                    out.add(Float.intBitsToFloat((int) c.value));
-                }
-                count++;
-            }
             return n;
-        } else {
-            return -1;
         }
+        if (peek != 0x0d) {
+            return MALFORMED;
+        }
+        int n = c.remaining() / 5;
+        if (tooMany(c, n, maxValues)) {
+            return TOO_MANY_VALUES;
+        }
+        int stored = Math.min(n, cap);
+        int at = out.reserve(stored);
+        float[] dst = out.array();
+        for (int i = 0; !c.atEnd(); i++) {
+            if (!c.expectTag(0x0d) || !c.readLittleEndian32()) {
+                out.truncate(at);
+                return MALFORMED;
+            }
+            if (i < stored) {
+                dst[at + i] = Float.intBitsToFloat((int) c.value);
+            }
+        }
+        return n;
     }
 
-    /**
-     * Decodes a bytes list. {@code maxBytesPerValue} is checked before a value is copied; a
-     * violation returns -2 with the offending length in {@code c.value}.
-     */
-    static int bytesList(WireCursor c, BytesBuffer out, int cap, int maxBytesPerValue) {
+    static int bytesList(
+            WireCursor c, BytesBuffer out, int cap, int maxValues, int maxBytesPerValue) {
         if (!c.readVarint32()) {
-            return -1;
+            return MALFORMED;
         }
         c.pushLimit(c.value);
+        int base = out.size();
         int count = 0;
         while (!c.atEnd()) {
-            if (!c.expectTag(0x0a) || !c.readVarint32()) {
-                return -1;
-            }
-            if (count >= cap) {
-                return -1;
+            if (!c.expectTag(0x0a) || !c.readVarint32() || count >= cap) {
+                out.truncate(base);
+                return MALFORMED;
             }
             long len = c.value;
             if (len > c.remaining()) {
-                return -1;
+                out.truncate(base);
+                return MALFORMED;
             }
             if (len > maxBytesPerValue) {
-                return -2;
+                out.truncate(base);
+                return VALUE_TOO_LONG;
             }
-            out.add(c.buf, c.pos, (int) len);
+            if (count < maxValues) {
+                out.add(c.buf, c.pos, (int) len);
+            }
             c.pos += (int) len;
             count++;
         }
+        if (tooMany(c, count, maxValues)) {
+            out.truncate(base);
+            return TOO_MANY_VALUES;
+        }
         return count;
+    }
+
+    private static boolean tooMany(WireCursor c, int count, int maxValues) {
+        if (count > maxValues) {
+            c.value = count;
+            return true;
+        }
+        return false;
     }
 }

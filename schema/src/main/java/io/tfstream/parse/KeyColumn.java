@@ -11,6 +11,8 @@ import io.tfstream.tensor.Int64Buffer;
  * variable-length keys, the cumulative value count at the end of every row.
  */
 final class KeyColumn {
+    static final int MAX_PRESIZE = 1 << 20;
+
     final RawKey key;
     Int64Buffer int64s;
     Float32Buffer floats;
@@ -29,9 +31,13 @@ final class KeyColumn {
         this.key = key;
     }
 
-    /** Fresh buffers for a batch of {@code rows} records; sized from the previous batch. */
+    /**
+     * Fresh buffers for a batch of {@code rows} records, sized from the shape or the previous
+     * batch; at most {@link #MAX_PRESIZE} values up front, the rest grows as values arrive.
+     */
     void start(int rows) {
-        int hint = key.kind == RawKey.Kind.DENSE_FIXED ? rows * key.stride : valueHint;
+        long want = key.kind == RawKey.Kind.DENSE_FIXED ? (long) rows * key.stride : valueHint;
+        int hint = (int) Math.min(want, MAX_PRESIZE);
         switch (key.dtype) {
             case INT64:
                 int64s = new Int64Buffer(hint);

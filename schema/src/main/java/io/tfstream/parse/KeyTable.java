@@ -58,12 +58,6 @@ final class KeyTable {
         }
     }
 
-    /** True when {@code buf[off, off+len)} is exactly key {@code id}. */
-    boolean matches(int id, byte[] buf, int off, int len) {
-        byte[] k = keys[id];
-        return k.length == len && Arrays.equals(k, 0, len, buf, off, off + len);
-    }
-
     private static int hash(byte[] b, int off, int len) {
         long h = len * 0x9E3779B97F4A7C15L;
         int end = off + len;

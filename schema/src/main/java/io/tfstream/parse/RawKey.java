@@ -34,9 +34,6 @@ final class RawKey {
     /** Ragged only. */
     final RowSplitsDType splitsDtype;
 
-    /** Position among the keys of the same kind group (dense keys, sparse keys, ragged keys). */
-    int groupIndex;
-
     RawKey(
             String name,
             Kind kind,
@@ -52,6 +49,13 @@ final class RawKey {
         this.stride = stride;
         this.defaultValue = defaultValue;
         this.splitsDtype = splitsDtype;
+    }
+
+    /**
+     * A fixed dense key without a default, or whose default has no elements (shape {@code [0]}).
+     */
+    boolean required() {
+        return defaultValue == null || defaultValue.size() == 0;
     }
 
     boolean isDense() {

@@ -5,6 +5,31 @@ package io.tfstream.parse;
  * Optional example names play the role of {@code parse_example}'s {@code names} argument.
  */
 public interface SerializedRecords {
+    /** A view of {@code records} (not copied; the list and arrays must not change meanwhile). */
+    static SerializedRecords of(java.util.List<byte[]> records) {
+        return new SerializedRecords() {
+            @Override
+            public int size() {
+                return records.size();
+            }
+
+            @Override
+            public byte[] buffer(int i) {
+                return records.get(i);
+            }
+
+            @Override
+            public int offset(int i) {
+                return 0;
+            }
+
+            @Override
+            public int length(int i) {
+                return records.get(i).length;
+            }
+        };
+    }
+
     int size();
 
     byte[] buffer(int i);

@@ -4,7 +4,11 @@ import io.tfstream.spec.DType;
 import java.util.Arrays;
 import java.util.Objects;
 
-/** A dense tensor: a shape and its values flattened in row-major order. */
+/**
+ * A dense tensor: a shape and its values flattened in row-major order. A parsed FixedLenFeature is
+ * {@code [B] + shape} and a FixedLenSequenceFeature {@code [B, max_steps] + shape}, as the {@code
+ * dense_values} outputs of TensorFlow's {@code ParseExampleV2}.
+ */
 public final class DenseTensor implements Tensor {
     private final long[] shape;
     private final Column values;

@@ -10,7 +10,10 @@ import java.util.Objects;
 /**
  * A RaggedTensor as nested row splits over flat values. {@code rowSplits} lists every ragged level,
  * outermost (the batch) first; {@code valuesShape} is the shape of the flat values ({@code [n]}, or
- * {@code [n, k, ...]} when trailing uniform partitions reshape them).
+ * {@code [n, k, ...]} when trailing uniform partitions reshape them). A parsed RaggedFeature
+ * without partitions has one level, the {@code ragged_row_splits} output of TensorFlow's {@code
+ * ParseExampleV2} ({@code [B + 1]}, starting at 0), over its {@code ragged_values}; splits are held
+ * as longs whatever {@link #rowSplitsDtype()} says.
  */
 public final class RaggedTensor implements Tensor {
     private final Column values;

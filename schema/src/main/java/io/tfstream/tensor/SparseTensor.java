@@ -6,7 +6,10 @@ import java.util.Objects;
 
 /**
  * A SparseTensor: {@code indices} is an {@code [N, rank]} int64 matrix stored row-major, {@code
- * values} has N entries and {@code denseShape} has {@code rank} entries.
+ * values} has N entries and {@code denseShape} has {@code rank} entries. A parsed VarLenFeature is
+ * {@code indices [N, 2]} rows {@code [example, position]}, {@code dense_shape [B, max_len]}, as the
+ * {@code sparse_indices / sparse_values / sparse_shapes} outputs of TensorFlow's {@code
+ * ParseExampleV2}.
  */
 public final class SparseTensor implements Tensor {
     private final long[] indices;

@@ -1,0 +1,87 @@
+package io.tfstream.testing;
+
+import com.google.protobuf.ByteString;
+import io.tfstream.spec.DType;
+import io.tfstream.spec.FeatureSpec;
+import io.tfstream.spec.FeatureSpecs;
+import io.tfstream.spec.FixedLenFeature;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.tensorflow.example.BytesList;
+import org.tensorflow.example.Example;
+import org.tensorflow.example.Feature;
+import org.tensorflow.example.Features;
+import org.tensorflow.example.FloatList;
+import org.tensorflow.example.Int64List;
+
+/**
+ * The seed-001 dataset: four scalar features per Example, as in TensorFlow's TFRecord tutorial
+ * ({@code feature0} a 0/1 int64, {@code feature1} an int64 in 0..4, {@code feature2} one of five
+ * animal names, {@code feature3} a standard-normal float), serialized with protobuf-java.
+ * Deterministic for a seed.
+ */
+public final class Seed001Corpus {
+    private static final String[] ANIMALS = {"cat", "dog", "chicken", "horse", "goat"};
+
+    private Seed001Corpus() {}
+
+    /** The four features as required scalar {@code FixedLenFeature}s. */
+    public static FeatureSpecs spec() {
+        return FeatureSpecs.of(
+                Map.<String, FeatureSpec>of(
+                        "feature0", FixedLenFeature.required(List.of(), DType.INT64),
+                        "feature1", FixedLenFeature.required(List.of(), DType.INT64),
+                        "feature2", FixedLenFeature.required(List.of(), DType.STRING),
+                        "feature3", FixedLenFeature.required(List.of(), DType.FLOAT32)));
+    }
+
+    /** {@code n} serialized Examples. */
+    public static List<byte[]> records(int n, long seed) {
+        Random rnd = new Random(seed);
+        List<byte[]> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int f1 = rnd.nextInt(ANIMALS.length);
+            Example e =
+                    Example.newBuilder()
+                            .setFeatures(
+                                    Features.newBuilder()
+                                            .putFeature(
+                                                    "feature0", int64(rnd.nextBoolean() ? 1 : 0))
+                                            .putFeature("feature1", int64(f1))
+                                            .putFeature(
+                                                    "feature2",
+                                                    Feature.newBuilder()
+                                                            .setBytesList(
+                                                                    BytesList.newBuilder()
+                                                                            .addValue(
+                                                                                    ByteString
+                                                                                            .copyFromUtf8(
+                                                                                                    ANIMALS[
+                                                                                                            f1])))
+                                                            .build())
+                                            .putFeature(
+                                                    "feature3",
+                                                    Feature.newBuilder()
+                                                            .setFloatList(
+                                                                    FloatList.newBuilder()
+                                                                            .addValue(
+                                                                                    (float)
+                                                                                            rnd
+                                                                                                    .nextGaussian()))
+                                                            .build()))
+                            .build();
+            out.add(e.toByteArray());
+        }
+        return out;
+    }
+
+    static Feature int64(long... v) {
+        Int64List.Builder b = Int64List.newBuilder();
+        for (long x : v) {
+            b.addValue(x);
+        }
+        return Feature.newBuilder().setInt64List(b).build();
+    }
+}
