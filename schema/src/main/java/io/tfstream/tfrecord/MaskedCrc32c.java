@@ -1,0 +1,39 @@
+package io.tfstream.tfrecord;
+
+import java.util.zip.CRC32C;
+
+/**
+ * CRC32C (Castagnoli) with TensorFlow's mask, as in {@code tensorflow/core/lib/hash/crc32c.h}
+ * ({@code crc32c::Mask} / {@code crc32c::Unmask}). Wraps one reusable {@link CRC32C}, the JDK
+ * intrinsic, so computing a checksum allocates nothing. Not thread-safe: one instance per reader or
+ * writer.
+ */
+public final class MaskedCrc32c {
+    /** The constant TensorFlow adds after rotating, {@code kMaskDelta}. */
+    public static final int MASK_DELTA = 0xa282ead8;
+
+    private final CRC32C crc = new CRC32C();
+
+    /** Masked CRC32C of {@code len} bytes of {@code data} from {@code off}. */
+    public int maskedCrc(byte[] data, int off, int len) {
+        return mask(crc(data, off, len));
+    }
+
+    /** Unmasked CRC32C of {@code len} bytes of {@code data} from {@code off}. */
+    public int crc(byte[] data, int off, int len) {
+        crc.reset();
+        crc.update(data, off, len);
+        return (int) crc.getValue();
+    }
+
+    /** {@code ((crc >>> 15) | (crc << 17)) + 0xa282ead8}: rotate right by 15, add the delta. */
+    public static int mask(int crc) {
+        return ((crc >>> 15) | (crc << 17)) + MASK_DELTA;
+    }
+
+    /** Inverse of {@link #mask(int)}. */
+    public static int unmask(int masked) {
+        int rot = masked - MASK_DELTA;
+        return (rot >>> 17) | (rot << 15);
+    }
+}
