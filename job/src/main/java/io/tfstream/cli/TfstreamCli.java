@@ -1,5 +1,6 @@
 package io.tfstream.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Streaming tf.train.Example pipelines on Apache Flink.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, VerifyCommand.class, IndexCommand.class})
 public final class TfstreamCli implements Runnable {
 
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
@@ -28,8 +29,22 @@ public final class TfstreamCli implements Runnable {
         return newCommandLine().execute(args);
     }
 
+    /** Runs the CLI with report lines going to {@code out} and diagnostics to {@code err}. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = newCommandLine();
+        cl.setOut(out);
+        cl.setErr(err);
+        try {
+            return cl.execute(args);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
     static CommandLine newCommandLine() {
         CommandLine cl = new CommandLine(new TfstreamCli());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExitCodeExceptionMapper(ExitCodes::forException);
         cl.setParameterExceptionHandler(
                 (ex, args) -> {
