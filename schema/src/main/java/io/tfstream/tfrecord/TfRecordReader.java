@@ -16,6 +16,12 @@ import java.util.zip.ZipException;
  * between records ends the stream, an end inside a record is {@link Kind#TRUNCATED}, a CRC that
  * does not match is a {@link CorruptRecordException} naming the offset and record.
  *
+ * <p>One deliberate difference: TensorFlow takes a stream that ends inside a 12-byte header for a
+ * clean end ({@code ReadNBytes} returns {@code OUT_OF_RANGE} and the reader op stops), silently
+ * dropping the tail; this reader reports it as {@link Kind#TRUNCATED}. Offsets in errors are always
+ * the record's header offset, where TensorFlow names the data offset (header + 12) for a data CRC
+ * mismatch.
+ *
  * <p>{@link #next()} exposes the record in place as {@link #buffer()}, {@link #offset()}, {@link
  * #length()} inside a reused, growing buffer: nothing is allocated per record. The view is valid
  * until the next call; {@link #copy()} returns an owned copy. Lengths are checked against {@link
