@@ -85,11 +85,14 @@ public final class TfRecordReader implements Closeable {
             c = Compression.detect(name, head, n);
             source = peekable;
         }
-        return new TfRecordReader(
-                CompressionStreams.decompressing(source, c, options.bufferSize()),
-                name,
-                c,
-                options);
+        InputStream decompressed;
+        try {
+            decompressed = CompressionStreams.decompressing(source, c, options.bufferSize());
+        } catch (EOFException | ZipException e) {
+            // The gzip header is read eagerly: a missing or bad one is damage at byte 0.
+            throw CorruptRecordException.compressedStream(name, 0, 0, e);
+        }
+        return new TfRecordReader(decompressed, name, c, options);
     }
 
     /** The compression in use (detected or configured). */
@@ -113,7 +116,10 @@ public final class TfRecordReader implements Closeable {
             }
             return resync(damage);
         } catch (EOFException | ZipException e) {
-            // Thrown only by the inflater: the compressed stream is cut or damaged.
+            if (compression == Compression.NONE) {
+                throw e;
+            }
+            // From the inflater: the compressed stream is cut or damaged.
             throw CorruptRecordException.compressedStream(name, window.position(), nextIndex, e);
         }
     }

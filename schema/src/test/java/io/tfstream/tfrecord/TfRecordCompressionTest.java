@@ -136,6 +136,25 @@ class TfRecordCompressionTest {
     }
 
     @Test
+    void forcedGzipOnAPlainFileIsDamageAtByteZero() throws IOException {
+        byte[] plain = TfRecordTestData.write(records, Compression.NONE);
+        for (byte[] file : List.of(plain, new byte[0])) {
+            CorruptRecordException e =
+                    assertThrows(
+                            CorruptRecordException.class,
+                            () ->
+                                    TfRecordReader.open(
+                                            new ByteArrayInputStream(file),
+                                            "plain",
+                                            TfRecordReadOptions.defaults()
+                                                    .withCompression(Compression.GZIP)));
+            assertEquals(Kind.COMPRESSED_STREAM, e.kind());
+            assertEquals(0, e.offset());
+            assertEquals(0, e.recordIndex());
+        }
+    }
+
+    @Test
     void readsFilesByPathWithDetection(@TempDir Path dir) throws IOException {
         for (Compression c : Compression.values()) {
             Path file = dir.resolve("records-" + c.cliName());
