@@ -41,7 +41,7 @@ public final class TfRecordFraming {
     /** Writes the 12-byte header for a record of {@code length} bytes at {@code dst[at]}. */
     public static void putHeader(byte[] dst, int at, long length, MaskedCrc32c crc) {
         LONG_LE.set(dst, at, length);
-        INT_LE.set(dst, at + 8, crc.maskedCrc(dst, at, 8));
+        INT_LE.set(dst, at + 8, crc.maskedLengthCrc(length));
     }
 
     /** Writes the 4-byte footer (masked CRC of {@code data[off, off + len)}) at {@code dst[at]}. */
@@ -76,6 +76,6 @@ public final class TfRecordFraming {
 
     /** Whether the 12 bytes at {@code src[at]} are a header whose length CRC matches. */
     public static boolean isValidHeader(byte[] src, int at, MaskedCrc32c crc) {
-        return crc.maskedCrc(src, at, 8) == getInt(src, at + 8);
+        return crc.maskedLengthCrc(getLength(src, at)) == getInt(src, at + 8);
     }
 }

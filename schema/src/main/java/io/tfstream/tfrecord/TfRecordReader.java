@@ -143,13 +143,13 @@ public final class TfRecordReader implements Closeable {
         }
         byte[] b = window.buf;
         int p = window.pos;
+        long length = TfRecordFraming.getLength(b, p);
         int stored = TfRecordFraming.getInt(b, p + 8);
-        int computed = crc.maskedCrc(b, p, 8);
+        int computed = crc.maskedLengthCrc(length);
         if (stored != computed) {
             return CorruptRecordException.crcMismatch(
                     name, at, nextIndex, Kind.LENGTH_CRC_MISMATCH, stored, computed);
         }
-        long length = TfRecordFraming.getLength(b, p);
         if (length < 0 || length > maxRecordLength) {
             return damage(
                     at,

@@ -5,6 +5,10 @@ import java.io.Closeable;
 import java.io.Flushable;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
 
 /**
@@ -13,11 +17,12 @@ import java.util.Objects;
  * TFRecordOptions} configures it, so TensorFlow's reader accepts the output.
  *
  * <p>Records are framed into one reused buffer (records larger than it go straight through), so
- * writing allocates nothing per record. {@link #flush()} pushes everything written so far to the
- * target (a sync flush when compressing); {@link #finish()} completes the compressed stream but
- * leaves the target open, for encoders that write into a stream they do not own; {@link #close()}
- * also closes the target if the writer owns it. Optionally records a DALI index (uncompressed
- * output only).
+ * writing allocates nothing per record. Writing to a {@link WritableByteChannel} without
+ * compression frames into an off-heap buffer, saving the copy a channel makes of heap buffers.
+ * {@link #flush()} pushes everything written so far to the target (a sync flush when compressing);
+ * {@link #finish()} completes the compressed stream but leaves the target open, for encoders that
+ * write into a stream they do not own; {@link #close()} also closes the target if the writer owns
+ * it. Optionally records a DALI index (uncompressed output only).
  *
  * <p>Not thread-safe.
  */
@@ -25,30 +30,53 @@ public final class TfRecordWriter implements Closeable, Flushable {
     /** 64 KiB framing buffer. */
     public static final int DEFAULT_BUFFER_SIZE = 64 << 10;
 
-    private final OutputStream target;
+    private final Closeable target;
+    private final Flushable targetFlush;
+    private final WritableByteChannel channel; // set when framing straight into a channel
     private final DeflatingOutputStream compressor;
-    private final OutputStream sink;
+    private final OutputStream sink; // set when writing to a stream (compressed or not)
     private final boolean ownsTarget;
     private final TfRecordIndexWriter index;
     private final MaskedCrc32c crc = new MaskedCrc32c();
-    private final byte[] buf;
-    private int n;
+    private final ByteBuffer buf;
     private long bytesWritten;
     private long records;
     private boolean finished;
 
     private TfRecordWriter(Builder b) throws IOException {
-        this.target = b.target;
         this.ownsTarget = b.ownsTarget;
         this.index = b.index;
-        this.buf = new byte[b.bufferSize];
-        this.compressor = CompressionStreams.compressing(b.target, b.compression, b.bufferSize);
-        this.sink = compressor == null ? b.target : compressor;
+        if (b.channel != null && b.compression == Compression.NONE) {
+            // Off-heap buffer: the channel writes it without first copying it to native memory.
+            this.channel = b.channel;
+            this.target = b.channel;
+            this.targetFlush = () -> {};
+            this.compressor = null;
+            this.sink = null;
+            this.buf = ByteBuffer.allocateDirect(b.bufferSize);
+        } else {
+            OutputStream out = b.channel != null ? Channels.newOutputStream(b.channel) : b.stream;
+            this.channel = null;
+            this.target = out;
+            this.targetFlush = out;
+            this.compressor = CompressionStreams.compressing(out, b.compression, b.bufferSize);
+            this.sink = compressor == null ? out : compressor;
+            this.buf = ByteBuffer.allocate(b.bufferSize);
+        }
+        buf.order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** A builder writing to {@code target}; by default uncompressed and closing the target. */
     public static Builder builder(OutputStream target) {
-        return new Builder(target);
+        return new Builder(Objects.requireNonNull(target, "target"), null);
+    }
+
+    /**
+     * A builder writing to {@code target}, e.g. a {@code FileChannel}; uncompressed records are
+     * framed in an off-heap buffer the channel writes directly.
+     */
+    public static Builder builder(WritableByteChannel target) {
+        return new Builder(null, Objects.requireNonNull(target, "target"));
     }
 
     /** Writes one record: all of {@code data}. */
@@ -63,17 +91,17 @@ public final class TfRecordWriter implements Closeable, Flushable {
             throw new IllegalStateException("write after finish() or close()");
         }
         int framed = len + TfRecordFraming.OVERHEAD;
-        if (framed > buf.length - n) {
+        if (framed > buf.remaining()) {
             drain();
         }
-        if (framed <= buf.length) {
-            TfRecordFraming.putHeader(buf, n, len, crc);
-            System.arraycopy(data, off, buf, n + TfRecordFraming.HEADER_SIZE, len);
-            TfRecordFraming.putFooter(
-                    buf, n + TfRecordFraming.HEADER_SIZE + len, data, off, len, crc);
-            n += framed;
+        int dataCrc = crc.maskedCrc(data, off, len);
+        buf.putLong(len).putInt(crc.maskedLengthCrc(len));
+        if (framed <= buf.remaining()) {
+            buf.put(data, off, len).putInt(dataCrc);
         } else {
-            TfRecordFraming.writeRecord(sink, data, off, len, buf, crc);
+            drain();
+            writeThrough(data, off, len);
+            buf.putInt(dataCrc);
         }
         if (index != null) {
             index.add(bytesWritten, framed);
@@ -93,9 +121,30 @@ public final class TfRecordWriter implements Closeable, Flushable {
     }
 
     private void drain() throws IOException {
-        if (n > 0) {
-            sink.write(buf, 0, n);
-            n = 0;
+        if (buf.position() == 0) {
+            return;
+        }
+        if (channel != null) {
+            buf.flip();
+            while (buf.hasRemaining()) {
+                channel.write(buf);
+            }
+            buf.clear();
+        } else {
+            sink.write(buf.array(), 0, buf.position());
+            buf.clear();
+        }
+    }
+
+    /** Writes a record larger than the buffer without copying it into the buffer. */
+    private void writeThrough(byte[] data, int off, int len) throws IOException {
+        if (channel != null) {
+            ByteBuffer wrapped = ByteBuffer.wrap(data, off, len);
+            while (wrapped.hasRemaining()) {
+                channel.write(wrapped);
+            }
+        } else {
+            sink.write(data, off, len);
         }
     }
 
@@ -103,7 +152,9 @@ public final class TfRecordWriter implements Closeable, Flushable {
     @Override
     public void flush() throws IOException {
         drain();
-        sink.flush();
+        if (sink != null) {
+            sink.flush();
+        }
         if (index != null) {
             index.flush();
         }
@@ -122,7 +173,7 @@ public final class TfRecordWriter implements Closeable, Flushable {
         if (compressor != null) {
             compressor.finish();
         }
-        target.flush();
+        targetFlush.flush();
         if (index != null) {
             index.flush();
         }
@@ -148,14 +199,16 @@ public final class TfRecordWriter implements Closeable, Flushable {
 
     /** Settings of a {@link TfRecordWriter}, validated in {@link #build()}. */
     public static final class Builder {
-        private final OutputStream target;
+        private final OutputStream stream;
+        private final WritableByteChannel channel;
         private Compression compression = Compression.NONE;
         private boolean ownsTarget = true;
         private TfRecordIndexWriter index;
         private int bufferSize = DEFAULT_BUFFER_SIZE;
 
-        private Builder(OutputStream target) {
-            this.target = Objects.requireNonNull(target, "target");
+        private Builder(OutputStream stream, WritableByteChannel channel) {
+            this.stream = stream;
+            this.channel = channel;
         }
 
         public Builder compression(Compression c) {

@@ -45,6 +45,18 @@ class MaskedCrc32cTest {
     }
 
     @Test
+    void cachedLengthCrcEqualsTheCrcOfTheLittleEndianLength() {
+        byte[] le = new byte[8];
+        // 5 and 261 share a cache slot; repeat to hit and to evict.
+        for (long len : new long[] {0, 5, 261, 5, 261, 100, 100, 1L << 40, 255, 256, -1}) {
+            for (int i = 0; i < 8; i++) {
+                le[i] = (byte) (len >>> (8 * i));
+            }
+            assertEquals(crc.maskedCrc(le, 0, 8), crc.maskedLengthCrc(len), "length " + len);
+        }
+    }
+
+    @Test
     void emptyRecordFramesAsTensorFlowWritesIt() {
         // Header: eight zero length bytes, masked CRC32C of them; footer: mask(crc("")) = mask(0).
         byte[] header = new byte[TfRecordFraming.HEADER_SIZE];

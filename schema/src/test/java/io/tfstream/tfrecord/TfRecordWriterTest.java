@@ -67,6 +67,27 @@ class TfRecordWriterTest {
     }
 
     @Test
+    void channelTargetWritesTheSameBytesAsAStream() throws IOException {
+        List<byte[]> records = TfRecordTestData.records(40, 3000, 8);
+        for (Compression c : Compression.values()) {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            java.nio.channels.WritableByteChannel ch = java.nio.channels.Channels.newChannel(bytes);
+            try (TfRecordWriter w =
+                    TfRecordWriter.builder(ch).compression(c).bufferSize(1024).build()) {
+                for (byte[] r : records) {
+                    w.write(r);
+                }
+                w.flush();
+            }
+            assertFalse(ch.isOpen());
+            assertEquals(records.size(), readLengths(bytes.toByteArray(), c).size(), c.name());
+            if (c == Compression.NONE) {
+                assertArrayEquals(TfRecordTestData.write(records, c), bytes.toByteArray());
+            }
+        }
+    }
+
+    @Test
     void flushPushesRecordsAndFinishLeavesTheTargetOpen() throws IOException {
         for (Compression c : Compression.values()) {
             CollectingOutputStream out = new CollectingOutputStream();
