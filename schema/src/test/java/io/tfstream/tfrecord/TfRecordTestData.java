@@ -22,6 +22,29 @@ public final class TfRecordTestData {
         return out;
     }
 
+    /**
+     * The records of the golden files under {@code golden/} (written by TensorFlow): lengths 0, 1,
+     * 10, 100, 1000 and 0x8b1f (whose little-endian length starts with the gzip magic), byte j of
+     * record i being {@code (7 * i + j) & 0xff}.
+     */
+    public static List<byte[]> goldenRecords() {
+        int[] lengths = {0, 1, 10, 100, 1000, 0x8b1f};
+        List<byte[]> out = new ArrayList<>();
+        for (int i = 0; i < lengths.length; i++) {
+            byte[] b = new byte[lengths[i]];
+            for (int j = 0; j < b.length; j++) {
+                b[j] = (byte) (7 * i + j);
+            }
+            out.add(b);
+        }
+        return out;
+    }
+
+    /** Name of the golden file TensorFlow wrote with compression {@code c}. */
+    public static String goldenFileName(Compression c) {
+        return "tf-" + c.cliName() + ".tfrecord";
+    }
+
     /** The records written by {@link TfRecordWriter} with the given compression. */
     public static byte[] write(List<byte[]> records, Compression c) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
