@@ -23,12 +23,12 @@ public final class TfRecordTestData {
     }
 
     /**
-     * The records of the golden files under {@code golden/} (written by TensorFlow): lengths 0, 1,
-     * 10, 100, 1000 and 0x8b1f (whose little-endian length starts with the gzip magic), byte j of
+     * The records of the golden files under {@code golden/} (written by TensorFlow): lengths 0x8b1f
+     * (whose little-endian length starts with the gzip magic), 0, 1, 10, 100 and 1000, byte j of
      * record i being {@code (7 * i + j) & 0xff}.
      */
     public static List<byte[]> goldenRecords() {
-        int[] lengths = {0, 1, 10, 100, 1000, 0x8b1f};
+        int[] lengths = {0x8b1f, 0, 1, 10, 100, 1000};
         List<byte[]> out = new ArrayList<>();
         for (int i = 0; i < lengths.length; i++) {
             byte[] b = new byte[lengths[i]];

@@ -17,9 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The golden files in {@code schema/src/test/resources/io/tfstream/tfrecord/golden/} are exactly
  * what TensorFlow's {@code DatasetToTFRecord} writes for {@link TfRecordTestData#goldenRecords()}.
- * To regenerate them: {@code mvn -o -pl e2e-tests -am test -Dtest=TensorFlowGoldenFilesTest
- * -Dsurefire.failIfNoSpecifiedTests=false
- * -Dtfrecord.golden.dir=$PWD/schema/src/test/resources/io/tfstream/tfrecord/golden}.
+ * To regenerate them, see that directory's {@code README.md}.
  */
 class TensorFlowGoldenFilesTest {
     @TempDir Path dir;
