@@ -15,7 +15,14 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Streaming tf.train.Example pipelines on Apache Flink.",
-        subcommands = {CommandLine.HelpCommand.class, SpecCommand.class})
+        subcommands = {
+            CommandLine.HelpCommand.class,
+            SpecCommand.class,
+            ParseCommand.class,
+            ParseSeqCommand.class,
+            VerifyCommand.class,
+            IndexCommand.class
+        })
 public final class TfstreamCli implements Runnable {
 
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
@@ -44,6 +51,7 @@ public final class TfstreamCli implements Runnable {
 
     static CommandLine newCommandLine() {
         CommandLine cl = new CommandLine(new TfstreamCli());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExitCodeExceptionMapper(ExitCodes::forException);
         cl.setParameterExceptionHandler(
                 (ex, args) -> {

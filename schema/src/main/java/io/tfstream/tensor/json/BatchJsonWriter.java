@@ -72,18 +72,53 @@ public final class BatchJsonWriter implements Closeable, Flushable {
 
     /** Writes {@code {"batch":N,"features":{...}}} and a newline. */
     public void writeBatch(long batch, Map<String, ? extends Tensor> features) throws IOException {
-        List<String> names = new ArrayList<>(features.keySet());
-        names.sort(KeyOrder.CODE_POINT);
         gen.writeStartObject();
         gen.writeNumberField("batch", batch);
-        gen.writeObjectFieldStart("features");
-        for (String name : names) {
+        writeTensorMap("features", features);
+        gen.writeEndObject();
+        endLine();
+    }
+
+    /**
+     * Writes {@code
+     * {"batch":N,"context":{..},"feature_lists":{..},"feature_list_lengths":{NAME:[..]}}} and a
+     * newline: the {@code parse_sequence_example} form, lengths as plain int64 arrays.
+     */
+    public void writeSequenceBatch(
+            long batch,
+            Map<String, ? extends Tensor> context,
+            Map<String, ? extends Tensor> featureLists,
+            Map<String, DenseTensor> featureListLengths)
+            throws IOException {
+        gen.writeStartObject();
+        gen.writeNumberField("batch", batch);
+        writeTensorMap("context", context);
+        writeTensorMap("feature_lists", featureLists);
+        gen.writeObjectFieldStart("feature_list_lengths");
+        for (String name : sortedNames(featureListLengths)) {
+            Column lengths = featureListLengths.get(name).values();
             gen.writeFieldName(name);
-            writeValue(features.get(name));
+            gen.writeArray(lengths.int64Array(), 0, lengths.size());
         }
         gen.writeEndObject();
         gen.writeEndObject();
         endLine();
+    }
+
+    private void writeTensorMap(String field, Map<String, ? extends Tensor> tensors)
+            throws IOException {
+        gen.writeObjectFieldStart(field);
+        for (String name : sortedNames(tensors)) {
+            gen.writeFieldName(name);
+            writeValue(tensors.get(name));
+        }
+        gen.writeEndObject();
+    }
+
+    private static List<String> sortedNames(Map<String, ?> m) {
+        List<String> names = new ArrayList<>(m.keySet());
+        names.sort(KeyOrder.CODE_POINT);
+        return names;
     }
 
     /** Writes {@code {"batch":N,"error":MESSAGE,"code":CODE}} and a newline. */

@@ -1,0 +1,84 @@
+package io.tfstream.e2e.tfrecord;
+
+import io.tfstream.tfrecord.Compression;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.tensorflow.Graph;
+import org.tensorflow.Result;
+import org.tensorflow.Session;
+import org.tensorflow.exceptions.TFOutOfRangeException;
+import org.tensorflow.ndarray.NdArrays;
+import org.tensorflow.ndarray.Shape;
+import org.tensorflow.op.Ops;
+import org.tensorflow.op.data.DatasetToTfRecord;
+import org.tensorflow.op.data.TensorSliceDataset;
+import org.tensorflow.op.io.FifoQueue;
+import org.tensorflow.op.io.QueueClose;
+import org.tensorflow.op.io.QueueEnqueue;
+import org.tensorflow.op.io.ReaderRead;
+import org.tensorflow.op.io.TfRecordReader;
+import org.tensorflow.types.TString;
+
+/**
+ * TensorFlow's own TFRecord writer and reader, driven through TensorFlow Java in graph mode: {@code
+ * DatasetToTFRecord} over a {@code TensorSliceDataset} writes, {@code TFRecordReaderV2} fed by a
+ * closed {@code FIFOQueue} of one file name reads.
+ */
+final class TensorFlowRecordIo {
+    private TensorFlowRecordIo() {}
+
+    /** Writes {@code records} to {@code file} with TensorFlow's {@code RecordWriter}. */
+    static void write(Path file, List<byte[]> records, Compression c) {
+        try (Graph g = new Graph();
+                Session s = new Session(g);
+                TString data =
+                        TString.tensorOfBytes(
+                                NdArrays.vectorOfObjects(records.toArray(byte[][]::new)))) {
+            Ops tf = Ops.create(g);
+            TensorSliceDataset dataset =
+                    TensorSliceDataset.create(
+                            tf.scope(), List.of(tf.constantOf(data)), List.of(Shape.scalar()));
+            DatasetToTfRecord op =
+                    DatasetToTfRecord.create(
+                            tf.scope(),
+                            dataset.handle(),
+                            tf.constant(file.toString()),
+                            tf.constant(c.tensorFlowName()));
+            s.runner().addTarget(op).run();
+        }
+    }
+
+    /** What TensorFlow's reader returned before it stopped, and the error that stopped it. */
+    record ReadResult(List<byte[]> records, RuntimeException error) {}
+
+    /** Reads {@code file} with TensorFlow's {@code TFRecordReaderV2} until the end or an error. */
+    static ReadResult read(Path file, Compression c) {
+        List<byte[]> records = new ArrayList<>();
+        try (Graph g = new Graph();
+                Session s = new Session(g)) {
+            Ops tf = Ops.create(g);
+            FifoQueue queue = FifoQueue.create(tf.scope(), List.of(TString.class));
+            QueueEnqueue enqueue =
+                    QueueEnqueue.create(
+                            tf.scope(), queue.handle(), List.of(tf.constant(file.toString())));
+            QueueClose close = QueueClose.create(tf.scope(), queue.handle());
+            TfRecordReader reader =
+                    TfRecordReader.create(
+                            tf.scope(), TfRecordReader.compressionType(c.tensorFlowName()));
+            ReaderRead read = ReaderRead.create(tf.scope(), reader.readerHandle(), queue.handle());
+            s.runner().addTarget(enqueue).run();
+            s.runner().addTarget(close).run();
+            while (true) {
+                try (Result r = s.runner().fetch(read.value()).run()) {
+                    records.add(((TString) r.get(0)).asBytes().getObject());
+                } catch (TFOutOfRangeException end) {
+                    // "FIFOQueue ... is closed and has insufficient elements": every file read.
+                    return new ReadResult(records, null);
+                } catch (RuntimeException e) {
+                    return new ReadResult(records, e);
+                }
+            }
+        }
+    }
+}

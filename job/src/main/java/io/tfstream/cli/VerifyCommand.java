@@ -1,0 +1,106 @@
+package io.tfstream.cli;
+
+import io.tfstream.tfrecord.CorruptRecordException;
+import io.tfstream.tfrecord.TfRecordFiles;
+import io.tfstream.tfrecord.TfRecordReadOptions;
+import io.tfstream.tfrecord.TfRecordReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code tfstream verify FILE...}: reads every record of each file and checks both CRCs of each, as
+ * TensorFlow's {@code RecordReader::ReadRecord} does, then prints one report line per file.
+ */
+@Command(
+        name = "verify",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Reads every record of each TFRecord file and checks every CRC. Prints one line per"
+                    + " file:",
+            "  FILE: N records, B bytes, <compression>, ok   (B is the file's size)",
+            "  FILE: damaged at byte OFFSET (record I): reason   (OFFSET in the decompressed"
+                    + " stream)",
+            "Exit code 0 when every file is intact, 1 when one is damaged, 2 when one cannot be"
+                    + " read."
+        })
+final class VerifyCommand implements Callable<Integer> {
+    @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "TFRecord files to check.")
+    private List<Path> files;
+
+    @Option(
+            names = "--compression",
+            defaultValue = "auto",
+            paramLabel = "auto|none|gzip|zlib",
+            description =
+                    "Compression of the files (default: ${DEFAULT-VALUE}: .gz gzip, .zlib/.zz"
+                            + " zlib, else detected from the first bytes).")
+    private CompressionChoice compression;
+
+    @Option(
+            names = "--max-record-length",
+            defaultValue = "" + TfRecordReadOptions.DEFAULT_MAX_RECORD_LENGTH,
+            paramLabel = "BYTES",
+            description = "Largest record accepted (default: ${DEFAULT-VALUE}).")
+    private int maxRecordLength;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        TfRecordReadOptions options =
+                compression.applyTo(
+                        TfRecordReadOptions.defaults().withMaxRecordLength(maxRecordLength));
+        int exit = ExitCodes.OK;
+        for (Path file : files) {
+            exit = Math.max(exit, verify(file, options, out, err));
+        }
+        return exit;
+    }
+
+    private static int verify(
+            Path file, TfRecordReadOptions options, PrintWriter out, PrintWriter err) {
+        try (TfRecordReader reader = TfRecordFiles.openReader(file, options)) {
+            while (reader.next()) {
+                // Reading checks both CRCs of every record.
+            }
+            out.println(
+                    file
+                            + ": "
+                            + reader.recordCount()
+                            + " records, "
+                            + Files.size(file)
+                            + " bytes, "
+                            + reader.compression().cliName()
+                            + ", ok");
+            return ExitCodes.OK;
+        } catch (CorruptRecordException e) {
+            out.println(damageLine(file, e));
+            return ExitCodes.DATA_ERROR;
+        } catch (IOException e) {
+            out.println(file + ": unreadable: " + e);
+            err.println("tfstream verify: cannot read " + file + ": " + e);
+            return ExitCodes.USAGE;
+        }
+    }
+
+    /** {@code FILE: damaged at byte OFFSET (record I): reason}. */
+    static String damageLine(Path file, CorruptRecordException e) {
+        return file
+                + ": damaged at byte "
+                + e.offset()
+                + " (record "
+                + e.recordIndex()
+                + "): "
+                + e.reason();
+    }
+}

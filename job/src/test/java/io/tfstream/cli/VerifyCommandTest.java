@@ -1,0 +1,110 @@
+package io.tfstream.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.tfrecord.Compression;
+import io.tfstream.tfrecord.MaskedCrc32c;
+import io.tfstream.tfrecord.TfRecordTestData;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class VerifyCommandTest {
+    @TempDir Path dir;
+
+    private final List<byte[]> records = List.of(new byte[10], new byte[20], new byte[30]);
+
+    private Path write(String name, byte[] bytes) throws IOException {
+        Path p = dir.resolve(name);
+        Files.write(p, bytes);
+        return p;
+    }
+
+    @Test
+    void intactFilesInEveryCompressionAreOk() throws IOException {
+        Path plain = write("a.tfrecord", TfRecordTestData.write(records, Compression.NONE));
+        Path gz = write("b.tfrecord.gz", TfRecordTestData.write(records, Compression.GZIP));
+        Path zz = write("c.bin", TfRecordTestData.write(records, Compression.ZLIB));
+        CliRun run = CliRun.of("verify", plain.toString(), gz.toString(), zz.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(
+                plain
+                        + ": 3 records, 108 bytes, none, ok\n"
+                        + gz
+                        + ": 3 records, "
+                        + Files.size(gz)
+                        + " bytes, gzip, ok\n"
+                        + zz
+                        + ": 3 records, "
+                        + Files.size(zz)
+                        + " bytes, zlib, ok\n",
+                run.out());
+        assertEquals("", run.err());
+    }
+
+    @Test
+    void damagedFileIsLocatedAndTheOthersStillChecked() throws IOException {
+        byte[] bytes = TfRecordTestData.write(records, Compression.NONE);
+        bytes[26 + 12 + 3] ^= 4; // inside the data of record 1, which starts at byte 26
+        Path bad = write("bad.tfrecord", bytes);
+        Path good = write("good.tfrecord", TfRecordTestData.write(records, Compression.NONE));
+        MaskedCrc32c crc = new MaskedCrc32c();
+        int computed = crc.maskedCrc(bytes, 26 + 12, 20);
+        int stored = MaskedCrc32c.mask(crc.crc(new byte[20], 0, 20));
+        CliRun run = CliRun.of("verify", bad.toString(), good.toString());
+        assertEquals(1, run.exitCode());
+        assertEquals(
+                String.format(
+                                "%s: damaged at byte 26 (record 1): data CRC mismatch: expected masked"
+                                        + " CRC 0x%08x (stored), actual 0x%08x (computed)%n",
+                                bad, stored, computed)
+                        + good
+                        + ": 3 records, 108 bytes, none, ok\n",
+                run.out());
+    }
+
+    @Test
+    void truncatedFileIsDamaged() throws IOException {
+        byte[] bytes = TfRecordTestData.write(records, Compression.NONE);
+        Path cut = write("cut.tfrecord", Arrays.copyOf(bytes, bytes.length - 1));
+        CliRun run = CliRun.of("verify", cut.toString());
+        assertEquals(1, run.exitCode());
+        assertEquals(
+                cut
+                        + ": damaged at byte 62 (record 2): truncated record: 45 of 46 bytes (data"
+                        + " length 30)\n",
+                run.out());
+    }
+
+    @Test
+    void forcedCompressionOverridesDetection() throws IOException {
+        Path gz = write("x.tfrecord", TfRecordTestData.write(records, Compression.GZIP));
+        CliRun forced = CliRun.of("verify", "--compression", "none", gz.toString());
+        assertEquals(1, forced.exitCode());
+        assertTrue(forced.out().startsWith(gz + ": damaged at byte 0 (record 0): "), forced.out());
+        assertEquals(0, CliRun.of("verify", "--compression=GZIP", gz.toString()).exitCode());
+    }
+
+    @Test
+    void missingFileIsUnreadableWithExitTwo() {
+        Path missing = dir.resolve("nope.tfrecord");
+        CliRun run = CliRun.of("verify", missing.toString());
+        assertEquals(2, run.exitCode());
+        assertEquals(1, run.outLines().length - 1);
+        assertTrue(run.out().startsWith(missing + ": unreadable: "), run.out());
+        assertTrue(run.err().contains("cannot read"), run.err());
+    }
+
+    @Test
+    void noFileIsAUsageError() {
+        CliRun run = CliRun.of("verify");
+        assertEquals(2, run.exitCode());
+        assertEquals("", run.out());
+        assertTrue(run.err().contains("Missing required parameter"), run.err());
+    }
+}
