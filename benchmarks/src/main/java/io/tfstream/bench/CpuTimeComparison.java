@@ -53,6 +53,7 @@ public final class CpuTimeComparison {
                 };
                 String[] names = {
                     "raw FileChannel write (uncompressed)",
+                    "raw write of the records as separate arrays, no CRC",
                     "tfstream write " + c,
                     "Beam TFRecordIO.sink() write " + c,
                     "raw FileChannel read (uncompressed)",
