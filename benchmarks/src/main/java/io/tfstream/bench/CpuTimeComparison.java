@@ -46,6 +46,7 @@ public final class CpuTimeComparison {
                 int n = c == Compression.NONE ? runs : Math.max(3, runs / 5);
                 Op[] ops = {
                     raw::write,
+                    raw::writeSeparateArrays,
                     write::tfstream,
                     write::beamTfRecordIoSink,
                     raw::read,
