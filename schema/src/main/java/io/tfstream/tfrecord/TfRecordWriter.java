@@ -90,6 +90,14 @@ public final class TfRecordWriter implements Closeable, Flushable {
         if (finished) {
             throw new IllegalStateException("write after finish() or close()");
         }
+        if (len > TfRecordReadOptions.MAX_SUPPORTED_RECORD_LENGTH) {
+            throw new IllegalArgumentException(
+                    "record of "
+                            + len
+                            + " bytes exceeds the largest readable record ("
+                            + TfRecordReadOptions.MAX_SUPPORTED_RECORD_LENGTH
+                            + ")");
+        }
         int framed = len + TfRecordFraming.OVERHEAD;
         if (framed > buf.remaining()) {
             drain();
