@@ -74,6 +74,27 @@ class TensorFlowTfRecordInteropTest {
     }
 
     @Test
+    void tensorFlowReadsOurNonDefaultCompressionLevels() throws IOException {
+        for (Compression c : List.of(Compression.GZIP, Compression.ZLIB)) {
+            for (int level : new int[] {1, 9}) {
+                Path file = dir.resolve("ours-" + c.cliName() + "-" + level);
+                try (TfRecordWriter w =
+                        TfRecordWriter.builder(Files.newOutputStream(file))
+                                .compression(c)
+                                .compressionLevel(level)
+                                .build()) {
+                    for (byte[] rec : records) {
+                        w.write(rec);
+                    }
+                }
+                TensorFlowRecordIo.ReadResult tf = TensorFlowRecordIo.read(file, c);
+                assertNull(tf.error(), () -> c + " level " + level + ": " + tf.error());
+                assertRecords(tf.records(), c + " level " + level);
+            }
+        }
+    }
+
+    @Test
     void truncatedFileIsRejectedByBothAtTheSameRecord() throws IOException {
         byte[] file = TfRecordTestData.write(records, Compression.NONE);
         long[] offsets = TfRecordTestData.offsets(records);
