@@ -95,6 +95,22 @@ class TensorFlowTfRecordInteropTest {
     }
 
     @Test
+    void concatenatedGzipMembersAreOneStreamForBoth() throws IOException {
+        byte[] a = TfRecordTestData.write(records.subList(0, 100), Compression.GZIP);
+        byte[] b = TfRecordTestData.write(records.subList(100, records.size()), Compression.GZIP);
+        byte[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        Path file = dir.resolve("members.tfrecord.gz");
+        Files.write(file, both);
+        TensorFlowRecordIo.ReadResult tf = TensorFlowRecordIo.read(file, Compression.GZIP);
+        assertNull(tf.error(), () -> "TensorFlow: " + tf.error());
+        assertRecords(tf.records(), "TensorFlow");
+        try (TfRecordReader r = TfRecordFiles.openReader(file, TfRecordReadOptions.defaults())) {
+            assertRecords(TfRecordTestData.readAll(r), "ours");
+        }
+    }
+
+    @Test
     void truncatedFileIsRejectedByBothAtTheSameRecord() throws IOException {
         byte[] file = TfRecordTestData.write(records, Compression.NONE);
         long[] offsets = TfRecordTestData.offsets(records);
