@@ -8,7 +8,6 @@ import io.tfstream.parse.SequenceParsePlan.Kind;
 import io.tfstream.spec.RaggedFeature;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.tensor.DenseTensor;
-import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -180,18 +179,11 @@ public final class SequenceExampleBatchParser {
             String name = e.getKey();
             Tensor values = raw.get(e.getValue());
             RaggedFeature spec = composites.get(name);
-            if (spec == null) {
-                out.put(name, values);
-            } else if (values instanceof RaggedTensor rt) {
-                out.put(
-                        name,
-                        RaggedPartitions.batched(name, spec, rt, k -> (RaggedTensor) raw.get(k)));
-            } else {
-                out.put(
-                        name,
-                        RaggedPartitions.single(
-                                name, spec, values.values(), k -> raw.get(k).values()));
-            }
+            out.put(
+                    name,
+                    spec == null
+                            ? values
+                            : RaggedComposition.compose(name, spec, values, raw::get));
         }
         return out;
     }

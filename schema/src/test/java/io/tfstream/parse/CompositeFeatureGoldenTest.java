@@ -26,6 +26,7 @@ import io.tfstream.tensor.Column;
 import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.SparseTensor;
 import io.tfstream.tensor.Tensor;
+import io.tfstream.testing.NestedText;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -11,6 +11,7 @@ import io.tfstream.spec.RowSplitsDType;
 import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.Tensor;
 import io.tfstream.testing.FeatureWire;
+import io.tfstream.testing.NestedText;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.tfstream.parse;
+package io.tfstream.testing;
 
 import io.tfstream.tensor.Column;
 import io.tfstream.tensor.DenseTensor;
@@ -12,10 +12,10 @@ import java.util.List;
  * integral floats without a fraction, strings quoted), so that tests compare with upstream golden
  * values exactly as they are written there.
  */
-final class NestedText {
+public final class NestedText {
     private NestedText() {}
 
-    static String of(Tensor t) {
+    public static String of(Tensor t) {
         StringBuilder sb = new StringBuilder();
         if (t instanceof DenseTensor d) {
             dense(sb, d.values(), d.shape(), 0, 0);
@@ -29,7 +29,7 @@ final class NestedText {
     }
 
     /** Python's form with all whitespace removed, for comparing with a copied golden value. */
-    static String normalize(String python) {
+    public static String normalize(String python) {
         return python.replaceAll("\\s+", "").replace('\'', '"');
     }
 
