@@ -55,8 +55,8 @@ final class BatchAssembler {
                 RaggedTensor values = (RaggedTensor) raw.get(plan.ragged(r.valueKey()));
                 out.put(
                         name,
-                        RaggedPartitions.apply(
-                                r, values, k -> (RaggedTensor) raw.get(plan.ragged(k))));
+                        RaggedPartitions.batched(
+                                name, r, values, k -> (RaggedTensor) raw.get(plan.ragged(k))));
             } else if (spec instanceof SparseFeature s) {
                 out.put(
                         name,

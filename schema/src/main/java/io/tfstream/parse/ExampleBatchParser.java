@@ -111,7 +111,7 @@ public final class ExampleBatchParser {
         try {
             return assembler.assemble(columns, row, rowToRecord);
         } catch (ExampleParseException e) {
-            throw new IllegalStateException("composite assembly failed in lenient mode", e);
+            return LenientCompositeRetry.retry(this, records, rowToRecord, row, rejected);
         }
     }
 

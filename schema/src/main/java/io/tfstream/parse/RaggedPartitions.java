@@ -2,146 +2,178 @@ package io.tfstream.parse;
 
 import io.tfstream.spec.Partition;
 import io.tfstream.spec.RaggedFeature;
+import io.tfstream.spec.RowSplitsDType;
+import io.tfstream.tensor.Column;
+import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.RaggedTensor;
+import io.tfstream.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
 /**
- * Applies a {@link RaggedFeature}'s partitions to the batched raw values, innermost first, as
- * Python's {@code _add_batched_ragged_partition} does (with {@code validate=False}): per-example
- * partition values are relative to the example's own values, the first element of every row split
- * is dropped, and nothing checks that a partition agrees with its values.
+ * Applies a {@link RaggedFeature}'s partitions, innermost first, as Python's {@code
+ * _construct_tensors_for_composite_features} does in {@code parsing_config.py} with {@code
+ * validate=False}: {@link #batched} follows {@code _add_batched_ragged_partition} (per-example
+ * partition values are relative to the example's own values, the first element of every example's
+ * row splits is dropped, ValueRowIds count {@code max(id) + 1} rows per example, a SequenceExample
+ * batch collapses its two batch levels first), {@link #single} follows {@code
+ * _add_ragged_partition} (partition tensors used verbatim, only uniform partitions give a dense
+ * tensor). The flat values are never moved; only row splits and the values' shape change. Partition
+ * values are cast to the row-splits dtype as TensorFlow's {@code Cast} does (int32 truncates).
  */
 final class RaggedPartitions {
     private RaggedPartitions() {}
 
-    static RaggedTensor apply(
-            RaggedFeature spec, RaggedTensor values, Function<String, RaggedTensor> partitionOf)
+    /**
+     * {@code values} is the parsed value key, {@code [B, (V)]} for Examples or {@code [B, (T),
+     * (V)]} for SequenceExample feature lists; {@code partitionOf} gives the parsed partition keys
+     * in the same layout.
+     */
+    static RaggedTensor batched(
+            String feature,
+            RaggedFeature spec,
+            RaggedTensor values,
+            Function<String, RaggedTensor> partitionOf)
             throws ExampleParseException {
         List<Partition> parts = spec.partitions();
         if (parts.isEmpty()) {
             return values;
         }
         List<long[]> splits = new ArrayList<>(values.rowSplits());
-        long[] valuesShape = values.valuesShape();
+        long[] outer = splits.size() > 1 ? splits.remove(0) : null;
+        long[] shape = values.valuesShape();
         for (int p = parts.size() - 1; p >= 0; p--) {
             Partition part = parts.get(p);
-            long[] outer = splits.get(0);
-            long innerRows = splits.size() > 1 ? splits.get(1).length - 1 : valuesShape[0];
             if (part instanceof Partition.UniformRowLength u) {
-                long len = u.length();
+                long len = checkUniform(feature, u);
                 if (splits.size() > 1) {
-                    long nrows = len == 0 ? 0 : innerRows / len;
-                    long[] mid = new long[(int) nrows + 1];
-                    for (int i = 0; i <= nrows; i++) {
-                        mid[i] = i * len;
-                    }
-                    splits.set(0, floorDiv(outer, len));
-                    splits.add(1, mid);
+                    long nvals = splits.get(1).length - 1;
+                    splits.add(1, RowPartitionMath.uniformSplits(nvals / len, len));
                 } else {
-                    long elems = 1;
-                    for (int i = 1; i < valuesShape.length; i++) {
-                        elems *= valuesShape[i];
-                    }
-                    if (len == 0 || valuesShape[0] % len != 0) {
-                        throw new ExampleParseException(
-                                ParseErrorKind.INCONSISTENT_BATCH,
-                                -1,
-                                spec.valueKey(),
-                                "Input to reshape is a tensor with "
-                                        + valuesShape[0] * elems
-                                        + " values, but the requested shape requires a multiple of "
-                                        + len * elems);
-                    }
-                    long[] s = new long[valuesShape.length + 1];
-                    s[0] = valuesShape[0] / len;
-                    s[1] = len;
-                    System.arraycopy(valuesShape, 1, s, 2, valuesShape.length - 1);
-                    valuesShape = s;
-                    splits.set(0, floorDiv(outer, len));
+                    shape = RowPartitionMath.reshapeRows(shape, len);
+                }
+                splits.set(0, RowPartitionMath.floorDiv(splits.get(0), len));
+                continue;
+            }
+            RaggedTensor raw = partitionOf.apply(part.key());
+            long[] ptSplits = raw.rowSplits().get(outer == null ? 0 : 1);
+            long[] pt = cast(raw.values(), spec.rowSplitsDtype());
+            long[] rt = splits.get(0);
+            long innerRows = splits.size() > 1 ? splits.get(1).length - 1 : shape[0];
+            long[][] composed;
+            if (part instanceof Partition.RowSplits || part instanceof Partition.RowLimits) {
+                checkAligned(feature, part, rt, ptSplits);
+                composed =
+                        RowPartitionMath.batchedLimits(
+                                rt, ptSplits, pt, part instanceof Partition.RowSplits);
+            } else if (part instanceof Partition.RowStarts) {
+                checkAligned(feature, part, rt, ptSplits);
+                composed = RowPartitionMath.batchedStarts(rt, ptSplits, pt, innerRows);
+            } else if (part instanceof Partition.RowLengths) {
+                composed = new long[][] {ptSplits.clone(), RowPartitionMath.lengthsToSplits(pt)};
+            } else {
+                composed = RowPartitionMath.batchedRowIds(ptSplits, pt);
+            }
+            splits.set(0, composed[1]);
+            splits.add(0, composed[0]);
+        }
+        if (outer != null) {
+            splits.add(0, outer);
+        }
+        return new RaggedTensor(values.values(), shape, splits, spec.rowSplitsDtype());
+    }
+
+    /**
+     * {@code parse_single_example}: {@code values} is the 1-D value key, {@code partitionOf} the
+     * 1-D int64 partition keys. No partitions or only uniform ones give a {@link DenseTensor}.
+     */
+    static Tensor single(
+            String feature, RaggedFeature spec, Column values, Function<String, Column> partitionOf)
+            throws ExampleParseException {
+        List<long[]> splits = new ArrayList<>();
+        long[] shape = {values.size()};
+        List<Partition> parts = spec.partitions();
+        for (int p = parts.size() - 1; p >= 0; p--) {
+            Partition part = parts.get(p);
+            long rows = splits.isEmpty() ? shape[0] : splits.get(0).length - 1;
+            if (part instanceof Partition.UniformRowLength u) {
+                long len = checkUniform(feature, u);
+                if (splits.isEmpty()) {
+                    shape = RowPartitionMath.reshapeRows(shape, len);
+                } else {
+                    splits.add(0, RowPartitionMath.uniformSplits(rows / len, len));
                 }
                 continue;
             }
-            RaggedTensor pt = partitionOf.apply(part.key());
-            long[] ptSplits = pt.rowSplits().get(0);
-            long[] ptValues = pt.values().int64Array();
-            int batch = outer.length - 1;
-            long[] newOuter;
-            long[] inner;
-            if (part instanceof Partition.RowSplits || part instanceof Partition.RowLimits) {
-                boolean dropFirst = part instanceof Partition.RowSplits;
-                newOuter = new long[batch + 1];
-                List<Long> lim = new ArrayList<>();
-                for (int b = 0; b < batch; b++) {
-                    int from = (int) ptSplits[b];
-                    int to = (int) ptSplits[b + 1];
-                    if (dropFirst && to > from) {
-                        from++;
-                    }
-                    for (int i = from; i < to; i++) {
-                        lim.add(ptValues[i] + outer[b]);
-                    }
-                    newOuter[b + 1] = lim.size();
-                }
-                inner = new long[lim.size() + 1];
-                for (int i = 0; i < lim.size(); i++) {
-                    inner[i + 1] = lim.get(i);
-                }
-            } else if (part instanceof Partition.RowStarts) {
-                newOuter = ptSplits.clone();
-                int n = (int) ptSplits[batch];
-                inner = new long[n + 1];
-                for (int b = 0; b < batch; b++) {
-                    for (int i = (int) ptSplits[b]; i < ptSplits[b + 1]; i++) {
-                        inner[i] = ptValues[i] + outer[b];
-                    }
-                }
-                inner[n] = innerRows;
+            long[] pt = cast(partitionOf.apply(part.key()), spec.rowSplitsDtype());
+            long[] s;
+            if (part instanceof Partition.RowSplits) {
+                s = pt;
             } else if (part instanceof Partition.RowLengths) {
-                newOuter = ptSplits.clone();
-                int n = (int) ptSplits[batch];
-                inner = new long[n + 1];
-                for (int i = 0; i < n; i++) {
-                    inner[i + 1] = inner[i] + ptValues[i];
-                }
+                s = RowPartitionMath.lengthsToSplits(pt);
+            } else if (part instanceof Partition.RowStarts) {
+                s = new long[pt.length + 1];
+                System.arraycopy(pt, 0, s, 0, pt.length);
+                s[pt.length] = rows;
+            } else if (part instanceof Partition.RowLimits) {
+                s = new long[pt.length + 1];
+                System.arraycopy(pt, 0, s, 1, pt.length);
             } else {
-                // ValueRowIds: rows per example = max(id) + 1, ids offset by the rows before.
-                newOuter = new long[batch + 1];
-                long[] ids = new long[(int) ptSplits[batch]];
-                for (int b = 0; b < batch; b++) {
-                    long max = -1;
-                    for (int i = (int) ptSplits[b]; i < ptSplits[b + 1]; i++) {
-                        max = Math.max(max, ptValues[i]);
-                    }
-                    long rows = Math.max(max + 1, 0);
-                    for (int i = (int) ptSplits[b]; i < ptSplits[b + 1]; i++) {
-                        ids[i] = ptValues[i] + newOuter[b];
-                    }
-                    newOuter[b + 1] = newOuter[b] + rows;
-                }
-                int nrows = (int) newOuter[batch];
-                inner = new long[nrows + 1];
-                for (long id : ids) {
-                    if (id >= 0 && id < nrows) {
-                        inner[(int) id + 1]++;
-                    }
-                }
-                for (int i = 0; i < nrows; i++) {
-                    inner[i + 1] += inner[i];
-                }
+                s = RowPartitionMath.rowIdsToSplits(pt, pt.length);
             }
-            splits.set(0, inner);
-            splits.add(0, newOuter);
+            splits.add(0, s);
         }
-        return new RaggedTensor(values.values(), valuesShape, splits, spec.rowSplitsDtype());
+        if (splits.isEmpty()) {
+            return new DenseTensor(shape, values);
+        }
+        return new RaggedTensor(values, shape, splits, spec.rowSplitsDtype());
     }
 
-    private static long[] floorDiv(long[] s, long d) {
-        long[] r = new long[s.length];
-        for (int i = 0; i < s.length; i++) {
-            r[i] = d == 0 ? 0 : Math.floorDiv(s[i], d);
+    private static long checkUniform(String feature, Partition.UniformRowLength u)
+            throws ExampleParseException {
+        if (u.length() == 0) {
+            throw new ExampleParseException(
+                    ParseErrorKind.INCONSISTENT_BATCH,
+                    -1,
+                    feature,
+                    "Feature "
+                            + feature
+                            + ": UniformRowLength(0) cannot partition values (TensorFlow divides"
+                            + " the row splits by the row length)");
         }
-        return r;
+        return u.length();
+    }
+
+    /**
+     * TensorFlow's {@code repeat(rt.row_starts(), pt.row_lengths())} needs one partition row per
+     * value row; a SequenceExample whose partition list has another number of steps fails there.
+     */
+    private static void checkAligned(String feature, Partition part, long[] rt, long[] pt)
+            throws ExampleParseException {
+        if (rt.length != pt.length) {
+            throw new ExampleParseException(
+                    ParseErrorKind.INCONSISTENT_BATCH,
+                    -1,
+                    feature,
+                    "Feature "
+                            + feature
+                            + ": values and partitions are not aligned (partition '"
+                            + part.key()
+                            + "' has "
+                            + (pt.length - 1)
+                            + " rows, the values "
+                            + (rt.length - 1)
+                            + ")");
+        }
+    }
+
+    private static long[] cast(Column c, RowSplitsDType dtype) {
+        long[] v = new long[c.size()];
+        for (int i = 0; i < v.length; i++) {
+            long x = c.int64(i);
+            v[i] = dtype == RowSplitsDType.INT32 ? (int) x : x;
+        }
+        return v;
     }
 }

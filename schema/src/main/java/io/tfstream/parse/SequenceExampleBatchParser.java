@@ -5,6 +5,7 @@ import static io.tfstream.parse.SequenceExampleScanner.LISTS;
 
 import io.tfstream.parse.SequenceParsePlan.Key;
 import io.tfstream.parse.SequenceParsePlan.Kind;
+import io.tfstream.spec.RaggedFeature;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.Tensor;
@@ -157,15 +158,32 @@ public final class SequenceExampleBatchParser {
         }
         return new ParsedSequenceBatch(
                 state.batch ? state.records : -1,
-                outputs(plan.contextOutputs, ctx),
-                outputs(plan.featureListOutputs, lists),
+                outputs(plan.contextOutputs, plan.contextComposites, ctx),
+                outputs(plan.featureListOutputs, plan.featureListComposites, lists),
                 listLengths);
     }
 
-    private static Map<String, Tensor> outputs(Map<String, String> names, Map<String, Tensor> raw) {
+    /**
+     * The user's outputs: raw tensors, or for a RaggedFeature with partitions the composition of
+     * Python's {@code _construct_tensors_for_composite_features}: a batch (and a single record's
+     * feature list, whose steps play the batch) through {@code _add_batched_ragged_partition}, a
+     * single record's context feature through {@code _add_ragged_partition}.
+     */
+    private static Map<String, Tensor> outputs(
+            Map<String, String> names,
+            Map<String, RaggedFeature> composites,
+            Map<String, Tensor> raw)
+            throws ExampleParseException {
         Map<String, Tensor> out = new TreeMap<>();
         for (Map.Entry<String, String> e : names.entrySet()) {
-            out.put(e.getKey(), raw.get(e.getValue()));
+            String name = e.getKey();
+            Tensor values = raw.get(e.getValue());
+            RaggedFeature spec = composites.get(name);
+            out.put(
+                    name,
+                    spec == null
+                            ? values
+                            : RaggedComposition.compose(name, spec, values, raw::get));
         }
         return out;
     }

@@ -6,6 +6,7 @@ import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenFeature;
 import io.tfstream.spec.FixedLenSequenceFeature;
+import io.tfstream.spec.Partition;
 import io.tfstream.spec.RaggedFeature;
 import io.tfstream.spec.RowSplitsDType;
 import io.tfstream.spec.SequenceFeatureSpecs;
@@ -73,15 +74,24 @@ final class SequenceParsePlan {
 
     final Map<String, String> featureListOutputs;
 
+    /** RaggedFeatures with partitions, by output name, per section. */
+    final Map<String, RaggedFeature> contextComposites;
+
+    final Map<String, RaggedFeature> featureListComposites;
+
     private SequenceParsePlan(
             List<Key> context,
             List<Key> featureLists,
             Map<String, String> contextOutputs,
-            Map<String, String> featureListOutputs) {
+            Map<String, String> featureListOutputs,
+            Map<String, RaggedFeature> contextComposites,
+            Map<String, RaggedFeature> featureListComposites) {
         this.context = context;
         this.featureLists = featureLists;
         this.contextOutputs = contextOutputs;
         this.featureListOutputs = featureListOutputs;
+        this.contextComposites = contextComposites;
+        this.featureListComposites = featureListComposites;
     }
 
     static SequenceParsePlan of(SequenceFeatureSpecs specs) {
@@ -92,12 +102,18 @@ final class SequenceParsePlan {
         }
         Map<String, String> ctxOut = new LinkedHashMap<>();
         Map<String, String> flOut = new LinkedHashMap<>();
-        List<Key> ctx = lower(specs.context(), false, ctxOut);
-        List<Key> fl = lower(specs.featureLists(), true, flOut);
-        return new SequenceParsePlan(ctx, fl, ctxOut, flOut);
+        Map<String, RaggedFeature> ctxComposites = new LinkedHashMap<>();
+        Map<String, RaggedFeature> flComposites = new LinkedHashMap<>();
+        List<Key> ctx = lower(specs.context(), false, ctxOut, ctxComposites);
+        List<Key> fl = lower(specs.featureLists(), true, flOut, flComposites);
+        return new SequenceParsePlan(ctx, fl, ctxOut, flOut, ctxComposites, flComposites);
     }
 
-    private static List<Key> lower(FeatureSpecs specs, boolean lists, Map<String, String> out) {
+    private static List<Key> lower(
+            FeatureSpecs specs,
+            boolean lists,
+            Map<String, String> out,
+            Map<String, RaggedFeature> composites) {
         List<Key> dense = new ArrayList<>();
         List<Key> sparse = new ArrayList<>();
         Map<String, Key> ragged = new LinkedHashMap<>();
@@ -138,44 +154,14 @@ final class SequenceParsePlan {
                 out.put(k, k);
             } else if (s instanceof RaggedFeature) {
                 RaggedFeature r = (RaggedFeature) s;
+                addRagged(ragged, r.valueKey(), r.dtype(), r.rowSplitsDtype());
+                for (Partition part : r.partitions()) {
+                    if (!(part instanceof Partition.UniformRowLength)) {
+                        addRagged(ragged, part.key(), DType.INT64, r.rowSplitsDtype());
+                    }
+                }
                 if (!r.partitions().isEmpty()) {
-                    throw new IllegalArgumentException(
-                            "RaggedFeature "
-                                    + k
-                                    + ": partitions are not supported yet for sequence features");
-                }
-                Key prev = ragged.get(r.valueKey());
-                if (prev != null && prev.dtype != r.dtype()) {
-                    throw new IllegalArgumentException(
-                            "Conflicting type "
-                                    + pyDtype(prev.dtype.jsonName())
-                                    + " vs "
-                                    + pyDtype(r.dtype().jsonName())
-                                    + " for feature "
-                                    + r.valueKey()
-                                    + ".");
-                }
-                if (prev != null && prev.splitsDtype != r.rowSplitsDtype()) {
-                    throw new IllegalArgumentException(
-                            "Conflicting partition type "
-                                    + pyDtype(prev.splitsDtype.jsonName())
-                                    + " vs "
-                                    + pyDtype(r.rowSplitsDtype().jsonName())
-                                    + " for feature "
-                                    + r.valueKey()
-                                    + ".");
-                }
-                if (prev == null) {
-                    ragged.put(
-                            r.valueKey(),
-                            new Key(
-                                    r.valueKey(),
-                                    Kind.RAGGED,
-                                    r.dtype(),
-                                    r.rowSplitsDtype(),
-                                    new long[0],
-                                    null,
-                                    false));
+                    composites.put(k, r);
                 }
                 out.put(k, r.valueKey());
             } else {
@@ -190,6 +176,35 @@ final class SequenceParsePlan {
         all.addAll(sparse);
         all.addAll(ragged.values());
         return List.copyOf(all);
+    }
+
+    /** A ragged raw key, once per name; the same name must keep its dtype and splits dtype. */
+    private static void addRagged(
+            Map<String, Key> ragged, String name, DType dtype, RowSplitsDType splits) {
+        Key prev = ragged.get(name);
+        if (prev != null && prev.dtype != dtype) {
+            throw new IllegalArgumentException(
+                    "Conflicting type "
+                            + pyDtype(prev.dtype.jsonName())
+                            + " vs "
+                            + pyDtype(dtype.jsonName())
+                            + " for feature "
+                            + name
+                            + ".");
+        }
+        if (prev != null && prev.splitsDtype != splits) {
+            throw new IllegalArgumentException(
+                    "Conflicting partition type "
+                            + pyDtype(prev.splitsDtype.jsonName())
+                            + " vs "
+                            + pyDtype(splits.jsonName())
+                            + " for feature "
+                            + name
+                            + ".");
+        }
+        if (prev == null) {
+            ragged.put(name, new Key(name, Kind.RAGGED, dtype, splits, new long[0], null, false));
+        }
     }
 
     private static List<String> names(List<Key> keys) {

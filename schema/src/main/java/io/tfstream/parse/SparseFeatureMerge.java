@@ -9,14 +9,29 @@ import java.util.function.Function;
 
 /**
  * Builds a {@link SparseFeature}'s SparseTensor from its parsed index and value features as
- * Python's {@code sparse_merge_impl} does: the batch id from the first index key, one coordinate
- * column per index key, {@code dense_shape = [B] + size} verbatim, sorted row-major unless {@code
- * already_sorted}. Index ranges are not checked; only the totals must agree.
+ * Python's {@code sparse_merge_impl} ({@code sparse_ops.py}) does: the batch id from the first
+ * index key (no batch column for {@code parse_single_example}), one coordinate column per index key
+ * in the spec's order, {@code dense_shape = [B] + size} verbatim, sorted row-major as {@code
+ * SparseReorder} unless {@code already_sorted}. Index ranges are not checked; only the totals must
+ * agree, with the texts of TensorFlow's {@code ConcatV2} (index keys) and {@code SparseReorder}
+ * (values) kernels. Values sharing one coordinate keep their input order (TensorFlow leaves that
+ * order unspecified).
  */
 final class SparseFeatureMerge {
     private SparseFeatureMerge() {}
 
+    /** Batch: {@code rawOf} gives the VarLen tensors {@code [B, max_len]} of the raw keys. */
     static SparseTensor merge(SparseFeature spec, int rows, Function<String, SparseTensor> rawOf)
+            throws ExampleParseException {
+        return merge(spec, rows, rawOf, false);
+    }
+
+    /**
+     * {@code single}: the raw keys are {@code parse_single_example}'s 1-D VarLen tensors and the
+     * result has no batch dimension ({@code rows} is then ignored).
+     */
+    static SparseTensor merge(
+            SparseFeature spec, int rows, Function<String, SparseTensor> rawOf, boolean single)
             throws ExampleParseException {
         int k = spec.indexKeys().size();
         SparseTensor first = rawOf.apply(spec.indexKeys().get(0));
@@ -30,8 +45,9 @@ final class SparseFeatureMerge {
                         spec.indexKeys().get(j),
                         "ConcatOp : Dimension 0 in both shapes must be equal: shape[0] = ["
                                 + n
-                                + ",1] vs. shape["
-                                + j
+                                + (single ? ",0" : ",1")
+                                + "] vs. shape["
+                                + (j + 1)
                                 + "] = ["
                                 + ij.numValues()
                                 + ",1]");
@@ -49,24 +65,29 @@ final class SparseFeatureMerge {
                             + values.numValues()
                             + ") do not match");
         }
-        int rank = k + 1;
-        long[] indices = new long[n * rank];
-        for (int i = 0; i < n; i++) {
-            indices[i * rank] = first.index(i, 0);
+        int lead = single ? 0 : 1;
+        int rank = k + lead;
+        long[] indices = new long[Math.multiplyExact(n, rank)];
+        if (!single) {
+            for (int i = 0; i < n; i++) {
+                indices[i * rank] = first.index(i, 0);
+            }
         }
         for (int j = 0; j < k; j++) {
             Column ids = rawOf.apply(spec.indexKeys().get(j)).values();
             for (int i = 0; i < n; i++) {
-                indices[i * rank + 1 + j] = ids.int64(i);
+                indices[i * rank + lead + j] = ids.int64(i);
             }
         }
         long[] shape = new long[rank];
-        shape[0] = rows;
+        if (!single) {
+            shape[0] = rows;
+        }
         for (int j = 0; j < k; j++) {
-            shape[j + 1] = spec.size().get(j);
+            shape[j + lead] = spec.size().get(j);
         }
         Column vals = values.values();
-        if (spec.alreadySorted()) {
+        if (spec.alreadySorted() || isSorted(indices, n, rank)) {
             return new SparseTensor(indices, vals, shape);
         }
         Integer[] order = new Integer[n];
@@ -89,6 +110,21 @@ final class SparseFeatureMerge {
             System.arraycopy(indices, order[i] * rank, sortedIdx, i * rank, rank);
         }
         return new SparseTensor(sortedIdx, permute(vals, order), shape);
+    }
+
+    private static boolean isSorted(long[] indices, int n, int rank) {
+        for (int i = 1; i < n; i++) {
+            for (int d = 0; d < rank; d++) {
+                int c = Long.compare(indices[(i - 1) * rank + d], indices[i * rank + d]);
+                if (c < 0) {
+                    break;
+                }
+                if (c > 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static Column permute(Column v, Integer[] order) {

@@ -24,11 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.tfstream.spec.DefaultValue;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenSequenceFeature;
-import io.tfstream.spec.Partition;
-import io.tfstream.spec.RaggedFeature;
 import io.tfstream.spec.RowSplitsDType;
 import io.tfstream.spec.SequenceFeatureSpecs;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -230,24 +227,6 @@ class SequenceExampleErrorTest {
                                                         ragged(INT64, "a", RowSplitsDType.INT32)),
                                                 ParseLimits.defaults()))
                         .getMessage());
-    }
-
-    @Test
-    void raggedPartitionsAreRejected() {
-        RaggedFeature nested =
-                new RaggedFeature(
-                        FLOAT32,
-                        "b_values",
-                        List.of(new Partition.RowSplits("b_splits")),
-                        RowSplitsDType.INT32);
-        String m =
-                assertThrows(
-                                IllegalArgumentException.class,
-                                () ->
-                                        SequenceExampleBatchParser.create(
-                                                lists("b", nested), ParseLimits.defaults()))
-                        .getMessage();
-        assertEquals("RaggedFeature b: partitions are not supported yet for sequence features", m);
     }
 
     @Test

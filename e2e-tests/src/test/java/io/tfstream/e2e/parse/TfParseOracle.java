@@ -38,10 +38,13 @@ import org.tensorflow.types.family.TType;
 
 /**
  * TensorFlow's own {@code ParseExampleV2} kernel (TensorFlow Java, graph mode, one session reused)
- * for a feature-spec dict of FixedLen, FixedLenSequence, VarLen and partition-free Ragged features.
- * The spec is lowered as Python's {@code _ParseOpParams.from_features} and {@code
- * _make_dense_default} do, independently of the parser under test; outputs are converted to the
- * project's tensor types, errors to TensorFlow's status message.
+ * for a feature-spec dict of FixedLen, FixedLenSequence, VarLen and partition-free Ragged features,
+ * with a vector input ({@code parse_example}) or, built by {@link #scalar}, a scalar input as
+ * {@code parse_single_example} passes it (a raw ragged feature then comes back as Python returns
+ * it: its 1-D values as a dense tensor). The spec is lowered as Python's {@code
+ * _ParseOpParams.from_features} and {@code _make_dense_default} do, independently of the parser
+ * under test; outputs are converted to the project's tensor types, errors to TensorFlow's status
+ * message.
  */
 final class TfParseOracle implements AutoCloseable {
     private static final String NODE_SUFFIX = "\n\t [[{{node ";
@@ -54,11 +57,22 @@ final class TfParseOracle implements AutoCloseable {
     private final Placeholder<TString> input;
     private final Placeholder<TString> names;
     private final ParseExample op;
+    private final boolean scalar;
 
     /** The outcome of one batch: the tensors by feature name, or TensorFlow's error message. */
     record Outcome(Map<String, io.tfstream.tensor.Tensor> features, String error) {}
 
     TfParseOracle(FeatureSpecs featureSpecs) {
+        this(featureSpecs, false);
+    }
+
+    /** An oracle for {@code parse_single_example}: a scalar {@code serialized} input. */
+    static TfParseOracle scalar(FeatureSpecs featureSpecs) {
+        return new TfParseOracle(featureSpecs, true);
+    }
+
+    private TfParseOracle(FeatureSpecs featureSpecs, boolean scalar) {
+        this.scalar = scalar;
         List<Class<? extends TType>> sparseTypes = new ArrayList<>();
         List<Class<? extends TType>> raggedTypes = new ArrayList<>();
         List<Class<? extends TNumber>> splitTypes = new ArrayList<>();
@@ -100,7 +114,10 @@ final class TfParseOracle implements AutoCloseable {
                 throw new IllegalArgumentException("oracle does not support " + spec);
             }
         }
-        input = tf.placeholder(TString.class, Placeholder.shape(Shape.of(Shape.UNKNOWN_SIZE)));
+        input =
+                tf.placeholder(
+                        TString.class,
+                        Placeholder.shape(scalar ? Shape.scalar() : Shape.of(Shape.UNKNOWN_SIZE)));
         names = tf.placeholder(TString.class, Placeholder.shape(Shape.of(Shape.UNKNOWN_SIZE)));
         op =
                 tf.io.parseExample(
@@ -118,6 +135,17 @@ final class TfParseOracle implements AutoCloseable {
         session = new Session(graph);
     }
 
+    /** Runs the scalar kernel on one record; needs an oracle built by {@link #scalar}. */
+    Outcome parseSingle(byte[] record) {
+        if (!scalar) {
+            throw new IllegalStateException("not a scalar oracle");
+        }
+        return run(
+                TString.tensorOfBytes(
+                        Shape.scalar(), DataBuffers.of(new byte[][] {record}, true, false)),
+                List.of());
+    }
+
     /** Runs the kernel on {@code records} (an empty list is a batch of 0). */
     Outcome parse(List<byte[]> records) {
         return parse(records, List.of());
@@ -125,6 +153,16 @@ final class TfParseOracle implements AutoCloseable {
 
     /** As {@link #parse(List)} with example names for the messages (empty: none). */
     Outcome parse(List<byte[]> records, List<String> exampleNames) {
+        if (scalar) {
+            throw new IllegalStateException("a scalar oracle parses one record");
+        }
+        byte[][] arr = records.toArray(new byte[0][]);
+        return run(
+                TString.tensorOfBytes(Shape.of(arr.length), DataBuffers.of(arr, true, false)),
+                exampleNames);
+    }
+
+    private Outcome run(TString in, List<String> exampleNames) {
         Session.Runner runner = session.runner();
         List<Output<?>> fetches = new ArrayList<>();
         fetches.addAll(op.sparseIndices());
@@ -136,10 +174,7 @@ final class TfParseOracle implements AutoCloseable {
         for (Output<?> o : fetches) {
             runner.fetch(o);
         }
-        byte[][] arr = records.toArray(new byte[0][]);
-        try (TString in =
-                        TString.tensorOfBytes(
-                                Shape.of(arr.length), DataBuffers.of(arr, true, false));
+        try (in;
                 TString nm = stringTensor(exampleNames)) {
             runner.feed(input, in);
             runner.feed(names, nm);
@@ -179,6 +214,13 @@ final class TfParseOracle implements AutoCloseable {
             RaggedFeature spec = (RaggedFeature) specs.get(name);
             Column values = column(r.get(3 * ns + nd + i), spec.dtype());
             Tensor splitsTensor = r.get(3 * ns + nd + nr + i);
+            if (scalar) {
+                if (splitsTensor.shape().size() != 0) {
+                    throw new AssertionError("scalar input gave row splits for " + name);
+                }
+                out.put(name, new DenseTensor(new long[] {values.size()}, values));
+                continue;
+            }
             long[] splits;
             if (spec.rowSplitsDtype() == RowSplitsDType.INT32) {
                 if (!(splitsTensor instanceof TInt32 t32)) {
