@@ -310,4 +310,50 @@ class ParseCommandTest {
         assertEquals(ExitCodes.SPEC_REJECTED, exit);
         assertTrue(lines().get(0).contains("use tfstream parse-seq"), out.toString());
     }
+
+    @Test
+    void sparseFeatureAndRaggedPartitionsArePrinted() throws IOException {
+        String spec =
+                "{\"sp\":{\"type\":\"sparse\",\"index_keys\":[\"i\"],\"value_key\":\"v\","
+                        + "\"dtype\":\"float32\",\"size\":[5]},"
+                        + "\"r\":{\"type\":\"ragged\",\"dtype\":\"int64\",\"value_key\":\"rv\","
+                        + "\"partitions\":[{\"row_lengths\":\"rl\"}]}}";
+        byte[] e0 =
+                Example.newBuilder()
+                        .setFeatures(
+                                Features.newBuilder()
+                                        .putFeature("i", int64(3, 1))
+                                        .putFeature("v", floats(0.5f, 1.5f))
+                                        .putFeature("rv", int64(1, 2, 3))
+                                        .putFeature("rl", int64(2, 1)))
+                        .build()
+                        .toByteArray();
+        byte[] e1 =
+                Example.newBuilder()
+                        .setFeatures(
+                                Features.newBuilder()
+                                        .putFeature("i", int64(0))
+                                        .putFeature("v", floats(2.5f))
+                                        .putFeature("rv", int64(4))
+                                        .putFeature("rl", int64(0, 1)))
+                        .build()
+                        .toByteArray();
+        int exit =
+                run(
+                        "parse",
+                        "--feature-spec",
+                        text("spec.json", spec).toString(),
+                        "--input",
+                        records("in.tfrecord", Compression.NONE, e0, e1).toString());
+        assertEquals(ExitCodes.OK, exit, err.toString());
+        assertEquals(
+                List.of(
+                        "{\"batch\":0,\"features\":{\"r\":{\"kind\":\"ragged\",\"dtype\":\"int64\","
+                                + "\"values\":[1,2,3,4],\"values_shape\":[4],"
+                                + "\"row_splits\":[[0,2,4],[0,2,3,3,4]],\"row_splits_dtype\":\"int32\"},"
+                                + "\"sp\":{\"kind\":\"sparse\",\"dtype\":\"float32\","
+                                + "\"indices\":[[0,1],[0,3],[1,0]],\"values\":[1.5,0.5,2.5],"
+                                + "\"dense_shape\":[2,5]}}}"),
+                lines());
+    }
 }
