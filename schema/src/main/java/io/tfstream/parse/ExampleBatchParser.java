@@ -142,6 +142,7 @@ public final class ExampleBatchParser {
         } else if (scanned == ExampleScanner.TOO_MANY_ENTRIES) {
             throw ParseErrors.tooManyFeatures(index, s.totalEntries, limits);
         }
+        int seen = 0;
         for (int j = s.count - 1; j >= 0; j--) {
             KeyColumn col = columns[s.keyId[j]];
             RawKey key = col.key;
@@ -159,6 +160,7 @@ public final class ExampleBatchParser {
                     continue;
                 }
                 col.seenRow = row;
+                seen++;
                 if (kind != key.dtype) {
                     throw ParseErrors.denseDtype(records.name(index), index, key, kind);
                 }
@@ -180,6 +182,7 @@ public final class ExampleBatchParser {
                     continue;
                 }
                 col.seenRow = row;
+                seen++;
                 if (kind != null) {
                     if (kind != key.dtype) {
                         throw ParseErrors.sparseDtype(records.name(index), index, key, kind);
@@ -189,7 +192,9 @@ public final class ExampleBatchParser {
                 col.ends[row + 1] = col.size();
             }
         }
-        finishRow(records, index, row);
+        if (seen < columns.length) {
+            finishRow(records, index, row);
+        }
     }
 
     /** Missing keys: required dense keys fail (in dense key order), the others get defaults. */

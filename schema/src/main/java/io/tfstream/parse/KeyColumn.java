@@ -27,6 +27,11 @@ final class KeyColumn {
 
     private int valueHint = 64;
 
+    /** String bytes and values of the previous batch: their ratio sizes the next byte array. */
+    private long lastBytes = 8;
+
+    private long lastValues = 1;
+
     KeyColumn(RawKey key) {
         this.key = key;
     }
@@ -46,7 +51,8 @@ final class KeyColumn {
                 floats = new Float32Buffer(hint);
                 break;
             default:
-                bytes = new BytesBuffer(hint, hint * 8);
+                long bytesWanted = hint * lastBytes / lastValues + 16;
+                bytes = new BytesBuffer(hint, (int) Math.min(bytesWanted, MAX_PRESIZE * 8L));
         }
         if (key.kind != RawKey.Kind.DENSE_FIXED) {
             if (ends == null || ends.length < rows + 1) {
@@ -114,6 +120,10 @@ final class KeyColumn {
     /** Hands the values over as a column and remembers their size for the next batch. */
     Column finish() {
         valueHint = Math.max(64, size());
+        if (bytes != null && bytes.size() > 0) {
+            lastBytes = bytes.offsets()[bytes.size()];
+            lastValues = bytes.size();
+        }
         switch (key.dtype) {
             case INT64:
                 return Column.of(int64s);
