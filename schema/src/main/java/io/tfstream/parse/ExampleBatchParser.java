@@ -150,12 +150,13 @@ public final class ExampleBatchParser {
             int end = s.featureEnd[j];
             DType kind = null;
             if (start < end) {
-                kind = kindOf(buf[start]);
+                byte b = buf[start];
+                kind = b == col.kindByte ? key.dtype : kindOf(b);
                 if (kind == null) {
                     throw ParseErrors.unsupportedKind(index, key);
                 }
             }
-            if (key.isDense()) {
+            if (col.dense) {
                 if (kind == null || col.seenRow == row) {
                     continue;
                 }

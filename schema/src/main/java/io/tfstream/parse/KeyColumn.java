@@ -1,5 +1,6 @@
 package io.tfstream.parse;
 
+import io.tfstream.spec.DType;
 import io.tfstream.spec.DefaultValue;
 import io.tfstream.tensor.BytesBuffer;
 import io.tfstream.tensor.Column;
@@ -14,6 +15,11 @@ final class KeyColumn {
     static final int MAX_PRESIZE = 1 << 20;
 
     final RawKey key;
+
+    /** Copies of key properties read for every value, kept beside the buffers. */
+    final boolean dense;
+
+    final byte kindByte;
     Int64Buffer int64s;
     Float32Buffer floats;
     BytesBuffer bytes;
@@ -34,6 +40,9 @@ final class KeyColumn {
 
     KeyColumn(RawKey key) {
         this.key = key;
+        this.dense = key.isDense();
+        this.kindByte =
+                key.dtype == DType.INT64 ? 0x1a : key.dtype == DType.FLOAT32 ? (byte) 0x12 : 0x0a;
     }
 
     /**
