@@ -46,6 +46,7 @@ public final class CpuTimeComparison {
                 int n = c == Compression.NONE ? runs : Math.max(3, runs / 5);
                 Op[] ops = {
                     raw::write,
+                    raw::writeSeparateArrays,
                     write::tfstream,
                     write::beamTfRecordIoSink,
                     raw::read,
@@ -53,6 +54,7 @@ public final class CpuTimeComparison {
                 };
                 String[] names = {
                     "raw FileChannel write (uncompressed)",
+                    "raw write of the records as separate arrays, no CRC",
                     "tfstream write " + c,
                     "Beam TFRecordIO.sink() write " + c,
                     "raw FileChannel read (uncompressed)",

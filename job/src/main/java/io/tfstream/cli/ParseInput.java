@@ -38,7 +38,7 @@ final class ParseInput {
         }
     }
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
+    @ArgGroup(exclusive = true, multiplicity = "1", heading = "The parsing spec, one of:%n")
     SpecFile spec;
 
     @Option(

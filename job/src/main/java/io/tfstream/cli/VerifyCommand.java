@@ -57,9 +57,15 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        TfRecordReadOptions options =
-                compression.applyTo(
-                        TfRecordReadOptions.defaults().withMaxRecordLength(maxRecordLength));
+        TfRecordReadOptions options;
+        try {
+            options =
+                    compression.applyTo(
+                            TfRecordReadOptions.defaults().withMaxRecordLength(maxRecordLength));
+        } catch (IllegalArgumentException e) {
+            err.println("tfstream verify: --max-record-length: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
         int exit = ExitCodes.OK;
         for (Path file : files) {
             exit = Math.max(exit, verify(file, options, out, err));

@@ -101,6 +101,22 @@ class VerifyCommandTest {
     }
 
     @Test
+    void recordAboveMaxRecordLengthIsDamage() throws IOException {
+        Path file = write("a.tfrecord", TfRecordTestData.write(records, Compression.NONE));
+        CliRun run = CliRun.of("verify", "--max-record-length", "25", file.toString());
+        assertEquals(1, run.exitCode());
+        assertEquals(
+                file
+                        + ": damaged at byte 62 (record 2): record length 30 exceeds"
+                        + " maxRecordLength (25)\n",
+                run.out());
+        CliRun bad = CliRun.of("verify", "--max-record-length", "-1", file.toString());
+        assertEquals(2, bad.exitCode());
+        assertEquals("", bad.out());
+        assertTrue(bad.err().contains("maxRecordLength must be in"), bad.err());
+    }
+
+    @Test
     void noFileIsAUsageError() {
         CliRun run = CliRun.of("verify");
         assertEquals(2, run.exitCode());

@@ -30,16 +30,31 @@ public final class CompressionStreams {
     }
 
     /**
-     * Wraps {@code out} to compress into it, or returns null for {@link Compression#NONE}. {@link
-     * DeflatingOutputStream#flush()} emits a sync flush; {@link DeflatingOutputStream#finish()}
-     * writes the trailer and releases the deflater without closing {@code out}.
+     * Wraps {@code out} to compress into it at zlib's default level (TensorFlow's default), or
+     * returns null for {@link Compression#NONE}.
      */
     public static DeflatingOutputStream compressing(OutputStream out, Compression c, int bufferSize)
             throws IOException {
+        return compressing(out, c, Deflater.DEFAULT_COMPRESSION, bufferSize);
+    }
+
+    /**
+     * Wraps {@code out} to compress into it at {@code level} (-1 for zlib's default, 0-9 as {@code
+     * ZlibCompressionOptions::compression_level}), or returns null for {@link Compression#NONE}.
+     * {@link DeflatingOutputStream#flush()} emits a sync flush; {@link
+     * DeflatingOutputStream#finish()} writes the trailer and releases the deflater without closing
+     * {@code out}.
+     */
+    public static DeflatingOutputStream compressing(
+            OutputStream out, Compression c, int level, int bufferSize) throws IOException {
+        if (level < Deflater.DEFAULT_COMPRESSION || level > Deflater.BEST_COMPRESSION) {
+            throw new IllegalArgumentException(
+                    "compressionLevel must be -1 (default) or 0-9, got " + level);
+        }
         return switch (c) {
             case NONE -> null;
-            case GZIP -> new DeflatingOutputStream(out, true, bufferSize);
-            case ZLIB -> new DeflatingOutputStream(out, false, bufferSize);
+            case GZIP -> new DeflatingOutputStream(out, true, level, bufferSize);
+            case ZLIB -> new DeflatingOutputStream(out, false, level, bufferSize);
         };
     }
 
@@ -71,9 +86,9 @@ public final class CompressionStreams {
         private long inputBytes;
         private boolean finished;
 
-        private DeflatingOutputStream(OutputStream out, boolean gzip, int bufferSize)
+        private DeflatingOutputStream(OutputStream out, boolean gzip, int level, int bufferSize)
                 throws IOException {
-            super(out, new Deflater(Deflater.DEFAULT_COMPRESSION, gzip), bufferSize, true);
+            super(out, new Deflater(level, gzip), bufferSize, true);
             this.crc = gzip ? new CRC32() : null;
             if (gzip) {
                 out.write(GZIP_HEADER);

@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
+import java.util.zip.Deflater;
 
 /**
  * Writes TFRecord records as {@code RecordWriter::WriteRecord} in {@code
@@ -59,7 +60,9 @@ public final class TfRecordWriter implements Closeable, Flushable {
             this.channel = null;
             this.target = out;
             this.targetFlush = out;
-            this.compressor = CompressionStreams.compressing(out, b.compression, b.bufferSize);
+            this.compressor =
+                    CompressionStreams.compressing(
+                            out, b.compression, b.compressionLevel, b.bufferSize);
             this.sink = compressor == null ? out : compressor;
             this.buf = ByteBuffer.allocate(b.bufferSize);
         }
@@ -89,6 +92,14 @@ public final class TfRecordWriter implements Closeable, Flushable {
         Objects.checkFromIndexSize(off, len, data.length);
         if (finished) {
             throw new IllegalStateException("write after finish() or close()");
+        }
+        if (len > TfRecordReadOptions.MAX_SUPPORTED_RECORD_LENGTH) {
+            throw new IllegalArgumentException(
+                    "record of "
+                            + len
+                            + " bytes exceeds the largest readable record ("
+                            + TfRecordReadOptions.MAX_SUPPORTED_RECORD_LENGTH
+                            + ")");
         }
         int framed = len + TfRecordFraming.OVERHEAD;
         if (framed > buf.remaining()) {
@@ -202,6 +213,7 @@ public final class TfRecordWriter implements Closeable, Flushable {
         private final OutputStream stream;
         private final WritableByteChannel channel;
         private Compression compression = Compression.NONE;
+        private int compressionLevel = Deflater.DEFAULT_COMPRESSION;
         private boolean ownsTarget = true;
         private TfRecordIndexWriter index;
         private int bufferSize = DEFAULT_BUFFER_SIZE;
@@ -213,6 +225,19 @@ public final class TfRecordWriter implements Closeable, Flushable {
 
         public Builder compression(Compression c) {
             this.compression = Objects.requireNonNull(c, "compression");
+            return this;
+        }
+
+        /**
+         * Deflate level for gzip and zlib: -1 (default, zlib's level 6 as TensorFlow uses) or 0-9,
+         * as {@code TFRecordOptions(compression_level=...)}. Any level reads back alike.
+         */
+        public Builder compressionLevel(int level) {
+            if (level < -1 || level > 9) {
+                throw new IllegalArgumentException(
+                        "compressionLevel must be -1 (default) or 0-9, got " + level);
+            }
+            this.compressionLevel = level;
             return this;
         }
 

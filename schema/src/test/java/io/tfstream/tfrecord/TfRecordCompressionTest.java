@@ -51,6 +51,44 @@ class TfRecordCompressionTest {
     }
 
     @Test
+    void everyCompressionLevelReadsBack() throws IOException {
+        byte[] plain = TfRecordTestData.write(records, Compression.NONE);
+        for (Compression c : List.of(Compression.GZIP, Compression.ZLIB)) {
+            int previous = Integer.MAX_VALUE;
+            for (int level : new int[] {0, 1, 9}) {
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                try (TfRecordWriter w =
+                        TfRecordWriter.builder(out)
+                                .compression(c)
+                                .compressionLevel(level)
+                                .build()) {
+                    for (byte[] rec : records) {
+                        w.write(rec);
+                    }
+                }
+                byte[] file = out.toByteArray();
+                try (TfRecordReader r =
+                        TfRecordReader.open(
+                                new ByteArrayInputStream(file),
+                                "l",
+                                TfRecordReadOptions.defaults())) {
+                    assertEquals(c, r.compression());
+                    assertRecords(TfRecordTestData.readAll(r));
+                }
+                if (level == 0) {
+                    // Stored blocks: at least as large as the records themselves.
+                    assertEquals(true, file.length > plain.length, c + " level 0");
+                }
+                assertEquals(true, file.length <= previous, c + " level " + level);
+                previous = file.length;
+            }
+        }
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> TfRecordWriter.builder(new CollectingOutputStream()).compressionLevel(10));
+    }
+
+    @Test
     void concatenatedGzipMembersReadAsOneStream() throws IOException {
         byte[] a = TfRecordTestData.write(records.subList(0, 100), Compression.GZIP);
         byte[] b = TfRecordTestData.write(records.subList(100, 300), Compression.GZIP);

@@ -88,6 +88,21 @@ class TfRecordWriterTest {
     }
 
     @Test
+    void channelThatTakesAFewBytesPerCallGetsEveryByte() throws IOException {
+        // Records both smaller and larger than the 64-byte buffer (the latter go straight through).
+        List<byte[]> records = TfRecordTestData.records(30, 300, 9);
+        PickyByteChannel picky = new PickyByteChannel(7);
+        try (TfRecordWriter w = TfRecordWriter.builder(picky).bufferSize(64).build()) {
+            for (byte[] r : records) {
+                w.write(r);
+            }
+        }
+        assertArrayEquals(TfRecordTestData.write(records, Compression.NONE), picky.toByteArray());
+        assertTrue(picky.calls() > picky.toByteArray().length / 7);
+        assertFalse(picky.isOpen());
+    }
+
+    @Test
     void flushPushesRecordsAndFinishLeavesTheTargetOpen() throws IOException {
         for (Compression c : Compression.values()) {
             CollectingOutputStream out = new CollectingOutputStream();

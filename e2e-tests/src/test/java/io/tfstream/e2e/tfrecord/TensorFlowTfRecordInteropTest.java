@@ -74,6 +74,43 @@ class TensorFlowTfRecordInteropTest {
     }
 
     @Test
+    void tensorFlowReadsOurNonDefaultCompressionLevels() throws IOException {
+        for (Compression c : List.of(Compression.GZIP, Compression.ZLIB)) {
+            for (int level : new int[] {1, 9}) {
+                Path file = dir.resolve("ours-" + c.cliName() + "-" + level);
+                try (TfRecordWriter w =
+                        TfRecordWriter.builder(Files.newOutputStream(file))
+                                .compression(c)
+                                .compressionLevel(level)
+                                .build()) {
+                    for (byte[] rec : records) {
+                        w.write(rec);
+                    }
+                }
+                TensorFlowRecordIo.ReadResult tf = TensorFlowRecordIo.read(file, c);
+                assertNull(tf.error(), () -> c + " level " + level + ": " + tf.error());
+                assertRecords(tf.records(), c + " level " + level);
+            }
+        }
+    }
+
+    @Test
+    void concatenatedGzipMembersAreOneStreamForBoth() throws IOException {
+        byte[] a = TfRecordTestData.write(records.subList(0, 100), Compression.GZIP);
+        byte[] b = TfRecordTestData.write(records.subList(100, records.size()), Compression.GZIP);
+        byte[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        Path file = dir.resolve("members.tfrecord.gz");
+        Files.write(file, both);
+        TensorFlowRecordIo.ReadResult tf = TensorFlowRecordIo.read(file, Compression.GZIP);
+        assertNull(tf.error(), () -> "TensorFlow: " + tf.error());
+        assertRecords(tf.records(), "TensorFlow");
+        try (TfRecordReader r = TfRecordFiles.openReader(file, TfRecordReadOptions.defaults())) {
+            assertRecords(TfRecordTestData.readAll(r), "ours");
+        }
+    }
+
+    @Test
     void truncatedFileIsRejectedByBothAtTheSameRecord() throws IOException {
         byte[] file = TfRecordTestData.write(records, Compression.NONE);
         long[] offsets = TfRecordTestData.offsets(records);
