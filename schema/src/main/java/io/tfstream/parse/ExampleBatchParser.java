@@ -166,6 +166,10 @@ public final class ExampleBatchParser {
                     throw ParseErrors.denseDtype(records.name(index), index, key, kind);
                 }
                 if (key.kind == RawKey.Kind.DENSE_FIXED) {
+                    if (key.stride == 1
+                            && ScalarFeature.tryAppend(col, buf, start, end, cursor, limits)) {
+                        continue;
+                    }
                     int n = decode(col, buf, start, end, key.stride, records, index);
                     if (n != key.stride) {
                         throw ParseErrors.count(records.name(index), index, key, n);
@@ -188,7 +192,9 @@ public final class ExampleBatchParser {
                     if (kind != key.dtype) {
                         throw ParseErrors.sparseDtype(records.name(index), index, key, kind);
                     }
-                    decode(col, buf, start, end, FeatureListDecoder.NO_CAP, records, index);
+                    if (!ScalarFeature.tryAppend(col, buf, start, end, cursor, limits)) {
+                        decode(col, buf, start, end, FeatureListDecoder.NO_CAP, records, index);
+                    }
                 }
                 col.ends[row + 1] = col.size();
             }
