@@ -142,6 +142,7 @@ public final class ExampleBatchParser {
         } else if (scanned == ExampleScanner.TOO_MANY_ENTRIES) {
             throw ParseErrors.tooManyFeatures(index, s.totalEntries, limits);
         }
+        int seen = 0;
         for (int j = s.count - 1; j >= 0; j--) {
             KeyColumn col = columns[s.keyId[j]];
             RawKey key = col.key;
@@ -149,20 +150,26 @@ public final class ExampleBatchParser {
             int end = s.featureEnd[j];
             DType kind = null;
             if (start < end) {
-                kind = kindOf(buf[start]);
+                byte b = buf[start];
+                kind = b == col.kindByte ? key.dtype : kindOf(b);
                 if (kind == null) {
                     throw ParseErrors.unsupportedKind(index, key);
                 }
             }
-            if (key.isDense()) {
+            if (col.dense) {
                 if (kind == null || col.seenRow == row) {
                     continue;
                 }
                 col.seenRow = row;
+                seen++;
                 if (kind != key.dtype) {
                     throw ParseErrors.denseDtype(records.name(index), index, key, kind);
                 }
                 if (key.kind == RawKey.Kind.DENSE_FIXED) {
+                    if (key.stride == 1
+                            && ScalarFeature.tryAppend(col, buf, start, end, cursor, limits)) {
+                        continue;
+                    }
                     int n = decode(col, buf, start, end, key.stride, records, index);
                     if (n != key.stride) {
                         throw ParseErrors.count(records.name(index), index, key, n);
@@ -180,16 +187,21 @@ public final class ExampleBatchParser {
                     continue;
                 }
                 col.seenRow = row;
+                seen++;
                 if (kind != null) {
                     if (kind != key.dtype) {
                         throw ParseErrors.sparseDtype(records.name(index), index, key, kind);
                     }
-                    decode(col, buf, start, end, FeatureListDecoder.NO_CAP, records, index);
+                    if (!ScalarFeature.tryAppend(col, buf, start, end, cursor, limits)) {
+                        decode(col, buf, start, end, FeatureListDecoder.NO_CAP, records, index);
+                    }
                 }
                 col.ends[row + 1] = col.size();
             }
         }
-        finishRow(records, index, row);
+        if (seen < columns.length) {
+            finishRow(records, index, row);
+        }
     }
 
     /** Missing keys: required dense keys fail (in dense key order), the others get defaults. */

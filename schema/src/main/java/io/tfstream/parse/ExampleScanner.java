@@ -73,6 +73,16 @@ final class ExampleScanner {
         if (!c.readVarint32()) {
             return false;
         }
+        if (c.value <= c.remaining()) {
+            int end = c.pos + (int) c.value;
+            int value = canonicalValueStart(c.buf, c.pos, end);
+            if (value >= 0) {
+                int keyStart = c.pos + 2;
+                int keyLen = c.buf[c.pos + 1];
+                c.pos = end;
+                return found(c.buf, keyStart, keyLen, value, end - value);
+            }
+        }
         int outer = c.pushLimit(c.value);
         int keyStart = 0;
         int keyLen = 0;
@@ -100,10 +110,42 @@ final class ExampleScanner {
             return false;
         }
         c.popLimit(outer);
+        return found(c.buf, keyStart, keyLen, fStart, fLen);
+    }
+
+    /**
+     * The layout protobuf writers produce, checked without the general loop: key (tag 0x0a, length
+     * below 128) then value (tag 0x12, length of one or two bytes) filling the entry {@code [p,
+     * end)} exactly. Returns where the value starts, or -1 for any other layout (the general path
+     * then decides).
+     */
+    private static int canonicalValueStart(byte[] b, int p, int end) {
+        if (end - p < 4 || b[p] != 0x0a) {
+            return -1;
+        }
+        int keyLen = b[p + 1];
+        int q = p + 2 + keyLen;
+        if (keyLen < 0 || q + 1 >= end || b[q] != 0x12) {
+            return -1;
+        }
+        int len = b[q + 1];
+        q += 2;
+        if (len < 0) {
+            if (q >= end || b[q] < 0) {
+                return -1;
+            }
+            len = (len & 0x7f) | (b[q] << 7);
+            q++;
+        }
+        return q + len == end ? q : -1;
+    }
+
+    /** Counts a map entry and keeps it when its key is requested. */
+    private boolean found(byte[] buf, int keyStart, int keyLen, int fStart, int fLen) {
         if (++totalEntries > maxEntries) {
             return false;
         }
-        int id = keys.find(c.buf, keyStart, keyLen);
+        int id = keys.find(buf, keyStart, keyLen);
         if (id >= 0) {
             if (count == keyId.length) {
                 int n = count * 2;

@@ -72,10 +72,7 @@ final class FeatureListDecoder {
         byte[] buf = c.buf;
         int p = c.pos;
         int lim = c.limit;
-        int n = 0;
-        for (int i = p; i < lim; i++) {
-            n += ~buf[i] >>> 31; // every varint ends in the one byte without the high bit
-        }
+        int n = c.countVarintEnds(p, lim); // every varint ends in one byte without the high bit
         if (tooMany(c, n, maxValues)) {
             return TOO_MANY_VALUES;
         }

@@ -1,5 +1,6 @@
 package io.tfstream.parse;
 
+import io.tfstream.spec.DType;
 import io.tfstream.spec.DefaultValue;
 import io.tfstream.tensor.BytesBuffer;
 import io.tfstream.tensor.Column;
@@ -14,6 +15,11 @@ final class KeyColumn {
     static final int MAX_PRESIZE = 1 << 20;
 
     final RawKey key;
+
+    /** Copies of key properties read for every value, kept beside the buffers. */
+    final boolean dense;
+
+    final byte kindByte;
     Int64Buffer int64s;
     Float32Buffer floats;
     BytesBuffer bytes;
@@ -27,8 +33,16 @@ final class KeyColumn {
 
     private int valueHint = 64;
 
+    /** String bytes and values of the previous batch: their ratio sizes the next byte array. */
+    private long lastBytes = 8;
+
+    private long lastValues = 1;
+
     KeyColumn(RawKey key) {
         this.key = key;
+        this.dense = key.isDense();
+        this.kindByte =
+                key.dtype == DType.INT64 ? 0x1a : key.dtype == DType.FLOAT32 ? (byte) 0x12 : 0x0a;
     }
 
     /**
@@ -46,7 +60,8 @@ final class KeyColumn {
                 floats = new Float32Buffer(hint);
                 break;
             default:
-                bytes = new BytesBuffer(hint, hint * 8);
+                long bytesWanted = hint * lastBytes / lastValues + 16;
+                bytes = new BytesBuffer(hint, (int) Math.min(bytesWanted, MAX_PRESIZE * 8L));
         }
         if (key.kind != RawKey.Kind.DENSE_FIXED) {
             if (ends == null || ends.length < rows + 1) {
@@ -114,6 +129,10 @@ final class KeyColumn {
     /** Hands the values over as a column and remembers their size for the next batch. */
     Column finish() {
         valueHint = Math.max(64, size());
+        if (bytes != null && bytes.size() > 0) {
+            lastBytes = bytes.offsets()[bytes.size()];
+            lastValues = bytes.size();
+        }
         switch (key.dtype) {
             case INT64:
                 return Column.of(int64s);

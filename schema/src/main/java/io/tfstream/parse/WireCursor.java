@@ -14,6 +14,8 @@ import java.nio.ByteOrder;
 final class WireCursor {
     private static final VarHandle LE_INT =
             MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LE_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     byte[] buf;
     int pos;
@@ -61,6 +63,9 @@ final class WireCursor {
                 pos = p + 1;
                 return true;
             }
+            if (p + 10 <= lim && p + 10 <= buf.length) {
+                return readVarint64Fast(p);
+            }
         }
         long result = 0;
         for (int shift = 0; shift < 70; shift += 7) {
@@ -78,6 +83,59 @@ final class WireCursor {
             }
         }
         return false;
+    }
+
+    /**
+     * The multi-byte varint at {@code p}, ten bytes being inside the limit: the first eight bytes
+     * are decoded as one word (the 7-bit groups compacted by shifts), the ninth and tenth one by
+     * one; the tenth contributes its lowest bit only.
+     */
+    private boolean readVarint64Fast(int p) {
+        long w = (long) LE_LONG.get(buf, p);
+        long stops = ~w & 0x8080808080808080L;
+        if (stops != 0) {
+            int n = (Long.numberOfTrailingZeros(stops) >>> 3) + 1;
+            value = compact7(w & (-1L >>> (64 - (n << 3))));
+            pos = p + n;
+            return true;
+        }
+        long result = compact7(w);
+        byte b = buf[p + 8];
+        result |= (long) (b & 0x7f) << 56;
+        if (b >= 0) {
+            value = result;
+            pos = p + 9;
+            return true;
+        }
+        b = buf[p + 9];
+        if (b < 0) {
+            return false;
+        }
+        value = result | (long) b << 63;
+        pos = p + 10;
+        return true;
+    }
+
+    /** Concatenates the low 7 bits of the 8 little-endian bytes of {@code w} into 56 bits. */
+    private static long compact7(long w) {
+        long x = w & 0x7f7f7f7f7f7f7f7fL;
+        x = ((x & 0x7f007f007f007f00L) >>> 1) | (x & 0x007f007f007f007fL);
+        x = ((x & 0x3fff00003fff0000L) >>> 2) | (x & 0x00003fff00003fffL);
+        return ((x & 0x0fffffff00000000L) >>> 4) | (x & 0x000000000fffffffL);
+    }
+
+    /** How many bytes of {@code [from, to)} end a varint (have the high bit clear). */
+    int countVarintEnds(int from, int to) {
+        byte[] b = buf;
+        int n = 0;
+        int i = from;
+        for (; to - i >= 8; i += 8) {
+            n += Long.bitCount(~(long) LE_LONG.get(b, i) & 0x8080808080808080L);
+        }
+        for (; i < to; i++) {
+            n += ~b[i] >>> 31;
+        }
+        return n;
     }
 
     /** A varint read as {@code ReadVarint32}: up to ten bytes, keeping the low 32 bits unsigned. */
