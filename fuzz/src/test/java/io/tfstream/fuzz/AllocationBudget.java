@@ -1,6 +1,7 @@
 package io.tfstream.fuzz;
 
 import java.lang.management.ManagementFactory;
+import java.util.function.LongSupplier;
 
 /**
  * Fails an execution that allocates far more than its input could justify: the sign of an array
@@ -28,18 +29,29 @@ final class AllocationBudget {
      * it once more (the first run may pay for class loading and JIT) and fails if it still does.
      */
     static void check(int inputLength, Body body) throws Exception {
-        long budget = FIXED + PER_INPUT_BYTE * inputLength;
+        check(() -> inputLength, body);
+    }
+
+    /**
+     * As {@link #check(int, Body)} with the budget set by {@code justifiedBytes}, read after the
+     * body ran: for a compressed input, the bytes it decompressed to.
+     */
+    static void check(LongSupplier justifiedBytes, Body body) throws Exception {
         long used = measure(body);
-        if (used > budget && measure(body) > budget) {
+        if (used > budget(justifiedBytes) && measure(body) > budget(justifiedBytes)) {
             throw new AssertionError(
                     "allocated "
                             + used
-                            + " bytes for a "
-                            + inputLength
-                            + "-byte input (budget "
-                            + budget
+                            + " bytes for "
+                            + justifiedBytes.getAsLong()
+                            + " input bytes (budget "
+                            + budget(justifiedBytes)
                             + ")");
         }
+    }
+
+    private static long budget(LongSupplier justifiedBytes) {
+        return FIXED + PER_INPUT_BYTE * justifiedBytes.getAsLong();
     }
 
     private static long measure(Body body) throws Exception {

@@ -7,14 +7,9 @@ import io.tfstream.parse.ParseErrorKind;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.ParsedBatch;
 import io.tfstream.parse.SerializedRecords;
-import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
-import io.tfstream.spec.SparseFeature;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Fuzzes {@link ExampleBatchParser}: a batch of fuzzed records under one of {@link
@@ -44,7 +39,8 @@ class ExampleParserFuzzTest {
         try {
             strict = parser.parse(batch);
             check(strict.rows() == records.size(), "parse returned " + strict.rows() + " rows");
-            TensorInvariants.checkAll(strict.features(), records.size(), sparseFeatures(spec));
+            TensorInvariants.checkAll(
+                    strict.features(), records.size(), TensorInvariants.composites(spec));
         } catch (ExampleParseException e) {
             check(
                     e.kind() == ParseErrorKind.INCONSISTENT_BATCH
@@ -65,7 +61,8 @@ class ExampleParserFuzzTest {
                         + rejected.size()
                         + " rejected != "
                         + records.size());
-        TensorInvariants.checkAll(lenient.features(), lenient.rows(), sparseFeatures(spec));
+        TensorInvariants.checkAll(
+                lenient.features(), lenient.rows(), TensorInvariants.composites(spec));
         for (int row = 0; row < lenient.rows(); row++) {
             int index = lenient.recordIndex(row);
             check(index >= row && index < records.size(), "row " + row + " from record " + index);
@@ -85,16 +82,6 @@ class ExampleParserFuzzTest {
                             + " != failing record "
                             + failure.recordIndex());
         }
-    }
-
-    private static Set<String> sparseFeatures(FeatureSpecs spec) {
-        Set<String> names = new HashSet<>();
-        for (Map.Entry<String, FeatureSpec> e : spec.features().entrySet()) {
-            if (e.getValue() instanceof SparseFeature) {
-                names.add(e.getKey());
-            }
-        }
-        return names;
     }
 
     private static void check(boolean ok, String what) {

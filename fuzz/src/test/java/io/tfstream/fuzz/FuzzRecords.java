@@ -15,10 +15,9 @@ final class FuzzRecords {
     static final int MAX_RECORDS = 8;
 
     /**
-     * Upper bound of one fuzzing run; the number of executions is set per run with libFuzzer's
-     * {@code -runs} (see FUZZING.md).
+     * Length of one fuzzing session; libFuzzer's {@code -runs} (see FUZZING.md) may end it earlier.
      */
-    static final String MAX_DURATION = "1h";
+    static final String MAX_DURATION = "25m";
 
     private FuzzRecords() {}
 

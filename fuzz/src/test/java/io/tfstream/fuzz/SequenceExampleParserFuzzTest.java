@@ -32,7 +32,7 @@ class SequenceExampleParserFuzzTest {
                     try {
                         ParsedSequenceBatch b = parser.parse(SerializedRecords.of(records));
                         check(b.batchSize() == records.size(), "batch size " + b.batchSize());
-                        checkBatch(b, records.size());
+                        checkBatch(b, parser.specs(), records.size());
                     } catch (ExampleParseException e) {
                         check(
                                 e.recordIndex() >= 0 && e.recordIndex() < records.size(),
@@ -53,8 +53,14 @@ class SequenceExampleParserFuzzTest {
                     boolean single;
                     try {
                         ParsedSequenceBatch s = parser.parseSingle(data, data.length - len, len);
-                        TensorInvariants.checkAll(s.context(), -1);
-                        TensorInvariants.checkAll(s.featureLists(), -1);
+                        TensorInvariants.checkAll(
+                                s.context(),
+                                -1,
+                                TensorInvariants.composites(parser.specs().context()));
+                        TensorInvariants.checkAll(
+                                s.featureLists(),
+                                -1,
+                                TensorInvariants.composites(parser.specs().featureLists()));
                         single = true;
                     } catch (ExampleParseException e) {
                         single = false;
@@ -63,7 +69,10 @@ class SequenceExampleParserFuzzTest {
                             java.util.Arrays.copyOfRange(data, data.length - len, data.length);
                     boolean batch;
                     try {
-                        checkBatch(parser.parse(SerializedRecords.of(List.of(record))), 1);
+                        checkBatch(
+                                parser.parse(SerializedRecords.of(List.of(record))),
+                                parser.specs(),
+                                1);
                         batch = true;
                     } catch (ExampleParseException e) {
                         batch = false;
@@ -81,9 +90,10 @@ class SequenceExampleParserFuzzTest {
         return SequenceExampleBatchParser.create(spec, limits);
     }
 
-    private static void checkBatch(ParsedSequenceBatch b, int rows) {
-        TensorInvariants.checkAll(b.context(), rows);
-        TensorInvariants.checkAll(b.featureLists(), rows);
+    private static void checkBatch(ParsedSequenceBatch b, SequenceFeatureSpecs spec, int rows) {
+        TensorInvariants.checkAll(b.context(), rows, TensorInvariants.composites(spec.context()));
+        TensorInvariants.checkAll(
+                b.featureLists(), rows, TensorInvariants.composites(spec.featureLists()));
         for (Map.Entry<String, DenseTensor> e : b.featureListLengths().entrySet()) {
             long[] shape = e.getValue().shape();
             check(shape.length == 1 && shape[0] == rows, "lengths of " + e.getKey());

@@ -1,11 +1,16 @@
 package io.tfstream.fuzz;
 
+import io.tfstream.spec.FeatureSpec;
+import io.tfstream.spec.FeatureSpecs;
+import io.tfstream.spec.RaggedFeature;
 import io.tfstream.spec.RowSplitsDType;
+import io.tfstream.spec.SparseFeature;
 import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.SparseTensor;
 import io.tfstream.tensor.Tensor;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,15 +25,28 @@ final class TensorInvariants {
     }
 
     /**
-     * As {@link #checkAll(Map, int)}; the tensors named in {@code sparseFeatures} come from a
-     * SparseFeature, whose coordinates TensorFlow does not check against its size: only their batch
-     * coordinate is checked.
+     * As {@link #checkAll(Map, int)}; the tensors named in {@code composites} come from a
+     * SparseFeature or a RaggedFeature with partitions, which TensorFlow builds from the input's
+     * values without validating them ({@code validate=False}): only their batch dimension is
+     * checked.
      */
-    static void checkAll(
-            Map<String, ? extends Tensor> tensors, int rows, Set<String> sparseFeatures) {
+    static void checkAll(Map<String, ? extends Tensor> tensors, int rows, Set<String> composites) {
         for (Map.Entry<String, ? extends Tensor> e : tensors.entrySet()) {
-            check(e.getKey(), e.getValue(), rows, sparseFeatures.contains(e.getKey()));
+            check(e.getKey(), e.getValue(), rows, composites.contains(e.getKey()));
         }
+    }
+
+    /** Names of the SparseFeatures and partitioned RaggedFeatures of {@code specs}. */
+    static Set<String> composites(FeatureSpecs specs) {
+        Set<String> names = new HashSet<>();
+        for (Map.Entry<String, FeatureSpec> e : specs.features().entrySet()) {
+            FeatureSpec f = e.getValue();
+            if (f instanceof SparseFeature
+                    || (f instanceof RaggedFeature r && !r.partitions().isEmpty())) {
+                names.add(e.getKey());
+            }
+        }
+        return names;
     }
 
     private static void check(String name, Tensor t, int rows, boolean batchIndexOnly) {
@@ -43,7 +61,7 @@ final class TensorInvariants {
         } else if (t instanceof SparseTensor s) {
             checkSparse(name, s, rows, batchIndexOnly);
         } else if (t instanceof RaggedTensor r) {
-            checkRagged(name, r, rows);
+            checkRagged(name, r, rows, batchIndexOnly);
         }
     }
 
@@ -63,7 +81,7 @@ final class TensorInvariants {
         }
     }
 
-    private static void checkRagged(String name, RaggedTensor r, int rows) {
+    private static void checkRagged(String name, RaggedTensor r, int rows, boolean outerOnly) {
         List<long[]> levels = r.rowSplits();
         long[] valuesShape = r.valuesShape();
         require(valuesShape.length >= 1, name, "scalar values");
@@ -72,6 +90,9 @@ final class TensorInvariants {
                     !levels.isEmpty() && levels.get(0).length == rows + 1,
                     name,
                     "outer row_splits length != " + (rows + 1));
+        }
+        if (outerOnly) {
+            return;
         }
         for (int level = 0; level < levels.size(); level++) {
             long[] splits = levels.get(level);

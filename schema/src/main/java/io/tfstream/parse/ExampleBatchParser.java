@@ -111,8 +111,69 @@ public final class ExampleBatchParser {
         try {
             return assembler.assemble(columns, row, rowToRecord);
         } catch (ExampleParseException e) {
-            throw new IllegalStateException("composite assembly failed in lenient mode", e);
+            // A SparseFeature or ragged partition is checked over the whole batch only: find the
+            // records that TensorFlow would reject on their own.
+            return parseLenientOneByOne(records, rejected, rowToRecord, row);
         }
+    }
+
+    /** The slow path of {@link #parseLenient}: each record parsed alone, the good ones together. */
+    private ParsedBatch parseLenientOneByOne(
+            SerializedRecords records,
+            Consumer<ExampleParseException> rejected,
+            int[] candidates,
+            int count) {
+        int[] kept = new int[count];
+        int rows = 0;
+        for (int i = 0; i < count; i++) {
+            int index = candidates[i];
+            try {
+                parse(subset(records, new int[] {index}, 1));
+                kept[rows++] = index;
+            } catch (ExampleParseException e) {
+                rejected.accept(
+                        new ExampleParseException(e.kind(), index, e.featureKey(), e.getMessage()));
+            }
+        }
+        SerializedRecords good = subset(records, kept, rows);
+        begin(good);
+        try {
+            for (int i = 0; i < rows; i++) {
+                parseOne(good, i, i);
+            }
+            return assembler.assemble(columns, rows, kept);
+        } catch (ExampleParseException e) {
+            throw new IllegalStateException("records accepted alone fail together", e);
+        }
+    }
+
+    private static SerializedRecords subset(SerializedRecords records, int[] indices, int n) {
+        return new SerializedRecords() {
+            @Override
+            public int size() {
+                return n;
+            }
+
+            @Override
+            public byte[] buffer(int i) {
+                return records.buffer(indices[i]);
+            }
+
+            @Override
+            public int offset(int i) {
+                return records.offset(indices[i]);
+            }
+
+            @Override
+            public int length(int i) {
+                return records.length(indices[i]);
+            }
+
+            @Override
+            public String name(int i) {
+                return records.name(indices[i]);
+            }
+        };
     }
 
     private void begin(SerializedRecords records) {
