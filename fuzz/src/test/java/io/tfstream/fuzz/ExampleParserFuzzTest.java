@@ -13,7 +13,8 @@ import java.util.List;
 
 /**
  * Fuzzes {@link ExampleBatchParser}: a batch of fuzzed records under one of {@link
- * FuzzSpecs#EXAMPLE} (low bits of the configuration byte), with default or tight limits (bit 7).
+ * FuzzSpecs#EXAMPLE} (low bits of the configuration byte), with {@link FuzzSpecs#DEFAULT} or tight
+ * limits (bit 7).
  *
  * <p>Oracle: {@code parse} returns or throws {@link ExampleParseException}; {@code parseLenient}
  * never throws, accounts for every record, and agrees with {@code parse} on whether the batch is
@@ -26,7 +27,7 @@ class ExampleParserFuzzTest {
     void parse(byte[] data) throws Exception {
         int config = FuzzRecords.config(data);
         FeatureSpecs spec = FuzzSpecs.EXAMPLE.get((config & 0x7f) % FuzzSpecs.EXAMPLE.size());
-        ParseLimits limits = (config & 0x80) != 0 ? FuzzSpecs.TIGHT : ParseLimits.defaults();
+        ParseLimits limits = (config & 0x80) != 0 ? FuzzSpecs.TIGHT : FuzzSpecs.DEFAULT;
         List<byte[]> records = FuzzRecords.records(data);
         AllocationBudget.check(data.length, () -> parseBoth(spec, limits, records));
     }

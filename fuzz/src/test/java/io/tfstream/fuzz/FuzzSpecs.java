@@ -19,6 +19,13 @@ import java.util.List;
  * both row-split dtypes) and SparseFeature over every dtype.
  */
 final class FuzzSpecs {
+    /**
+     * The defaults, but with 64 Ki values per feature: limits bound what a value (such as a
+     * value_rowid) can make the parser allocate, and at the default 16 Mi that bound would exceed
+     * the allocation budget.
+     */
+    static final ParseLimits DEFAULT = ParseLimits.defaults().withMaxValuesPerFeature(1 << 16);
+
     /** Small enough that short fuzz inputs reach every limit check. */
     static final ParseLimits TIGHT = new ParseLimits(64, 4, 6, 8);
 

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * Fuzzes {@link SequenceExampleBatchParser}: one of {@link FuzzSpecs#SEQUENCE} (low bits of the
- * configuration byte), default or tight limits (bit 7).
+ * configuration byte), {@link FuzzSpecs#DEFAULT} or tight limits (bit 7).
  *
  * <p>Oracle: only {@link ExampleParseException}; well-formed tensors with the batch as leading
  * dimension; single parsing accepts a record exactly when a batch of that one record is accepted;
@@ -86,7 +86,7 @@ class SequenceExampleParserFuzzTest {
     private static SequenceExampleBatchParser parser(int config) {
         SequenceFeatureSpecs spec =
                 FuzzSpecs.SEQUENCE.get((config & 0x7f) % FuzzSpecs.SEQUENCE.size());
-        ParseLimits limits = (config & 0x80) != 0 ? FuzzSpecs.TIGHT : ParseLimits.defaults();
+        ParseLimits limits = (config & 0x80) != 0 ? FuzzSpecs.TIGHT : FuzzSpecs.DEFAULT;
         return SequenceExampleBatchParser.create(spec, limits);
     }
 

@@ -42,7 +42,7 @@ public final class ExampleBatchParser {
             names.add(plan.keys.get(i).name);
         }
         scanner = new ExampleScanner(new KeyTable(names));
-        assembler = new BatchAssembler(plan);
+        assembler = new BatchAssembler(plan, limits);
     }
 
     /**
@@ -130,6 +130,10 @@ public final class ExampleBatchParser {
             try {
                 parse(subset(records, new int[] {index}, 1));
                 kept[rows++] = index;
+            } catch (ParseLimitException e) {
+                rejected.accept(
+                        new ParseLimitException(
+                                index, e.featureKey(), e.setting(), e.getMessage()));
             } catch (ExampleParseException e) {
                 rejected.accept(
                         new ExampleParseException(e.kind(), index, e.featureKey(), e.getMessage()));

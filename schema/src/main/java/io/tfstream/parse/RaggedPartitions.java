@@ -14,10 +14,20 @@ import java.util.function.Function;
  * is dropped, and nothing checks that a partition agrees with its values.
  */
 final class RaggedPartitions {
+    /** Largest row count the row splits array of a whole batch can hold. */
+    private static final long MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 9;
+
     private RaggedPartitions() {}
 
+    /**
+     * @throws ParseLimitException when value_rowids would make one example hold more rows than
+     *     {@code maxValuesPerFeature}: the rows are counted from an id's value, not from bytes
+     */
     static RaggedTensor apply(
-            RaggedFeature spec, RaggedTensor values, Function<String, RaggedTensor> partitionOf)
+            RaggedFeature spec,
+            RaggedTensor values,
+            Function<String, RaggedTensor> partitionOf,
+            ParseLimits limits)
             throws ExampleParseException {
         List<Partition> parts = spec.partitions();
         if (parts.isEmpty()) {
@@ -115,6 +125,24 @@ final class RaggedPartitions {
                         max = Math.max(max, ptValues[i]);
                     }
                     long rows = Math.max(max + 1, 0);
+                    if (rows > limits.maxValuesPerFeature()
+                            || newOuter[b] + rows > MAX_ARRAY_LENGTH) {
+                        throw new ParseLimitException(
+                                b,
+                                part.key(),
+                                "maxValuesPerFeature",
+                                "record "
+                                        + b
+                                        + ": feature '"
+                                        + part.key()
+                                        + "' has value_rowids up to "
+                                        + max
+                                        + ", making "
+                                        + rows
+                                        + " rows, exceeds maxValuesPerFeature ("
+                                        + limits.maxValuesPerFeature()
+                                        + ")");
+                    }
                     for (int i = (int) ptSplits[b]; i < ptSplits[b + 1]; i++) {
                         ids[i] = ptValues[i] + newOuter[b];
                     }
