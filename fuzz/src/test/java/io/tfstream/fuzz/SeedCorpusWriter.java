@@ -28,12 +28,9 @@ import java.util.List;
 
 /**
  * Writes the seed corpus under {@code src/test/resources/io/tfstream/fuzz/<Test>Inputs/<method>/}
- * from the schema module's record generators, deterministically. Run from the {@code fuzz} module
- * directory after changing a generator or {@link FuzzSpecs}:
- *
- * <pre>
- * java -cp "$(cat target/test.classpath):target/test-classes" io.tfstream.fuzz.SeedCorpusWriter
- * </pre>
+ * from the schema module's record generators, deterministically; kept findings are left alone. Run
+ * from the {@code fuzz} module directory after changing a generator or {@link FuzzSpecs} (the
+ * command is in FUZZING.md); the optional argument is the directory of golden spec files.
  */
 public final class SeedCorpusWriter {
     private static final Path ROOT = Path.of("src/test/resources/io/tfstream/fuzz");

@@ -34,8 +34,10 @@ class SequenceExampleParserFuzzTest {
                         check(b.batchSize() == records.size(), "batch size " + b.batchSize());
                         checkBatch(b, parser.specs(), records.size());
                     } catch (ExampleParseException e) {
+                        // -1: a batch-level error, such as TensorFlow's "Inconsistent max
+                        // number of elements" for a context feature missing from some records.
                         check(
-                                e.recordIndex() >= 0 && e.recordIndex() < records.size(),
+                                e.recordIndex() >= -1 && e.recordIndex() < records.size(),
                                 "error names record " + e.recordIndex() + " of " + records.size());
                     }
                 });
