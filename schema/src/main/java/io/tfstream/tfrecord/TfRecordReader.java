@@ -199,6 +199,12 @@ public final class TfRecordReader implements Closeable {
                 return false;
             }
             window.skip(1);
+            // Most positions fail the length CRC: reject those without building an exception
+            // (with its message and stack trace) for every byte skipped.
+            if (window.ensure(HEADER)
+                    && !TfRecordFraming.isValidHeader(window.buf, window.pos, crc)) {
+                continue;
+            }
             if (readAt() == null) {
                 if (recordOffset < 0) {
                     report(from, damage);

@@ -1,0 +1,70 @@
+package io.tfstream.parse;
+
+import static io.tfstream.testing.FeatureWire.entry;
+import static io.tfstream.testing.FeatureWire.example;
+import static io.tfstream.testing.FeatureWire.int64Feature;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.tfstream.spec.FeatureSpecs;
+import io.tfstream.spec.json.SpecJsonReader;
+import io.tfstream.tensor.RaggedTensor;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Found by {@code ExampleParserFuzzTest} (OutOfMemoryError in {@code RaggedPartitions.apply}): a
+ * RaggedFeature partitioned by value_rowids gets {@code max(id) + 1} rows per example, and the row
+ * splits were allocated from that id, so one 8-byte varint could demand gigabytes. The row count is
+ * now checked against a fixed bound before anything is allocated.
+ */
+class RaggedValueRowIdsLimitRegressionTest {
+    private static final String SPEC =
+            """
+            {"r": {"type": "ragged", "dtype": "int64", "value_key": "i",
+                   "partitions": [{"value_rowids": "vr"}], "row_splits_dtype": "int64"}}
+            """;
+
+    /** Minimised from the fuzzer's input: {@code i: [7], vr: [2^40]}. */
+    private static final byte[] HUGE_ROW_ID =
+            HexFormat.of()
+                    .parseHex("0a1e0a0a0a016912051a030a01070a100a027672120a1a080a06808080808020");
+
+    @Test
+    void aHugeValueRowIdIsALimitViolationNotAnAllocation() throws Exception {
+        ExampleBatchParser parser = parser(ParseLimits.defaults());
+        ExampleParseException e =
+                assertThrows(
+                        ExampleParseException.class,
+                        () -> parser.parse(SerializedRecords.of(List.of(HUGE_ROW_ID))));
+        assertEquals(ParseErrorKind.LIMIT_EXCEEDED, e.kind());
+        assertEquals(
+                "a ValueRowIds partition asks for 1099511627777 rows, more than 67108864"
+                        + " (RowPartitionMath.MAX_ROWS)",
+                e.getMessage());
+    }
+
+    @Test
+    void lenientParsingRejectsOnlyThatRecord() throws Exception {
+        ExampleBatchParser parser = parser(ParseLimits.defaults().withMaxValuesPerFeature(4));
+        byte[] ok = example(entry("i", int64Feature(1, 2)), entry("vr", int64Feature(0, 3)));
+        List<ExampleParseException> rejected = new ArrayList<>();
+        ParsedBatch b =
+                parser.parseLenient(SerializedRecords.of(List.of(HUGE_ROW_ID, ok)), rejected::add);
+
+        assertEquals(1, rejected.size());
+        assertEquals(0, rejected.get(0).recordIndex());
+        assertEquals(ParseErrorKind.LIMIT_EXCEEDED, rejected.get(0).kind());
+        assertEquals(1, b.rows());
+        assertEquals(1, b.recordIndex(0));
+        // Four rows (ids 0 and 3), the value_rowids maximum the limit allows.
+        long[] outer = ((RaggedTensor) b.feature("r")).rowSplits().get(0);
+        assertEquals(4, outer[1]);
+    }
+
+    private static ExampleBatchParser parser(ParseLimits limits) throws Exception {
+        return ExampleBatchParser.create((FeatureSpecs) SpecJsonReader.read(SPEC, "test"), limits);
+    }
+}
