@@ -252,18 +252,7 @@ public final class ExampleBatchParser {
             throws ExampleParseException {
         WireCursor c = cursor;
         c.reset(buf, start + 1, end);
-        int max = limits.maxValuesPerFeature();
-        int n;
-        switch (col.key.dtype) {
-            case INT64:
-                n = FeatureListDecoder.int64List(c, col.int64s, cap, max);
-                break;
-            case FLOAT32:
-                n = FeatureListDecoder.floatList(c, col.floats, cap, max);
-                break;
-            default:
-                n = FeatureListDecoder.bytesList(c, col.bytes, cap, max, limits.maxBytesPerValue());
-        }
+        int n = FeatureListDecoder.decodeInto(c, col, cap, limits);
         switch (n) {
             case FeatureListDecoder.MALFORMED:
                 throw ParseErrors.cantParse(records.name(index), index, col.key);

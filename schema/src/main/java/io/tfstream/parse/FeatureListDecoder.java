@@ -29,6 +29,22 @@ final class FeatureListDecoder {
 
     private FeatureListDecoder() {}
 
+    /**
+     * Decodes the list into {@code col}'s buffer of the column's dtype under {@code limits};
+     * returns the value count or one of the status codes.
+     */
+    static int decodeInto(WireCursor c, KeyColumn col, int cap, ParseLimits limits) {
+        int max = limits.maxValuesPerFeature();
+        switch (col.key.dtype) {
+            case INT64:
+                return int64List(c, col.int64s, cap, max);
+            case FLOAT32:
+                return floatList(c, col.floats, cap, max);
+            default:
+                return bytesList(c, col.bytes, cap, max, limits.maxBytesPerValue());
+        }
+    }
+
     static int int64List(WireCursor c, Int64Buffer out, int cap, int maxValues) {
         if (!c.readVarint32()) {
             return MALFORMED;
