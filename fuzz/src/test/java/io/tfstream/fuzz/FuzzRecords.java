@@ -15,9 +15,11 @@ final class FuzzRecords {
     static final int MAX_RECORDS = 8;
 
     /**
-     * Length of one fuzzing session; libFuzzer's {@code -runs} (see FUZZING.md) may end it earlier.
+     * Upper bound on one fuzzing session; libFuzzer's {@code -runs} (see FUZZING.md) normally ends
+     * it first. Long enough for 10 million executions of the slowest target (the TFRecord reader,
+     * whose compressed inputs inflate up to ~1000×) on a shared core. Regression mode ignores it.
      */
-    static final String MAX_DURATION = "25m";
+    static final String MAX_DURATION = "3h";
 
     private FuzzRecords() {}
 
