@@ -13,12 +13,14 @@ import java.util.function.Consumer;
  * example_proto_fast_parsing.cc}, TF 2.18) followed by Python's {@code parse_example} composition
  * (SparseFeature, RaggedFeature partitions).
  *
- * <p>Per record, as the kernel: the map entries are collected in wire order (concatenated Examples
- * merge), then visited last to first so that the last entry of a key wins. A dense key skips
- * entries without a kind ({@code Feature{}}: an earlier entry or the default applies); VarLen and
- * Ragged keys take the very last entry, {@code Feature{}} meaning an empty list. Features not in
- * the spec are skipped without decoding their values. The first bad record of the batch fails the
- * whole batch with TensorFlow's message.
+ * <p>Per record, as the kernel: the map entries are taken in wire order (concatenated Examples
+ * merge) and the last entry of a key wins. Requested entries are decoded as the scan finds them;
+ * when a key repeats or anything about the record is wrong, the row is rolled back and the kernel's
+ * own pass runs instead: the entries are visited last to first. A dense key skips entries without a
+ * kind ({@code Feature{}}: an earlier entry or the default applies); VarLen and Ragged keys take
+ * the very last entry, {@code Feature{}} meaning an empty list. Features not in the spec are
+ * skipped without decoding their values. The first bad record of the batch fails the whole batch
+ * with TensorFlow's message.
  *
  * <p>Not thread-safe: one parser per thread. Working buffers are reused across records; the
  * returned {@link ParsedBatch} owns its arrays and stays valid.
@@ -31,6 +33,7 @@ public final class ExampleBatchParser {
     private final WireCursor cursor = new WireCursor();
     private final BatchAssembler assembler;
     private final Minibatches minibatches = new Minibatches();
+    private final DirectRow direct = new DirectRow();
 
     private ExampleBatchParser(ExampleParsePlan plan, ParseLimits limits) {
         this.plan = plan;
@@ -136,12 +139,109 @@ public final class ExampleBatchParser {
             throw ParseErrors.recordTooLarge(index, len, limits);
         }
         ExampleScanner s = scanner;
-        int scanned = s.scan(buf, off, len, limits.maxFeaturesPerExample());
-        if (scanned == ExampleScanner.MALFORMED) {
-            throw ParseErrors.malformed(index, buf, off, len);
-        } else if (scanned == ExampleScanner.TOO_MANY_ENTRIES) {
-            throw ParseErrors.tooManyFeatures(index, s.totalEntries, limits);
+        int maxEntries = limits.maxFeaturesPerExample();
+        DirectRow direct = this.direct;
+        direct.row = row;
+        direct.seen = 0;
+        int scanned = s.scan(buf, off, len, maxEntries, direct);
+        int seen = direct.seen;
+        if (scanned == ExampleScanner.ABORTED) {
+            for (KeyColumn c : columns) {
+                c.rollback(row);
+            }
+            scanned = s.scan(buf, off, len, maxEntries);
+            checkScan(scanned, records, index);
+            seen = replay(records, index, row, buf);
+        } else {
+            checkScan(scanned, records, index);
         }
+        if (seen < columns.length) {
+            finishRow(records, index, row);
+        }
+    }
+
+    private void checkScan(int scanned, SerializedRecords records, int index)
+            throws ExampleParseException {
+        if (scanned == ExampleScanner.MALFORMED) {
+            throw ParseErrors.malformed(
+                    index, records.buffer(index), records.offset(index), records.length(index));
+        } else if (scanned == ExampleScanner.TOO_MANY_ENTRIES) {
+            throw ParseErrors.tooManyFeatures(index, scanner.totalEntries, limits);
+        }
+    }
+
+    /**
+     * The one-pass path: decodes each requested entry as the scanner finds it. It gives the
+     * kernel's result whenever every requested key occurs at most once (a dense key also any number
+     * of times as {@code Feature{}}) and nothing is wrong with the record, which is almost always.
+     * Anything else — a repeated key, a kind that does not match, a value count or list TensorFlow
+     * refuses — stops it; the row is then rolled back and {@link #replay} runs the kernel's
+     * last-wins pass with its exact error precedence.
+     */
+    private final class DirectRow implements ExampleScanner.Visitor {
+        int row;
+
+        /** Keys given a value (or an empty list) in this row. */
+        int seen;
+
+        @Override
+        public boolean visit(int keyId, byte[] buf, int start, int end) {
+            KeyColumn col = columns[keyId];
+            int row = this.row;
+            if (start == end) { // Feature{}: no kind
+                if (col.dense) {
+                    return true; // an earlier entry or the default applies
+                }
+                if (col.seenRow == row) {
+                    return false;
+                }
+                col.seenRow = row;
+                seen++;
+                col.ends[row + 1] = col.size();
+                return true;
+            }
+            if (buf[start] != col.kindByte || col.seenRow == row) {
+                return false;
+            }
+            col.seenRow = row;
+            seen++;
+            RawKey key = col.key;
+            if (!col.dense) {
+                if (!ScalarFeature.tryAppend(col, buf, start, end, limits)
+                        && decodeQuietly(col, buf, start, end, FeatureListDecoder.NO_CAP) < 0) {
+                    return false;
+                }
+                col.ends[row + 1] = col.size();
+                return true;
+            }
+            if (key.kind == RawKey.Kind.DENSE_FIXED) {
+                if (key.stride == 1 && ScalarFeature.tryAppend(col, buf, start, end, limits)) {
+                    return true;
+                }
+                return decodeQuietly(col, buf, start, end, key.stride) == key.stride;
+            }
+            if (decodeQuietly(col, buf, start, end, FeatureListDecoder.NO_CAP) < 0
+                    || (col.size() - col.minibatchBase) % key.stride != 0) {
+                return false;
+            }
+            col.ends[row + 1] = col.size();
+            return true;
+        }
+
+        private int decodeQuietly(KeyColumn col, byte[] buf, int start, int end, int cap) {
+            WireCursor c = cursor;
+            c.reset(buf, start + 1, end);
+            return FeatureListDecoder.decodeInto(c, col, cap, limits);
+        }
+    }
+
+    /**
+     * The kernel's pass over the scanned entries, last to first: the last entry of a key wins and
+     * errors come in the kernel's order. Returns the number of keys given a value.
+     */
+    private int replay(SerializedRecords records, int index, int row, byte[] buf)
+            throws ExampleParseException {
+        ExampleScanner s = scanner;
         int seen = 0;
         for (int j = s.count - 1; j >= 0; j--) {
             KeyColumn col = columns[s.keyId[j]];
@@ -166,8 +266,7 @@ public final class ExampleBatchParser {
                     throw ParseErrors.denseDtype(records.name(index), index, key, kind);
                 }
                 if (key.kind == RawKey.Kind.DENSE_FIXED) {
-                    if (key.stride == 1
-                            && ScalarFeature.tryAppend(col, buf, start, end, cursor, limits)) {
+                    if (key.stride == 1 && ScalarFeature.tryAppend(col, buf, start, end, limits)) {
                         continue;
                     }
                     int n = decode(col, buf, start, end, key.stride, records, index);
@@ -192,16 +291,14 @@ public final class ExampleBatchParser {
                     if (kind != key.dtype) {
                         throw ParseErrors.sparseDtype(records.name(index), index, key, kind);
                     }
-                    if (!ScalarFeature.tryAppend(col, buf, start, end, cursor, limits)) {
+                    if (!ScalarFeature.tryAppend(col, buf, start, end, limits)) {
                         decode(col, buf, start, end, FeatureListDecoder.NO_CAP, records, index);
                     }
                 }
                 col.ends[row + 1] = col.size();
             }
         }
-        if (seen < columns.length) {
-            finishRow(records, index, row);
-        }
+        return seen;
     }
 
     /** Missing keys: required dense keys fail (in dense key order), the others get defaults. */

@@ -14,6 +14,21 @@ final class ExampleScanner {
     static final int MALFORMED = -1;
     static final int TOO_MANY_ENTRIES = -2;
 
+    /** A {@link Visitor} stopped the scan. */
+    static final int ABORTED = -3;
+
+    /**
+     * Receives each requested entry as soon as the scan finds it, instead of it being stored: the
+     * one-pass path of {@link ExampleBatchParser}.
+     */
+    interface Visitor {
+        /**
+         * Takes the entry with feature bytes {@code buf[start, end)}; false stops the scan with
+         * {@link #ABORTED}.
+         */
+        boolean visit(int keyId, byte[] buf, int start, int end);
+    }
+
     int[] keyId = new int[16];
     int[] featureStart = new int[16];
     int[] featureEnd = new int[16];
@@ -27,6 +42,8 @@ final class ExampleScanner {
     private final WireCursor c = new WireCursor();
     private final KeyTable keys;
     private int maxEntries;
+    private Visitor visitor;
+    private boolean aborted;
 
     ExampleScanner(KeyTable keys) {
         this.keys = keys;
@@ -38,14 +55,29 @@ final class ExampleScanner {
      * entries ({@link #totalEntries} then holds the count so far).
      */
     int scan(byte[] buf, int off, int len, int maxEntries) {
+        return scan(buf, off, len, maxEntries, null);
+    }
+
+    /**
+     * As {@link #scan(byte[], int, int, int)}, but with a {@code visitor} every requested entry
+     * goes to it in wire order instead of into the entry arrays, and the scan returns {@link
+     * #ABORTED} as soon as the visitor refuses one. Structural errors before that point are
+     * reported as without a visitor; after it the record is not looked at further.
+     */
+    int scan(byte[] buf, int off, int len, int maxEntries, Visitor visitor) {
         count = 0;
         totalEntries = 0;
         this.maxEntries = maxEntries;
+        this.visitor = visitor;
+        aborted = false;
         WireCursor c = this.c;
         c.reset(buf, off, off + len);
         while (!c.atEnd()) {
             if (c.expectTag(0x0a)) {
                 if (!features(c)) {
+                    if (aborted) {
+                        return ABORTED;
+                    }
                     return totalEntries > maxEntries ? TOO_MANY_ENTRIES : MALFORMED;
                 }
             } else if (!c.skipExtraneousTag()) {
@@ -60,11 +92,37 @@ final class ExampleScanner {
             return false;
         }
         int outer = c.pushLimit(c.value);
-        while (!c.atEnd()) {
+        byte[] b = c.buf;
+        int p = c.pos;
+        int lim = c.limit;
+        while (p < lim) {
+            // The canonical entry (see canonicalValueStart) with a one- or two-byte entry length,
+            // read without the cursor; any other layout goes through entry().
+            if (b[p] == 0x0a && p + 2 < lim) {
+                int q = p + 1;
+                int len = b[q++];
+                if (len < 0 && b[q] >= 0) {
+                    len = (len & 0x7f) | (b[q++] << 7);
+                }
+                int end = q + len;
+                if (len >= 0 && end <= lim) {
+                    int value = canonicalValueStart(b, q, end);
+                    if (value >= 0) {
+                        if (!found(b, q + 2, b[q + 1], value, end - value)) {
+                            return false;
+                        }
+                        p = end;
+                        continue;
+                    }
+                }
+            }
+            c.pos = p;
             if (!c.expectTag(0x0a) || !entry(c)) {
                 return false;
             }
+            p = c.pos;
         }
+        c.pos = p;
         c.popLimit(outer);
         return true;
     }
@@ -147,6 +205,13 @@ final class ExampleScanner {
         }
         int id = keys.find(buf, keyStart, keyLen);
         if (id >= 0) {
+            if (visitor != null) {
+                if (!visitor.visit(id, buf, fStart, fStart + fLen)) {
+                    aborted = true;
+                    return false;
+                }
+                return true;
+            }
             if (count == keyId.length) {
                 int n = count * 2;
                 keyId = Arrays.copyOf(keyId, n);

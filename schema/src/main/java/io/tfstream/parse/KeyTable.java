@@ -17,12 +17,14 @@ final class KeyTable {
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final byte[][] keys;
+    private final int[] lengths;
     private final long[] lastWords; // the last 1..8 bytes of each key as read by lastWord
     private final int[] slots; // id + 1, 0 = empty
     private final int mask;
 
     KeyTable(List<String> names) {
         keys = new byte[names.size()][];
+        lengths = new int[names.size()];
         lastWords = new long[names.size()];
         int cap = Integer.highestOneBit(Math.max(4, names.size() * 4) - 1) << 1;
         slots = new int[cap];
@@ -30,6 +32,7 @@ final class KeyTable {
         for (int id = 0; id < names.size(); id++) {
             byte[] k = names.get(id).getBytes(StandardCharsets.UTF_8);
             keys[id] = k;
+            lengths[id] = k.length;
             int tail = tailStart(0, k.length);
             lastWords[id] = lastWord(k, tail, k.length);
             int s = hash(k, 0, tail, lastWords[id], k.length) & mask;
@@ -58,11 +61,11 @@ final class KeyTable {
             if (e == 0) {
                 return -1;
             }
-            byte[] k = keys[e - 1];
-            if (k.length == len
-                    && lastWords[e - 1] == last
-                    && (len <= 8 || Arrays.equals(k, 0, tail - off, buf, off, tail))) {
-                return e - 1;
+            int id = e - 1;
+            if (lengths[id] == len
+                    && lastWords[id] == last
+                    && (len <= 8 || Arrays.equals(keys[id], 0, tail - off, buf, off, tail))) {
+                return id;
             }
             s = (s + 1) & mask;
         }

@@ -1,5 +1,9 @@
 package io.tfstream.parse;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * The one-value feature as protobuf writers lay it out, appended without the general list decoder:
  * kind byte, list length, then one field (tag 0x0a) holding exactly one int64 varint, one float or
@@ -8,6 +12,9 @@ package io.tfstream.parse;
  * this layout both give the same single value.
  */
 final class ScalarFeature {
+    private static final VarHandle LE_INT =
+            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
     private ScalarFeature() {}
 
     /**
@@ -15,8 +22,7 @@ final class ScalarFeature {
      * column's dtype) to {@code col}; false when the layout is not the canonical one-value layout
      * or a limit below one value applies.
      */
-    static boolean tryAppend(
-            KeyColumn col, byte[] buf, int start, int end, WireCursor c, ParseLimits limits) {
+    static boolean tryAppend(KeyColumn col, byte[] buf, int start, int end, ParseLimits limits) {
         int inner = end - start - 4; // bytes of the one packed field's payload
         if (inner < 1
                 || inner > 127
@@ -32,15 +38,28 @@ final class ScalarFeature {
                 if (inner != 4) {
                     return false;
                 }
-                c.reset(buf, p, end);
-                col.floats.add(c.floatAt(p));
+                col.floats.add(Float.intBitsToFloat((int) LE_INT.get(buf, p)));
                 return true;
             case 0x1a: // int64_list: one varint ending at the last byte
-                c.reset(buf, p, end);
-                if (!c.readVarint64() || c.pos != end) {
+                if (inner > 10) {
                     return false;
                 }
-                col.int64s.add(c.value);
+                long v = 0;
+                int shift = 0;
+                int last = end - 1;
+                for (; p < last; p++, shift += 7) {
+                    byte b = buf[p];
+                    if (b >= 0) {
+                        return false;
+                    }
+                    v |= (long) (b & 0x7f) << shift;
+                }
+                byte b = buf[last];
+                if (b < 0) {
+                    return false;
+                }
+                // As protobuf: of a tenth byte only the lowest bit lands (at bit 63).
+                col.int64s.add(v | (long) b << shift);
                 return true;
             default: // bytes_list: the field is the one string
                 if (inner > limits.maxBytesPerValue()) {
