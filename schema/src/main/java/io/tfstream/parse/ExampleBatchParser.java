@@ -33,7 +33,7 @@ public final class ExampleBatchParser {
     private final WireCursor cursor = new WireCursor();
     private final BatchAssembler assembler;
     private final Minibatches minibatches = new Minibatches();
-    private final DirectRow direct = new DirectRow();
+    private final DirectRow direct;
 
     private ExampleBatchParser(ExampleParsePlan plan, ParseLimits limits) {
         this.plan = plan;
@@ -46,6 +46,7 @@ public final class ExampleBatchParser {
         }
         scanner = new ExampleScanner(new KeyTable(names));
         assembler = new BatchAssembler(plan);
+        direct = new DirectRow();
     }
 
     /**
@@ -179,14 +180,70 @@ public final class ExampleBatchParser {
      * last-wins pass with its exact error precedence.
      */
     private final class DirectRow implements ExampleScanner.Visitor {
+        /** The one-value shortcut applies: at least one value and one byte per value allowed. */
+        private final boolean scalars =
+                limits.maxValuesPerFeature() >= 1 && limits.maxBytesPerValue() >= 1;
+
+        private final int maxBytesPerValue = limits.maxBytesPerValue();
+
         int row;
 
         /** Keys given a value (or an empty list) in this row. */
         int seen;
 
+        /**
+         * The hot path, kept small so that it inlines into the scan loop: a one-value feature of a
+         * one-value column (dense scalar, VarLen, Ragged) seen for the first time in the row.
+         * Everything else goes to {@link #visitOther}.
+         */
         @Override
         public boolean visit(int keyId, byte[] buf, int start, int end) {
             KeyColumn col = columns[keyId];
+            int row = this.row;
+            if (start == end
+                    || !col.scalarShortcut
+                    || !scalars
+                    || buf[start] != col.kindByte
+                    || col.seenRow == row) {
+                return visitOther(col, buf, start, end);
+            }
+            int inner = ScalarFeature.payloadLength(buf, start, end);
+            if (inner < 0) {
+                return visitOther(col, buf, start, end);
+            }
+            int p = start + ScalarFeature.PAYLOAD;
+            int size;
+            switch (col.kindByte) {
+                case 0x1a:
+                    if (!ScalarFeature.appendInt64(col.int64s, buf, p, end)) {
+                        return visitOther(col, buf, start, end);
+                    }
+                    size = col.int64s.size();
+                    break;
+                case 0x12:
+                    if (inner != 4) {
+                        return visitOther(col, buf, start, end);
+                    }
+                    col.floats.add(ScalarFeature.floatAt(buf, p));
+                    size = col.floats.size();
+                    break;
+                default:
+                    if (inner > maxBytesPerValue) {
+                        return visitOther(col, buf, start, end);
+                    }
+                    col.bytes.add(buf, p, inner);
+                    size = col.bytes.size();
+            }
+            col.seenRow = row;
+            seen++;
+            if (!col.dense) {
+                col.ends[row + 1] = size;
+            }
+            return true;
+        }
+
+        /** Any other entry: empty features, lists, fixed shapes, repeats and anything wrong. */
+        private boolean visitOther(KeyColumn col, byte[] buf, int start, int end) {
             int row = this.row;
             if (start == end) { // Feature{}: no kind
                 if (col.dense) {
@@ -207,17 +264,13 @@ public final class ExampleBatchParser {
             seen++;
             RawKey key = col.key;
             if (!col.dense) {
-                if (!ScalarFeature.tryAppend(col, buf, start, end, limits)
-                        && decodeQuietly(col, buf, start, end, FeatureListDecoder.NO_CAP) < 0) {
+                if (decodeQuietly(col, buf, start, end, FeatureListDecoder.NO_CAP) < 0) {
                     return false;
                 }
                 col.ends[row + 1] = col.size();
                 return true;
             }
             if (key.kind == RawKey.Kind.DENSE_FIXED) {
-                if (key.stride == 1 && ScalarFeature.tryAppend(col, buf, start, end, limits)) {
-                    return true;
-                }
                 return decodeQuietly(col, buf, start, end, key.stride) == key.stride;
             }
             if (decodeQuietly(col, buf, start, end, FeatureListDecoder.NO_CAP) < 0

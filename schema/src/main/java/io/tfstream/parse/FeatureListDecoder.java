@@ -3,6 +3,9 @@ package io.tfstream.parse;
 import io.tfstream.tensor.BytesBuffer;
 import io.tfstream.tensor.Float32Buffer;
 import io.tfstream.tensor.Int64Buffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Decodes the value list of one serialized {@code tensorflow.Feature} exactly as TensorFlow's fast
@@ -26,6 +29,9 @@ final class FeatureListDecoder {
     static final int MALFORMED = -1;
     static final int TOO_MANY_VALUES = -2;
     static final int VALUE_TOO_LONG = -3;
+
+    private static final VarHandle LE_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private FeatureListDecoder() {}
 
@@ -96,9 +102,21 @@ final class FeatureListDecoder {
         int at = out.reserve(stored);
         long[] dst = out.array();
         int k = 0;
+        int wordEnd = Math.min(lim, buf.length - 7); // a word can be loaded at p < wordEnd
         while (p < lim) {
-            long v = buf[p];
-            if (v >= 0) {
+            long v;
+            long stops;
+            if (p < wordEnd
+                    && (stops = ~(v = (long) LE_LONG.get(buf, p)) & 0x8080808080808080L) != 0) {
+                // One to eight bytes, decoded from one word without a branch on the length.
+                int len = (Long.numberOfTrailingZeros(stops) >>> 3) + 1;
+                if (p + len > lim) {
+                    out.truncate(at);
+                    return MALFORMED; // the last varint runs past the field
+                }
+                v = WireCursor.compact7(v & (-1L >>> (64 - (len << 3))));
+                p += len;
+            } else if ((v = buf[p]) >= 0) {
                 p++;
             } else {
                 c.pos = p;

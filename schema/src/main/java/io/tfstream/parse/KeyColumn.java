@@ -20,6 +20,13 @@ final class KeyColumn {
     final boolean dense;
 
     final byte kindByte;
+
+    /**
+     * A one-value feature is a whole row's worth: a scalar dense key, or a VarLen / Ragged key
+     * (whose row then holds that one value).
+     */
+    final boolean scalarShortcut;
+
     Int64Buffer int64s;
     Float32Buffer floats;
     BytesBuffer bytes;
@@ -43,6 +50,10 @@ final class KeyColumn {
         this.dense = key.isDense();
         this.kindByte =
                 key.dtype == DType.INT64 ? 0x1a : key.dtype == DType.FLOAT32 ? (byte) 0x12 : 0x0a;
+        this.scalarShortcut =
+                key.kind == RawKey.Kind.DENSE_FIXED
+                        ? key.stride == 1
+                        : key.kind == RawKey.Kind.SPARSE || key.kind == RawKey.Kind.RAGGED;
     }
 
     /**

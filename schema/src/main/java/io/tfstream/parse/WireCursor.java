@@ -117,7 +117,7 @@ final class WireCursor {
     }
 
     /** Concatenates the low 7 bits of the 8 little-endian bytes of {@code w} into 56 bits. */
-    private static long compact7(long w) {
+    static long compact7(long w) {
         long x = w & 0x7f7f7f7f7f7f7f7fL;
         x = ((x & 0x7f007f007f007f00L) >>> 1) | (x & 0x007f007f007f007fL);
         x = ((x & 0x3fff00003fff0000L) >>> 2) | (x & 0x00003fff00003fffL);
