@@ -105,14 +105,23 @@ final class ExampleScanner {
                     len = (len & 0x7f) | (b[q++] << 7);
                 }
                 int end = q + len;
-                if (len >= 0 && end <= lim) {
-                    int value = canonicalValueStart(b, q, end);
-                    if (value >= 0) {
-                        if (!found(b, q + 2, b[q + 1], value, end - value)) {
-                            return false;
+                // Inside [q, end): 0x0a, key length, key, 0x12, value length (1-2 bytes), value.
+                if (len >= 4 && end <= lim && b[q] == 0x0a) {
+                    int keyLen = b[q + 1];
+                    int vt = q + 2 + keyLen;
+                    if (keyLen >= 0 && vt + 1 < end && b[vt] == 0x12) {
+                        int value = vt + 2;
+                        int vlen = b[vt + 1];
+                        if (vlen < 0 && value < end && b[value] >= 0) {
+                            vlen = (vlen & 0x7f) | (b[value++] << 7);
                         }
-                        p = end;
-                        continue;
+                        if (value + vlen == end && vlen >= 0) {
+                            if (!found(b, q + 2, keyLen, value, vlen)) {
+                                return false;
+                            }
+                            p = end;
+                            continue;
+                        }
                     }
                 }
             }
@@ -203,7 +212,7 @@ final class ExampleScanner {
         if (++totalEntries > maxEntries) {
             return false;
         }
-        int id = keys.find(buf, keyStart, keyLen);
+        int id = keys.findAt(totalEntries - 1, buf, keyStart, keyLen);
         if (id >= 0) {
             if (visitor != null) {
                 if (!visitor.visit(id, buf, fStart, fStart + fLen)) {

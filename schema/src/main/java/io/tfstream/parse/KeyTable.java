@@ -11,6 +11,12 @@ import java.util.List;
  * Maps feature-key bytes to a dense id with one hash probe and one comparison, without decoding the
  * key into a String. Keys of up to 8 bytes (the usual case) are loaded as one little-endian word
  * that both the hash and the comparison use. Keys are matched byte-exactly, as TensorFlow does.
+ *
+ * <p>Records of one stream nearly always list their keys in the same order, so {@link #findAt}
+ * first compares the key with the one found at the same entry position of an earlier record
+ * (requested or not) and only hashes when they differ. The remembered keys take a bounded amount of
+ * memory that is allocated once: positions past {@link #MEMO_POSITIONS} are not remembered, and
+ * when longer keys no longer fit the byte pool it is cleared and refilled.
  */
 final class KeyTable {
     private static final VarHandle LE_LONG =
@@ -21,6 +27,28 @@ final class KeyTable {
     private final long[] lastWords; // the last 1..8 bytes of each key as read by lastWord
     private final int[] slots; // id + 1, 0 = empty
     private final int mask;
+
+    /** {@code WORD_MASKS[n]}: the low {@code n} bytes of a word. */
+    private static final long[] WORD_MASKS = new long[9];
+
+    static {
+        for (int n = 1; n <= 8; n++) {
+            WORD_MASKS[n] = -1L >>> (64 - 8 * n);
+        }
+    }
+
+    /** Entry positions whose key is remembered. */
+    static final int MEMO_POSITIONS = 4096;
+
+    /** Bytes kept for the leading parts of keys longer than eight bytes. */
+    static final int MEMO_POOL_BYTES = 1 << 16;
+
+    private int[] memoLen = new int[0]; // -1 = nothing remembered
+    private long[] memoLast = new long[0];
+    private int[] memoId = new int[0];
+    private int[] memoOff = new int[0]; // keys over 8 bytes: where their leading bytes are pooled
+    private byte[] memoPool = new byte[0];
+    private int memoPoolSize;
 
     KeyTable(List<String> names) {
         keys = new byte[names.size()][];
@@ -54,7 +82,94 @@ final class KeyTable {
     int find(byte[] buf, int off, int len) {
         int end = off + len;
         int tail = tailStart(off, end);
+        return lookup(buf, off, tail, lastWord(buf, tail, end), len);
+    }
+
+    /**
+     * As {@link #find}, for the key of the map entry at {@code position} (0-based) of a record:
+     * when it equals the key seen at that position before, its id is known without hashing.
+     */
+    int findAt(int position, byte[] buf, int off, int len) {
+        if (len <= 8 && position < memoLen.length && memoLen[position] == len) {
+            // The usual case in a few instructions: a short key, loaded as one masked word.
+            long word =
+                    off + 8 <= buf.length
+                            ? (long) LE_LONG.get(buf, off) & WORD_MASKS[len]
+                            : lastWord(buf, off, off + len);
+            if (word == memoLast[position]) {
+                return memoId[position];
+            }
+        }
+        return findAtSlow(position, buf, off, len);
+    }
+
+    private int findAtSlow(int position, byte[] buf, int off, int len) {
+        int end = off + len;
+        int tail = tailStart(off, end);
         long last = lastWord(buf, tail, end);
+        if (position < memoLen.length) {
+            if (memoLen[position] == len
+                    && memoLast[position] == last
+                    && (len <= 8
+                            || Arrays.equals(
+                                    memoPool,
+                                    memoOff[position],
+                                    memoOff[position] + tail - off,
+                                    buf,
+                                    off,
+                                    tail))) {
+                return memoId[position];
+            }
+        } else if (position < MEMO_POSITIONS) {
+            growMemo(position);
+        } else {
+            return lookup(buf, off, tail, last, len);
+        }
+        int id = lookup(buf, off, tail, last, len);
+        remember(position, buf, off, tail, last, len, id);
+        return id;
+    }
+
+    private void remember(int position, byte[] buf, int off, int tail, long last, int len, int id) {
+        int prefix = tail - off;
+        if (prefix > 0) {
+            if (memoPoolSize + prefix > memoPool.length) {
+                if (memoPool.length < MEMO_POOL_BYTES) {
+                    memoPool =
+                            Arrays.copyOf(
+                                    memoPool,
+                                    Math.max(
+                                            memoPoolSize + prefix,
+                                            Math.min(MEMO_POOL_BYTES, memoPool.length * 2 + 256)));
+                }
+                if (memoPoolSize + prefix > memoPool.length) {
+                    Arrays.fill(memoLen, -1); // full: forget every position and refill
+                    memoPoolSize = 0;
+                    if (prefix > memoPool.length) {
+                        return; // a key too long to remember
+                    }
+                }
+            }
+            System.arraycopy(buf, off, memoPool, memoPoolSize, prefix);
+            memoOff[position] = memoPoolSize;
+            memoPoolSize += prefix;
+        }
+        memoLen[position] = len;
+        memoLast[position] = last;
+        memoId[position] = id;
+    }
+
+    private void growMemo(int position) {
+        int n = Math.min(MEMO_POSITIONS, Math.max(64, Integer.highestOneBit(position) * 2));
+        int old = memoLen.length;
+        memoLen = Arrays.copyOf(memoLen, n);
+        Arrays.fill(memoLen, old, n, -1);
+        memoLast = Arrays.copyOf(memoLast, n);
+        memoId = Arrays.copyOf(memoId, n);
+        memoOff = Arrays.copyOf(memoOff, n);
+    }
+
+    private int lookup(byte[] buf, int off, int tail, long last, int len) {
         int s = hash(buf, off, tail, last, len) & mask;
         while (true) {
             int e = slots[s];
