@@ -27,7 +27,7 @@ final class FuzzSpecs {
     static final ParseLimits DEFAULT = ParseLimits.defaults().withMaxValuesPerFeature(1 << 16);
 
     /** Small enough that short fuzz inputs reach every limit check. */
-    static final ParseLimits TIGHT = new ParseLimits(64, 4, 6, 8);
+    static final ParseLimits TIGHT = new ParseLimits(64, 4, 6, 8, 16);
 
     static final List<FeatureSpecs> EXAMPLE =
             List.of(

@@ -28,9 +28,11 @@ import java.util.TreeMap;
  */
 final class BatchAssembler {
     private final ExampleParsePlan plan;
+    private final ParseLimits limits;
 
-    BatchAssembler(ExampleParsePlan plan) {
+    BatchAssembler(ExampleParsePlan plan, ParseLimits limits) {
         this.plan = plan;
+        this.limits = limits;
     }
 
     ParsedBatch assemble(KeyColumn[] columns, int rows, int[] rowToRecord)
@@ -56,7 +58,11 @@ final class BatchAssembler {
                 out.put(
                         name,
                         RaggedPartitions.batched(
-                                name, r, values, k -> (RaggedTensor) raw.get(plan.ragged(k))));
+                                name,
+                                r,
+                                values,
+                                k -> (RaggedTensor) raw.get(plan.ragged(k)),
+                                limits));
             } else if (spec instanceof SparseFeature s) {
                 out.put(
                         name,

@@ -45,7 +45,7 @@ public final class ExampleBatchParser {
             names.add(plan.keys.get(i).name);
         }
         scanner = new ExampleScanner(new KeyTable(names));
-        assembler = new BatchAssembler(plan);
+        assembler = new BatchAssembler(plan, limits);
         direct = new DirectRow();
     }
 

@@ -29,7 +29,11 @@ final class LenientCompositeRetry {
                 keep[kept++] = i;
             } catch (ExampleParseException e) {
                 rejected.accept(
-                        new ExampleParseException(e.kind(), i, e.featureKey(), e.getMessage()));
+                        e instanceof ParseLimitException l
+                                ? new ParseLimitException(
+                                        i, e.featureKey(), l.setting(), renumber(e, i))
+                                : new ExampleParseException(
+                                        e.kind(), i, e.featureKey(), e.getMessage()));
             }
         }
         int[] rows = Arrays.copyOf(keep, kept);
@@ -40,6 +44,12 @@ final class LenientCompositeRetry {
             throw new IllegalStateException(
                     "records that compose one by one failed together: " + e.getMessage(), e);
         }
+    }
+
+    /** A limit message names the record: the one-record batch's 0 becomes {@code index}. */
+    private static String renumber(ExampleParseException e, int index) {
+        String m = e.getMessage();
+        return m.startsWith("record 0:") ? "record " + index + m.substring("record 0".length()) : m;
     }
 
     private static SerializedRecords subset(SerializedRecords all, int[] pick, int n) {

@@ -8,12 +8,16 @@ package io.tfstream.parse;
  * @param maxValuesPerFeature most values one feature of one record may hold
  * @param maxFeaturesPerExample most feature map entries one record may hold
  * @param maxBytesPerValue largest single bytes_list value
+ * @param maxRaggedRows most rows a RaggedFeature's value_rowids partition may give one record
+ *     ({@code max(id) + 1}: the only row count that a single value, not the number of values,
+ *     decides)
  */
 public record ParseLimits(
         int maxRecordBytes,
         int maxValuesPerFeature,
         int maxFeaturesPerExample,
-        int maxBytesPerValue) {
+        int maxBytesPerValue,
+        int maxRaggedRows) {
 
     /** 64 MiB per record. */
     public static final int DEFAULT_MAX_RECORD_BYTES = 64 << 20;
@@ -27,22 +31,45 @@ public record ParseLimits(
     /** 64 MiB per bytes value. */
     public static final int DEFAULT_MAX_BYTES_PER_VALUE = 64 << 20;
 
+    /** 16 Mi rows per record from a value_rowids partition. */
+    public static final int DEFAULT_MAX_RAGGED_ROWS = 16 << 20;
+
     private static final ParseLimits DEFAULTS =
             new ParseLimits(
                     DEFAULT_MAX_RECORD_BYTES,
                     DEFAULT_MAX_VALUES_PER_FEATURE,
                     DEFAULT_MAX_FEATURES_PER_EXAMPLE,
-                    DEFAULT_MAX_BYTES_PER_VALUE);
+                    DEFAULT_MAX_BYTES_PER_VALUE,
+                    DEFAULT_MAX_RAGGED_ROWS);
 
     private static final ParseLimits NONE =
             new ParseLimits(
-                    Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE);
+                    Integer.MAX_VALUE,
+                    Integer.MAX_VALUE,
+                    Integer.MAX_VALUE,
+                    Integer.MAX_VALUE,
+                    Integer.MAX_VALUE - 16);
 
     public ParseLimits {
         check("maxRecordBytes", maxRecordBytes);
         check("maxValuesPerFeature", maxValuesPerFeature);
         check("maxFeaturesPerExample", maxFeaturesPerExample);
         check("maxBytesPerValue", maxBytesPerValue);
+        check("maxRaggedRows", maxRaggedRows);
+    }
+
+    /** The first four limits, with the default {@link #DEFAULT_MAX_RAGGED_ROWS}. */
+    public ParseLimits(
+            int maxRecordBytes,
+            int maxValuesPerFeature,
+            int maxFeaturesPerExample,
+            int maxBytesPerValue) {
+        this(
+                maxRecordBytes,
+                maxValuesPerFeature,
+                maxFeaturesPerExample,
+                maxBytesPerValue,
+                DEFAULT_MAX_RAGGED_ROWS);
     }
 
     private static void check(String name, int v) {
@@ -62,18 +89,27 @@ public record ParseLimits(
     }
 
     public ParseLimits withMaxRecordBytes(int v) {
-        return new ParseLimits(v, maxValuesPerFeature, maxFeaturesPerExample, maxBytesPerValue);
+        return new ParseLimits(
+                v, maxValuesPerFeature, maxFeaturesPerExample, maxBytesPerValue, maxRaggedRows);
     }
 
     public ParseLimits withMaxValuesPerFeature(int v) {
-        return new ParseLimits(maxRecordBytes, v, maxFeaturesPerExample, maxBytesPerValue);
+        return new ParseLimits(
+                maxRecordBytes, v, maxFeaturesPerExample, maxBytesPerValue, maxRaggedRows);
     }
 
     public ParseLimits withMaxFeaturesPerExample(int v) {
-        return new ParseLimits(maxRecordBytes, maxValuesPerFeature, v, maxBytesPerValue);
+        return new ParseLimits(
+                maxRecordBytes, maxValuesPerFeature, v, maxBytesPerValue, maxRaggedRows);
     }
 
     public ParseLimits withMaxBytesPerValue(int v) {
-        return new ParseLimits(maxRecordBytes, maxValuesPerFeature, maxFeaturesPerExample, v);
+        return new ParseLimits(
+                maxRecordBytes, maxValuesPerFeature, maxFeaturesPerExample, v, maxRaggedRows);
+    }
+
+    public ParseLimits withMaxRaggedRows(int v) {
+        return new ParseLimits(
+                maxRecordBytes, maxValuesPerFeature, maxFeaturesPerExample, maxBytesPerValue, v);
     }
 }

@@ -29,11 +29,25 @@ public final class RaggedComposition {
             Tensor values,
             Function<String, ? extends Tensor> partitions)
             throws ExampleParseException {
+        return compose(feature, spec, values, partitions, ParseLimits.defaults());
+    }
+
+    /**
+     * As {@link #compose(String, RaggedFeature, Tensor, Function)}, with {@code limits}' {@link
+     * ParseLimits#maxRaggedRows()} bounding the rows a value_rowids partition may give a record.
+     */
+    public static Tensor compose(
+            String feature,
+            RaggedFeature spec,
+            Tensor values,
+            Function<String, ? extends Tensor> partitions,
+            ParseLimits limits)
+            throws ExampleParseException {
         if (values instanceof RaggedTensor rt) {
             return RaggedPartitions.batched(
-                    feature, spec, rt, k -> (RaggedTensor) partitions.apply(k));
+                    feature, spec, rt, k -> (RaggedTensor) partitions.apply(k), limits);
         }
         return RaggedPartitions.single(
-                feature, spec, values.values(), k -> partitions.apply(k).values());
+                feature, spec, values.values(), k -> partitions.apply(k).values(), limits);
     }
 }

@@ -34,7 +34,8 @@ final class RaggedPartitions {
             String feature,
             RaggedFeature spec,
             RaggedTensor values,
-            Function<String, RaggedTensor> partitionOf)
+            Function<String, RaggedTensor> partitionOf,
+            ParseLimits limits)
             throws ExampleParseException {
         List<Partition> parts = spec.partitions();
         if (parts.isEmpty()) {
@@ -73,7 +74,9 @@ final class RaggedPartitions {
             } else if (part instanceof Partition.RowLengths) {
                 composed = new long[][] {ptSplits.clone(), RowPartitionMath.lengthsToSplits(pt)};
             } else {
-                composed = RowPartitionMath.batchedRowIds(ptSplits, pt);
+                composed =
+                        RowPartitionMath.batchedRowIds(
+                                ptSplits, pt, feature, limits.maxRaggedRows());
             }
             splits.set(0, composed[1]);
             splits.add(0, composed[0]);
@@ -89,7 +92,11 @@ final class RaggedPartitions {
      * 1-D int64 partition keys. No partitions or only uniform ones give a {@link DenseTensor}.
      */
     static Tensor single(
-            String feature, RaggedFeature spec, Column values, Function<String, Column> partitionOf)
+            String feature,
+            RaggedFeature spec,
+            Column values,
+            Function<String, Column> partitionOf,
+            ParseLimits limits)
             throws ExampleParseException {
         List<long[]> splits = new ArrayList<>();
         long[] shape = {values.size()};
@@ -120,7 +127,9 @@ final class RaggedPartitions {
                 s = new long[pt.length + 1];
                 System.arraycopy(pt, 0, s, 1, pt.length);
             } else {
-                s = RowPartitionMath.rowIdsToSplits(pt, pt.length);
+                s =
+                        RowPartitionMath.rowIdsToSplits(
+                                pt, pt.length, feature, 0, limits.maxRaggedRows());
             }
             splits.add(0, s);
         }

@@ -6,8 +6,8 @@ package io.tfstream.parse;
  * _add_batched_ragged_partition}, on plain {@code long[]} row splits.
  */
 final class RowPartitionMath {
-    /** The most rows a ValueRowIds partition may ask for; guards allocation against bad ids. */
-    static final long MAX_ROWS = 1L << 26;
+    /** The most rows of one composed batch: what a {@code long[]} of row splits can hold. */
+    static final long MAX_BATCH_ROWS = Integer.MAX_VALUE - 16;
 
     private RowPartitionMath() {}
 
@@ -71,7 +71,8 @@ final class RowPartitionMath {
      * when empty), row lengths by {@code bincount} with {@code maxlength = nrows} (larger ids are
      * dropped; negative ids fail as in TensorFlow's {@code Bincount}).
      */
-    static long[] rowIdsToSplits(long[] ids, int n) throws ExampleParseException {
+    static long[] rowIdsToSplits(long[] ids, int n, String feature, int record, long maxRows)
+            throws ExampleParseException {
         long nrows = n == 0 ? 0 : ids[n - 1] + 1;
         for (int i = 0; i < n; i++) {
             if (ids[i] < 0) {
@@ -82,7 +83,7 @@ final class RowPartitionMath {
                         "Input arr must be non-negative!");
             }
         }
-        checkRows(nrows);
+        checkRows(nrows, feature, record, maxRows);
         long[] s = new long[(int) nrows + 1];
         for (int i = 0; i < n; i++) {
             if (ids[i] < nrows) {
@@ -135,7 +136,8 @@ final class RowPartitionMath {
      * Batched ValueRowIds: {@code max(id) + 1} rows per example (0 if it has no ids), ids shifted
      * by the rows of the examples before.
      */
-    static long[][] batchedRowIds(long[] ptSplits, long[] pt) throws ExampleParseException {
+    static long[][] batchedRowIds(long[] ptSplits, long[] pt, String feature, long maxRows)
+            throws ExampleParseException {
         int batch = ptSplits.length - 1;
         long[] outer = new long[batch + 1];
         long[] ids = new long[pt.length];
@@ -146,24 +148,33 @@ final class RowPartitionMath {
                 ids[i] = pt[i] + outer[b];
             }
             long rows = Math.max(max, 0);
-            checkRows(rows);
+            checkRows(rows, feature, b, maxRows);
             outer[b + 1] = outer[b] + rows;
-            checkRows(outer[b + 1]);
+            checkRows(outer[b + 1], feature, -1, MAX_BATCH_ROWS);
         }
-        return new long[][] {outer, rowIdsToSplits(ids, ids.length)};
+        return new long[][] {outer, rowIdsToSplits(ids, ids.length, feature, -1, MAX_BATCH_ROWS)};
     }
 
-    private static void checkRows(long nrows) throws ExampleParseException {
-        if (nrows > MAX_ROWS) {
-            throw new ExampleParseException(
-                    ParseErrorKind.LIMIT_EXCEEDED,
-                    -1,
-                    null,
-                    "a ValueRowIds partition asks for "
+    /**
+     * A value_rowids partition gives {@code nrows} rows to {@code record} (-1: to the batch as a
+     * whole); more than {@code maxRows} is a {@link ParseLimitException} for {@code maxRaggedRows}.
+     */
+    private static void checkRows(long nrows, String feature, int record, long maxRows)
+            throws ExampleParseException {
+        if (nrows > maxRows) {
+            String where = record >= 0 ? "record " + record : "the batch";
+            throw new ParseLimitException(
+                    record,
+                    feature,
+                    "maxRaggedRows",
+                    where
+                            + ": feature '"
+                            + feature
+                            + "' has "
                             + nrows
-                            + " rows, more than "
-                            + MAX_ROWS
-                            + " (RowPartitionMath.MAX_ROWS)");
+                            + " rows from its value_rowids partition, exceeds maxRaggedRows ("
+                            + maxRows
+                            + ")");
         }
     }
 }

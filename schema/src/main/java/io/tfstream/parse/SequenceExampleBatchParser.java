@@ -158,8 +158,8 @@ public final class SequenceExampleBatchParser {
         }
         return new ParsedSequenceBatch(
                 state.batch ? state.records : -1,
-                outputs(plan.contextOutputs, plan.contextComposites, ctx),
-                outputs(plan.featureListOutputs, plan.featureListComposites, lists),
+                outputs(plan.contextOutputs, plan.contextComposites, ctx, state.limits),
+                outputs(plan.featureListOutputs, plan.featureListComposites, lists, state.limits),
                 listLengths);
     }
 
@@ -172,7 +172,8 @@ public final class SequenceExampleBatchParser {
     private static Map<String, Tensor> outputs(
             Map<String, String> names,
             Map<String, RaggedFeature> composites,
-            Map<String, Tensor> raw)
+            Map<String, Tensor> raw,
+            ParseLimits limits)
             throws ExampleParseException {
         Map<String, Tensor> out = new TreeMap<>();
         for (Map.Entry<String, String> e : names.entrySet()) {
@@ -183,7 +184,7 @@ public final class SequenceExampleBatchParser {
                     name,
                     spec == null
                             ? values
-                            : RaggedComposition.compose(name, spec, values, raw::get));
+                            : RaggedComposition.compose(name, spec, values, raw::get, limits));
         }
         return out;
     }

@@ -26,7 +26,7 @@ import java.util.TreeMap;
 final class SingleExampleAssembler {
     private SingleExampleAssembler() {}
 
-    static ParsedExample assemble(ExampleParsePlan plan, KeyColumn[] columns)
+    static ParsedExample assemble(ExampleParsePlan plan, KeyColumn[] columns, ParseLimits limits)
             throws ExampleParseException {
         Map<RawKey, Column> values = new HashMap<>();
         for (KeyColumn c : columns) {
@@ -57,7 +57,8 @@ final class SingleExampleAssembler {
                                 name,
                                 r,
                                 values.get(plan.ragged(r.valueKey())),
-                                k -> values.get(plan.ragged(k))));
+                                k -> values.get(plan.ragged(k)),
+                                limits));
             }
         }
         return new ParsedExample(out);

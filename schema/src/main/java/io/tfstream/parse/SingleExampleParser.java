@@ -116,7 +116,7 @@ public final class SingleExampleParser {
                 col.ends[1] = col.size();
             }
         }
-        return SingleExampleAssembler.assemble(plan, columns);
+        return SingleExampleAssembler.assemble(plan, columns, limits);
     }
 
     private void read(KeyColumn col, DType kind, byte[] buf, int start, int end)

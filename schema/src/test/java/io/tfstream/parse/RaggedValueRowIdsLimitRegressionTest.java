@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * Found by {@code ExampleParserFuzzTest} (OutOfMemoryError in {@code RaggedPartitions.apply}): a
  * RaggedFeature partitioned by value_rowids gets {@code max(id) + 1} rows per example, and the row
  * splits were allocated from that id, so one 8-byte varint could demand gigabytes. The row count is
- * now checked against a fixed bound before anything is allocated.
+ * now checked against {@link ParseLimits#maxRaggedRows()} before anything is allocated.
  */
 class RaggedValueRowIdsLimitRegressionTest {
     private static final String SPEC =
@@ -40,9 +40,29 @@ class RaggedValueRowIdsLimitRegressionTest {
                         ExampleParseException.class,
                         () -> parser.parse(SerializedRecords.of(List.of(HUGE_ROW_ID))));
         assertEquals(ParseErrorKind.LIMIT_EXCEEDED, e.kind());
+        assertEquals("maxRaggedRows", ((ParseLimitException) e).setting());
+        assertEquals(0, e.recordIndex());
+        assertEquals("r", e.featureKey());
         assertEquals(
-                "a ValueRowIds partition asks for 1099511627777 rows, more than 67108864"
-                        + " (RowPartitionMath.MAX_ROWS)",
+                "record 0: feature 'r' has 1099511627777 rows from its value_rowids partition,"
+                        + " exceeds maxRaggedRows (16777216)",
+                e.getMessage());
+    }
+
+    @Test
+    void theRowBoundIsTheMaxRaggedRowsSetting() throws Exception {
+        byte[] fourRows = example(entry("i", int64Feature(1, 2)), entry("vr", int64Feature(0, 3)));
+        SerializedRecords batch = SerializedRecords.of(List.of(fourRows, fourRows));
+        ParsedBatch b = parser(ParseLimits.defaults().withMaxRaggedRows(4)).parse(batch);
+        assertEquals(8, ((RaggedTensor) b.feature("r")).rowSplits().get(0)[2]);
+
+        ParseLimitException e =
+                assertThrows(
+                        ParseLimitException.class,
+                        () -> parser(ParseLimits.defaults().withMaxRaggedRows(3)).parse(batch));
+        assertEquals(
+                "record 0: feature 'r' has 4 rows from its value_rowids partition, exceeds"
+                        + " maxRaggedRows (3)",
                 e.getMessage());
     }
 
@@ -57,6 +77,7 @@ class RaggedValueRowIdsLimitRegressionTest {
         assertEquals(1, rejected.size());
         assertEquals(0, rejected.get(0).recordIndex());
         assertEquals(ParseErrorKind.LIMIT_EXCEEDED, rejected.get(0).kind());
+        assertEquals("maxRaggedRows", ((ParseLimitException) rejected.get(0)).setting());
         assertEquals(1, b.rows());
         assertEquals(1, b.recordIndex(0));
         // Four rows (ids 0 and 3), the value_rowids maximum the limit allows.
