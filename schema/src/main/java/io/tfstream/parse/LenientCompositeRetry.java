@@ -8,7 +8,9 @@ import java.util.function.Consumer;
  * Lenient parsing when a composite feature (SparseFeature, RaggedFeature partitions) cannot be
  * built for the batch as a whole, e.g. index and value counts that differ in some record: each
  * accepted record is parsed again on its own, those whose own composition fails are rejected with
- * that error (and their record index), and the rest are parsed as one batch. TensorFlow itself
+ * that error (and their record index), and the rest are parsed as one batch. When the rest exceeds
+ * a batch-wide limit together ({@link ParseLimits#maxRaggedRows()}), the longest prefix that fits
+ * is kept and each later record is rejected as not fitting, naming the limit. TensorFlow itself
  * would fail the whole batch.
  */
 final class LenientCompositeRetry {
@@ -37,13 +39,51 @@ final class LenientCompositeRetry {
             }
         }
         int[] rows = Arrays.copyOf(keep, kept);
+        ExampleParseException together;
         try {
-            ParsedBatch b = parser.parse(subset(records, rows, kept));
-            return new ParsedBatch(b.rows(), new TreeMap<>(b.features()), rows);
+            return batch(parser, records, rows, kept);
+        } catch (ExampleParseException e) {
+            together = e;
+        }
+        // Records that compose one by one but not together exceed a batch-wide limit (the rows of
+        // value_rowids partitions, ParseLimits.maxRaggedRows), which grows with every record:
+        // keep the longest prefix that composes and reject the rest, naming the limit.
+        int lo = 0;
+        int hi = kept;
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            try {
+                parser.parse(subset(records, rows, mid));
+                lo = mid;
+            } catch (ExampleParseException e) {
+                hi = mid;
+                together = e;
+            }
+        }
+        for (int j = lo; j < kept; j++) {
+            rejected.accept(doesNotFit(together, rows[j]));
+        }
+        try {
+            return batch(parser, records, Arrays.copyOf(rows, lo), lo);
         } catch (ExampleParseException e) {
             throw new IllegalStateException(
-                    "records that compose one by one failed together: " + e.getMessage(), e);
+                    "a prefix that composed failed again: " + e.getMessage(), e);
         }
+    }
+
+    private static ParsedBatch batch(
+            ExampleBatchParser parser, SerializedRecords records, int[] rows, int n)
+            throws ExampleParseException {
+        ParsedBatch b = parser.parse(subset(records, rows, n));
+        return new ParsedBatch(b.rows(), new TreeMap<>(b.features()), rows);
+    }
+
+    /** Record {@code index} composes alone but not with the records before it. */
+    private static ExampleParseException doesNotFit(ExampleParseException e, int index) {
+        String message = "record " + index + ": does not fit in this batch: " + e.getMessage();
+        return e instanceof ParseLimitException l
+                ? new ParseLimitException(index, e.featureKey(), l.setting(), message)
+                : new ExampleParseException(e.kind(), index, e.featureKey(), message);
     }
 
     /** A limit message names the record: the one-record batch's 0 becomes {@code index}. */

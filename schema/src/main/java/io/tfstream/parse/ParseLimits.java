@@ -8,9 +8,9 @@ package io.tfstream.parse;
  * @param maxValuesPerFeature most values one feature of one record may hold
  * @param maxFeaturesPerExample most feature map entries one record may hold
  * @param maxBytesPerValue largest single bytes_list value
- * @param maxRaggedRows most rows a RaggedFeature's value_rowids partition may give one record
- *     ({@code max(id) + 1}: the only row count that a single value, not the number of values,
- *     decides)
+ * @param maxRaggedRows most rows a RaggedFeature's value_rowids partition may give one batch, and
+ *     so one record ({@code max(id) + 1} per record: the only row count that a single value, not
+ *     the number of values, decides)
  */
 public record ParseLimits(
         int maxRecordBytes,
@@ -31,7 +31,7 @@ public record ParseLimits(
     /** 64 MiB per bytes value. */
     public static final int DEFAULT_MAX_BYTES_PER_VALUE = 64 << 20;
 
-    /** 16 Mi rows per record from a value_rowids partition. */
+    /** 16 Mi rows per batch from a value_rowids partition (128 MiB of row splits). */
     public static final int DEFAULT_MAX_RAGGED_ROWS = 16 << 20;
 
     private static final ParseLimits DEFAULTS =

@@ -6,9 +6,6 @@ package io.tfstream.parse;
  * _add_batched_ragged_partition}, on plain {@code long[]} row splits.
  */
 final class RowPartitionMath {
-    /** The most rows of one composed batch: what a {@code long[]} of row splits can hold. */
-    static final long MAX_BATCH_ROWS = Integer.MAX_VALUE - 16;
-
     private RowPartitionMath() {}
 
     /** {@code from_row_lengths}: {@code [0] + cumsum(lengths)}. */
@@ -150,14 +147,28 @@ final class RowPartitionMath {
             long rows = Math.max(max, 0);
             checkRows(rows, feature, b, maxRows);
             outer[b + 1] = outer[b] + rows;
-            checkRows(outer[b + 1], feature, -1, MAX_BATCH_ROWS);
+            if (outer[b + 1] > maxRows) {
+                throw new ParseLimitException(
+                        -1,
+                        feature,
+                        "maxRaggedRows",
+                        "the batch: feature '"
+                                + feature
+                                + "' has "
+                                + outer[b + 1]
+                                + " rows from its value_rowids partition up to record "
+                                + b
+                                + ", exceeds maxRaggedRows ("
+                                + maxRows
+                                + ")");
+            }
         }
-        return new long[][] {outer, rowIdsToSplits(ids, ids.length, feature, -1, MAX_BATCH_ROWS)};
+        return new long[][] {outer, rowIdsToSplits(ids, ids.length, feature, -1, maxRows)};
     }
 
     /**
-     * A value_rowids partition gives {@code nrows} rows to {@code record} (-1: to the batch as a
-     * whole); more than {@code maxRows} is a {@link ParseLimitException} for {@code maxRaggedRows}.
+     * A value_rowids partition gives {@code nrows} rows to {@code record}; more than {@code
+     * maxRows} is a {@link ParseLimitException} for {@code maxRaggedRows}.
      */
     private static void checkRows(long nrows, String feature, int record, long maxRows)
             throws ExampleParseException {

@@ -53,7 +53,7 @@ class RaggedValueRowIdsLimitRegressionTest {
     void theRowBoundIsTheMaxRaggedRowsSetting() throws Exception {
         byte[] fourRows = example(entry("i", int64Feature(1, 2)), entry("vr", int64Feature(0, 3)));
         SerializedRecords batch = SerializedRecords.of(List.of(fourRows, fourRows));
-        ParsedBatch b = parser(ParseLimits.defaults().withMaxRaggedRows(4)).parse(batch);
+        ParsedBatch b = parser(ParseLimits.defaults().withMaxRaggedRows(8)).parse(batch);
         assertEquals(8, ((RaggedTensor) b.feature("r")).rowSplits().get(0)[2]);
 
         ParseLimitException e =
@@ -64,6 +64,57 @@ class RaggedValueRowIdsLimitRegressionTest {
                 "record 0: feature 'r' has 4 rows from its value_rowids partition, exceeds"
                         + " maxRaggedRows (3)",
                 e.getMessage());
+    }
+
+    /**
+     * Found by {@code ExampleParserFuzzTest} (allocation budget): a 46-byte input asked for 805,709
+     * rows, within the default limit; the limit is what bounds it, per record and per batch.
+     */
+    @Test
+    void aFewBytesAskForManyRowsOnlyWithinTheLimit() throws Exception {
+        byte[] manyRows =
+                example(entry("i", int64Feature(0, 1, 2)), entry("vr", int64Feature(805708)));
+        SerializedRecords one = SerializedRecords.of(List.of(manyRows));
+        ParsedBatch b = parser(ParseLimits.defaults()).parse(one);
+        assertEquals(805709, ((RaggedTensor) b.feature("r")).rowSplits().get(0)[1]);
+
+        ParseLimitException e =
+                assertThrows(
+                        ParseLimitException.class,
+                        () -> parser(ParseLimits.defaults().withMaxRaggedRows(1 << 16)).parse(one));
+        assertEquals(
+                "record 0: feature 'r' has 805709 rows from its value_rowids partition, exceeds"
+                        + " maxRaggedRows (65536)",
+                e.getMessage());
+    }
+
+    @Test
+    void theLimitHoldsForTheBatchAsAWhole() throws Exception {
+        byte[] fortyRows = example(entry("i", int64Feature(5)), entry("vr", int64Feature(39)));
+        SerializedRecords three = SerializedRecords.of(List.of(fortyRows, fortyRows, fortyRows));
+        ExampleBatchParser parser = parser(ParseLimits.defaults().withMaxRaggedRows(100));
+
+        ParseLimitException e = assertThrows(ParseLimitException.class, () -> parser.parse(three));
+        assertEquals(-1, e.recordIndex());
+        assertEquals(
+                "the batch: feature 'r' has 120 rows from its value_rowids partition up to record"
+                        + " 2, exceeds maxRaggedRows (100)",
+                e.getMessage());
+
+        // Lenient: the records that fit stay, the one that does not is rejected, naming the limit.
+        List<ExampleParseException> rejected = new ArrayList<>();
+        ParsedBatch b = parser.parseLenient(three, rejected::add);
+        assertEquals(2, b.rows());
+        assertEquals(1, b.recordIndex(1));
+        assertEquals(80, ((RaggedTensor) b.feature("r")).rowSplits().get(0)[2]);
+        assertEquals(1, rejected.size());
+        ParseLimitException r = (ParseLimitException) rejected.get(0);
+        assertEquals(2, r.recordIndex());
+        assertEquals("maxRaggedRows", r.setting());
+        assertEquals(
+                "record 2: does not fit in this batch: the batch: feature 'r' has 120 rows from its"
+                        + " value_rowids partition up to record 2, exceeds maxRaggedRows (100)",
+                r.getMessage());
     }
 
     @Test
