@@ -105,23 +105,14 @@ final class ExampleScanner {
                     len = (len & 0x7f) | (b[q++] << 7);
                 }
                 int end = q + len;
-                // Inside [q, end): 0x0a, key length, key, 0x12, value length (1-2 bytes), value.
-                if (len >= 4 && end <= lim && b[q] == 0x0a) {
-                    int keyLen = b[q + 1];
-                    int vt = q + 2 + keyLen;
-                    if (keyLen >= 0 && vt + 1 < end && b[vt] == 0x12) {
-                        int value = vt + 2;
-                        int vlen = b[vt + 1];
-                        if (vlen < 0 && value < end && b[value] >= 0) {
-                            vlen = (vlen & 0x7f) | (b[value++] << 7);
+                if (len >= 0 && end <= lim) {
+                    int value = canonicalValueStart(b, q, end);
+                    if (value >= 0) {
+                        if (!found(b, q + 2, b[q + 1], value, end - value)) {
+                            return false;
                         }
-                        if (value + vlen == end && vlen >= 0) {
-                            if (!found(b, q + 2, keyLen, value, vlen)) {
-                                return false;
-                            }
-                            p = end;
-                            continue;
-                        }
+                        p = end;
+                        continue;
                     }
                 }
             }
