@@ -115,7 +115,8 @@ public final class ExampleBatchParser {
         try {
             return assembler.assemble(columns, row, rowToRecord);
         } catch (ExampleParseException e) {
-            return LenientCompositeRetry.retry(this, records, rowToRecord, row, rejected);
+            return LenientRetry.retry(
+                    this::parse, ParsedBatch::withRows, records, rowToRecord, row, rejected);
         }
     }
 

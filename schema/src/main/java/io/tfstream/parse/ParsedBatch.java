@@ -8,7 +8,7 @@ import java.util.SortedMap;
  * The tensors parsed from one batch, keyed by output feature name in sorted order. When records
  * were rejected in lenient mode, {@link #recordIndex(int)} maps each output row back to its record.
  */
-public final class ParsedBatch {
+public final class ParsedBatch implements ParsedRows {
     private final int rows;
     private final SortedMap<String, Tensor> features;
     private final int[] rowToRecord;
@@ -19,7 +19,13 @@ public final class ParsedBatch {
         this.rowToRecord = rowToRecord;
     }
 
+    /** This batch with its rows mapped to the records {@code rowToRecord}. */
+    ParsedBatch withRows(int[] rowToRecord) {
+        return new ParsedBatch(rows, features, rowToRecord);
+    }
+
     /** Number of parsed records (the batch dimension). */
+    @Override
     public int rows() {
         return rows;
     }
@@ -33,6 +39,7 @@ public final class ParsedBatch {
     }
 
     /** The input record index of output row {@code row}. */
+    @Override
     public int recordIndex(int row) {
         return rowToRecord == null ? row : rowToRecord[row];
     }

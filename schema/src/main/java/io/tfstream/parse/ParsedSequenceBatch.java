@@ -14,11 +14,12 @@ import java.util.TreeMap;
  * For {@code parse_single_sequence_example} {@link #batchSize()} is -1, nothing has a batch
  * dimension and each length is a scalar (Python drops it; the kernel computes it).
  */
-public final class ParsedSequenceBatch {
+public final class ParsedSequenceBatch implements ParsedRows {
     private final int batchSize;
     private final SortedMap<String, Tensor> context;
     private final SortedMap<String, Tensor> featureLists;
     private final SortedMap<String, DenseTensor> featureListLengths;
+    private final int[] rowToRecord;
 
     ParsedSequenceBatch(
             int batchSize,
@@ -29,6 +30,20 @@ public final class ParsedSequenceBatch {
         this.context = sorted(context);
         this.featureLists = sorted(featureLists);
         this.featureListLengths = sorted(featureListLengths);
+        this.rowToRecord = null;
+    }
+
+    private ParsedSequenceBatch(ParsedSequenceBatch b, int[] rowToRecord) {
+        this.batchSize = b.batchSize;
+        this.context = b.context;
+        this.featureLists = b.featureLists;
+        this.featureListLengths = b.featureListLengths;
+        this.rowToRecord = rowToRecord;
+    }
+
+    /** This batch with its rows mapped to the records {@code rowToRecord}. */
+    ParsedSequenceBatch withRows(int[] rowToRecord) {
+        return new ParsedSequenceBatch(this, rowToRecord);
     }
 
     private static <T> SortedMap<String, T> sorted(Map<String, T> m) {
@@ -40,6 +55,21 @@ public final class ParsedSequenceBatch {
     /** Records parsed, or -1 for a single (scalar) parse. */
     public int batchSize() {
         return batchSize;
+    }
+
+    /** Records parsed (the batch dimension), or -1 for a single parse. */
+    @Override
+    public int rows() {
+        return batchSize;
+    }
+
+    /**
+     * The input record index of output row {@code row}: after {@link
+     * SequenceExampleBatchParser#parseLenient} rejected records, rows skip them.
+     */
+    @Override
+    public int recordIndex(int row) {
+        return rowToRecord == null ? row : rowToRecord[row];
     }
 
     public SortedMap<String, Tensor> context() {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Parses serialized {@code tensorflow.SequenceExample}s as {@code tf.io.parse_sequence_example} (a
@@ -67,6 +68,45 @@ public final class SequenceExampleBatchParser {
             scan(i, records.buffer(i), records.offset(i), records.length(i));
         }
         return assemble();
+    }
+
+    /**
+     * Parses every record that TensorFlow would accept on its own ({@code
+     * parse_sequence_example([record])}) and reports each rejected record to {@code rejected}, with
+     * its index in {@code records} and TensorFlow's message for it; the batch holds the accepted
+     * rows in order ({@link ParsedSequenceBatch#recordIndex(int)}). The same contract as {@link
+     * ExampleBatchParser#parseLenient}. A batch without bad records is parsed once; the kernel
+     * reports errors per batch, so a batch with one is parsed again record by record.
+     */
+    public ParsedSequenceBatch parseLenient(
+            SerializedRecords records, Consumer<ExampleParseException> rejected) {
+        try {
+            return parse(records);
+        } catch (ExampleParseException whole) {
+            int n = records.size();
+            int[] all = new int[n];
+            for (int i = 0; i < n; i++) {
+                all[i] = i;
+            }
+            return LenientRetry.retry(
+                    this::parseOrEmpty, ParsedSequenceBatch::withRows, records, all, n, rejected);
+        }
+    }
+
+    /**
+     * A lenient parse that rejected every record gives the kernel's outputs for zero records, or no
+     * tensors at all where the kernel refuses zero records.
+     */
+    private ParsedSequenceBatch parseOrEmpty(SerializedRecords records)
+            throws ExampleParseException {
+        if (records.size() > 0) {
+            return parse(records);
+        }
+        try {
+            return parse(records);
+        } catch (ExampleParseException e) {
+            return new ParsedSequenceBatch(0, Map.of(), Map.of(), Map.of());
+        }
     }
 
     /** {@code parse_single_sequence_example(buf[off, off+len))} without a name. */

@@ -86,7 +86,7 @@ public final class SpecSource {
                         + " SEQSPEC.json); parse it with parse_example");
     }
 
-    private static boolean isJson(byte[] content, String fileName) {
+    static boolean isJson(byte[] content, String fileName) {
         if (fileName.toLowerCase(Locale.ROOT).endsWith(".json")) {
             return true;
         }

@@ -1,0 +1,44 @@
+package io.tfstream.operators.deadletter;
+
+import io.tfstream.parse.ExampleParseException;
+import io.tfstream.parse.ParseLimitException;
+
+/** Why a record went to the dead-letter output: the {@code tfstream.reason} header codes. */
+public enum DeadLetterReason {
+    /** TensorFlow would reject the record (or its event time is missing or invalid). */
+    PARSE_ERROR("parse_error"),
+    /** A {@link io.tfstream.parse.ParseLimits} limit was exceeded. */
+    LIMIT_EXCEEDED("limit_exceeded"),
+    /** The record cannot fit any output message. */
+    TOO_LARGE("too_large"),
+    /** Diverted by a validation action. */
+    VALIDATION("validation"),
+    /** A damaged region of a TFRecord file source. */
+    CORRUPT_INPUT("corrupt_input");
+
+    private final String code;
+
+    DeadLetterReason(String code) {
+        this.code = code;
+    }
+
+    /** The code written to the {@code tfstream.reason} header and used in metric names. */
+    public String code() {
+        return code;
+    }
+
+    /** The reason for a record the parser rejected. */
+    public static DeadLetterReason of(ExampleParseException e) {
+        return e instanceof ParseLimitException ? LIMIT_EXCEEDED : PARSE_ERROR;
+    }
+
+    /** The reason with code {@code code}. */
+    public static DeadLetterReason ofCode(String code) {
+        for (DeadLetterReason r : values()) {
+            if (r.code.equals(code)) {
+                return r;
+            }
+        }
+        throw new IllegalArgumentException("unknown dead-letter reason '" + code + "'");
+    }
+}

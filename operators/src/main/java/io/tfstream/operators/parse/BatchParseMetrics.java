@@ -1,0 +1,64 @@
+package io.tfstream.operators.parse;
+
+import io.tfstream.operators.deadletter.DeadLetterReason;
+import java.util.EnumMap;
+import java.util.Map;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+
+/**
+ * The batch-and-parse operator's metrics, in the operator's group under {@code tfstream}: records
+ * in, bytes in, accepted, dead-lettered (in total and per reason under {@code reason.<code>}),
+ * batches, batch size and parse time per batch (microseconds) histograms. Per subtask, records in =
+ * accepted + dead-lettered.
+ */
+final class BatchParseMetrics {
+    private static final int HISTOGRAM_WINDOW = 1000;
+
+    private final Counter recordsIn;
+    private final Counter bytesIn;
+    private final Counter accepted;
+    private final Counter deadLettered;
+    private final Map<DeadLetterReason, Counter> byReason = new EnumMap<>(DeadLetterReason.class);
+    private final Counter batches;
+    private final Histogram batchSize;
+    private final Histogram parseMicros;
+
+    BatchParseMetrics(MetricGroup operator) {
+        MetricGroup g = operator.addGroup("tfstream");
+        recordsIn = g.counter("recordsIn");
+        bytesIn = g.counter("bytesIn");
+        accepted = g.counter("accepted");
+        deadLettered = g.counter("deadLettered");
+        for (DeadLetterReason r : DeadLetterReason.values()) {
+            byReason.put(r, g.addGroup("reason", r.code()).counter("deadLettered"));
+        }
+        batches = g.counter("batches");
+        batchSize = g.histogram("batchSize", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        parseMicros =
+                g.histogram(
+                        "parseTimeMicros", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+    }
+
+    void recordIn(int bytes) {
+        recordsIn.inc();
+        bytesIn.inc(bytes);
+    }
+
+    void batchParsed(int records, long nanos) {
+        batches.inc();
+        batchSize.update(records);
+        parseMicros.update(nanos / 1000);
+    }
+
+    void accepted() {
+        accepted.inc();
+    }
+
+    void deadLettered(DeadLetterReason reason) {
+        deadLettered.inc();
+        byReason.get(reason).inc();
+    }
+}

@@ -1,0 +1,69 @@
+package io.tfstream.operators.parse;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * Where a record's event time comes from: the Kafka record timestamp, or the first value of an
+ * int64 feature of the schema (a context feature for SequenceExamples) in epoch milliseconds or
+ * seconds.
+ *
+ * @param source the source of event time
+ * @param feature the int64 feature, for {@link Source#FEATURE}
+ * @param unit the feature's unit, for {@link Source#FEATURE}
+ */
+public record EventTimeSettings(Source source, String feature, Unit unit) implements Serializable {
+    /** Largest event time accepted from a feature: 9999-12-31T23:59:59.999Z. */
+    public static final long MAX_EPOCH_MILLIS = 253402300799999L;
+
+    public EventTimeSettings {
+        Objects.requireNonNull(source, "source");
+        if (source == Source.FEATURE) {
+            if (feature == null || feature.isEmpty()) {
+                throw new IllegalArgumentException("event time from a feature needs its name");
+            }
+            Objects.requireNonNull(unit, "unit");
+        }
+    }
+
+    /** Event time is the Kafka record timestamp. */
+    public static EventTimeSettings kafkaTimestamp() {
+        return new EventTimeSettings(Source.KAFKA_TIMESTAMP, null, null);
+    }
+
+    /** Event time is the first value of int64 feature {@code name}, in {@code unit}. */
+    public static EventTimeSettings feature(String name, Unit unit) {
+        return new EventTimeSettings(Source.FEATURE, name, unit);
+    }
+
+    /** The source of event time. */
+    public enum Source {
+        KAFKA_TIMESTAMP,
+        FEATURE
+    }
+
+    /** The unit of an event-time feature. */
+    public enum Unit {
+        MILLIS(1),
+        SECONDS(1000);
+
+        private final long millis;
+
+        Unit(long millis) {
+            this.millis = millis;
+        }
+
+        /** The largest value accepted in this unit. */
+        public long toEpochMillisLimit() {
+            return MAX_EPOCH_MILLIS / millis;
+        }
+
+        /** The event time in epoch milliseconds, or -1 when {@code v} is out of range. */
+        public long toEpochMillis(long v) {
+            if (v < 0 || v > MAX_EPOCH_MILLIS / millis) {
+                return -1;
+            }
+            return v * millis;
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.tfstream.operators.source;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * One input record as it came from Kafka: value and key bytes, headers, and where it came from
+ * (topic, partition, offset, Kafka timestamp). Immutable; the arrays are never changed after
+ * construction, so Flink may hand the same instance to chained operators.
+ */
+public final class SourceRecord {
+    private static final String[] NO_KEYS = new String[0];
+    private static final byte[][] NO_VALUES = new byte[0][];
+
+    private final byte[] value;
+    private final byte[] key;
+    private final String[] headerKeys;
+    private final byte[][] headerValues;
+    private final String topic;
+    private final int partition;
+    private final long offset;
+    private final long timestamp;
+
+    public SourceRecord(
+            byte[] value,
+            byte[] key,
+            String[] headerKeys,
+            byte[][] headerValues,
+            String topic,
+            int partition,
+            long offset,
+            long timestamp) {
+        this.value = Objects.requireNonNull(value, "value");
+        this.key = key;
+        this.headerKeys = headerKeys == null ? NO_KEYS : headerKeys;
+        this.headerValues = headerValues == null ? NO_VALUES : headerValues;
+        if (this.headerKeys.length != this.headerValues.length) {
+            throw new IllegalArgumentException(
+                    this.headerKeys.length
+                            + " header keys but "
+                            + this.headerValues.length
+                            + " values");
+        }
+        this.topic = Objects.requireNonNull(topic, "topic");
+        this.partition = partition;
+        this.offset = offset;
+        this.timestamp = timestamp;
+    }
+
+    /** A record without key and headers. */
+    public static SourceRecord of(byte[] value, String topic, int partition, long offset, long ts) {
+        return new SourceRecord(value, null, null, null, topic, partition, offset, ts);
+    }
+
+    /** The serialized record; a Kafka tombstone (null value) arrives as an empty array. */
+    public byte[] value() {
+        return value;
+    }
+
+    /** The Kafka key, or null. */
+    public byte[] key() {
+        return key;
+    }
+
+    public int headerCount() {
+        return headerKeys.length;
+    }
+
+    public String headerKey(int i) {
+        return headerKeys[i];
+    }
+
+    /** The value of header {@code i}; may be null (Kafka allows null header values). */
+    public byte[] headerValue(int i) {
+        return headerValues[i];
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    public int partition() {
+        return partition;
+    }
+
+    public long offset() {
+        return offset;
+    }
+
+    /** The Kafka record timestamp (epoch millis), or -1 when the record has none. */
+    public long timestamp() {
+        return timestamp;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof SourceRecord r)) {
+            return false;
+        }
+        return partition == r.partition
+                && offset == r.offset
+                && timestamp == r.timestamp
+                && topic.equals(r.topic)
+                && Arrays.equals(value, r.value)
+                && Arrays.equals(key, r.key)
+                && Arrays.equals(headerKeys, r.headerKeys)
+                && Arrays.deepEquals(headerValues, r.headerValues);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(topic, partition, offset);
+    }
+
+    @Override
+    public String toString() {
+        return topic + "/" + partition + "@" + offset + " (" + value.length + " bytes)";
+    }
+}

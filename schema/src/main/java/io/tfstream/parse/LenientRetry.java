@@ -1,0 +1,98 @@
+package io.tfstream.parse;
+
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * Lenient parsing when the batch as a whole cannot be built although a first pass accepted its
+ * records (a SparseFeature or RaggedFeature partition inconsistent across the batch; for
+ * SequenceExamples, any error, since the kernel reports errors per batch): each candidate record is
+ * parsed again on its own, those that fail alone are rejected with that error (and their record
+ * index), and the rest are parsed as one batch. When the rest exceeds a batch-wide limit together
+ * ({@link ParseLimits#maxRaggedRows()}), the longest prefix that fits is kept and each later record
+ * is rejected as not fitting, naming the limit. TensorFlow itself would fail the whole batch.
+ */
+final class LenientRetry {
+    private LenientRetry() {}
+
+    /** A strict batch parse. */
+    interface BatchParse<T> {
+        T parse(SerializedRecords records) throws ExampleParseException;
+    }
+
+    /** The same result with its rows mapped to the original records. */
+    interface RowMapping<T> {
+        T withRows(T parsed, int[] rowToRecord);
+    }
+
+    static <T> T retry(
+            BatchParse<T> parser,
+            RowMapping<T> mapping,
+            SerializedRecords records,
+            int[] candidates,
+            int count,
+            Consumer<ExampleParseException> rejected) {
+        int[] keep = new int[count];
+        int kept = 0;
+        for (int j = 0; j < count; j++) {
+            int i = candidates[j];
+            try {
+                parser.parse(RecordSubset.single(records, i));
+                keep[kept++] = i;
+            } catch (ExampleParseException e) {
+                rejected.accept(
+                        e instanceof ParseLimitException l
+                                ? new ParseLimitException(
+                                        i, e.featureKey(), l.setting(), renumber(e, i))
+                                : new ExampleParseException(
+                                        e.kind(), i, e.featureKey(), e.getMessage()));
+            }
+        }
+        int[] rows = Arrays.copyOf(keep, kept);
+        ExampleParseException together;
+        try {
+            return mapping.withRows(parser.parse(RecordSubset.of(records, rows, kept)), rows);
+        } catch (ExampleParseException e) {
+            together = e;
+        }
+        // Records that parse one by one but not together exceed a batch-wide limit (the rows of
+        // value_rowids partitions, ParseLimits.maxRaggedRows), which grows with every record:
+        // keep the longest prefix that parses and reject the rest, naming the limit.
+        int lo = 0;
+        int hi = kept;
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            try {
+                parser.parse(RecordSubset.of(records, rows, mid));
+                lo = mid;
+            } catch (ExampleParseException e) {
+                hi = mid;
+                together = e;
+            }
+        }
+        for (int j = lo; j < kept; j++) {
+            rejected.accept(doesNotFit(together, rows[j]));
+        }
+        int[] prefix = Arrays.copyOf(rows, lo);
+        try {
+            return mapping.withRows(parser.parse(RecordSubset.of(records, prefix, lo)), prefix);
+        } catch (ExampleParseException e) {
+            throw new IllegalStateException(
+                    "a prefix that parsed failed again: " + e.getMessage(), e);
+        }
+    }
+
+    /** Record {@code index} parses alone but not with the records before it. */
+    private static ExampleParseException doesNotFit(ExampleParseException e, int index) {
+        String message = "record " + index + ": does not fit in this batch: " + e.getMessage();
+        return e instanceof ParseLimitException l
+                ? new ParseLimitException(index, e.featureKey(), l.setting(), message)
+                : new ExampleParseException(e.kind(), index, e.featureKey(), message);
+    }
+
+    /** A limit message names the record: the one-record batch's 0 becomes {@code index}. */
+    private static String renumber(ExampleParseException e, int index) {
+        String m = e.getMessage();
+        return m.startsWith("record 0") ? "record " + index + m.substring("record 0".length()) : m;
+    }
+}
