@@ -141,10 +141,14 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
             deadline.cancel(false);
             deadline = null;
         }
+        String tripped = null;
         if (n > 0) {
-            parseAndEmit(n);
+            tripped = parseAndEmit(n);
             pending.clear();
             batch.clear();
+        }
+        if (tripped != null) {
+            throw new SuppressRestartsException(new DeadLetterRateExceededException(tripped));
         }
         if (heldWatermark != null) {
             Watermark w = heldWatermark;
@@ -153,7 +157,8 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
         }
     }
 
-    private void parseAndEmit(int n) {
+    /** Returns the circuit breaker's message when it trips, else null. */
+    private String parseAndEmit(int n) {
         long start = System.nanoTime();
         rejected.clear();
         ParsedRows rows = parser.parse(batch, rejected::add);
@@ -187,13 +192,9 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
                                 : new StreamRecord<>(r));
             }
         }
-        if (rate != null) {
-            String tripped =
-                    rate.add(getProcessingTimeService().getCurrentProcessingTime(), n, dead);
-            if (tripped != null) {
-                throw new SuppressRestartsException(new DeadLetterRateExceededException(tripped));
-            }
-        }
+        return rate == null
+                ? null
+                : rate.add(getProcessingTimeService().getCurrentProcessingTime(), n, dead);
     }
 
     /** Event time from the feature: accepted rows get it, rows without a valid one are rejected. */

@@ -1,0 +1,58 @@
+package io.tfstream.operators.deadletter;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.tfstream.operators.source.SourceRecord;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+
+/** The dead-letter record written to Kafka: original bytes and the contract's headers. */
+class DeadLetterSerializationSchemaTest {
+    private static String header(ProducerRecord<byte[], byte[]> r, String name) {
+        return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void keepsValueAndKeyAndWritesEveryHeader() {
+        SourceRecord s =
+                new SourceRecord(new byte[] {5, 6}, new byte[] {7}, null, null, "in", 2, 41, 1234);
+        DeadLetterSerializationSchema schema =
+                new DeadLetterSerializationSchema("dlq", "ab12", 1024);
+        ProducerRecord<byte[], byte[]> r =
+                schema.serialize(
+                        new DeadLetter(s, DeadLetterReason.PARSE_ERROR, "Name: <unknown>"),
+                        null,
+                        null);
+        assertEquals("dlq", r.topic());
+        assertNull(r.partition());
+        assertArrayEquals(new byte[] {5, 6}, r.value());
+        assertArrayEquals(new byte[] {7}, r.key());
+        assertEquals("parse_error", header(r, DeadLetterHeaders.REASON));
+        assertEquals("Name: <unknown>", header(r, DeadLetterHeaders.ERROR));
+        assertEquals("in", header(r, DeadLetterHeaders.SOURCE_TOPIC));
+        assertEquals("2", header(r, DeadLetterHeaders.SOURCE_PARTITION));
+        assertEquals("41", header(r, DeadLetterHeaders.SOURCE_OFFSET));
+        assertEquals("1234", header(r, DeadLetterHeaders.SOURCE_TIMESTAMP));
+        assertEquals("ab12", header(r, DeadLetterHeaders.SCHEMA_FINGERPRINT));
+    }
+
+    @Test
+    void cutsTheMessageAtACharacterBoundary() {
+        assertEquals(
+                "abc",
+                new String(DeadLetterSerializationSchema.cut("abcdef", 3), StandardCharsets.UTF_8));
+        // "é" is two bytes: a cut inside it drops the whole character.
+        assertEquals(
+                "a",
+                new String(DeadLetterSerializationSchema.cut("aé", 2), StandardCharsets.UTF_8));
+        assertEquals(
+                "aé",
+                new String(DeadLetterSerializationSchema.cut("aé", 3), StandardCharsets.UTF_8));
+        assertEquals(0, DeadLetterSerializationSchema.cut("€", 2).length);
+        assertEquals(
+                "", new String(DeadLetterSerializationSchema.cut("x", 0), StandardCharsets.UTF_8));
+    }
+}

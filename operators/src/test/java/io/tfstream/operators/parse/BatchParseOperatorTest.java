@@ -1,0 +1,328 @@
+package io.tfstream.operators.parse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterReason;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.parse.ExampleBatchParser;
+import io.tfstream.parse.ExampleParseException;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.parse.RecordBatch;
+import io.tfstream.spec.DType;
+import io.tfstream.spec.FeatureSpec;
+import io.tfstream.spec.FeatureSpecs;
+import io.tfstream.spec.FixedLenFeature;
+import io.tfstream.spec.VarLenFeature;
+import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.testing.Seed001Corpus;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+import org.tensorflow.example.Example;
+import org.tensorflow.example.Feature;
+import org.tensorflow.example.Features;
+import org.tensorflow.example.Int64List;
+
+/** {@link BatchParseOperator} in Flink's operator test harness. */
+@SuppressWarnings("try") // the harness's close() may throw InterruptedException
+class BatchParseOperatorTest {
+    private static final List<byte[]> GOOD = Seed001Corpus.records(50, 3);
+
+    private static ParseSettings settings(
+            FeatureSpecs spec,
+            ParseLimits limits,
+            BatchTriggers t,
+            EventTimeSettings et,
+            DeadLetterGuard g) {
+        return new ParseSettings(
+                SpecJsonWriter.write(spec).getBytes(StandardCharsets.UTF_8),
+                "spec.json",
+                false,
+                limits,
+                t,
+                et,
+                g);
+    }
+
+    private static ParseSettings seed(BatchTriggers t) {
+        return settings(
+                Seed001Corpus.spec(),
+                ParseLimits.defaults(),
+                t,
+                EventTimeSettings.kafkaTimestamp(),
+                DeadLetterGuard.off());
+    }
+
+    private static OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> harness(
+            ParseSettings s) throws Exception {
+        OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h =
+                new OneInputStreamOperatorTestHarness<>(
+                        new BatchParseOperator(s), SourceRecordSerializer.INSTANCE);
+        h.setup(SourceRecordSerializer.INSTANCE);
+        return h;
+    }
+
+    private static SourceRecord rec(byte[] value, long offset) {
+        return SourceRecord.of(value, "in", 0, offset, 1000 + offset);
+    }
+
+    private static List<Long> offsets(List<SourceRecord> records) {
+        List<Long> out = new ArrayList<>();
+        for (SourceRecord r : records) {
+            out.add(r.offset());
+        }
+        return out;
+    }
+
+    private static List<DeadLetter> deadLetters(
+            OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
+        List<DeadLetter> out = new ArrayList<>();
+        if (h.getSideOutput(BatchParseOperator.DEAD_LETTERS) != null) {
+            for (StreamRecord<DeadLetter> r : h.getSideOutput(BatchParseOperator.DEAD_LETTERS)) {
+                out.add(r.getValue());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void closesABatchAtMaxRecords() throws Exception {
+        try (var h = harness(seed(new BatchTriggers(3, 1 << 20, Duration.ofSeconds(10))))) {
+            h.open();
+            h.processElement(rec(GOOD.get(0), 0), 1000);
+            h.processElement(rec(GOOD.get(1), 1), 1001);
+            assertEquals(List.of(), h.extractOutputValues());
+            h.processElement(rec(GOOD.get(2), 2), 1002);
+            assertEquals(List.of(0L, 1L, 2L), offsets(h.extractOutputValues()));
+        }
+    }
+
+    @Test
+    void closesABatchAtMaxBytes() throws Exception {
+        long twoRecords = GOOD.get(0).length + GOOD.get(1).length;
+        try (var h = harness(seed(new BatchTriggers(1000, twoRecords, Duration.ofSeconds(10))))) {
+            h.open();
+            h.processElement(rec(GOOD.get(0), 0), 1000);
+            assertEquals(List.of(), h.extractOutputValues());
+            h.processElement(rec(GOOD.get(1), 1), 1001);
+            assertEquals(List.of(0L, 1L), offsets(h.extractOutputValues()));
+        }
+    }
+
+    @Test
+    void closesABatchAfterMaxDelayOfProcessingTime() throws Exception {
+        try (var h = harness(seed(new BatchTriggers(1000, 1 << 20, Duration.ofMillis(200))))) {
+            h.open();
+            h.setProcessingTime(1_000);
+            h.processElement(rec(GOOD.get(0), 0), 1000);
+            h.setProcessingTime(1_150);
+            h.processElement(rec(GOOD.get(1), 1), 1001);
+            h.setProcessingTime(1_199);
+            assertEquals(List.of(), h.extractOutputValues());
+            h.setProcessingTime(1_200);
+            assertEquals(List.of(0L, 1L), offsets(h.extractOutputValues()));
+            // The next batch gets its own deadline, counted from its first record.
+            h.processElement(rec(GOOD.get(2), 2), 1002);
+            h.setProcessingTime(1_399);
+            assertEquals(2, h.extractOutputValues().size());
+            h.setProcessingTime(1_400);
+            assertEquals(List.of(0L, 1L, 2L), offsets(h.extractOutputValues()));
+        }
+    }
+
+    @Test
+    void emitsPendingRecordsBeforeTheBarrierAndRestoresWithoutRepeatingThem() throws Exception {
+        OperatorSubtaskState state;
+        try (var h = harness(seed(BatchTriggers.defaults()))) {
+            h.open();
+            h.processElement(rec(GOOD.get(0), 0), 1000);
+            h.processElement(rec(GOOD.get(1), 1), 1001);
+            h.prepareSnapshotPreBarrier(1);
+            assertEquals(List.of(0L, 1L), offsets(h.extractOutputValues()));
+            state = h.snapshot(1, 5_000);
+        }
+        try (var h = harness(seed(BatchTriggers.defaults()))) {
+            h.initializeState(state);
+            h.open();
+            h.processElement(rec(GOOD.get(2), 2), 1002);
+            h.prepareSnapshotPreBarrier(2);
+            assertEquals(List.of(2L), offsets(h.extractOutputValues()));
+        }
+    }
+
+    @Test
+    void finishEmitsWhatIsPending() throws Exception {
+        try (var h = harness(seed(BatchTriggers.defaults()))) {
+            h.open();
+            h.processElement(rec(GOOD.get(0), 0), 1000);
+            h.getOneInputOperator().finish();
+            assertEquals(List.of(0L), offsets(h.extractOutputValues()));
+        }
+    }
+
+    @Test
+    void rejectedRecordsGoToTheDeadLettersWithReasonAndTheirOwnMessage() throws Exception {
+        ParseSettings s =
+                settings(
+                        Seed001Corpus.spec(),
+                        ParseLimits.defaults().withMaxRecordBytes(200),
+                        BatchTriggers.defaults(),
+                        EventTimeSettings.kafkaTimestamp(),
+                        DeadLetterGuard.off());
+        byte[] truncated = Arrays.copyOf(GOOD.get(4), GOOD.get(4).length - 2);
+        byte[] tooBig = new byte[300];
+        try (var h = harness(s)) {
+            h.open();
+            for (int i = 0; i < 8; i++) {
+                byte[] v = i == 2 ? truncated : i == 5 ? tooBig : GOOD.get(i);
+                h.processElement(rec(v, i), 1000 + i);
+            }
+            h.prepareSnapshotPreBarrier(1);
+            List<StreamRecord<? extends SourceRecord>> out = h.extractOutputStreamRecords();
+            List<Long> accepted = new ArrayList<>();
+            for (StreamRecord<? extends SourceRecord> r : out) {
+                accepted.add(r.getValue().offset());
+                assertEquals(1000 + r.getValue().offset(), r.getTimestamp());
+            }
+            assertEquals(List.of(0L, 1L, 3L, 4L, 6L, 7L), accepted);
+            List<DeadLetter> dead = deadLetters(h);
+            assertEquals(2, dead.size());
+            assertEquals(2, dead.get(0).source().offset());
+            assertEquals(DeadLetterReason.PARSE_ERROR, dead.get(0).reason());
+            assertEquals(aloneMessage(truncated), dead.get(0).error());
+            assertTrue(Arrays.equals(truncated, dead.get(0).source().value()));
+            assertEquals(5, dead.get(1).source().offset());
+            assertEquals(DeadLetterReason.LIMIT_EXCEEDED, dead.get(1).reason());
+            assertEquals(
+                    "record 0 has 300 bytes, exceeds maxRecordBytes (200)", dead.get(1).error());
+        }
+    }
+
+    private static String aloneMessage(byte[] record) {
+        try {
+            ExampleBatchParser.create(Seed001Corpus.spec()).parse(RecordBatch.of(record));
+        } catch (ExampleParseException e) {
+            return e.getMessage();
+        }
+        throw new AssertionError("the record parses");
+    }
+
+    @Test
+    void eventTimeFromAFeatureInSecondsAndBadValuesDeadLettered() throws Exception {
+        FeatureSpecs spec =
+                FeatureSpecs.of(
+                        Map.<String, FeatureSpec>of(
+                                "ts",
+                                new VarLenFeature(DType.INT64),
+                                "x",
+                                FixedLenFeature.required(List.of(), DType.INT64)));
+        ParseSettings s =
+                settings(
+                        spec,
+                        ParseLimits.defaults(),
+                        BatchTriggers.defaults(),
+                        EventTimeSettings.feature("ts", EventTimeSettings.Unit.SECONDS),
+                        DeadLetterGuard.off());
+        try (var h = harness(s)) {
+            h.open();
+            h.processElement(rec(example(1_700_000_000L), 0), 5);
+            h.processElement(rec(example(), 1), 6);
+            h.processElement(rec(example(-3L), 2), 7);
+            h.processElement(rec(example(Long.MAX_VALUE), 3), 8);
+            h.prepareSnapshotPreBarrier(1);
+            List<StreamRecord<? extends SourceRecord>> out = h.extractOutputStreamRecords();
+            assertEquals(1, out.size());
+            assertEquals(1_700_000_000_000L, out.get(0).getTimestamp());
+            List<DeadLetter> dead = deadLetters(h);
+            assertEquals(3, dead.size());
+            assertEquals("event-time feature 'ts' has no value", dead.get(0).error());
+            assertEquals(
+                    "event-time feature 'ts' has value -3, not epoch seconds in [0, 253402300799]",
+                    dead.get(1).error());
+            assertEquals(DeadLetterReason.PARSE_ERROR, dead.get(2).reason());
+        }
+    }
+
+    private static byte[] example(long... ts) {
+        Features.Builder f =
+                Features.newBuilder()
+                        .putFeature(
+                                "x",
+                                Feature.newBuilder()
+                                        .setInt64List(Int64List.newBuilder().addValue(7))
+                                        .build());
+        if (ts.length > 0) {
+            Int64List.Builder l = Int64List.newBuilder();
+            for (long t : ts) {
+                l.addValue(t);
+            }
+            f.putFeature("ts", Feature.newBuilder().setInt64List(l).build());
+        }
+        return Example.newBuilder().setFeatures(f).build().toByteArray();
+    }
+
+    @Test
+    void aWatermarkWaitsForTheRecordsBufferedBeforeIt() throws Exception {
+        try (var h = harness(seed(BatchTriggers.defaults()))) {
+            h.open();
+            h.processElement(rec(GOOD.get(0), 0), 1000);
+            h.processWatermark(new Watermark(1500));
+            assertEquals(List.of(), new ArrayList<>(h.getOutput()));
+            h.prepareSnapshotPreBarrier(1);
+            List<Object> out = new ArrayList<>(h.getOutput());
+            assertEquals(2, out.size());
+            assertInstanceOf(StreamRecord.class, out.get(0));
+            assertEquals(new Watermark(1500), out.get(1));
+            // With nothing buffered a watermark passes straight through.
+            h.processWatermark(new Watermark(1600));
+            assertEquals(new Watermark(1600), new ArrayList<>(h.getOutput()).get(2));
+        }
+    }
+
+    @Test
+    void theCircuitBreakerStopsTheJobWithoutRestartsNamingTheFraction() throws Exception {
+        ParseSettings s =
+                settings(
+                        Seed001Corpus.spec(),
+                        ParseLimits.defaults(),
+                        new BatchTriggers(10, 1 << 20, Duration.ofSeconds(1)),
+                        EventTimeSettings.kafkaTimestamp(),
+                        new DeadLetterGuard(0.5, Duration.ofMinutes(1), 10));
+        try (var h = harness(s)) {
+            h.open();
+            for (int i = 0; i < 9; i++) {
+                h.processElement(rec(i < 4 ? new byte[] {1} : GOOD.get(i), i), i);
+            }
+            h.processElement(rec(GOOD.get(9), 9), 9); // 4 of 10: under the limit
+            assertEquals(6, h.extractOutputValues().size());
+            for (int i = 10; i < 19; i++) {
+                h.processElement(rec(new byte[] {1}, i), i);
+            }
+            SuppressRestartsException e =
+                    assertThrows(
+                            SuppressRestartsException.class,
+                            () -> h.processElement(rec(new byte[] {1}, 19), 19));
+            assertTrue(
+                    e.getCause()
+                            .getMessage()
+                            .startsWith(
+                                    "14 of the last 20 records (0.7000) went to the dead-letter output"),
+                    e.getCause().getMessage());
+            assertTrue(e.getCause().getMessage().contains("dlq.max-fraction (0.5)"));
+        }
+    }
+}
