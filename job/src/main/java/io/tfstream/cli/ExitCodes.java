@@ -14,6 +14,9 @@ public final class ExitCodes {
     /** The schema or feature spec was rejected. */
     public static final int SPEC_REJECTED = 3;
 
+    /** A streaming job failed (not bad data: that goes to the dead-letter output). */
+    public static final int JOB_FAILED = 4;
+
     private ExitCodes() {}
 
     static int forException(Throwable t) {

@@ -21,7 +21,8 @@ import picocli.CommandLine.Command;
             ParseCommand.class,
             ParseSeqCommand.class,
             VerifyCommand.class,
-            IndexCommand.class
+            IndexCommand.class,
+            RunCommand.class
         })
 public final class TfstreamCli implements Runnable {
 
@@ -52,6 +53,11 @@ public final class TfstreamCli implements Runnable {
     static CommandLine newCommandLine() {
         CommandLine cl = new CommandLine(new TfstreamCli());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.getSubcommands()
+                .get("run")
+                .getCommandSpec()
+                .usageMessage()
+                .footer(io.tfstream.job.JobOptionsHelp.helpText());
         cl.setExitCodeExceptionMapper(ExitCodes::forException);
         cl.setParameterExceptionHandler(
                 (ex, args) -> {

@@ -1,0 +1,294 @@
+package io.tfstream.job;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * The job's validated settings: every {@link JobOptions} key typed, plus the Kafka client and Flink
+ * pass-through properties. Built once by {@link #of}, which rejects unknown keys, values of the
+ * wrong type and inconsistent combinations with a message that names the key and what is accepted.
+ */
+public final class JobConfig {
+    private static final Pattern SECRET =
+            Pattern.compile("(?i).*(password|secret|jaas|credential|token|sasl\\.login).*");
+
+    private final Configuration options;
+    private final Properties sourceProperties;
+    private final Properties outputProperties;
+    private final Map<String, String> flinkSettings;
+    private final Map<String, String> given;
+
+    private JobConfig(
+            Configuration options,
+            Properties sourceProperties,
+            Properties outputProperties,
+            Map<String, String> flinkSettings,
+            Map<String, String> given) {
+        this.options = options;
+        this.sourceProperties = sourceProperties;
+        this.outputProperties = outputProperties;
+        this.flinkSettings = flinkSettings;
+        this.given = given;
+    }
+
+    /** Validates {@code flat} (dotted keys; list values as lists or ';'-separated strings). */
+    public static JobConfig of(Map<String, ?> flat) {
+        Map<String, ConfigOption<?>> known = new LinkedHashMap<>();
+        for (ConfigOption<?> o : JobOptions.ALL) {
+            known.put(o.key(), o);
+        }
+        Configuration conf = new Configuration();
+        Properties source = new Properties();
+        Properties output = new Properties();
+        Map<String, String> flink = new TreeMap<>();
+        Map<String, String> given = new TreeMap<>();
+        for (Map.Entry<String, ?> e : flat.entrySet()) {
+            String key = e.getKey();
+            String value = text(e.getValue());
+            given.put(key, value);
+            if (key.startsWith(JobOptions.SOURCE_PROPERTIES_PREFIX)) {
+                source.setProperty(
+                        key.substring(JobOptions.SOURCE_PROPERTIES_PREFIX.length()), value);
+            } else if (key.startsWith(JobOptions.OUTPUT_PROPERTIES_PREFIX)) {
+                output.setProperty(
+                        key.substring(JobOptions.OUTPUT_PROPERTIES_PREFIX.length()), value);
+            } else if (key.startsWith(JobOptions.FLINK_PREFIX)) {
+                flink.put(key.substring(JobOptions.FLINK_PREFIX.length()), value);
+            } else {
+                ConfigOption<?> o = known.get(key);
+                if (o == null) {
+                    throw new JobConfigException(unknown(key, known.keySet()));
+                }
+                conf.setString(key, normalize(o, value));
+                check(conf, o, value);
+            }
+        }
+        JobConfig c = new JobConfig(conf, source, output, flink, given);
+        c.checkCombinations();
+        return c;
+    }
+
+    private static String text(Object v) {
+        if (v instanceof List<?> l) {
+            return l.stream().map(String::valueOf).collect(Collectors.joining(";"));
+        }
+        return String.valueOf(v);
+    }
+
+    /** Enum values may be written in any case and with '-' for '_'. */
+    private static String normalize(ConfigOption<?> o, String value) {
+        return enumClass(o) != null ? value.trim().replace('-', '_') : value.trim();
+    }
+
+    private static Class<?> enumClass(ConfigOption<?> o) {
+        Class<?> c = JobOptionsHelp.valueClass(o);
+        return c.isEnum() ? c : null;
+    }
+
+    private static void check(Configuration conf, ConfigOption<?> o, String value) {
+        try {
+            conf.get(o);
+        } catch (IllegalArgumentException e) {
+            throw new JobConfigException(
+                    "invalid value '"
+                            + value
+                            + "' for "
+                            + o.key()
+                            + ": expected "
+                            + JobOptionsHelp.typeName(o));
+        }
+    }
+
+    private static String unknown(String key, java.util.Set<String> known) {
+        String group = key.contains(".") ? key.substring(0, key.indexOf('.') + 1) : key;
+        List<String> near =
+                known.stream().filter(k -> k.startsWith(group)).collect(Collectors.toList());
+        return "unknown option '"
+                + key
+                + "'"
+                + (near.isEmpty() ? "" : "; options in '" + group + "': " + String.join(", ", near))
+                + " (see tfstream run --help; Kafka client settings go under "
+                + JobOptions.SOURCE_PROPERTIES_PREFIX
+                + "* and "
+                + JobOptions.OUTPUT_PROPERTIES_PREFIX
+                + "*, Flink settings under "
+                + JobOptions.FLINK_PREFIX
+                + "*)";
+    }
+
+    private void checkCombinations() {
+        require(JobOptions.SOURCE_BOOTSTRAP_SERVERS);
+        require(JobOptions.DLQ_TOPIC);
+        boolean topics = options.contains(JobOptions.SOURCE_TOPICS);
+        boolean pattern = options.contains(JobOptions.SOURCE_TOPIC_PATTERN);
+        if (topics == pattern) {
+            throw new JobConfigException(
+                    "set exactly one of source.topics and source.topic-pattern");
+        }
+        if (topics && get(JobOptions.SOURCE_TOPICS).stream().anyMatch(String::isBlank)) {
+            throw new JobConfigException("source.topics has an empty topic name");
+        }
+        if (pattern) {
+            try {
+                Pattern.compile(get(JobOptions.SOURCE_TOPIC_PATTERN));
+            } catch (PatternSyntaxException e) {
+                throw new JobConfigException(
+                        "invalid value for source.topic-pattern: " + e.getDescription());
+            }
+        }
+        if (options.contains(JobOptions.SCHEMA_PATH) == options.contains(JobOptions.SPEC_PATH)) {
+            throw new JobConfigException("set exactly one of schema.path and spec.path");
+        }
+        StartingOffsets.parse(get(JobOptions.SOURCE_STARTING_OFFSETS));
+        if (get(JobOptions.EVENT_TIME_SOURCE) == JobOptions.EventTimeSource.FEATURE
+                && !options.contains(JobOptions.EVENT_TIME_FEATURE)) {
+            throw new JobConfigException(
+                    "event-time.source: feature needs event-time.feature (an int64 feature)");
+        }
+        positive(JobOptions.CHECKPOINT_INTERVAL);
+        positive(JobOptions.BATCH_MAX_DELAY);
+        positive(JobOptions.DLQ_WINDOW);
+        positive(JobOptions.OUTPUT_TRANSACTION_TIMEOUT);
+        notNegative(JobOptions.EVENT_TIME_OUT_OF_ORDERNESS);
+        notNegative(JobOptions.EVENT_TIME_IDLENESS);
+        atLeast(JobOptions.BATCH_MAX_RECORDS, 1);
+        atLeast(JobOptions.DLQ_MAX_ERROR_BYTES, 0);
+        atLeast(JobOptions.MAX_VALUES_PER_FEATURE, 1);
+        atLeast(JobOptions.MAX_FEATURES_PER_EXAMPLE, 1);
+        atLeast(JobOptions.MAX_RAGGED_ROWS, 1);
+        int p = get(JobOptions.PARALLELISM);
+        if (p == 0 || p < -1) {
+            throw new JobConfigException(
+                    "invalid value '" + p + "' for parallelism: expected -1 or a positive integer");
+        }
+        int port = get(JobOptions.REST_PORT);
+        if (port < 0 || port > 65535) {
+            throw new JobConfigException(
+                    "invalid value '" + port + "' for rest.port: expected 0..65535");
+        }
+        double f = get(JobOptions.DLQ_MAX_FRACTION);
+        if (!(f >= 0 && f <= 1)) {
+            throw new JobConfigException(
+                    "invalid value '" + f + "' for dlq.max-fraction: expected 0..1 (1: off)");
+        }
+        if (get(JobOptions.DLQ_MIN_RECORDS) < 1) {
+            throw new JobConfigException("invalid value for dlq.min-records: expected >= 1");
+        }
+        intBytes(JobOptions.MAX_RECORD_BYTES);
+        intBytes(JobOptions.MAX_BYTES_PER_VALUE);
+        if (get(JobOptions.BATCH_MAX_BYTES).getBytes() < 1) {
+            throw new JobConfigException("invalid value for batch.max-bytes: expected >= 1 byte");
+        }
+        if (get(JobOptions.JOB_NAME).isBlank()) {
+            throw new JobConfigException("job.name must not be empty");
+        }
+    }
+
+    private void require(ConfigOption<?> o) {
+        if (!options.contains(o)) {
+            throw new JobConfigException(o.key() + " is required: " + JobOptionsHelp.text(o));
+        }
+    }
+
+    private void positive(ConfigOption<Duration> o) {
+        Duration d = get(o);
+        if (d.isNegative() || d.isZero()) {
+            throw new JobConfigException(
+                    "invalid value '" + d + "' for " + o.key() + ": expected a positive duration");
+        }
+    }
+
+    private void notNegative(ConfigOption<Duration> o) {
+        if (get(o).isNegative()) {
+            throw new JobConfigException(
+                    "invalid value '" + get(o) + "' for " + o.key() + ": expected >= 0");
+        }
+    }
+
+    private void atLeast(ConfigOption<Integer> o, int min) {
+        if (get(o) < min) {
+            throw new JobConfigException(
+                    "invalid value '" + get(o) + "' for " + o.key() + ": expected >= " + min);
+        }
+    }
+
+    private void intBytes(ConfigOption<org.apache.flink.configuration.MemorySize> o) {
+        long b = get(o).getBytes();
+        if (b < 1 || b > Integer.MAX_VALUE - 8) {
+            throw new JobConfigException(
+                    "invalid value '" + get(o) + "' for " + o.key() + ": expected 1 byte to 2 GiB");
+        }
+    }
+
+    public <T> T get(ConfigOption<T> o) {
+        return options.get(o);
+    }
+
+    public boolean contains(ConfigOption<?> o) {
+        return options.contains(o);
+    }
+
+    /** Kafka consumer properties ({@code source.properties.*}, prefix removed). */
+    public Properties sourceProperties() {
+        Properties p = new Properties();
+        p.putAll(sourceProperties);
+        return p;
+    }
+
+    /** Kafka producer properties ({@code output.properties.*}, prefix removed). */
+    public Properties outputProperties() {
+        Properties p = new Properties();
+        p.putAll(outputProperties);
+        return p;
+    }
+
+    /** Flink settings ({@code flink.*}, prefix removed). */
+    public Map<String, String> flinkSettings() {
+        return Map.copyOf(flinkSettings);
+    }
+
+    /** The output bootstrap servers: {@code output.bootstrap-servers} or the source's. */
+    public String outputBootstrapServers() {
+        return options.getOptional(JobOptions.OUTPUT_BOOTSTRAP_SERVERS)
+                .orElse(get(JobOptions.SOURCE_BOOTSTRAP_SERVERS));
+    }
+
+    /** The settings as given, one {@code key: value} per line, secrets masked. */
+    public String describe() {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<String, String> e : given.entrySet()) {
+            b.append(e.getKey())
+                    .append(": ")
+                    .append(isSecret(e.getKey()) ? "******" : e.getValue())
+                    .append('\n');
+        }
+        return b.toString();
+    }
+
+    /** Whether a key's value must never be printed or logged. */
+    static boolean isSecret(String key) {
+        return SECRET.matcher(key.toLowerCase(Locale.ROOT)).matches();
+    }
+
+    @Override
+    public String toString() {
+        return "JobConfig{" + Arrays.toString(describe().split("\n")) + "}";
+    }
+
+    /** All keys given, for tests. */
+    List<String> keys() {
+        return new ArrayList<>(given.keySet());
+    }
+}

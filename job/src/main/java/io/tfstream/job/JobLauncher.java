@@ -1,0 +1,54 @@
+package io.tfstream.job;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+
+/**
+ * What every entry point does before the job graph is built: read and validate the settings, load
+ * and check the schema, check the Kafka cluster, and compute the Flink settings the job runs with.
+ */
+public final class JobLauncher {
+    private JobLauncher() {}
+
+    /** A job ready to be built: validated settings and checked schema. */
+    public record Prepared(JobConfig config, JobSchema schema) {}
+
+    /** Reads {@code yaml} (may be null) and {@code sets}, and runs every start-up check. */
+    public static Prepared prepare(Path yaml, List<String> sets) {
+        return prepare(JobConfig.of(JobConfigFiles.read(yaml, sets)));
+    }
+
+    /** Loads the schema of {@code config} and checks the Kafka cluster. */
+    public static Prepared prepare(JobConfig config) {
+        JobSchema schema = JobSchema.load(config);
+        KafkaStartupChecks.check(config);
+        return new Prepared(config, schema);
+    }
+
+    /**
+     * The Flink settings of the job: the {@code flink.*} pass-through, no Kryo fallback for any
+     * record type ({@code pipeline.generic-types: false}), and the checkpoint directory when set.
+     */
+    public static Configuration flinkConfiguration(JobConfig config) {
+        Configuration conf = new Configuration();
+        for (Map.Entry<String, String> e : config.flinkSettings().entrySet()) {
+            conf.setString(e.getKey(), e.getValue());
+        }
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        conf.set(PipelineOptions.NAME, config.get(JobOptions.JOB_NAME));
+        if (config.contains(JobOptions.CHECKPOINT_DIR)) {
+            conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+            conf.set(
+                    CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                    config.get(JobOptions.CHECKPOINT_DIR));
+            conf.set(
+                    CheckpointingOptions.SAVEPOINT_DIRECTORY,
+                    config.get(JobOptions.CHECKPOINT_DIR));
+        }
+        return conf;
+    }
+}

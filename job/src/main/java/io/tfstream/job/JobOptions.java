@@ -1,0 +1,381 @@
+package io.tfstream.job;
+
+import static org.apache.flink.configuration.ConfigOptions.key;
+
+import io.tfstream.operators.parse.BatchTriggers;
+import io.tfstream.operators.parse.DeadLetterGuard;
+import io.tfstream.parse.ParseLimits;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.MemorySize;
+
+/**
+ * Every setting of the streaming job, as typed Flink {@link ConfigOption}s with defaults and
+ * descriptions; dotted keys grouped by stage. {@code tfstream run --help} and the README's table
+ * are generated from {@link #ALL}. Keys under {@link #SOURCE_PROPERTIES_PREFIX} and {@link
+ * #OUTPUT_PROPERTIES_PREFIX} pass through to the Kafka clients; keys under {@link #FLINK_PREFIX} to
+ * Flink's own configuration.
+ */
+public final class JobOptions {
+    private JobOptions() {}
+
+    /** {@code source.properties.<kafka consumer key>}: passed to the Kafka consumer as is. */
+    public static final String SOURCE_PROPERTIES_PREFIX = "source.properties.";
+
+    /** {@code output.properties.<kafka producer key>}: passed to every Kafka producer as is. */
+    public static final String OUTPUT_PROPERTIES_PREFIX = "output.properties.";
+
+    /** {@code flink.<flink key>}: passed to Flink's configuration (e.g. restart strategy). */
+    public static final String FLINK_PREFIX = "flink.";
+
+    public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(10);
+    public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_OUT_OF_ORDERNESS = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_IDLENESS = Duration.ofSeconds(30);
+    public static final int DEFAULT_MAX_ERROR_BYTES = 1024;
+    public static final int DEFAULT_REST_PORT = 8081;
+
+    // --- job
+
+    public static final ConfigOption<String> JOB_NAME =
+            key("job.name")
+                    .stringType()
+                    .defaultValue("tfstream")
+                    .withDescription(
+                            "Name of the Flink job; also the start of every Kafka sink's"
+                                    + " transactional id (<job.name>-dlq, <job.name>-records)."
+                                    + " Two jobs writing to one cluster need different names.");
+
+    public static final ConfigOption<Integer> PARALLELISM =
+            key("parallelism")
+                    .intType()
+                    .defaultValue(-1)
+                    .withDescription(
+                            "Parallelism of every operator (-1: the cluster's default). More"
+                                    + " subtasks than input partitions leave some idle.");
+
+    public static final ConfigOption<Duration> CHECKPOINT_INTERVAL =
+            key("checkpoint.interval")
+                    .durationType()
+                    .defaultValue(DEFAULT_CHECKPOINT_INTERVAL)
+                    .withDescription(
+                            "Exactly-once checkpoint interval. Outputs become visible to"
+                                    + " read_committed consumers and as finished shards at each"
+                                    + " checkpoint.");
+
+    public static final ConfigOption<String> CHECKPOINT_DIR =
+            key("checkpoint.dir")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Where checkpoints and savepoints go (file:// or s3://). Unset: the"
+                                    + " cluster's setting; tfstream run keeps them in memory and"
+                                    + " writes its stop savepoint to a temporary directory.");
+
+    public static final ConfigOption<Integer> REST_PORT =
+            key("rest.port")
+                    .intType()
+                    .defaultValue(DEFAULT_REST_PORT)
+                    .withDescription(
+                            "Port of the Flink web UI and REST API of tfstream run's embedded"
+                                    + " cluster (0: any free port).");
+
+    // --- source
+
+    public static final ConfigOption<String> SOURCE_BOOTSTRAP_SERVERS =
+            key("source.bootstrap-servers")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Kafka bootstrap servers of the input (required).");
+
+    public static final ConfigOption<List<String>> SOURCE_TOPICS =
+            key("source.topics")
+                    .stringType()
+                    .asList()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Input topics (a YAML list or a ';'-separated string). Exactly one of"
+                                    + " source.topics and source.topic-pattern.");
+
+    public static final ConfigOption<String> SOURCE_TOPIC_PATTERN =
+            key("source.topic-pattern")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Java regular expression of input topics; new matching topics are"
+                                    + " picked up while the job runs.");
+
+    public static final ConfigOption<String> SOURCE_GROUP_ID =
+            key("source.group-id")
+                    .stringType()
+                    .defaultValue("tfstream")
+                    .withDescription(
+                            "Kafka consumer group; offsets are committed to it on checkpoints"
+                                    + " (for monitoring and for source.starting-offsets:"
+                                    + " committed).");
+
+    public static final ConfigOption<String> SOURCE_STARTING_OFFSETS =
+            key("source.starting-offsets")
+                    .stringType()
+                    .defaultValue("committed")
+                    .withDescription(
+                            "Where a job without a checkpoint starts: committed (the group's"
+                                    + " committed offsets, earliest where none), earliest,"
+                                    + " latest, or timestamp:<epoch ms>.");
+
+    // --- schema
+
+    public static final ConfigOption<String> SCHEMA_PATH =
+            key("schema.path")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "TFMD Schema (.pbtxt text or .pb binary) the parse spec is derived"
+                                    + " from by the tfx-bsl/TFT rules. Exactly one of schema.path"
+                                    + " and spec.path.");
+
+    public static final ConfigOption<String> SPEC_PATH =
+            key("spec.path")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("SPEC.json / SEQSPEC.json feature spec, used as is.");
+
+    public static final ConfigOption<SchemaKind> SCHEMA_KIND =
+            key("schema.kind")
+                    .enumType(SchemaKind.class)
+                    .defaultValue(SchemaKind.EXAMPLE)
+                    .withDescription(
+                            "Record type: example (tf.train.Example, parse_example) or"
+                                    + " sequence_example (parse_sequence_example); must match"
+                                    + " the schema.");
+
+    public static final ConfigOption<Boolean> SCHEMA_LEGACY_DEFAULTS =
+            key("schema.legacy-defaults")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Fixed-shape schema features without a default get the legacy"
+                                    + " defaults (b'', -1, -1.0) instead of being required.");
+
+    // --- parse limits
+
+    public static final ConfigOption<MemorySize> MAX_RECORD_BYTES =
+            key("parse.max-record-bytes")
+                    .memoryType()
+                    .defaultValue(new MemorySize(ParseLimits.DEFAULT_MAX_RECORD_BYTES))
+                    .withDescription(
+                            "Largest record parsed; larger ones are dead-lettered with reason"
+                                    + " limit_exceeded.");
+
+    public static final ConfigOption<Integer> MAX_VALUES_PER_FEATURE =
+            key("parse.max-values-per-feature")
+                    .intType()
+                    .defaultValue(ParseLimits.DEFAULT_MAX_VALUES_PER_FEATURE)
+                    .withDescription("Most values one feature of one record may hold.");
+
+    public static final ConfigOption<Integer> MAX_FEATURES_PER_EXAMPLE =
+            key("parse.max-features-per-example")
+                    .intType()
+                    .defaultValue(ParseLimits.DEFAULT_MAX_FEATURES_PER_EXAMPLE)
+                    .withDescription("Most feature map entries one record may hold.");
+
+    public static final ConfigOption<MemorySize> MAX_BYTES_PER_VALUE =
+            key("parse.max-bytes-per-value")
+                    .memoryType()
+                    .defaultValue(new MemorySize(ParseLimits.DEFAULT_MAX_BYTES_PER_VALUE))
+                    .withDescription("Largest single bytes_list value.");
+
+    public static final ConfigOption<Integer> MAX_RAGGED_ROWS =
+            key("parse.max-ragged-rows")
+                    .intType()
+                    .defaultValue(ParseLimits.DEFAULT_MAX_RAGGED_ROWS)
+                    .withDescription(
+                            "Most rows a RaggedFeature's value_rowids partition may give one"
+                                    + " batch.");
+
+    // --- event time
+
+    public static final ConfigOption<EventTimeSource> EVENT_TIME_SOURCE =
+            key("event-time.source")
+                    .enumType(EventTimeSource.class)
+                    .defaultValue(EventTimeSource.KAFKA_TIMESTAMP)
+                    .withDescription(
+                            "Where event time comes from: kafka_timestamp (the record's Kafka"
+                                    + " timestamp) or feature (event-time.feature).");
+
+    public static final ConfigOption<String> EVENT_TIME_FEATURE =
+            key("event-time.feature")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "int64 feature (a context feature for SequenceExamples) holding the"
+                                    + " event time; a record without a valid value is"
+                                    + " dead-lettered with reason parse_error.");
+
+    public static final ConfigOption<EventTimeUnit> EVENT_TIME_UNIT =
+            key("event-time.unit")
+                    .enumType(EventTimeUnit.class)
+                    .defaultValue(EventTimeUnit.MILLIS)
+                    .withDescription(
+                            "Unit of event-time.feature: millis or seconds since the epoch.");
+
+    public static final ConfigOption<Duration> EVENT_TIME_OUT_OF_ORDERNESS =
+            key("event-time.max-out-of-orderness")
+                    .durationType()
+                    .defaultValue(DEFAULT_OUT_OF_ORDERNESS)
+                    .withDescription("How far behind the newest event time a record may arrive.");
+
+    public static final ConfigOption<Duration> EVENT_TIME_IDLENESS =
+            key("event-time.idleness")
+                    .durationType()
+                    .defaultValue(DEFAULT_IDLENESS)
+                    .withDescription(
+                            "A partition without records for this long stops holding back the"
+                                    + " watermark (0: never).");
+
+    // --- batching
+
+    public static final ConfigOption<Integer> BATCH_MAX_RECORDS =
+            key("batch.max-records")
+                    .intType()
+                    .defaultValue(BatchTriggers.DEFAULT_MAX_RECORDS)
+                    .withDescription("A batch closes at this many records.");
+
+    public static final ConfigOption<MemorySize> BATCH_MAX_BYTES =
+            key("batch.max-bytes")
+                    .memoryType()
+                    .defaultValue(new MemorySize(BatchTriggers.DEFAULT_MAX_BYTES))
+                    .withDescription("A batch closes at this many bytes of records.");
+
+    public static final ConfigOption<Duration> BATCH_MAX_DELAY =
+            key("batch.max-delay")
+                    .durationType()
+                    .defaultValue(BatchTriggers.DEFAULT_MAX_DELAY)
+                    .withDescription(
+                            "A batch closes this long (processing time) after its first record;"
+                                    + " also always before a checkpoint.");
+
+    // --- dead letters
+
+    public static final ConfigOption<String> DLQ_TOPIC =
+            key("dlq.topic")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Dead-letter topic (required): rejected records, byte for byte, with"
+                                    + " tfstream.* headers.");
+
+    public static final ConfigOption<Integer> DLQ_MAX_ERROR_BYTES =
+            key("dlq.max-error-bytes")
+                    .intType()
+                    .defaultValue(DEFAULT_MAX_ERROR_BYTES)
+                    .withDescription("The tfstream.error header is cut to this many UTF-8 bytes.");
+
+    public static final ConfigOption<Double> DLQ_MAX_FRACTION =
+            key("dlq.max-fraction")
+                    .doubleType()
+                    .defaultValue(1.0)
+                    .withDescription(
+                            "Circuit breaker: stop the job (no restart) when more than this"
+                                    + " fraction of one subtask's records within dlq.window are"
+                                    + " dead-lettered (1: off).");
+
+    public static final ConfigOption<Duration> DLQ_WINDOW =
+            key("dlq.window")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription("Window of the dead-letter circuit breaker.");
+
+    public static final ConfigOption<Long> DLQ_MIN_RECORDS =
+            key("dlq.min-records")
+                    .longType()
+                    .defaultValue(DeadLetterGuard.DEFAULT_MIN_RECORDS)
+                    .withDescription(
+                            "The circuit breaker judges a window only once it holds this many"
+                                    + " records.");
+
+    // --- outputs
+
+    public static final ConfigOption<String> OUTPUT_BOOTSTRAP_SERVERS =
+            key("output.bootstrap-servers")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Kafka bootstrap servers of the outputs (default:"
+                                    + " source.bootstrap-servers).");
+
+    public static final ConfigOption<String> OUTPUT_RECORDS_TOPIC =
+            key("output.records.topic")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Optional topic of the accepted records, byte for byte with keys and"
+                                    + " headers, exactly once.");
+
+    public static final ConfigOption<Duration> OUTPUT_TRANSACTION_TIMEOUT =
+            key("output.transaction-timeout")
+                    .durationType()
+                    .defaultValue(DEFAULT_TRANSACTION_TIMEOUT)
+                    .withDescription(
+                            "Kafka transaction timeout of the exactly-once sinks; at most the"
+                                    + " broker's transaction.max.timeout.ms and well above"
+                                    + " checkpoint.interval plus the longest expected restart.");
+
+    /** Every option, in the order help and docs list them. */
+    public static final List<ConfigOption<?>> ALL =
+            List.of(
+                    JOB_NAME,
+                    PARALLELISM,
+                    CHECKPOINT_INTERVAL,
+                    CHECKPOINT_DIR,
+                    REST_PORT,
+                    SOURCE_BOOTSTRAP_SERVERS,
+                    SOURCE_TOPICS,
+                    SOURCE_TOPIC_PATTERN,
+                    SOURCE_GROUP_ID,
+                    SOURCE_STARTING_OFFSETS,
+                    SCHEMA_PATH,
+                    SPEC_PATH,
+                    SCHEMA_KIND,
+                    SCHEMA_LEGACY_DEFAULTS,
+                    MAX_RECORD_BYTES,
+                    MAX_VALUES_PER_FEATURE,
+                    MAX_FEATURES_PER_EXAMPLE,
+                    MAX_BYTES_PER_VALUE,
+                    MAX_RAGGED_ROWS,
+                    EVENT_TIME_SOURCE,
+                    EVENT_TIME_FEATURE,
+                    EVENT_TIME_UNIT,
+                    EVENT_TIME_OUT_OF_ORDERNESS,
+                    EVENT_TIME_IDLENESS,
+                    BATCH_MAX_RECORDS,
+                    BATCH_MAX_BYTES,
+                    BATCH_MAX_DELAY,
+                    DLQ_TOPIC,
+                    DLQ_MAX_ERROR_BYTES,
+                    DLQ_MAX_FRACTION,
+                    DLQ_WINDOW,
+                    DLQ_MIN_RECORDS,
+                    OUTPUT_BOOTSTRAP_SERVERS,
+                    OUTPUT_RECORDS_TOPIC,
+                    OUTPUT_TRANSACTION_TIMEOUT);
+
+    /** {@code schema.kind}. */
+    public enum SchemaKind {
+        EXAMPLE,
+        SEQUENCE_EXAMPLE
+    }
+
+    /** {@code event-time.source}. */
+    public enum EventTimeSource {
+        KAFKA_TIMESTAMP,
+        FEATURE
+    }
+
+    /** {@code event-time.unit}. */
+    public enum EventTimeUnit {
+        MILLIS,
+        SECONDS
+    }
+}

@@ -1,0 +1,126 @@
+package io.tfstream.job;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.description.BlockElement;
+import org.apache.flink.configuration.description.TextElement;
+import org.apache.flink.util.TimeUtils;
+
+/**
+ * Renders {@link JobOptions} for people: the {@code tfstream run --help} table and the README's
+ * option table come from here, so they cannot drift from the code.
+ */
+public final class JobOptionsHelp {
+    private JobOptionsHelp() {}
+
+    /** The Java type of an option's values (from its default; options without one are text). */
+    static Class<?> valueClass(ConfigOption<?> o) {
+        if (o == JobOptions.SOURCE_TOPICS) {
+            return java.util.List.class;
+        }
+        return o.hasDefaultValue() ? o.defaultValue().getClass() : String.class;
+    }
+
+    /** What an option accepts, in words. */
+    public static String typeName(ConfigOption<?> o) {
+        Class<?> c = valueClass(o);
+        if (c.isEnum()) {
+            return "one of "
+                    + Arrays.stream(c.getEnumConstants())
+                            .map(e -> ((Enum<?>) e).name().toLowerCase(Locale.ROOT))
+                            .collect(Collectors.joining(", "));
+        }
+        if (c == Integer.class || c == Long.class) {
+            return "an integer";
+        }
+        if (c == Double.class) {
+            return "a number";
+        }
+        if (c == Boolean.class) {
+            return "true or false";
+        }
+        if (c == Duration.class) {
+            return "a duration (e.g. 200 ms, 10 s, 5 min)";
+        }
+        if (c == MemorySize.class) {
+            return "a size (e.g. 512 kb, 8 mb)";
+        }
+        if (c == java.util.List.class) {
+            return "a list of names";
+        }
+        return "text";
+    }
+
+    /** The default, as it would be written in a config file, or "(none)". */
+    public static String defaultText(ConfigOption<?> o) {
+        if (!o.hasDefaultValue()) {
+            return "(none)";
+        }
+        Object d = o.defaultValue();
+        if (d instanceof Duration dur) {
+            return TimeUtils.formatWithHighestUnit(dur);
+        }
+        if (d instanceof MemorySize m) {
+            return m.toHumanReadableString().replaceAll(" \\(.*\\)$", "");
+        }
+        if (d instanceof Enum<?> e) {
+            return e.name().toLowerCase(Locale.ROOT);
+        }
+        return String.valueOf(d);
+    }
+
+    /** The option's description as plain text. */
+    public static String text(ConfigOption<?> o) {
+        StringBuilder b = new StringBuilder();
+        for (BlockElement e : o.description().getBlocks()) {
+            if (e instanceof TextElement t) {
+                b.append(t.getFormat());
+            }
+        }
+        return b.toString();
+    }
+
+    /** The help text: one block per option with key, accepted values, default, description. */
+    public static String helpText() {
+        StringBuilder b = new StringBuilder();
+        b.append("Job options (YAML file with --config, or --set key=value):%n");
+        for (ConfigOption<?> o : JobOptions.ALL) {
+            b.append(
+                    String.format(
+                            "%n  %s  (%s; default: %s)%n", o.key(), typeName(o), defaultText(o)));
+            b.append("      ").append(text(o).replace("%", "%%")).append("%n");
+        }
+        b.append("%n  ")
+                .append(JobOptions.SOURCE_PROPERTIES_PREFIX)
+                .append("<key>  Kafka consumer setting, e.g. security.protocol, sasl.mechanism%n");
+        b.append("  ")
+                .append(JobOptions.OUTPUT_PROPERTIES_PREFIX)
+                .append("<key>  Kafka producer setting for every output%n");
+        b.append("  ")
+                .append(JobOptions.FLINK_PREFIX)
+                .append("<key>  Flink setting, e.g. flink.restart-strategy.type%n");
+        return b.toString();
+    }
+
+    /** The README table: {@code | key | default | description |} rows. */
+    public static String markdownTable() {
+        StringBuilder b = new StringBuilder("| key | accepts | default | description |\n");
+        b.append("| --- | --- | --- | --- |\n");
+        for (ConfigOption<?> o : JobOptions.ALL) {
+            b.append("| `")
+                    .append(o.key())
+                    .append("` | ")
+                    .append(typeName(o))
+                    .append(" | ")
+                    .append(defaultText(o))
+                    .append(" | ")
+                    .append(text(o).replace("|", "\\|"))
+                    .append(" |\n");
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,188 @@
+package io.tfstream.job;
+
+import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
+import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
+import io.tfstream.operators.parse.BatchParseOperator;
+import io.tfstream.operators.parse.BatchTriggers;
+import io.tfstream.operators.parse.DeadLetterGuard;
+import io.tfstream.operators.parse.EventTimeSettings;
+import io.tfstream.operators.parse.ParseSettings;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.operators.source.SourceRecordDeserializer;
+import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.parse.ParseLimits;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.regex.Pattern;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Builds the streaming job's dataflow (job contract §1) on an environment: KafkaSource → event time
+ * and watermarks → batch-and-parse (chained to the source, one per subtask) → accepted records
+ * (optional exactly-once records topic) and dead letters (exactly-once dead-letter topic). Every
+ * stage runs at the job's parallelism; nothing runs at parallelism 1.
+ */
+public final class TfstreamPipeline {
+    /** Stable operator ids: state in checkpoints and savepoints is matched by them. */
+    public static final String SOURCE_UID = "kafka-source";
+
+    public static final String PARSE_UID = "batch-and-parse";
+    public static final String FEATURE_TIME_UID = "feature-event-time";
+    public static final String DLQ_SINK_UID = "dead-letter-sink";
+    public static final String RECORDS_SINK_UID = "records-sink";
+
+    private TfstreamPipeline() {}
+
+    /** The accepted-records stream (event time as record timestamps) of the built job. */
+    public static DataStream<SourceRecord> build(
+            StreamExecutionEnvironment env, JobConfig config, JobSchema schema) {
+        env.enableCheckpointing(
+                config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis(),
+                CheckpointingMode.EXACTLY_ONCE);
+        int parallelism = config.get(JobOptions.PARALLELISM);
+        if (parallelism > 0) {
+            env.setParallelism(parallelism);
+        }
+        boolean kafkaTime =
+                config.get(JobOptions.EVENT_TIME_SOURCE)
+                        == JobOptions.EventTimeSource.KAFKA_TIMESTAMP;
+        DataStream<SourceRecord> raw =
+                env.fromSource(
+                                source(config),
+                                kafkaTime ? watermarks(config) : WatermarkStrategy.noWatermarks(),
+                                "kafka-source")
+                        .uid(SOURCE_UID);
+        // Chained to the source (the default chaining strategy, checked by a test).
+        SingleOutputStreamOperator<SourceRecord> accepted =
+                raw.transform(
+                                "batch-and-parse",
+                                SourceRecordSerializer.typeInfo(),
+                                new BatchParseOperator(parseSettings(config, schema)))
+                        .uid(PARSE_UID);
+        DataStream<DeadLetter> deadLetters =
+                accepted.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+        String job = config.get(JobOptions.JOB_NAME);
+        deadLetters
+                .sinkTo(
+                        sink(
+                                config,
+                                new DeadLetterSerializationSchema(
+                                        config.get(JobOptions.DLQ_TOPIC),
+                                        schema.fingerprint(),
+                                        config.get(JobOptions.DLQ_MAX_ERROR_BYTES)),
+                                job + "-dlq"))
+                .name("dead-letter-sink")
+                .uid(DLQ_SINK_UID);
+        DataStream<SourceRecord> timed =
+                kafkaTime
+                        ? accepted
+                        : accepted.assignTimestampsAndWatermarks(watermarks(config))
+                                .name("feature-event-time")
+                                .uid(FEATURE_TIME_UID);
+        if (config.contains(JobOptions.OUTPUT_RECORDS_TOPIC)) {
+            timed.sinkTo(
+                            sink(
+                                    config,
+                                    new AcceptedRecordSerializationSchema(
+                                            config.get(JobOptions.OUTPUT_RECORDS_TOPIC)),
+                                    job + "-records"))
+                    .name("records-sink")
+                    .uid(RECORDS_SINK_UID);
+        }
+        return timed;
+    }
+
+    static KafkaSource<SourceRecord> source(JobConfig config) {
+        KafkaSourceBuilder<SourceRecord> b =
+                KafkaSource.<SourceRecord>builder()
+                        .setBootstrapServers(config.get(JobOptions.SOURCE_BOOTSTRAP_SERVERS))
+                        .setGroupId(config.get(JobOptions.SOURCE_GROUP_ID))
+                        .setStartingOffsets(
+                                StartingOffsets.parse(
+                                        config.get(JobOptions.SOURCE_STARTING_OFFSETS)))
+                        .setDeserializer(new SourceRecordDeserializer());
+        Properties p = config.sourceProperties();
+        // Inputs written by exactly-once producers: never read aborted transactions.
+        p.putIfAbsent("isolation.level", "read_committed");
+        b.setProperties(p);
+        if (config.contains(JobOptions.SOURCE_TOPICS)) {
+            b.setTopics(config.get(JobOptions.SOURCE_TOPICS));
+        } else {
+            b.setTopicPattern(Pattern.compile(config.get(JobOptions.SOURCE_TOPIC_PATTERN)));
+        }
+        return b.build();
+    }
+
+    static WatermarkStrategy<SourceRecord> watermarks(JobConfig config) {
+        WatermarkStrategy<SourceRecord> w =
+                WatermarkStrategy.forBoundedOutOfOrderness(
+                        config.get(JobOptions.EVENT_TIME_OUT_OF_ORDERNESS));
+        Duration idle = config.get(JobOptions.EVENT_TIME_IDLENESS);
+        return idle.isZero() ? w : w.withIdleness(idle);
+    }
+
+    static ParseSettings parseSettings(JobConfig config, JobSchema schema) {
+        ParseLimits limits =
+                new ParseLimits(
+                        (int) config.get(JobOptions.MAX_RECORD_BYTES).getBytes(),
+                        config.get(JobOptions.MAX_VALUES_PER_FEATURE),
+                        config.get(JobOptions.MAX_FEATURES_PER_EXAMPLE),
+                        (int) config.get(JobOptions.MAX_BYTES_PER_VALUE).getBytes(),
+                        config.get(JobOptions.MAX_RAGGED_ROWS));
+        BatchTriggers triggers =
+                new BatchTriggers(
+                        config.get(JobOptions.BATCH_MAX_RECORDS),
+                        config.get(JobOptions.BATCH_MAX_BYTES).getBytes(),
+                        config.get(JobOptions.BATCH_MAX_DELAY));
+        EventTimeSettings eventTime =
+                config.get(JobOptions.EVENT_TIME_SOURCE) == JobOptions.EventTimeSource.FEATURE
+                        ? EventTimeSettings.feature(
+                                config.get(JobOptions.EVENT_TIME_FEATURE),
+                                config.get(JobOptions.EVENT_TIME_UNIT)
+                                                == JobOptions.EventTimeUnit.SECONDS
+                                        ? EventTimeSettings.Unit.SECONDS
+                                        : EventTimeSettings.Unit.MILLIS)
+                        : EventTimeSettings.kafkaTimestamp();
+        DeadLetterGuard guard =
+                new DeadLetterGuard(
+                        config.get(JobOptions.DLQ_MAX_FRACTION),
+                        config.get(JobOptions.DLQ_WINDOW),
+                        config.get(JobOptions.DLQ_MIN_RECORDS));
+        return new ParseSettings(
+                schema.bytes(),
+                schema.fileName(),
+                config.get(JobOptions.SCHEMA_LEGACY_DEFAULTS),
+                limits,
+                triggers,
+                eventTime,
+                guard);
+    }
+
+    /** An exactly-once Kafka sink with its own transactional-id prefix. */
+    static <T> KafkaSink<T> sink(
+            JobConfig config,
+            KafkaRecordSerializationSchema<T> schema,
+            String transactionalIdPrefix) {
+        Properties p = config.outputProperties();
+        p.setProperty(
+                "transaction.timeout.ms",
+                Long.toString(config.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT).toMillis()));
+        return KafkaSink.<T>builder()
+                .setBootstrapServers(config.outputBootstrapServers())
+                .setKafkaProducerConfig(p)
+                .setRecordSerializer(schema)
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix(transactionalIdPrefix)
+                .build();
+    }
+}
