@@ -1,0 +1,160 @@
+package io.tfstream.job;
+
+import com.google.protobuf.ByteString;
+import io.tfstream.operators.deadletter.DeadLetterReason;
+import io.tfstream.parse.ExampleParseException;
+import io.tfstream.parse.LenientBatchParser;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.parse.SerializedRecords;
+import io.tfstream.spec.ParseSpec;
+import io.tfstream.testing.Seed001Corpus;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.tensorflow.example.BytesList;
+import org.tensorflow.example.Example;
+import org.tensorflow.example.Feature;
+import org.tensorflow.example.FeatureList;
+import org.tensorflow.example.FeatureLists;
+import org.tensorflow.example.Features;
+import org.tensorflow.example.FloatList;
+import org.tensorflow.example.Int64List;
+import org.tensorflow.example.SequenceExample;
+
+/**
+ * Input records for the streaming ITCases: good records with a share of broken ones (truncated,
+ * wrong type for the spec, bad varint, over a limit) at reproducible positions, each with the
+ * dead-letter reason and message the job must give it (the lenient parser's message for the record
+ * alone, whose equality with TensorFlow's is proven by the parser's differential tests).
+ */
+final class InputCorpus {
+    /** One input record; {@code reason} is null for a record the job must accept. */
+    record Input(byte[] key, byte[] value, DeadLetterReason reason, String error) {}
+
+    static final int BAD_EVERY = 100;
+
+    private InputCorpus() {}
+
+    static List<Input> examples(int n, long seed, ParseSpec spec, ParseLimits limits) {
+        List<byte[]> good = Seed001Corpus.records(n, seed);
+        List<byte[]> values = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            values.add(
+                    i % BAD_EVERY == BAD_EVERY / 2
+                            ? brokenExample(i / BAD_EVERY, good.get(i))
+                            : good.get(i));
+        }
+        return judge(values, spec, limits);
+    }
+
+    static List<Input> sequenceExamples(int n, long seed, ParseSpec spec, ParseLimits limits) {
+        Random rnd = new Random(seed);
+        List<byte[]> values = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            byte[] good = sequenceExample(rnd, i, 1 + rnd.nextInt(4), false);
+            values.add(
+                    i % BAD_EVERY == BAD_EVERY / 2
+                            ? brokenSequence(i / BAD_EVERY, good, rnd, i)
+                            : good);
+        }
+        return judge(values, spec, limits);
+    }
+
+    private static List<Input> judge(List<byte[]> values, ParseSpec spec, ParseLimits limits) {
+        LenientBatchParser parser = LenientBatchParser.create(spec, limits);
+        List<Input> out = new ArrayList<>(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            byte[] v = values.get(i);
+            List<ExampleParseException> rejected = new ArrayList<>();
+            parser.parse(SerializedRecords.of(List.of(v)), rejected::add);
+            byte[] key = ("r-" + i).getBytes(StandardCharsets.UTF_8);
+            out.add(
+                    rejected.isEmpty()
+                            ? new Input(key, v, null, null)
+                            : new Input(
+                                    key,
+                                    v,
+                                    DeadLetterReason.of(rejected.get(0)),
+                                    rejected.get(0).getMessage()));
+        }
+        return out;
+    }
+
+    /** Four kinds of damage in turn; the over-limit kind exceeds 256 bytes. */
+    private static byte[] brokenExample(int k, byte[] good) {
+        switch (k % 4) {
+            case 0:
+                return Arrays.copyOf(good, good.length - 3);
+            case 1:
+                return Example.newBuilder()
+                        .setFeatures(
+                                Features.newBuilder()
+                                        .putFeature("feature0", floats(1.5f))
+                                        .putFeature("feature1", ints(1))
+                                        .putFeature("feature2", bytes("cat"))
+                                        .putFeature("feature3", floats(0.5f)))
+                        .build()
+                        .toByteArray();
+            case 2:
+                return new byte[] {0x0a, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff};
+            default:
+                return Example.newBuilder()
+                        .setFeatures(
+                                Features.newBuilder()
+                                        .putFeature("feature0", ints(1))
+                                        .putFeature("feature1", ints(1))
+                                        .putFeature("feature2", bytes("x".repeat(400)))
+                                        .putFeature("feature3", floats(0.5f)))
+                        .build()
+                        .toByteArray();
+        }
+    }
+
+    private static byte[] brokenSequence(int k, byte[] good, Random rnd, int i) {
+        switch (k % 3) {
+            case 0:
+                return Arrays.copyOf(good, good.length - 3);
+            case 1:
+                return sequenceExample(rnd, i, 2, true);
+            default:
+                return new byte[] {0x0a, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff};
+        }
+    }
+
+    /** Context {@code id} (int64) and feature list {@code tokens} (int64 per step). */
+    static byte[] sequenceExample(Random rnd, int id, int steps, boolean floatId) {
+        FeatureList.Builder tokens = FeatureList.newBuilder();
+        for (int s = 0; s < steps; s++) {
+            tokens.addFeature(ints(rnd.nextInt(1000), rnd.nextInt(1000)));
+        }
+        return SequenceExample.newBuilder()
+                .setContext(Features.newBuilder().putFeature("id", floatId ? floats(id) : ints(id)))
+                .setFeatureLists(FeatureLists.newBuilder().putFeatureList("tokens", tokens.build()))
+                .build()
+                .toByteArray();
+    }
+
+    static Feature ints(long... v) {
+        Int64List.Builder b = Int64List.newBuilder();
+        for (long x : v) {
+            b.addValue(x);
+        }
+        return Feature.newBuilder().setInt64List(b).build();
+    }
+
+    static Feature floats(float... v) {
+        FloatList.Builder b = FloatList.newBuilder();
+        for (float x : v) {
+            b.addValue(x);
+        }
+        return Feature.newBuilder().setFloatList(b).build();
+    }
+
+    static Feature bytes(String s) {
+        return Feature.newBuilder()
+                .setBytesList(BytesList.newBuilder().addValue(ByteString.copyFromUtf8(s)))
+                .build();
+    }
+}

@@ -1,0 +1,110 @@
+package io.tfstream.job;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+
+/** A real single-node KRaft Kafka cluster in this JVM on free localhost ports, for ITCases. */
+final class KafkaTestCluster implements AutoCloseable {
+    private final KafkaClusterTestKit kit;
+
+    private KafkaTestCluster(KafkaClusterTestKit kit) {
+        this.kit = kit;
+    }
+
+    /** Starts a broker; {@code transactionMaxTimeoutMs} is its transaction.max.timeout.ms. */
+    static KafkaTestCluster start(long transactionMaxTimeoutMs) throws Exception {
+        KafkaClusterTestKit kit =
+                new KafkaClusterTestKit.Builder(
+                                new TestKitNodes.Builder()
+                                        .setCombined(true)
+                                        .setNumBrokerNodes(1)
+                                        .setNumControllerNodes(1)
+                                        .build())
+                        .setConfigProp("offsets.topic.replication.factor", "1")
+                        .setConfigProp("transaction.state.log.replication.factor", "1")
+                        .setConfigProp("transaction.state.log.min.isr", "1")
+                        .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                        .setConfigProp(
+                                "transaction.max.timeout.ms",
+                                Long.toString(transactionMaxTimeoutMs))
+                        .build();
+        kit.format();
+        kit.startup();
+        kit.waitForReadyBrokers();
+        return new KafkaTestCluster(kit);
+    }
+
+    String bootstrapServers() {
+        return kit.bootstrapServers();
+    }
+
+    void createTopic(String name, int partitions) throws Exception {
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    Admin admin() {
+        Properties p = new Properties();
+        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return Admin.create(p);
+    }
+
+    /**
+     * Every committed record of {@code topic} ({@code read_committed}, up to the last stable offset
+     * at the time of the call).
+     */
+    List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
+        Properties p = new Properties();
+        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        try (KafkaConsumer<byte[], byte[]> c =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> parts = new ArrayList<>();
+            c.partitionsFor(topic)
+                    .forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = new HashMap<>(c.endOffsets(parts));
+            List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + topic + " to its end");
+                }
+                c.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+            return out;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            kit.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping Kafka", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("stopping Kafka failed", e);
+        }
+    }
+}

@@ -1,0 +1,309 @@
+package io.tfstream.job;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.operators.deadletter.DeadLetterHeaders;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.spec.DType;
+import io.tfstream.spec.FeatureSpec;
+import io.tfstream.spec.FeatureSpecs;
+import io.tfstream.spec.FixedLenFeature;
+import io.tfstream.spec.ParseSpec;
+import io.tfstream.spec.SchemaFingerprint;
+import io.tfstream.spec.SequenceFeatureSpecs;
+import io.tfstream.spec.VarLenFeature;
+import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.testing.Seed001Corpus;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The streaming job end to end on a MiniCluster and a real KRaft broker, with an unbounded source:
+ * records (1% broken) are produced while the job runs, the TaskManager is killed after at least two
+ * completed checkpoints and replaced, and then both output topics are read with {@code
+ * read_committed}: every good record exactly once in the records topic, every bad one exactly once
+ * in the dead-letter topic with its reason, source offset and message; records in = accepted +
+ * dead-lettered.
+ */
+class StreamingJobExactlyOnceITCase {
+    private static final int PARALLELISM = 2;
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(PARALLELISM)
+                            .build());
+
+    private static KafkaTestCluster kafka;
+
+    /** The MiniCluster keeps terminated TaskManagers in its list: the live one is the newest. */
+    private static int liveTaskManager;
+
+    @TempDir static Path dir;
+
+    @BeforeAll
+    static void startKafka() throws Exception {
+        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
+    }
+
+    @AfterAll
+    static void stopKafka() throws Exception {
+        kafka.close();
+    }
+
+    @Test
+    void examplesExactlyOnceAcrossATaskManagerFailure(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        ParseLimits limits = ParseLimits.defaults().withMaxRecordBytes(256);
+        ParseSpec spec = Seed001Corpus.spec();
+        List<InputCorpus.Input> inputs = InputCorpus.examples(20_000, 42, spec, limits);
+        run(cluster, "ex", spec, inputs, Map.of("parse.max-record-bytes", "256 b"));
+    }
+
+    @Test
+    void sequenceExamplesExactlyOnceAcrossATaskManagerFailure(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        ParseSpec spec =
+                new SequenceFeatureSpecs(
+                        FeatureSpecs.of(
+                                Map.<String, FeatureSpec>of(
+                                        "id", FixedLenFeature.required(List.of(), DType.INT64))),
+                        FeatureSpecs.of(
+                                Map.<String, FeatureSpec>of(
+                                        "tokens", new VarLenFeature(DType.INT64))));
+        List<InputCorpus.Input> inputs =
+                InputCorpus.sequenceExamples(4_000, 7, spec, ParseLimits.defaults());
+        run(cluster, "seq", spec, inputs, Map.of("schema.kind", "sequence_example"));
+    }
+
+    private void run(
+            MiniCluster cluster,
+            String name,
+            ParseSpec spec,
+            List<InputCorpus.Input> inputs,
+            Map<String, String> extra)
+            throws Exception {
+        String in = name + "-in";
+        String dlq = name + "-dlq";
+        String records = name + "-records";
+        kafka.createTopic(in, 3);
+        kafka.createTopic(dlq, 2);
+        kafka.createTopic(records, 3);
+        Path specFile = dir.resolve(name + "-spec.json");
+        Files.writeString(specFile, SpecJsonWriter.write(spec));
+
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("job.name", name);
+        settings.put("parallelism", PARALLELISM);
+        settings.put("checkpoint.interval", "500 ms");
+        settings.put("source.bootstrap-servers", kafka.bootstrapServers());
+        settings.put("source.topics", List.of(in));
+        settings.put("source.starting-offsets", "earliest");
+        settings.put("spec.path", specFile.toString());
+        settings.put("batch.max-delay", "100 ms");
+        settings.put("dlq.topic", dlq);
+        settings.put("output.records.topic", records);
+        settings.put("output.transaction-timeout", "2 min");
+        settings.put("flink.restart-strategy.type", "fixed-delay");
+        settings.put("flink.restart-strategy.fixed-delay.attempts", "1000");
+        settings.put("flink.restart-strategy.fixed-delay.delay", "200 ms");
+        settings.putAll(extra);
+        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
+
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        JobLauncher.flinkConfiguration(job.config()));
+        TfstreamPipeline.build(env, job.config(), job.schema());
+        JobClient client = env.executeAsync(name);
+        JobID id = client.getJobID();
+        start = System.nanoTime();
+        log(name, "submitted");
+
+        Map<String, RecordMetadata> offsets = new ConcurrentHashMap<>();
+        CompletableFuture<Void> producing =
+                CompletableFuture.runAsync(() -> produce(in, inputs, offsets));
+
+        waitFor(
+                () -> completedCheckpoints(cluster, id) >= 2 && offsets.size() > inputs.size() / 4,
+                Duration.ofMinutes(2),
+                "two completed checkpoints while producing");
+        log(
+                name,
+                "killing the TaskManager after "
+                        + completedCheckpoints(cluster, id)
+                        + " checkpoints");
+        cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
+        cluster.startTaskManager();
+        producing.get(2, TimeUnit.MINUTES);
+        log(name, "produced " + inputs.size() + " records");
+
+        long bad = inputs.stream().filter(i -> i.reason() != null).count();
+        long good = inputs.size() - bad;
+        waitFor(
+                () ->
+                        kafka.readCommitted(records).size() >= good
+                                && kafka.readCommitted(dlq).size() >= bad,
+                Duration.ofMinutes(3),
+                "every record in an output");
+        log(name, "every record in an output");
+        AccessExecutionGraph graph = cluster.getExecutionGraph(id).get();
+        assertTrue(
+                graph.getStatusTimestamp(JobStatus.RESTARTING) > 0,
+                "the job restarted after the TaskManager was killed");
+        // One more checkpoint after the counts were reached: anything committed twice shows now.
+        long done = completedCheckpoints(cluster, id);
+        waitFor(
+                () -> completedCheckpoints(cluster, id) > done + 1,
+                Duration.ofMinutes(1),
+                "checkpoints");
+        client.cancel().get(1, TimeUnit.MINUTES);
+
+        Map<String, InputCorpus.Input> byKey = new HashMap<>();
+        for (InputCorpus.Input i : inputs) {
+            byKey.put(new String(i.key(), StandardCharsets.UTF_8), i);
+        }
+        List<ConsumerRecord<byte[], byte[]>> accepted = kafka.readCommitted(records);
+        List<ConsumerRecord<byte[], byte[]>> dead = kafka.readCommitted(dlq);
+        Map<String, Integer> seen = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : accepted) {
+            String key = new String(r.key(), StandardCharsets.UTF_8);
+            InputCorpus.Input input = byKey.get(key);
+            assertNotNull(input, key);
+            assertEquals(null, input.reason(), key + " is a good record");
+            assertArrayEquals(input.value(), r.value(), key);
+            seen.merge(key, 1, Integer::sum);
+        }
+        String fingerprint =
+                SchemaFingerprint.of(
+                        Files.readAllBytes(specFile), specFile.getFileName().toString());
+        for (ConsumerRecord<byte[], byte[]> r : dead) {
+            String key = new String(r.key(), StandardCharsets.UTF_8);
+            InputCorpus.Input input = byKey.get(key);
+            assertNotNull(input, key);
+            assertNotNull(input.reason(), key + " is a bad record");
+            assertArrayEquals(input.value(), r.value(), key);
+            assertEquals(input.reason().code(), header(r, DeadLetterHeaders.REASON), key);
+            assertEquals(input.error(), header(r, DeadLetterHeaders.ERROR), key);
+            RecordMetadata m = offsets.get(key);
+            assertEquals(in, header(r, DeadLetterHeaders.SOURCE_TOPIC));
+            assertEquals(
+                    Integer.toString(m.partition()), header(r, DeadLetterHeaders.SOURCE_PARTITION));
+            assertEquals(Long.toString(m.offset()), header(r, DeadLetterHeaders.SOURCE_OFFSET));
+            assertEquals(
+                    Long.toString(m.timestamp()), header(r, DeadLetterHeaders.SOURCE_TIMESTAMP));
+            assertEquals(fingerprint, header(r, DeadLetterHeaders.SCHEMA_FINGERPRINT));
+            seen.merge(key, 1, Integer::sum);
+        }
+        assertEquals(good, accepted.size(), "accepted records, each once");
+        assertEquals(bad, dead.size(), "dead letters, each once");
+        assertEquals(inputs.size(), seen.size(), "records in = accepted + dead-lettered");
+        assertTrue(seen.values().stream().allMatch(c -> c == 1), "no record twice");
+        assertTrue(bad >= inputs.size() / InputCorpus.BAD_EVERY, "bad records: " + bad);
+    }
+
+    private long start;
+
+    private void log(String name, String what) {
+        System.out.printf("[%s %.1f s] %s%n", name, (System.nanoTime() - start) / 1e9, what);
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+        return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+
+    /** Produces in 40 paced chunks (about 4 s), so that the failure falls mid-stream. */
+    private static void produce(
+            String topic, List<InputCorpus.Input> inputs, Map<String, RecordMetadata> offsets) {
+        Properties p = new Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            int chunk = Math.max(1, inputs.size() / 40);
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int i = 0; i < inputs.size(); i++) {
+                InputCorpus.Input input = inputs.get(i);
+                String key = new String(input.key(), StandardCharsets.UTF_8);
+                sent.add(
+                        producer.send(
+                                new ProducerRecord<>(topic, i % 3, input.key(), input.value()),
+                                (m, e) -> {
+                                    if (m != null) {
+                                        offsets.put(key, m);
+                                    }
+                                }));
+                if (i % chunk == chunk - 1) {
+                    producer.flush();
+                    Thread.sleep(100);
+                }
+            }
+            producer.flush();
+            for (Future<RecordMetadata> f : sent) {
+                f.get(); // fails the test on any failed send
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("producing the input failed", e);
+        }
+    }
+
+    private static long completedCheckpoints(MiniCluster cluster, JobID id) {
+        try {
+            var stats = cluster.getExecutionGraph(id).get().getCheckpointStatsSnapshot();
+            return stats == null ? 0 : stats.getCounts().getNumberOfCompletedCheckpoints();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the job's checkpoint statistics", e);
+        }
+    }
+
+    interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    private static void waitFor(Condition c, Duration timeout, String what) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!c.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(200);
+        }
+    }
+}
