@@ -57,7 +57,7 @@ public final class TfstreamCli implements Runnable {
                 .get("run")
                 .getCommandSpec()
                 .usageMessage()
-                .footer(io.tfstream.job.JobOptionsHelp.helpText());
+                .footer(io.tfstream.job.JobOptionsHelp.helpText().replace("%", "%%"));
         cl.setExitCodeExceptionMapper(ExitCodes::forException);
         cl.setParameterExceptionHandler(
                 (ex, args) -> {

@@ -65,12 +65,23 @@ public final class JobOptionsHelp {
             return TimeUtils.formatWithHighestUnit(dur);
         }
         if (d instanceof MemorySize m) {
-            return m.toHumanReadableString().replaceAll(" \\(.*\\)$", "");
+            return size(m.getBytes());
         }
         if (d instanceof Enum<?> e) {
             return e.name().toLowerCase(Locale.ROOT);
         }
         return String.valueOf(d);
+    }
+
+    /** A size as Flink's {@link MemorySize} parses it back: {@code 8 mb}, {@code 64 kb}. */
+    static String size(long bytes) {
+        String[] units = {"b", "kb", "mb", "gb"};
+        int u = 0;
+        while (u < units.length - 1 && bytes >= 1024 && bytes % 1024 == 0) {
+            bytes /= 1024;
+            u++;
+        }
+        return bytes + " " + units[u];
     }
 
     /** The option's description as plain text. */
@@ -87,22 +98,27 @@ public final class JobOptionsHelp {
     /** The help text: one block per option with key, accepted values, default, description. */
     public static String helpText() {
         StringBuilder b = new StringBuilder();
-        b.append("Job options (YAML file with --config, or --set key=value):%n");
+        b.append("Job options (YAML file with --config, or --set key=value):\n");
         for (ConfigOption<?> o : JobOptions.ALL) {
-            b.append(
-                    String.format(
-                            "%n  %s  (%s; default: %s)%n", o.key(), typeName(o), defaultText(o)));
-            b.append("      ").append(text(o).replace("%", "%%")).append("%n");
+            b.append("\n  ")
+                    .append(o.key())
+                    .append("  (")
+                    .append(typeName(o))
+                    .append("; default: ")
+                    .append(defaultText(o))
+                    .append(")\n      ")
+                    .append(text(o))
+                    .append('\n');
         }
-        b.append("%n  ")
+        b.append("\n  ")
                 .append(JobOptions.SOURCE_PROPERTIES_PREFIX)
-                .append("<key>  Kafka consumer setting, e.g. security.protocol, sasl.mechanism%n");
+                .append("<key>  Kafka consumer setting, e.g. security.protocol, sasl.mechanism\n");
         b.append("  ")
                 .append(JobOptions.OUTPUT_PROPERTIES_PREFIX)
-                .append("<key>  Kafka producer setting for every output%n");
+                .append("<key>  Kafka producer setting for every output\n");
         b.append("  ")
                 .append(JobOptions.FLINK_PREFIX)
-                .append("<key>  Flink setting, e.g. flink.restart-strategy.type%n");
+                .append("<key>  Flink setting, e.g. flink.restart-strategy.type\n");
         return b.toString();
     }
 

@@ -1,0 +1,192 @@
+package io.tfstream.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.MemorySize;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Settings: parsing, defaults, pass-through, and the errors that name key and accepted values. */
+class JobConfigTest {
+    @TempDir Path dir;
+
+    private static Map<String, Object> minimal() {
+        Map<String, Object> m = new HashMap<>();
+        m.put("source.bootstrap-servers", "localhost:9092");
+        m.put("source.topics", "in");
+        m.put("schema.path", "schema.pbtxt");
+        m.put("dlq.topic", "dlq");
+        return m;
+    }
+
+    private static String error(Map<String, Object> m) {
+        return assertThrows(JobConfigException.class, () -> JobConfig.of(m)).getMessage();
+    }
+
+    @Test
+    void defaultsApplyToWhatIsNotSet() {
+        JobConfig c = JobConfig.of(minimal());
+        assertEquals(1024, c.get(JobOptions.BATCH_MAX_RECORDS));
+        assertEquals(MemorySize.parse("8 mb"), c.get(JobOptions.BATCH_MAX_BYTES));
+        assertEquals(Duration.ofMillis(200), c.get(JobOptions.BATCH_MAX_DELAY));
+        assertEquals(1024, c.get(JobOptions.DLQ_MAX_ERROR_BYTES));
+        assertEquals("committed", c.get(JobOptions.SOURCE_STARTING_OFFSETS));
+        assertEquals(List.of("in"), c.get(JobOptions.SOURCE_TOPICS));
+        assertEquals("localhost:9092", c.outputBootstrapServers());
+        assertEquals(JobOptions.SchemaKind.EXAMPLE, c.get(JobOptions.SCHEMA_KIND));
+    }
+
+    @Test
+    void yamlNestedAndDottedKeysFlattenAndSetWins() throws Exception {
+        Path yaml = dir.resolve("job.yaml");
+        Files.writeString(
+                yaml,
+                "source:\n"
+                        + "  bootstrap-servers: broker:9092\n"
+                        + "  topics: [a, b]\n"
+                        + "  properties:\n"
+                        + "    security.protocol: SASL_SSL\n"
+                        + "    sasl.jaas.config: secret-stuff\n"
+                        + "schema.path: s.pbtxt\n"
+                        + "schema.kind: sequence-example\n"
+                        + "batch:\n"
+                        + "  max-records: 10\n"
+                        + "dlq.topic: dead\n"
+                        + "flink:\n"
+                        + "  restart-strategy.type: fixed-delay\n");
+        JobConfig c =
+                JobConfig.of(
+                        JobConfigFiles.read(
+                                yaml,
+                                List.of("batch.max-records=20", "output.properties.linger.ms=5")));
+        assertEquals(List.of("a", "b"), c.get(JobOptions.SOURCE_TOPICS));
+        assertEquals(20, c.get(JobOptions.BATCH_MAX_RECORDS));
+        assertEquals(JobOptions.SchemaKind.SEQUENCE_EXAMPLE, c.get(JobOptions.SCHEMA_KIND));
+        assertEquals("SASL_SSL", c.sourceProperties().getProperty("security.protocol"));
+        assertEquals("5", c.outputProperties().getProperty("linger.ms"));
+        assertEquals(Map.of("restart-strategy.type", "fixed-delay"), c.flinkSettings());
+        String described = c.describe();
+        assertTrue(described.contains("source.properties.security.protocol: SASL_SSL"));
+        assertTrue(described.contains("source.properties.sasl.jaas.config: ******"), described);
+        assertFalse(described.contains("secret-stuff"));
+        assertFalse(c.toString().contains("secret-stuff"));
+    }
+
+    @Test
+    void unknownKeysAreRejectedNamingTheOptionsOfTheirGroup() {
+        Map<String, Object> m = minimal();
+        m.put("batch.max-recrods", "5");
+        String e = error(m);
+        assertTrue(e.startsWith("unknown option 'batch.max-recrods'; options in 'batch.':"), e);
+        assertTrue(e.contains("batch.max-records, batch.max-bytes, batch.max-delay"), e);
+    }
+
+    @Test
+    void invalidValuesNameTheKeyAndWhatIsAccepted() {
+        Map<String, Object> m = minimal();
+        m.put("batch.max-records", "many");
+        assertEquals("invalid value 'many' for batch.max-records: expected an integer", error(m));
+        m = minimal();
+        m.put("schema.kind", "proto");
+        assertEquals(
+                "invalid value 'proto' for schema.kind: expected one of example, sequence_example",
+                error(m));
+        m = minimal();
+        m.put("batch.max-delay", "soon");
+        assertEquals(
+                "invalid value 'soon' for batch.max-delay: expected a duration (e.g. 200 ms, 10 s, 5 min)",
+                error(m));
+        m = minimal();
+        m.put("source.starting-offsets", "timestamp:yesterday");
+        assertEquals(
+                "invalid value 'timestamp:yesterday' for source.starting-offsets: expected"
+                        + " committed, earliest, latest or timestamp:<epoch ms>",
+                error(m));
+        m = minimal();
+        m.put("dlq.max-fraction", "1.5");
+        assertEquals("invalid value '1.5' for dlq.max-fraction: expected 0..1 (1: off)", error(m));
+        m = minimal();
+        m.put("batch.max-records", "0");
+        assertEquals("invalid value '0' for batch.max-records: expected >= 1", error(m));
+    }
+
+    @Test
+    void combinationsAreChecked() {
+        Map<String, Object> m = minimal();
+        m.put("source.topic-pattern", "in-.*");
+        assertEquals("set exactly one of source.topics and source.topic-pattern", error(m));
+        m = minimal();
+        m.put("spec.path", "spec.json");
+        assertEquals("set exactly one of schema.path and spec.path", error(m));
+        m = minimal();
+        m.remove("dlq.topic");
+        assertTrue(error(m).startsWith("dlq.topic is required: Dead-letter topic"));
+        m = minimal();
+        m.put("event-time.source", "feature");
+        assertEquals(
+                "event-time.source: feature needs event-time.feature (an int64 feature)", error(m));
+        m = minimal();
+        m.remove("source.topics");
+        m.put("source.topic-pattern", "in-(");
+        assertTrue(error(m).startsWith("invalid value for source.topic-pattern"));
+        assertEquals(
+                "--set expects key=value, got 'batch.max-records'",
+                assertThrows(
+                                JobConfigException.class,
+                                () -> JobConfigFiles.read(null, List.of("batch.max-records")))
+                        .getMessage());
+    }
+
+    @Test
+    void missingAndMalformedFilesAreNamed() throws Exception {
+        assertEquals(
+                "no such file: " + dir.resolve("none.yaml"),
+                assertThrows(
+                                JobConfigException.class,
+                                () -> JobConfigFiles.read(dir.resolve("none.yaml"), List.of()))
+                        .getMessage());
+        Path bad = dir.resolve("bad.yaml");
+        Files.writeString(bad, "a: [1, 2\n");
+        assertTrue(
+                assertThrows(JobConfigException.class, () -> JobConfigFiles.read(bad, List.of()))
+                        .getMessage()
+                        .startsWith(bad + " is not valid YAML"));
+    }
+
+    @Test
+    void helpListsEveryOptionWithDefaultAndDescription() {
+        String help = JobOptionsHelp.helpText();
+        for (ConfigOption<?> o : JobOptions.ALL) {
+            assertTrue(help.contains("  " + o.key() + "  ("), o.key());
+            assertFalse(JobOptionsHelp.text(o).isEmpty(), o.key() + " has a description");
+        }
+        assertTrue(help.contains("batch.max-records  (an integer; default: 1024)"), help);
+        assertTrue(
+                help.contains(
+                        "batch.max-delay  (a duration (e.g. 200 ms, 10 s, 5 min); default: 200 ms)"),
+                help);
+        assertTrue(
+                help.contains("batch.max-bytes  (a size (e.g. 512 kb, 8 mb); default: 8 mb)"),
+                help);
+    }
+
+    @Test
+    void theReadmeOptionTableIsTheGeneratedOne() throws Exception {
+        Path readme = Path.of("..", "README.md");
+        String text = Files.readString(readme);
+        assertTrue(
+                text.contains(JobOptionsHelp.markdownTable()),
+                "README.md's option table differs from JobOptionsHelp.markdownTable(); paste:\n"
+                        + JobOptionsHelp.markdownTable());
+    }
+}

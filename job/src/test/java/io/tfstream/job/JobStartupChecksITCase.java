@@ -1,0 +1,138 @@
+package io.tfstream.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.testing.Seed001Corpus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A bad configuration fails at start, before any job is submitted, with a message naming the cause:
+ * a missing topic, an unreadable or rejected schema, a schema of the other record kind, an
+ * event-time feature that is not int64, a transaction timeout above the broker's maximum.
+ */
+class JobStartupChecksITCase {
+    private static KafkaTestCluster kafka;
+
+    @TempDir static Path dir;
+
+    @BeforeAll
+    static void start() throws Exception {
+        kafka = KafkaTestCluster.start(60_000);
+        kafka.createTopic("in", 3);
+        kafka.createTopic("dlq", 1);
+    }
+
+    @AfterAll
+    static void stop() {
+        kafka.close();
+    }
+
+    private static Map<String, Object> settings() throws Exception {
+        Path spec = dir.resolve("spec.json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        Map<String, Object> m = new HashMap<>();
+        m.put("source.bootstrap-servers", kafka.bootstrapServers());
+        m.put("source.topics", "in");
+        m.put("spec.path", spec.toString());
+        m.put("dlq.topic", "dlq");
+        m.put("output.transaction-timeout", "30 s");
+        return m;
+    }
+
+    private static <T extends Throwable> String fails(Class<T> type, Map<String, Object> m) {
+        return assertThrows(type, () -> JobLauncher.prepare(JobConfig.of(m))).getMessage();
+    }
+
+    @Test
+    void aValidConfigurationPasses() throws Exception {
+        JobLauncher.Prepared p = JobLauncher.prepare(JobConfig.of(settings()));
+        assertEquals(64, p.schema().fingerprint().length());
+    }
+
+    @Test
+    void missingTopicsAreNamed() throws Exception {
+        Map<String, Object> m = settings();
+        m.put("source.topics", List.of("in", "nope"));
+        assertEquals(
+                "source.topics: topic 'nope' does not exist on "
+                        + kafka.bootstrapServers()
+                        + "; create it first",
+                fails(JobConfigException.class, m));
+        m = settings();
+        m.put("dlq.topic", "dead");
+        assertTrue(
+                fails(JobConfigException.class, m)
+                        .startsWith("dlq.topic: topic 'dead' does not exist"));
+        m = settings();
+        m.put("output.records.topic", "clean");
+        assertTrue(
+                fails(JobConfigException.class, m)
+                        .startsWith("output.records.topic: topic 'clean' does not exist"));
+    }
+
+    @Test
+    void aTransactionTimeoutAboveTheBrokersMaximumIsRefused() throws Exception {
+        Map<String, Object> m = settings();
+        m.put("output.transaction-timeout", "10 min");
+        assertEquals(
+                "output.transaction-timeout (600000 ms) is larger than broker 0's"
+                        + " transaction.max.timeout.ms (60000 ms): lower output.transaction-timeout"
+                        + " or raise the broker's maximum",
+                fails(JobConfigException.class, m));
+    }
+
+    @Test
+    void unreadableAndRejectedSchemasAreNamed() throws Exception {
+        Map<String, Object> m = settings();
+        m.remove("spec.path");
+        m.put("schema.path", dir.resolve("missing.pbtxt").toString());
+        assertEquals(
+                "schema.path: no such file: " + dir.resolve("missing.pbtxt"),
+                fails(JobConfigException.class, m));
+
+        Path rejected = dir.resolve("rejected.pbtxt");
+        Files.writeString(rejected, "feature: {name: \"x\" type: INT shape: {}}\n");
+        m.put("schema.path", rejected.toString());
+        assertEquals(
+                "schema.path: "
+                        + rejected
+                        + " was rejected: Feature x had shape  set but min_fraction 0.0 != 1.  Use"
+                        + " value_count not shape field when min_fraction != 1.",
+                fails(JobSchemaRejectedException.class, m));
+
+        Path garbage = dir.resolve("garbage.pbtxt");
+        Files.writeString(garbage, "feature: {{{");
+        m.put("schema.path", garbage.toString());
+        assertTrue(
+                fails(JobConfigException.class, m)
+                        .startsWith("schema.path: " + garbage + " is not readable:"));
+    }
+
+    @Test
+    void theSchemaMustMatchTheRecordKindAndTheEventTimeFeature() throws Exception {
+        Map<String, Object> m = settings();
+        m.put("schema.kind", "sequence_example");
+        assertTrue(
+                fails(JobSchemaRejectedException.class, m)
+                        .endsWith("describes Example data but schema.kind is sequence_example"));
+        m = settings();
+        m.put("event-time.source", "feature");
+        m.put("event-time.feature", "feature3");
+        assertTrue(
+                fails(JobSchemaRejectedException.class, m)
+                        .startsWith("event-time.feature 'feature3' must be an int64 feature"));
+        m.put("event-time.feature", "feature1");
+        JobLauncher.prepare(JobConfig.of(m));
+    }
+}
