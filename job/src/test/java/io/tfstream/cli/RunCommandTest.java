@@ -1,0 +1,64 @@
+package io.tfstream.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.job.JobOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.flink.configuration.ConfigOption;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tfstream run}: help generated from the options, configuration errors and exit codes. */
+class RunCommandTest {
+    @TempDir Path dir;
+
+    @Test
+    void helpListsEveryJobOption() {
+        CliRun r = CliRun.of("run", "--help");
+        assertEquals(0, r.exitCode());
+        for (ConfigOption<?> o : JobOptions.ALL) {
+            assertTrue(r.out().contains("  " + o.key() + "  ("), o.key());
+        }
+        assertTrue(r.out().contains("source.properties.<key>"));
+        assertTrue(r.out().contains("Ctrl-C stops it with a final savepoint"));
+    }
+
+    @Test
+    void aBadConfigurationExitsWithUsageNamingTheKey() throws Exception {
+        Path yaml = dir.resolve("job.yaml");
+        Files.writeString(yaml, "batch:\n  max-records: lots\n");
+        CliRun r = CliRun.of("run", "--config", yaml.toString());
+        assertEquals(ExitCodes.USAGE, r.exitCode());
+        assertEquals(
+                "tfstream run: invalid value 'lots' for batch.max-records: expected an integer\n",
+                r.err());
+        assertEquals("", r.out());
+    }
+
+    @Test
+    void aRejectedSchemaExitsWith3() throws Exception {
+        Path schema = dir.resolve("s.pbtxt");
+        Files.writeString(schema, "feature: {name: \"x\" type: INT shape: {}}\n");
+        CliRun r =
+                CliRun.of(
+                        "run",
+                        "--set",
+                        "source.bootstrap-servers=localhost:1",
+                        "--set",
+                        "source.topics=in",
+                        "--set",
+                        "dlq.topic=dlq",
+                        "--set",
+                        "schema.path=" + schema);
+        assertEquals(ExitCodes.SPEC_REJECTED, r.exitCode(), r.err());
+        assertTrue(
+                r.err()
+                        .startsWith(
+                                "tfstream run: schema.path: "
+                                        + schema
+                                        + " was rejected: Feature x"),
+                r.err());
+    }
+}

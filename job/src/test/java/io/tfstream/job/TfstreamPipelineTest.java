@@ -1,0 +1,72 @@
+package io.tfstream.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.testing.Seed001Corpus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobgraph.JobVertex;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The shape of the job graph: the parse operator is chained to the source, nothing runs at 1. */
+class TfstreamPipelineTest {
+    @TempDir Path dir;
+
+    private JobGraph graph(Map<String, Object> extra) throws Exception {
+        Path spec = dir.resolve("spec.json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        Map<String, Object> m = new HashMap<>();
+        m.put("source.bootstrap-servers", "localhost:9092");
+        m.put("source.topics", "in");
+        m.put("spec.path", spec.toString());
+        m.put("dlq.topic", "dlq");
+        m.put("parallelism", 3);
+        m.putAll(extra);
+        JobConfig config = JobConfig.of(m);
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        JobLauncher.flinkConfiguration(config));
+        TfstreamPipeline.build(env, config, JobSchema.load(config));
+        return env.getStreamGraph().getJobGraph(getClass().getClassLoader());
+    }
+
+    private static JobVertex vertexOf(JobGraph g, String operatorName) {
+        for (JobVertex v : g.getVertices()) {
+            if (v.getName().contains(operatorName)) {
+                return v;
+            }
+        }
+        throw new AssertionError("no vertex runs " + operatorName);
+    }
+
+    @Test
+    void parseIsChainedToTheSourceAndEveryVertexRunsAtTheJobsParallelism() throws Exception {
+        JobGraph g = graph(Map.of("output.records.topic", "clean"));
+        JobVertex source = vertexOf(g, "kafka-source");
+        assertTrue(source.getName().contains("batch-and-parse"), source.getName());
+        List<String> names = new ArrayList<>();
+        for (JobVertex v : g.getVertices()) {
+            names.add(v.getName());
+            assertEquals(3, v.getParallelism(), v.getName());
+        }
+        assertTrue(String.join(" | ", names).contains("dead-letter-sink"), names.toString());
+        assertTrue(String.join(" | ", names).contains("records-sink"), names.toString());
+    }
+
+    @Test
+    void featureEventTimeAddsAWatermarkStageChainedAfterParsing() throws Exception {
+        JobGraph g =
+                graph(Map.of("event-time.source", "feature", "event-time.feature", "feature1"));
+        JobVertex source = vertexOf(g, "kafka-source");
+        assertTrue(source.getName().contains("feature-event-time"), source.getName());
+    }
+}
