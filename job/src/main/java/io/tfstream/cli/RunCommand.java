@@ -111,6 +111,11 @@ final class RunCommand implements Callable<Integer> {
         try {
             String path = cluster.stopWithSavepoint(id, dir, STOP_TIMEOUT);
             out.println("tfstream run: stopped with savepoint " + path);
+            out.println(
+                    "tfstream run: resume with --set "
+                            + JobOptions.FLINK_PREFIX
+                            + "execution.state-recovery.path="
+                            + path);
             out.flush();
         } catch (Exception e) {
             err.println(

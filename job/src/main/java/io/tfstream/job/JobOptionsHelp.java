@@ -134,7 +134,8 @@ public final class JobOptionsHelp {
                     .append(" | ")
                     .append(defaultText(o))
                     .append(" | ")
-                    .append(text(o).replace("|", "\\|"))
+                    .append(
+                            text(o).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;"))
                     .append(" |\n");
         }
         return b.toString();

@@ -10,53 +10,53 @@ public enum ExampleProfile {
     /** Four scalars of about 80 bytes, TensorFlow's TFRecord tutorial data. */
     SEED001 {
         @Override
-        FeatureSpecs spec() {
+        public FeatureSpecs spec() {
             return Seed001Corpus.spec();
         }
 
         @Override
-        List<byte[]> records(int n) {
+        public List<byte[]> records(int n) {
             return Seed001Corpus.records(n, 1);
         }
     },
     /** 45 scalars, 5 VarLen int64 lists and 2 ragged float lists: about 900 bytes. */
     WIDE {
         @Override
-        FeatureSpecs spec() {
+        public FeatureSpecs spec() {
             return WideProfileCorpus.spec();
         }
 
         @Override
-        List<byte[]> records(int n) {
+        public List<byte[]> records(int n) {
             return WideProfileCorpus.records(n, 1);
         }
     },
     /** 200 scalars present, all 200 requested: the reference for {@link #PROJECT_4_OF_200}. */
     ALL_200 {
         @Override
-        FeatureSpecs spec() {
+        public FeatureSpecs spec() {
             return Wide200Corpus.all();
         }
 
         @Override
-        List<byte[]> records(int n) {
+        public List<byte[]> records(int n) {
             return Wide200Corpus.records(n, 1);
         }
     },
     /** The records of {@link #ALL_200}, 4 features requested. */
     PROJECT_4_OF_200 {
         @Override
-        FeatureSpecs spec() {
+        public FeatureSpecs spec() {
             return Wide200Corpus.projection();
         }
 
         @Override
-        List<byte[]> records(int n) {
+        public List<byte[]> records(int n) {
             return Wide200Corpus.records(n, 1);
         }
     };
 
-    abstract FeatureSpecs spec();
+    public abstract FeatureSpecs spec();
 
-    abstract List<byte[]> records(int n);
+    public abstract List<byte[]> records(int n);
 }
