@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.jobmaster.JobResult;
@@ -89,10 +92,22 @@ final class RunCommand implements Callable<Integer> {
                             + cluster.restAddress()
                             + "; Ctrl-C stops it with a savepoint");
             out.flush();
-            Thread stopper =
-                    new Thread(() -> stop(cluster, id, savepoints, out, err), "tfstream-stop");
-            Runtime.getRuntime().addShutdownHook(stopper);
+            AtomicBoolean stopRequested = new AtomicBoolean();
+            CompletableFuture<Void> stopped = new CompletableFuture<>();
+            StopSignals.onFirstSignal(
+                    () -> {
+                        stopRequested.set(true);
+                        try {
+                            stop(cluster, id, savepoints, out, err);
+                        } finally {
+                            stopped.complete(null);
+                        }
+                    });
             JobResult result = cluster.await(id);
+            if (stopRequested.get()) {
+                // The stop's report (savepoint path) comes before the command returns.
+                stopped.get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
             if (result.getSerializedThrowable().isPresent()) {
                 Throwable cause =
                         result.getSerializedThrowable()

@@ -134,8 +134,7 @@ public final class JobOptionsHelp {
                     .append(" | ")
                     .append(defaultText(o))
                     .append(" | ")
-                    .append(
-                            text(o).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;"))
+                    .append(text(o).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;"))
                     .append(" |\n");
         }
         return b.toString();

@@ -29,15 +29,15 @@ import org.tensorflow.example.SequenceExample;
  * dead-letter reason and message the job must give it (the lenient parser's message for the record
  * alone, whose equality with TensorFlow's is proven by the parser's differential tests).
  */
-final class InputCorpus {
+public final class InputCorpus {
     /** One input record; {@code reason} is null for a record the job must accept. */
-    record Input(byte[] key, byte[] value, DeadLetterReason reason, String error) {}
+    public record Input(byte[] key, byte[] value, DeadLetterReason reason, String error) {}
 
     static final int BAD_EVERY = 100;
 
     private InputCorpus() {}
 
-    static List<Input> examples(int n, long seed, ParseSpec spec, ParseLimits limits) {
+    public static List<Input> examples(int n, long seed, ParseSpec spec, ParseLimits limits) {
         List<byte[]> good = Seed001Corpus.records(n, seed);
         List<byte[]> values = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {

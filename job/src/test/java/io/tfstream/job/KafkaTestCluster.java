@@ -19,7 +19,7 @@ import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
 /** A real single-node KRaft Kafka cluster in this JVM on free localhost ports, for ITCases. */
-final class KafkaTestCluster implements AutoCloseable {
+public final class KafkaTestCluster implements AutoCloseable {
     private final KafkaClusterTestKit kit;
 
     private KafkaTestCluster(KafkaClusterTestKit kit) {
@@ -27,7 +27,7 @@ final class KafkaTestCluster implements AutoCloseable {
     }
 
     /** Starts a broker; {@code transactionMaxTimeoutMs} is its transaction.max.timeout.ms. */
-    static KafkaTestCluster start(long transactionMaxTimeoutMs) throws Exception {
+    public static KafkaTestCluster start(long transactionMaxTimeoutMs) throws Exception {
         KafkaClusterTestKit kit =
                 new KafkaClusterTestKit.Builder(
                                 new TestKitNodes.Builder()
@@ -49,11 +49,11 @@ final class KafkaTestCluster implements AutoCloseable {
         return new KafkaTestCluster(kit);
     }
 
-    String bootstrapServers() {
+    public String bootstrapServers() {
         return kit.bootstrapServers();
     }
 
-    void createTopic(String name, int partitions) throws Exception {
+    public void createTopic(String name, int partitions) throws Exception {
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
                     .all()
@@ -61,7 +61,7 @@ final class KafkaTestCluster implements AutoCloseable {
         }
     }
 
-    Admin admin() {
+    public Admin admin() {
         Properties p = new Properties();
         p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         return Admin.create(p);
@@ -71,7 +71,7 @@ final class KafkaTestCluster implements AutoCloseable {
      * Every committed record of {@code topic} ({@code read_committed}, up to the last stable offset
      * at the time of the call).
      */
-    List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
+    public List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
         Properties p = new Properties();
         p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -1,0 +1,247 @@
+package io.tfstream.e2e.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.job.InputCorpus;
+import io.tfstream.job.KafkaTestCluster;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.testing.Seed001Corpus;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code tfstream run} as its own process (the all-in CLI jar) against a real broker: SIGTERM (what
+ * Ctrl-C sends through the shell) stops it with a savepoint and exit code 0; a second run resumes
+ * from that savepoint; in the end every record is in the records or the dead-letter topic exactly
+ * once.
+ */
+class RunCommandProcessITCase {
+    private static KafkaTestCluster kafka;
+
+    @TempDir static Path dir;
+
+    @BeforeAll
+    static void start() throws Exception {
+        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
+        kafka.createTopic("in", 3);
+        kafka.createTopic("dlq", 1);
+        kafka.createTopic("clean", 3);
+    }
+
+    @AfterAll
+    static void stop() {
+        kafka.close();
+    }
+
+    @Test
+    void stopsWithASavepointOnSigtermAndResumesFromItExactlyOnce() throws Exception {
+        Path spec = dir.resolve("spec.json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        Path yaml = dir.resolve("job.yaml");
+        Files.writeString(
+                yaml,
+                String.join(
+                        "\n",
+                        "job.name: e2e-run",
+                        "parallelism: 2",
+                        "checkpoint.interval: 1 s",
+                        "rest.port: 0",
+                        "source:",
+                        "  bootstrap-servers: " + kafka.bootstrapServers(),
+                        "  topics: [in]",
+                        "  starting-offsets: earliest",
+                        "spec.path: " + spec,
+                        "dlq.topic: dlq",
+                        "output.records.topic: clean",
+                        "output.transaction-timeout: 1 min",
+                        ""));
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(4_000, 5, Seed001Corpus.spec(), ParseLimits.defaults());
+        List<InputCorpus.Input> first = inputs.subList(0, 3_000);
+        List<InputCorpus.Input> second = inputs.subList(3_000, inputs.size());
+        produce(first);
+
+        CliProcess run1 = CliProcess.start(yaml);
+        assertTrue(run1.awaitLine("running at parallelism 2; web UI: http://").isPresent());
+        waitFor(() -> kafka.readCommitted("clean").size() > 1_000, "some committed output");
+        run1.terminate();
+        assertTrue(run1.process.waitFor(2, TimeUnit.MINUTES), "run 1 ends after SIGTERM");
+        assertEquals(0, run1.process.exitValue(), run1.output());
+        String resume =
+                run1.awaitLine("resume with --set ")
+                        .orElseThrow(
+                                () ->
+                                        new AssertionError(
+                                                "no resume line in:\n" + run1.outputNow()));
+        String setting = resume.substring(resume.indexOf("--set ") + "--set ".length()).trim();
+        assertTrue(setting.startsWith("flink.execution.state-recovery.path=file:"), setting);
+
+        produce(second);
+        CliProcess run2 = CliProcess.start(yaml, "--set", setting);
+        assertTrue(run2.awaitLine("running at parallelism 2").isPresent());
+        long good = inputs.stream().filter(i -> i.reason() == null).count();
+        long bad = inputs.size() - good;
+        waitFor(
+                () ->
+                        kafka.readCommitted("clean").size() >= good
+                                && kafka.readCommitted("dlq").size() >= bad,
+                "every record in an output");
+        Thread.sleep(3_000); // a few more checkpoints: anything committed twice would show
+        run2.terminate();
+        assertTrue(run2.process.waitFor(2, TimeUnit.MINUTES), "run 2 ends after SIGTERM");
+        assertEquals(0, run2.process.exitValue(), run2.output());
+
+        Map<String, InputCorpus.Input> byKey = new HashMap<>();
+        for (InputCorpus.Input i : inputs) {
+            byKey.put(new String(i.key(), StandardCharsets.UTF_8), i);
+        }
+        Map<String, Integer> seen = new HashMap<>();
+        for (String topic : List.of("clean", "dlq")) {
+            for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(topic)) {
+                String key = new String(r.key(), StandardCharsets.UTF_8);
+                InputCorpus.Input input = byKey.get(key);
+                assertNotNull(input, key);
+                assertEquals(topic.equals("clean"), input.reason() == null, key);
+                assertTrue(Arrays.equals(input.value(), r.value()), key);
+                seen.merge(key, 1, Integer::sum);
+            }
+        }
+        assertEquals(inputs.size(), seen.size(), "records in = accepted + dead-lettered");
+        assertTrue(seen.values().stream().allMatch(c -> c == 1), "each record once");
+    }
+
+    private static void produce(List<InputCorpus.Input> inputs) throws Exception {
+        Properties p = new Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (InputCorpus.Input i : inputs) {
+                producer.send(new ProducerRecord<>("in", i.key(), i.value()));
+            }
+            producer.flush();
+        }
+    }
+
+    interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    private static void waitFor(Condition c, String what) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (!c.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(300);
+        }
+    }
+
+    /** The CLI jar as a child JVM; stdout lines are collected as they come. */
+    private static final class CliProcess {
+        final Process process;
+        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        final List<String> all = new ArrayList<>();
+
+        private CliProcess(Process process) {
+            this.process = process;
+            Thread t =
+                    new Thread(
+                            () -> {
+                                try (BufferedReader r =
+                                        new BufferedReader(
+                                                new InputStreamReader(
+                                                        process.getInputStream(),
+                                                        StandardCharsets.UTF_8))) {
+                                    for (String l; (l = r.readLine()) != null; ) {
+                                        lines.add(l);
+                                    }
+                                } catch (java.io.IOException e) {
+                                    lines.add("<stdout failed: " + e + ">");
+                                }
+                            });
+            t.setDaemon(true);
+            t.start();
+        }
+
+        static CliProcess start(Path yaml, String... extra) throws Exception {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(
+                    Arrays.asList(System.getProperty("tfstream.jvm.flags").trim().split("\\s+")));
+            cmd.add("-Xmx1g");
+            cmd.add("-jar");
+            cmd.add(System.getProperty("tfstream.cli.jar"));
+            cmd.add("run");
+            cmd.add("--config");
+            cmd.add(yaml.toString());
+            cmd.addAll(Arrays.asList(extra));
+            ProcessBuilder b = new ProcessBuilder(cmd);
+            // Kept in target/ for a look after a failure.
+            Path err = Path.of("target", "run-command-" + System.nanoTime() + ".err");
+            b.redirectError(err.toFile());
+            return new CliProcess(b.start());
+        }
+
+        /** The first line (seen so far or within 2 minutes) containing {@code text}. */
+        java.util.Optional<String> awaitLine(String text) throws InterruptedException {
+            for (String l : all) {
+                if (l.contains(text)) {
+                    return java.util.Optional.of(l);
+                }
+            }
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while (System.nanoTime() < deadline) {
+                String l = lines.poll(200, TimeUnit.MILLISECONDS);
+                if (l != null) {
+                    all.add(l);
+                    if (l.contains(text)) {
+                        return java.util.Optional.of(l);
+                    }
+                }
+            }
+            return java.util.Optional.empty();
+        }
+
+        /** SIGTERM, as the shell sends for Ctrl-C's sibling; unlike destroy() keeps stdout open. */
+        void terminate() throws Exception {
+            Process kill =
+                    new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).start();
+            assertEquals(0, kill.waitFor(), "kill -TERM " + process.pid());
+        }
+
+        String outputNow() {
+            lines.drainTo(all);
+            return String.join("\n", all);
+        }
+
+        String output() throws InterruptedException {
+            lines.drainTo(all);
+            return String.join("\n", all);
+        }
+    }
+}
