@@ -2,13 +2,13 @@ package io.tfstream.operators.deadletter;
 
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.operators.types.ImmutableTypeSerializer;
 import io.tfstream.operators.types.SerializerTypeInfo;
 import io.tfstream.operators.types.VersionedSnapshot;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -17,7 +17,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * layout), the reason code and the message as length-prefixed UTF-8 (messages quote record bytes
  * and may exceed what {@code writeUTF} holds).
  */
-public final class DeadLetterSerializer extends TypeSerializerSingleton<DeadLetter> {
+public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLetter> {
     private static final long serialVersionUID = 1L;
 
     public static final DeadLetterSerializer INSTANCE = new DeadLetterSerializer();
@@ -25,29 +25,9 @@ public final class DeadLetterSerializer extends TypeSerializerSingleton<DeadLett
     private DeadLetterSerializer() {}
 
     @Override
-    public boolean isImmutableType() {
-        return true;
-    }
-
-    @Override
     public DeadLetter createInstance() {
         return new DeadLetter(
                 SourceRecordSerializer.INSTANCE.createInstance(), DeadLetterReason.PARSE_ERROR, "");
-    }
-
-    @Override
-    public DeadLetter copy(DeadLetter from) {
-        return from;
-    }
-
-    @Override
-    public DeadLetter copy(DeadLetter from, DeadLetter reuse) {
-        return from;
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -75,16 +55,6 @@ public final class DeadLetterSerializer extends TypeSerializerSingleton<DeadLett
         byte[] error = new byte[n];
         in.readFully(error);
         return new DeadLetter(source, reason, new String(error, StandardCharsets.UTF_8));
-    }
-
-    @Override
-    public DeadLetter deserialize(DeadLetter reuse, DataInputView in) throws IOException {
-        return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView in, DataOutputView out) throws IOException {
-        serialize(deserialize(in), out);
     }
 
     @Override

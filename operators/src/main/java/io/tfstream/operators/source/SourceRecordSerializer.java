@@ -1,11 +1,11 @@
 package io.tfstream.operators.source;
 
+import io.tfstream.operators.types.ImmutableTypeSerializer;
 import io.tfstream.operators.types.SerializerTypeInfo;
 import io.tfstream.operators.types.VersionedSnapshot;
 import java.io.IOException;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -15,7 +15,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * value length (-1 for null) + bytes each). The snapshot is versioned: a format change bumps {@link
  * Snapshot#VERSION} and reads the old one.
  */
-public final class SourceRecordSerializer extends TypeSerializerSingleton<SourceRecord> {
+public final class SourceRecordSerializer extends ImmutableTypeSerializer<SourceRecord> {
     private static final long serialVersionUID = 1L;
 
     public static final SourceRecordSerializer INSTANCE = new SourceRecordSerializer();
@@ -23,28 +23,8 @@ public final class SourceRecordSerializer extends TypeSerializerSingleton<Source
     private SourceRecordSerializer() {}
 
     @Override
-    public boolean isImmutableType() {
-        return true;
-    }
-
-    @Override
     public SourceRecord createInstance() {
         return SourceRecord.of(new byte[0], "", 0, 0, -1);
-    }
-
-    @Override
-    public SourceRecord copy(SourceRecord from) {
-        return from;
-    }
-
-    @Override
-    public SourceRecord copy(SourceRecord from, SourceRecord reuse) {
-        return from;
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -89,16 +69,6 @@ public final class SourceRecordSerializer extends TypeSerializerSingleton<Source
                 partition,
                 offset,
                 timestamp);
-    }
-
-    @Override
-    public SourceRecord deserialize(SourceRecord reuse, DataInputView in) throws IOException {
-        return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView in, DataOutputView out) throws IOException {
-        serialize(deserialize(in), out);
     }
 
     static void writeBytes(byte[] b, DataOutputView out) throws IOException {
