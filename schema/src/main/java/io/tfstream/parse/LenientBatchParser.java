@@ -68,6 +68,19 @@ public final class LenientBatchParser {
         return rows;
     }
 
+    /**
+     * Parses records {@code pick[0..n)} of {@code records} again as one batch, rows in that order:
+     * for when a caller rejects some accepted rows for reasons of its own after the parse. Records
+     * that fail now (they did not before) are reported to {@code rejected} as in {@link #parse}.
+     */
+    public ParsedRows parseSubset(
+            SerializedRecords records,
+            int[] pick,
+            int n,
+            Consumer<ExampleParseException> rejected) {
+        return parse(RecordSubset.of(records, pick, n), rejected);
+    }
+
     private ExampleParseException alone(SerializedRecords records, ExampleParseException e) {
         int i = e.recordIndex();
         if (i < 0) {

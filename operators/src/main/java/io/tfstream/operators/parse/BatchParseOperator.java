@@ -9,6 +9,8 @@ import io.tfstream.parse.Int64FeatureColumn;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParsedRows;
 import io.tfstream.parse.RecordBatch;
+import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.tensor.batch.TensorBatchCodec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -40,6 +42,14 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
     /** Records the parser rejected, or whose event time is missing or invalid. */
     public static final OutputTag<DeadLetter> DEAD_LETTERS =
             new OutputTag<>("dead-letters", DeadLetterSerializer.typeInfo());
+
+    /**
+     * Each parsed batch with at least one accepted row, as a {@code TensorBatch} (tensors, rows,
+     * source ranges, deterministic batch id, schema fingerprint): only when {@link
+     * ParseSettings#withTensorBatches} is set. The batch is the one parse of its records.
+     */
+    public static final OutputTag<TensorBatch> TENSOR_BATCHES =
+            new OutputTag<>("tensor-batches", TensorBatchSerializer.typeInfo());
 
     private final ParseSettings settings;
 
@@ -177,6 +187,9 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
             assignFeatureTimes(rows, et);
         }
         long dead = 0;
+        if (settings.tensorBatches()) {
+            emitTensorBatch(rows);
+        }
         for (int i = 0; i < n; i++) {
             SourceRecord r = pending.get(i);
             if (errors[i] != null) {
@@ -195,6 +208,43 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
         return rate == null
                 ? null
                 : rate.add(getProcessingTimeService().getCurrentProcessingTime(), n, dead);
+    }
+
+    /**
+     * The batch's tensors over its accepted rows. A row whose event time turned out invalid is
+     * dead-lettered and so left out: the batch is then narrowed to the remaining rows.
+     */
+    private void emitTensorBatch(ParsedRows rows) {
+        int[] recordOfRow = new int[rows.rows()];
+        int kept = 0;
+        for (int row = 0; row < rows.rows(); row++) {
+            int i = rows.recordIndex(row);
+            if (errors[i] == null) {
+                recordOfRow[kept++] = i;
+            }
+        }
+        if (kept == 0) {
+            return;
+        }
+        ParsedRows out = rows;
+        if (kept < rows.rows()) {
+            // Rare: rows rejected for their event time after the parse; parse the rest again.
+            out =
+                    parser.parseSubset(
+                            batch,
+                            recordOfRow,
+                            kept,
+                            e -> {
+                                throw new IllegalStateException(
+                                        "a record accepted once was rejected: " + e.getMessage(),
+                                        e);
+                            });
+        }
+        TensorBatch.Builder b =
+                TensorBatchCodec.encode(out)
+                        .setSchemaFingerprint(settings.tensorBatchFingerprint());
+        BatchMetadata.fill(b, pending, recordOfRow, kept);
+        output.collect(TENSOR_BATCHES, new StreamRecord<>(b.build()));
     }
 
     /** Event time from the feature: accepted rows get it, rows without a valid one are rejected. */

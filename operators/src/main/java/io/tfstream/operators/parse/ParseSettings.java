@@ -23,6 +23,7 @@ public final class ParseSettings implements Serializable {
     private final BatchTriggers triggers;
     private final EventTimeSettings eventTime;
     private final DeadLetterGuard guard;
+    private final String tensorBatchFingerprint;
 
     public ParseSettings(
             byte[] specFile,
@@ -46,6 +47,37 @@ public final class ParseSettings implements Serializable {
         this.triggers = Objects.requireNonNull(triggers, "triggers");
         this.eventTime = Objects.requireNonNull(eventTime, "eventTime");
         this.guard = Objects.requireNonNull(guard, "guard");
+        this.tensorBatchFingerprint = null;
+    }
+
+    private ParseSettings(ParseSettings s, String tensorBatchFingerprint) {
+        this.specFile = s.specFile;
+        this.specFileName = s.specFileName;
+        this.legacyDefaults = s.legacyDefaults;
+        this.limits = s.limits;
+        this.triggers = s.triggers;
+        this.eventTime = s.eventTime;
+        this.guard = s.guard;
+        this.tensorBatchFingerprint = tensorBatchFingerprint;
+    }
+
+    /**
+     * These settings with the parsed batches also emitted as {@code TensorBatch} messages carrying
+     * {@code schemaFingerprint} ({@link BatchParseOperator#TENSOR_BATCHES}).
+     */
+    public ParseSettings withTensorBatches(String schemaFingerprint) {
+        return new ParseSettings(
+                this, Objects.requireNonNull(schemaFingerprint, "schemaFingerprint"));
+    }
+
+    /** Whether parsed batches are emitted as TensorBatch messages. */
+    public boolean tensorBatches() {
+        return tensorBatchFingerprint != null;
+    }
+
+    /** The fingerprint the TensorBatch messages carry, or null when they are off. */
+    public String tensorBatchFingerprint() {
+        return tensorBatchFingerprint;
     }
 
     /** Parses the schema or spec file (as {@link SpecSource#parse}). */

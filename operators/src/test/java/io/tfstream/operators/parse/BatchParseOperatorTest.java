@@ -13,12 +13,15 @@ import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.RecordBatch;
+import io.tfstream.proto.v1.SourceRange;
+import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenFeature;
 import io.tfstream.spec.VarLenFeature;
 import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.tensor.batch.TensorBatchCodec;
 import io.tfstream.testing.Seed001Corpus;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -323,6 +326,105 @@ class BatchParseOperatorTest {
                                     "14 of the last 20 records (0.7000) went to the dead-letter output"),
                     e.getCause().getMessage());
             assertTrue(e.getCause().getMessage().contains("dlq.max-fraction (0.5)"));
+        }
+    }
+
+    @Test
+    void parsedBatchesAreEmittedAsTensorBatchesOnlyWhenAsked() throws Exception {
+        byte[] truncated = Arrays.copyOf(GOOD.get(2), GOOD.get(2).length - 2);
+        List<byte[]> good = new ArrayList<>();
+        String firstId = null;
+        for (int run = 0; run < 2; run++) {
+            ParseSettings s = seed(BatchTriggers.defaults());
+            try (var h = harness(run == 0 ? s : s.withTensorBatches("fp"))) {
+                h.open();
+                for (int i = 0; i < 6; i++) {
+                    byte[] v = i == 2 ? truncated : GOOD.get(i);
+                    h.processElement(
+                            new StreamRecord<>(SourceRecord.of(v, "in", i % 2, 100 + i, 5)));
+                    if (run == 1 && i != 2) {
+                        good.add(v);
+                    }
+                }
+                h.prepareSnapshotPreBarrier(1);
+                if (run == 0) {
+                    assertEquals(null, h.getSideOutput(BatchParseOperator.TENSOR_BATCHES));
+                    continue;
+                }
+                List<StreamRecord<TensorBatch>> out =
+                        new ArrayList<>(h.getSideOutput(BatchParseOperator.TENSOR_BATCHES));
+                assertEquals(1, out.size());
+                TensorBatch b = out.get(0).getValue();
+                assertEquals(5, b.getRows());
+                assertEquals("fp", b.getSchemaFingerprint());
+                assertEquals(
+                        ExampleBatchParser.create(Seed001Corpus.spec())
+                                .parse(RecordBatch.of(good))
+                                .features(),
+                        TensorBatchCodec.decode(b, ""));
+                assertEquals(2, b.getSourcesCount());
+                assertEquals(
+                        SourceRange.newBuilder()
+                                .setTopic("in")
+                                .setPartition(0)
+                                .setFirstOffset(100)
+                                .setLastOffset(104)
+                                .build(),
+                        b.getSources(0));
+                assertEquals(101, b.getSources(1).getFirstOffset());
+                assertEquals(105, b.getSources(1).getLastOffset());
+                assertEquals(32, b.getBatchId().length());
+                firstId = b.getBatchId();
+            }
+        }
+        // The same records after a restart: the same batch id.
+        try (var h = harness(seed(BatchTriggers.defaults()).withTensorBatches("fp"))) {
+            h.open();
+            for (int i = 0; i < 6; i++) {
+                byte[] v = i == 2 ? truncated : GOOD.get(i);
+                h.processElement(new StreamRecord<>(SourceRecord.of(v, "in", i % 2, 100 + i, 5)));
+            }
+            h.prepareSnapshotPreBarrier(1);
+            assertEquals(
+                    firstId,
+                    h.getSideOutput(BatchParseOperator.TENSOR_BATCHES)
+                            .peek()
+                            .getValue()
+                            .getBatchId());
+        }
+    }
+
+    @Test
+    void aTensorBatchLeavesOutRowsRejectedForTheirEventTime() throws Exception {
+        FeatureSpecs spec =
+                FeatureSpecs.of(
+                        Map.<String, FeatureSpec>of(
+                                "ts",
+                                new VarLenFeature(DType.INT64),
+                                "x",
+                                FixedLenFeature.required(List.of(), DType.INT64)));
+        ParseSettings s =
+                settings(
+                                spec,
+                                ParseLimits.defaults(),
+                                BatchTriggers.defaults(),
+                                EventTimeSettings.feature("ts", EventTimeSettings.Unit.MILLIS),
+                                DeadLetterGuard.off())
+                        .withTensorBatches("fp");
+        try (var h = harness(s)) {
+            h.open();
+            h.processElement(rec(example(10L), 0), 1);
+            h.processElement(rec(example(), 1), 1);
+            h.processElement(rec(example(30L), 2), 1);
+            h.prepareSnapshotPreBarrier(1);
+            TensorBatch b = h.getSideOutput(BatchParseOperator.TENSOR_BATCHES).peek().getValue();
+            assertEquals(2, b.getRows());
+            assertEquals(
+                    ExampleBatchParser.create(spec)
+                            .parse(RecordBatch.of(example(10L), example(30L)))
+                            .features(),
+                    TensorBatchCodec.decode(b, ""));
+            assertEquals(1, deadLetters(h).size());
         }
     }
 }

@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.deadletter.DeadLetterSerializer;
+import io.tfstream.operators.parse.TensorBatchSerializer;
+import io.tfstream.proto.v1.SourceRange;
+import io.tfstream.proto.v1.TensorBatch;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -53,6 +56,20 @@ class SourceRecordSerializerTest {
         assertEquals(d.source(), back.source());
         assertEquals(d.reason(), back.reason());
         assertEquals(longMessage, back.error());
+    }
+
+    @Test
+    void tensorBatchesRoundTrip() throws IOException {
+        TensorBatch b =
+                TensorBatch.newBuilder()
+                        .setRows(3)
+                        .setBatchId("id")
+                        .addSources(SourceRange.newBuilder().setTopic("t").setLastOffset(9))
+                        .build();
+        assertEquals(b, roundTrip(TensorBatchSerializer.INSTANCE, b));
+        assertEquals(
+                TensorBatch.getDefaultInstance(),
+                roundTrip(TensorBatchSerializer.INSTANCE, TensorBatch.getDefaultInstance()));
     }
 
     @Test
