@@ -191,8 +191,52 @@ public final class JobConfig {
         if (get(JobOptions.BATCH_MAX_BYTES).getBytes() < 1) {
             throw new JobConfigException("invalid value for batch.max-bytes: expected >= 1 byte");
         }
+        if (options.contains(JobOptions.SHARDS_PATH)) {
+            checkShards();
+        }
         if (get(JobOptions.JOB_NAME).isBlank()) {
             throw new JobConfigException("job.name must not be empty");
+        }
+    }
+
+    private void checkShards() {
+        String path = get(JobOptions.SHARDS_PATH);
+        String scheme = path.contains("://") ? path.substring(0, path.indexOf("://")) : "";
+        if (!List.of("file", "s3", "s3a").contains(scheme)) {
+            throw new JobConfigException(
+                    "invalid value '"
+                            + path
+                            + "' for shards.path: expected file:///dir or s3://bucket/prefix");
+        }
+        String prefix = get(JobOptions.SHARDS_PREFIX);
+        if (prefix.isEmpty()
+                || prefix.startsWith(".")
+                || prefix.startsWith("_")
+                || prefix.contains("/")) {
+            throw new JobConfigException(
+                    "invalid value '"
+                            + prefix
+                            + "' for shards.prefix: expected a name not starting with '.' or '_'"
+                            + " (readers skip those) and without '/'");
+        }
+        try {
+            java.time.format.DateTimeFormatter.ofPattern(get(JobOptions.SHARDS_BUCKET_PATTERN))
+                    .withZone(java.time.ZoneId.of(get(JobOptions.SHARDS_ZONE)))
+                    .format(java.time.Instant.EPOCH);
+        } catch (java.time.DateTimeException | IllegalArgumentException e) {
+            throw new JobConfigException(
+                    "invalid shards.bucket-pattern / shards.zone ('"
+                            + get(JobOptions.SHARDS_BUCKET_PATTERN)
+                            + "' in "
+                            + get(JobOptions.SHARDS_ZONE)
+                            + "): "
+                            + e.getMessage());
+        }
+        positive(JobOptions.SHARDS_MAX_AGE);
+        positive(JobOptions.SHARDS_MAX_BUCKET_SKEW);
+        if (get(JobOptions.SHARDS_TARGET_SIZE).getBytes() < 1) {
+            throw new JobConfigException(
+                    "invalid value for shards.target-size: expected >= 1 byte");
         }
     }
 

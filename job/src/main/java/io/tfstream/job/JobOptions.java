@@ -322,6 +322,106 @@ public final class JobOptions {
                                     + " broker's transaction.max.timeout.ms and well above"
                                     + " checkpoint.interval plus the longest expected restart.");
 
+    // --- TFRecord shards
+
+    public static final ConfigOption<String> SHARDS_PATH =
+            key("shards.path")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Base path of the TFRecord shards of accepted records (file:///dir or"
+                                    + " s3://bucket/prefix); unset: no shards.");
+
+    public static final ConfigOption<ShardCompression> SHARDS_COMPRESSION =
+            key("shards.compression")
+                    .enumType(ShardCompression.class)
+                    .defaultValue(ShardCompression.NONE)
+                    .withDescription(
+                            "Shard compression: none (.tfrecord), gzip (.tfrecord.gz) or zlib"
+                                    + " (.tfrecord.zz), TensorFlow's default level.");
+
+    public static final ConfigOption<MemorySize> SHARDS_TARGET_SIZE =
+            key("shards.target-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("128 mb"))
+                    .withDescription(
+                            "A shard is finished once it reaches about this size (bytes as"
+                                    + " written, compressed or not).");
+
+    public static final ConfigOption<Duration> SHARDS_MAX_AGE =
+            key("shards.max-age")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(15))
+                    .withDescription(
+                            "A shard is finished at the latest this long after its first record,"
+                                    + " however small (rounded up to whole checkpoint intervals).");
+
+    public static final ConfigOption<String> SHARDS_BUCKET_PATTERN =
+            key("shards.bucket-pattern")
+                    .stringType()
+                    .defaultValue("'dt='yyyy-MM-dd/'hour='HH")
+                    .withDescription(
+                            "java.time DateTimeFormatter pattern of the bucket directory, applied"
+                                    + " to the record's event time.");
+
+    public static final ConfigOption<String> SHARDS_ZONE =
+            key("shards.zone")
+                    .stringType()
+                    .defaultValue("UTC")
+                    .withDescription("Time zone of shards.bucket-pattern.");
+
+    public static final ConfigOption<String> SHARDS_PREFIX =
+            key("shards.prefix")
+                    .stringType()
+                    .defaultValue("part")
+                    .withDescription(
+                            "Shard file names are <prefix>-<uuid>-<n><suffix>; must not start with"
+                                    + " '.' or '_' (names readers skip).");
+
+    public static final ConfigOption<Duration> SHARDS_MAX_BUCKET_SKEW =
+            key("shards.max-bucket-skew")
+                    .durationType()
+                    .defaultValue(Duration.ofDays(7))
+                    .withDescription(
+                            "A record whose event time is further than this from the current"
+                                    + " time (either way) is handled by shards.skew-action.");
+
+    public static final ConfigOption<SkewAction> SHARDS_SKEW_ACTION =
+            key("shards.skew-action")
+                    .enumType(SkewAction.class)
+                    .defaultValue(SkewAction.DEAD_LETTER)
+                    .withDescription(
+                            "What happens to a record beyond shards.max-bucket-skew: dead_letter"
+                                    + " (reason validation, not in any output) or processing_time"
+                                    + " (bucketed by the time it is written).");
+
+    // --- S3
+
+    public static final ConfigOption<String> S3_ENDPOINT =
+            key("s3.endpoint")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "S3 endpoint URL for s3:// paths (unset: AWS). Credentials come from"
+                                    + " the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)"
+                                    + " or s3.credentials-file, and are never printed.");
+
+    public static final ConfigOption<Boolean> S3_PATH_STYLE_ACCESS =
+            key("s3.path-style-access")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Path-style S3 requests (endpoint/bucket/key), as S3Proxy and MinIO"
+                                    + " need.");
+
+    public static final ConfigOption<String> S3_CREDENTIALS_FILE =
+            key("s3.credentials-file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A properties file with access-key and secret-key, read at start"
+                                    + " instead of the environment.");
+
     /** Every option, in the order help and docs list them. */
     public static final List<ConfigOption<?>> ALL =
             List.of(
@@ -359,7 +459,19 @@ public final class JobOptions {
                     DLQ_MIN_RECORDS,
                     OUTPUT_BOOTSTRAP_SERVERS,
                     OUTPUT_RECORDS_TOPIC,
-                    OUTPUT_TRANSACTION_TIMEOUT);
+                    OUTPUT_TRANSACTION_TIMEOUT,
+                    SHARDS_PATH,
+                    SHARDS_COMPRESSION,
+                    SHARDS_TARGET_SIZE,
+                    SHARDS_MAX_AGE,
+                    SHARDS_BUCKET_PATTERN,
+                    SHARDS_ZONE,
+                    SHARDS_PREFIX,
+                    SHARDS_MAX_BUCKET_SKEW,
+                    SHARDS_SKEW_ACTION,
+                    S3_ENDPOINT,
+                    S3_PATH_STYLE_ACCESS,
+                    S3_CREDENTIALS_FILE);
 
     /** {@code schema.kind}. */
     public enum SchemaKind {
@@ -371,6 +483,19 @@ public final class JobOptions {
     public enum EventTimeSource {
         KAFKA_TIMESTAMP,
         FEATURE
+    }
+
+    /** {@code shards.compression}. */
+    public enum ShardCompression {
+        NONE,
+        GZIP,
+        ZLIB
+    }
+
+    /** {@code shards.skew-action}. */
+    public enum SkewAction {
+        DEAD_LETTER,
+        PROCESSING_TIME
     }
 
     /** {@code event-time.unit}. */

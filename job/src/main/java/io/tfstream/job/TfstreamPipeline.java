@@ -8,11 +8,16 @@ import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.DeadLetterGuard;
 import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
+import io.tfstream.operators.shards.BucketSkewGuard;
+import io.tfstream.operators.shards.ShardSettings;
+import io.tfstream.operators.shards.ShardSinks;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordDeserializer;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.parse.ParseLimits;
+import io.tfstream.tfrecord.Compression;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Properties;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -40,6 +45,8 @@ public final class TfstreamPipeline {
     public static final String FEATURE_TIME_UID = "feature-event-time";
     public static final String DLQ_SINK_UID = "dead-letter-sink";
     public static final String RECORDS_SINK_UID = "records-sink";
+    public static final String SKEW_GUARD_UID = "bucket-skew-guard";
+    public static final String SHARD_SINK_UID = "shard-sink";
 
     private TfstreamPipeline() {}
 
@@ -71,6 +78,25 @@ public final class TfstreamPipeline {
                         .uid(PARSE_UID);
         DataStream<DeadLetter> deadLetters =
                 accepted.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+        DataStream<SourceRecord> timed =
+                kafkaTime
+                        ? accepted
+                        : accepted.assignTimestampsAndWatermarks(watermarks(config))
+                                .name("feature-event-time")
+                                .uid(FEATURE_TIME_UID);
+        boolean shards = config.contains(JobOptions.SHARDS_PATH);
+        if (shards
+                && config.get(JobOptions.SHARDS_SKEW_ACTION) == JobOptions.SkewAction.DEAD_LETTER) {
+            SingleOutputStreamOperator<SourceRecord> guarded =
+                    timed.process(
+                                    new BucketSkewGuard(
+                                            config.get(JobOptions.SHARDS_MAX_BUCKET_SKEW)))
+                            .returns(SourceRecordSerializer.typeInfo())
+                            .name("bucket-skew-guard")
+                            .uid(SKEW_GUARD_UID);
+            deadLetters = deadLetters.union(guarded.getSideOutput(BatchParseOperator.DEAD_LETTERS));
+            timed = guarded;
+        }
         String job = config.get(JobOptions.JOB_NAME);
         deadLetters
                 .sinkTo(
@@ -83,12 +109,11 @@ public final class TfstreamPipeline {
                                 job + "-dlq"))
                 .name("dead-letter-sink")
                 .uid(DLQ_SINK_UID);
-        DataStream<SourceRecord> timed =
-                kafkaTime
-                        ? accepted
-                        : accepted.assignTimestampsAndWatermarks(watermarks(config))
-                                .name("feature-event-time")
-                                .uid(FEATURE_TIME_UID);
+        if (shards) {
+            timed.sinkTo(ShardSinks.create(shardSettings(config)))
+                    .name("shard-sink")
+                    .uid(SHARD_SINK_UID);
+        }
         if (config.contains(JobOptions.OUTPUT_RECORDS_TOPIC)) {
             timed.sinkTo(
                             sink(
@@ -166,6 +191,24 @@ public final class TfstreamPipeline {
                 triggers,
                 eventTime,
                 guard);
+    }
+
+    static ShardSettings shardSettings(JobConfig config) {
+        long interval = config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis();
+        long maxAge = config.get(JobOptions.SHARDS_MAX_AGE).toMillis();
+        int checkpoints =
+                (int) Math.max(1, Math.min(Integer.MAX_VALUE, (maxAge + interval - 1) / interval));
+        return new ShardSettings(
+                config.get(JobOptions.SHARDS_PATH),
+                Compression.valueOf(config.get(JobOptions.SHARDS_COMPRESSION).name()),
+                config.get(JobOptions.SHARDS_PREFIX),
+                config.get(JobOptions.SHARDS_TARGET_SIZE).getBytes(),
+                checkpoints,
+                config.get(JobOptions.SHARDS_BUCKET_PATTERN),
+                ZoneId.of(config.get(JobOptions.SHARDS_ZONE)),
+                config.get(JobOptions.SHARDS_SKEW_ACTION) == JobOptions.SkewAction.PROCESSING_TIME
+                        ? config.get(JobOptions.SHARDS_MAX_BUCKET_SKEW)
+                        : null);
     }
 
     /** An exactly-once Kafka sink with its own transactional-id prefix. */
