@@ -49,7 +49,8 @@ public final class ShardSinks {
                 .build();
     }
 
-    static FileCompactor compactor(Compression c) {
+    /** The compactor for shards of compression {@code c}. */
+    public static FileCompactor compactor(Compression c) {
         return c == Compression.ZLIB ? new RecompressingCompactor(c) : new ConcatFileCompactor();
     }
 }
