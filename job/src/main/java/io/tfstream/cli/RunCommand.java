@@ -69,6 +69,7 @@ final class RunCommand implements Callable<Integer> {
         int parallelism = job.config().get(JobOptions.PARALLELISM);
         int slots = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
         Configuration flink = JobLauncher.flinkConfiguration(job.config());
+        JobLauncher.initializeFileSystems(flink);
         String savepoints =
                 job.config().contains(JobOptions.CHECKPOINT_DIR)
                         ? job.config().get(JobOptions.CHECKPOINT_DIR)

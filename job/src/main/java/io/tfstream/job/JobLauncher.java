@@ -22,6 +22,19 @@ public final class JobLauncher {
         return prepare(JobConfig.of(JobConfigFiles.read(yaml, sets)));
     }
 
+    /**
+     * Initialises Flink's file systems with {@code flink} (the S3 settings among them) for a job
+     * run in this JVM; a cluster reads them from its own configuration when it starts.
+     */
+    public static void initializeFileSystems(Configuration flink) {
+        try {
+            org.apache.flink.core.fs.FileSystem.initialize(flink, null);
+        } catch (Exception e) {
+            throw new JobConfigException(
+                    "cannot initialise the file systems: " + e.getMessage(), e);
+        }
+    }
+
     /** Loads the schema of {@code config} and checks the Kafka cluster. */
     public static Prepared prepare(JobConfig config) {
         JobSchema schema = JobSchema.load(config);
@@ -31,7 +44,8 @@ public final class JobLauncher {
 
     /**
      * The Flink settings of the job: the {@code flink.*} pass-through, no Kryo fallback for any
-     * record type ({@code pipeline.generic-types: false}), and the checkpoint directory when set.
+     * record type ({@code pipeline.generic-types: false}), the S3 settings ({@link S3Settings}) and
+     * the checkpoint directory when set.
      */
     public static Configuration flinkConfiguration(JobConfig config) {
         Configuration conf = new Configuration();
@@ -40,6 +54,7 @@ public final class JobLauncher {
         }
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         conf.set(PipelineOptions.NAME, config.get(JobOptions.JOB_NAME));
+        S3Settings.apply(config, System.getenv(), conf);
         if (config.contains(JobOptions.CHECKPOINT_DIR)) {
             conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
             conf.set(

@@ -1,0 +1,77 @@
+package io.tfstream.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** S3 options become the keys flink-s3-fs-hadoop reads; credentials from env or a file. */
+class S3SettingsTest {
+    @TempDir Path dir;
+
+    private static Map<String, Object> base() {
+        Map<String, Object> m = new HashMap<>();
+        m.put("source.bootstrap-servers", "k:9092");
+        m.put("source.topics", "in");
+        m.put("schema.path", "s.pbtxt");
+        m.put("dlq.topic", "dlq");
+        m.put("shards.path", "s3://bucket/shards");
+        m.put("s3.endpoint", "http://127.0.0.1:9000");
+        m.put("s3.path-style-access", "true");
+        return m;
+    }
+
+    @Test
+    void endpointPathStyleAndCredentialsFromTheEnvironment() {
+        Configuration flink = new Configuration();
+        S3Settings.apply(
+                JobConfig.of(base()),
+                Map.of("AWS_ACCESS_KEY_ID", "id", "AWS_SECRET_ACCESS_KEY", "shh"),
+                flink);
+        assertEquals("http://127.0.0.1:9000", flink.getString("s3.endpoint", null));
+        assertEquals("true", flink.getString("s3.path.style.access", null));
+        assertEquals("id", flink.getString("s3.access-key", null));
+        assertEquals("shh", flink.getString("s3.secret-key", null));
+    }
+
+    @Test
+    void aCredentialsFileWinsAndItsProblemsNeverShowTheSecret() throws Exception {
+        Path file = dir.resolve("s3.properties");
+        Files.writeString(file, "access-key=fileid\nsecret-key=filesecret\n");
+        Map<String, Object> m = base();
+        m.put("s3.credentials-file", file.toString());
+        Configuration flink = new Configuration();
+        S3Settings.apply(
+                JobConfig.of(m),
+                Map.of("AWS_ACCESS_KEY_ID", "id", "AWS_SECRET_ACCESS_KEY", "shh"),
+                flink);
+        assertEquals("fileid", flink.getString("s3.access-key", null));
+        assertEquals("filesecret", flink.getString("s3.secret-key", null));
+
+        Files.writeString(file, "access-key=only-id\n");
+        String e =
+                assertThrows(
+                                JobConfigException.class,
+                                () ->
+                                        S3Settings.apply(
+                                                JobConfig.of(m), Map.of(), new Configuration()))
+                        .getMessage();
+        assertEquals("s3.credentials-file: " + file + " must hold access-key and secret-key", e);
+        assertFalse(e.contains("only-id"));
+    }
+
+    @Test
+    void withoutCredentialsTheDefaultChainApplies() {
+        Configuration flink = new Configuration();
+        S3Settings.apply(JobConfig.of(new HashMap<>(base())), Map.of(), flink);
+        assertNull(flink.getString("s3.access-key", null));
+    }
+}
