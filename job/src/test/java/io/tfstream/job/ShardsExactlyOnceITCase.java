@@ -39,6 +39,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -83,11 +84,49 @@ class ShardsExactlyOnceITCase {
     void everyGoodRecordInExactlyOneFinishedShardOfItsBucket(
             String compression, @InjectMiniCluster MiniCluster cluster) throws Exception {
         String name = "shards-" + compression;
+        Path base = dir.resolve(name);
+        run(cluster, name, compression, base.toUri().toString(), base, Map.of());
+    }
+
+    /** The same on S3 (S3Proxy as a process): the listing holds nothing but finished shards. */
+    @Test
+    void onS3ThroughS3Proxy(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        try (S3ProxyProcess s3 = S3ProxyProcess.start(dir)) {
+            s3.createBucket("tfstream");
+            Path credentials = dir.resolve("s3.properties");
+            Files.writeString(
+                    credentials,
+                    "access-key="
+                            + S3ProxyProcess.ACCESS_KEY
+                            + "\nsecret-key="
+                            + S3ProxyProcess.SECRET_KEY
+                            + "\n");
+            Map<String, Object> extra = new HashMap<>();
+            extra.put("s3.endpoint", s3.endpoint());
+            extra.put("s3.path-style-access", "true");
+            extra.put("s3.credentials-file", credentials.toString());
+            run(
+                    cluster,
+                    "shards-s3",
+                    "gzip",
+                    "s3://tfstream/shards",
+                    s3.bucketDir("tfstream").resolve("shards"),
+                    extra);
+        }
+    }
+
+    private void run(
+            MiniCluster cluster,
+            String name,
+            String compression,
+            String shardsPath,
+            Path base,
+            Map<String, Object> extra)
+            throws Exception {
         kafka.createTopic(name + "-in", 3);
         kafka.createTopic(name + "-dlq", 1);
         Path spec = dir.resolve(name + ".json");
         Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
-        Path base = dir.resolve(name);
         int n = compression.equals("none") ? 20_000 : 6_000;
         List<InputCorpus.Input> inputs =
                 InputCorpus.examples(
@@ -111,16 +150,18 @@ class ShardsExactlyOnceITCase {
         settings.put("dlq.topic", name + "-dlq");
         settings.put("output.transaction-timeout", "2 min");
         settings.put("parse.max-record-bytes", "256 b");
-        settings.put("shards.path", base.toUri().toString());
+        settings.put("shards.path", shardsPath);
         settings.put("shards.compression", compression);
         settings.put("shards.max-age", "3 s");
         settings.put("flink.restart-strategy.type", "fixed-delay");
         settings.put("flink.restart-strategy.fixed-delay.attempts", "1000");
         settings.put("flink.restart-strategy.fixed-delay.delay", "200 ms");
+        settings.putAll(extra);
         JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(
-                        JobLauncher.flinkConfiguration(job.config()));
+        org.apache.flink.configuration.Configuration flink =
+                JobLauncher.flinkConfiguration(job.config());
+        JobLauncher.initializeFileSystems(flink);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         TfstreamPipeline.build(env, job.config(), job.schema());
         JobClient client = env.executeAsync(name);
         JobID id = client.getJobID();

@@ -1,0 +1,110 @@
+package io.tfstream.job;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * S3Proxy (the real S3 API over a local directory) as its own process, from the
+ * jar-with-dependencies Maven copies to {@code target/s3proxy} (system property {@code
+ * s3proxy.jar}). The basedir is absolute (with a relative one S3Proxy's LIST and multipart
+ * completion silently fail); a bucket is a directory under it.
+ */
+public final class S3ProxyProcess implements AutoCloseable {
+    public static final String ACCESS_KEY = "tfstream-test";
+    public static final String SECRET_KEY = "tfstream-test-secret";
+
+    private final Process process;
+    private final int port;
+    private final Path basedir;
+
+    private S3ProxyProcess(Process process, int port, Path basedir) {
+        this.process = process;
+        this.port = port;
+        this.basedir = basedir;
+    }
+
+    public static S3ProxyProcess start(Path workDir) throws Exception {
+        Path basedir = Files.createDirectories(workDir.resolve("s3").toAbsolutePath());
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path props = workDir.resolve("s3proxy.properties");
+        Files.writeString(
+                props,
+                String.join(
+                        "\n",
+                        "s3proxy.endpoint=http://127.0.0.1:" + port,
+                        "s3proxy.authorization=aws-v2-or-v4",
+                        "s3proxy.identity=" + ACCESS_KEY,
+                        "s3proxy.credential=" + SECRET_KEY,
+                        "jclouds.provider=filesystem-nio2",
+                        "jclouds.filesystem.basedir=" + basedir,
+                        ""));
+        String jar = System.getProperty("s3proxy.jar");
+        if (jar == null || !Files.exists(Path.of(jar))) {
+            throw new IllegalStateException(
+                    "S3Proxy jar not found (system property s3proxy.jar): " + jar);
+        }
+        Process p =
+                new ProcessBuilder(
+                                List.of(
+                                        Path.of(System.getProperty("java.home"), "bin", "java")
+                                                .toString(),
+                                        "-Xmx256m",
+                                        "-jar",
+                                        jar,
+                                        "--properties",
+                                        props.toString()))
+                        .redirectErrorStream(true)
+                        .redirectOutput(workDir.resolve("s3proxy.log").toFile())
+                        .start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            try {
+                new Socket("127.0.0.1", port).close();
+                break;
+            } catch (IOException notYet) {
+                if (!p.isAlive() || System.nanoTime() > deadline) {
+                    p.destroyForcibly();
+                    throw new IllegalStateException(
+                            "S3Proxy did not start; see " + workDir.resolve("s3proxy.log"));
+                }
+                Thread.sleep(200);
+            }
+        }
+        return new S3ProxyProcess(p, port, basedir);
+    }
+
+    public String endpoint() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** Creates a bucket (a directory of the filesystem backend). */
+    public Path createBucket(String name) throws IOException {
+        return Files.createDirectories(basedir.resolve(name));
+    }
+
+    /** Where the objects of {@code bucket} are stored, one file per key. */
+    public Path bucketDir(String bucket) {
+        return basedir.resolve(bucket);
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}
