@@ -1,0 +1,111 @@
+package io.tfstream.e2e.tfrecord;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.operators.shards.ShardSettings;
+import io.tfstream.operators.shards.ShardSinks;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.tfrecord.Compression;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Shards written by the real shard sink (FileSink, bulk TFRecord writer, compaction) on a
+ * MiniCluster, then read with TensorFlow's own {@code TFRecordReaderV2}: every finished shard of
+ * every compression opens, and together they hold each input record once.
+ */
+class ShardSinkTensorFlowITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    @TempDir Path dir;
+
+    @ParameterizedTest
+    @EnumSource(Compression.class)
+    void tensorFlowReadsEveryFinishedShard(Compression c) throws Exception {
+        List<byte[]> values = Seed001Corpus.records(4000, 11 + c.ordinal());
+        List<SourceRecord> records = new ArrayList<>();
+        long start = 1_700_000_000_000L;
+        for (int i = 0; i < values.size(); i++) {
+            // Two hours of event time: records land in two or three hourly buckets.
+            records.add(SourceRecord.of(values.get(i), "in", 0, i, start + i * 1800L));
+        }
+        Path base = dir.resolve("shards-" + c);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        env.enableCheckpointing(100);
+        env.fromData(records, SourceRecordSerializer.typeInfo())
+                .map(ShardSinkTensorFlowITCase::slowly)
+                .returns(SourceRecordSerializer.typeInfo())
+                .assignTimestampsAndWatermarks(
+                        WatermarkStrategy.<SourceRecord>forMonotonousTimestamps()
+                                .withTimestampAssigner((r, t) -> r.timestamp()))
+                .sinkTo(
+                        ShardSinks.create(
+                                new ShardSettings(
+                                        base.toUri().toString(),
+                                        c,
+                                        "part",
+                                        16 << 10,
+                                        5,
+                                        "'dt='yyyy-MM-dd/'hour='HH",
+                                        ZoneOffset.UTC,
+                                        Duration.ofDays(100_000))))
+                .uid("shard-sink");
+        env.execute("shards-" + c);
+
+        Map<String, Integer> expected = new HashMap<>();
+        for (byte[] v : values) {
+            expected.merge(HexFormat.of().formatHex(v), 1, Integer::sum);
+        }
+        Map<String, Integer> seen = new HashMap<>();
+        List<Path> shards;
+        try (Stream<Path> all = Files.walk(base)) {
+            shards = all.filter(Files::isRegularFile).sorted().toList();
+        }
+        assertTrue(shards.size() > 2, "several shards: " + shards);
+        for (Path shard : shards) {
+            assertTrue(
+                    shard.getFileName().toString().startsWith("compacted-part-"), shard.toString());
+            TensorFlowRecordIo.ReadResult r = TensorFlowRecordIo.read(shard, c);
+            assertNull(r.error(), "TensorFlow's reader on " + shard);
+            for (byte[] rec : r.records()) {
+                seen.merge(HexFormat.of().formatHex(rec), 1, Integer::sum);
+            }
+        }
+        assertEquals(expected, seen);
+    }
+
+    /** Keeps the job running across many checkpoints, so shards are compacted from many parts. */
+    private static SourceRecord slowly(SourceRecord r) throws InterruptedException {
+        if (r.offset() % 200 == 0) {
+            Thread.sleep(40);
+        }
+        return r;
+    }
+}
