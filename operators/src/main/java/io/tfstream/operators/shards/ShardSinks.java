@@ -29,7 +29,13 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.
 public final class ShardSinks {
     private ShardSinks() {}
 
-    public static FileSink<SourceRecord> create(ShardSettings s) {
+    /** The shard sink with its metrics ({@link MeteredShardSink}). */
+    public static MeteredShardSink create(ShardSettings s) {
+        return new MeteredShardSink(fileSink(s));
+    }
+
+    /** The bare FileSink of {@code s}. */
+    public static FileSink<SourceRecord> fileSink(ShardSettings s) {
         return FileSink.forBulkFormat(
                         new Path(s.basePath()), new TfRecordBulkWriter.Factory(s.compression()))
                 .withBucketAssigner(
