@@ -148,6 +148,29 @@ class JobConfigTest {
     }
 
     @Test
+    void shardSettingsAreChecked() {
+        Map<String, Object> m = minimal();
+        m.put("shards.path", "/data/shards");
+        assertEquals(
+                "invalid value '/data/shards' for shards.path: expected file:///dir or s3://bucket/prefix",
+                error(m));
+        m.put("shards.path", "s3://bucket/shards");
+        m.put("shards.prefix", ".hidden");
+        assertTrue(error(m).startsWith("invalid value '.hidden' for shards.prefix"));
+        m.put("shards.prefix", "part");
+        m.put("shards.bucket-pattern", "'unclosed");
+        assertTrue(error(m).startsWith("invalid shards.bucket-pattern / shards.zone"));
+        m.put("shards.bucket-pattern", "yyyy/MM/dd");
+        m.put("shards.zone", "Mars/Olympus");
+        assertTrue(error(m).startsWith("invalid shards.bucket-pattern / shards.zone"));
+        m.put("shards.zone", "Europe/Paris");
+        m.put("shards.compression", "zlib");
+        JobConfig c = JobConfig.of(m);
+        assertEquals(JobOptions.ShardCompression.ZLIB, c.get(JobOptions.SHARDS_COMPRESSION));
+        assertEquals(JobOptions.SkewAction.DEAD_LETTER, c.get(JobOptions.SHARDS_SKEW_ACTION));
+    }
+
+    @Test
     void missingAndMalformedFilesAreNamed() throws Exception {
         assertEquals(
                 "no such file: " + dir.resolve("none.yaml"),

@@ -69,4 +69,23 @@ class TfstreamPipelineTest {
         JobVertex source = vertexOf(g, "kafka-source");
         assertTrue(source.getName().contains("feature-event-time"), source.getName());
     }
+
+    @Test
+    void shardsAreWrittenAtTheJobsParallelismOnlyTheCompactionCoordinatorRunsAlone()
+            throws Exception {
+        JobGraph g = graph(Map.of("shards.path", dir.resolve("shards").toUri().toString()));
+        JobVertex source = vertexOf(g, "kafka-source");
+        assertTrue(source.getName().contains("shard-sink"), source.getName());
+        assertTrue(source.getName().contains("bucket-skew-guard"), source.getName());
+        for (JobVertex v : g.getVertices()) {
+            if (v.getParallelism() != 3) {
+                assertTrue(
+                        v.getName().endsWith("CompactorCoordinator"),
+                        "only the compaction coordinator (file names, no records) runs at "
+                                + v.getParallelism()
+                                + ": "
+                                + v.getName());
+            }
+        }
+    }
 }
