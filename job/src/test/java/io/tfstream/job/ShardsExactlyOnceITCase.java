@@ -1,5 +1,7 @@
 package io.tfstream.job;
 
+import static io.tfstream.job.JobTestSupport.completedCheckpoints;
+import static io.tfstream.job.JobTestSupport.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -171,15 +173,21 @@ class ShardsExactlyOnceITCase {
             CompletableFuture<Void> producing =
                     CompletableFuture.runAsync(() -> produce(name + "-in", inputs, start, step));
             // Part files written before the third checkpoint have lived through two by then.
-            waitFor(() -> hiddenParts(base) > 0, "a part file");
+            waitFor(() -> hiddenParts(base) > 0, Duration.ofMinutes(3), "a part file");
             long seenAt = completedCheckpoints(cluster, id);
-            waitFor(() -> completedCheckpoints(cluster, id) >= seenAt + 2, "two more checkpoints");
+            waitFor(
+                    () -> completedCheckpoints(cluster, id) >= seenAt + 2,
+                    Duration.ofMinutes(3),
+                    "two more checkpoints");
             cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
             cluster.startTaskManager();
             producing.get(2, TimeUnit.MINUTES);
             long good = inputs.stream().filter(i -> i.reason() == null).count();
             // shards.max-age bounds how long a record waits in a hidden part: all arrive.
-            waitFor(() -> recordsIn(finishedShards(base)) >= good, "every good record in a shard");
+            waitFor(
+                    () -> recordsIn(finishedShards(base)) >= good,
+                    Duration.ofMinutes(3),
+                    "every good record in a shard");
             checkpoints = completedCheckpoints(cluster, id);
             // Drain: the source ends, anything left is compacted and committed.
             stopWithDrain(client, dir.resolve(name + "-sp"));
@@ -332,29 +340,6 @@ class ShardsExactlyOnceITCase {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static long completedCheckpoints(MiniCluster cluster, JobID id) {
-        try {
-            var stats = cluster.getExecutionGraph(id).get().getCheckpointStatsSnapshot();
-            return stats == null ? 0 : stats.getCounts().getNumberOfCompletedCheckpoints();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read the job's checkpoint statistics", e);
-        }
-    }
-
-    interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void waitFor(Condition c, String what) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (!c.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(200);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.tfstream.job;
 
+import static io.tfstream.job.JobTestSupport.completedCheckpoints;
+import static io.tfstream.job.JobTestSupport.waitFor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -281,29 +283,6 @@ class StreamingJobExactlyOnceITCase {
             }
         } catch (Exception e) {
             throw new IllegalStateException("producing the input failed", e);
-        }
-    }
-
-    private static long completedCheckpoints(MiniCluster cluster, JobID id) {
-        try {
-            var stats = cluster.getExecutionGraph(id).get().getCheckpointStatsSnapshot();
-            return stats == null ? 0 : stats.getCounts().getNumberOfCompletedCheckpoints();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read the job's checkpoint statistics", e);
-        }
-    }
-
-    interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void waitFor(Condition c, Duration timeout, String what) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!c.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(200);
         }
     }
 }

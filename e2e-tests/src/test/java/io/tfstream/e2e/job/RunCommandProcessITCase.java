@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.job.InputCorpus;
+import io.tfstream.job.JobTestSupport;
 import io.tfstream.job.KafkaTestCluster;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.json.SpecJsonWriter;
@@ -135,6 +136,10 @@ class RunCommandProcessITCase {
         assertTrue(seen.values().stream().allMatch(c -> c == 1), "each record once");
     }
 
+    private static void waitFor(JobTestSupport.Condition c, String what) throws Exception {
+        JobTestSupport.waitFor(c, Duration.ofMinutes(3), what);
+    }
+
     private static void produce(List<InputCorpus.Input> inputs) throws Exception {
         Properties p = new Properties();
         p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -144,20 +149,6 @@ class RunCommandProcessITCase {
                 producer.send(new ProducerRecord<>("in", i.key(), i.value()));
             }
             producer.flush();
-        }
-    }
-
-    interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void waitFor(Condition c, String what) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (!c.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(300);
         }
     }
 
