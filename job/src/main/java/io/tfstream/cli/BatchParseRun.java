@@ -59,13 +59,7 @@ final class BatchParseRun {
             out.flush();
             return ExitCodes.SPEC_REJECTED;
         } catch (IOException e) {
-            err.println(
-                    "tfstream "
-                            + command
-                            + ": cannot read "
-                            + input.spec.path()
-                            + ": "
-                            + e.getMessage());
+            err.println("tfstream " + command + ": " + FileErrors.describe(input.spec.path(), e));
             err.flush();
             return ExitCodes.USAGE;
         }
@@ -109,8 +103,7 @@ final class BatchParseRun {
             return ExitCodes.USAGE;
         } catch (IOException e) {
             out.flush();
-            err.println(
-                    "tfstream " + command + ": cannot read " + input.input + ": " + e.getMessage());
+            err.println("tfstream " + command + ": " + FileErrors.describe(input.input, e));
             err.flush();
             return ExitCodes.USAGE;
         }

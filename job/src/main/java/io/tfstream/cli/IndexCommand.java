@@ -24,6 +24,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "index",
+        header =
+                "Writes the DALI index (offset and length per record) of an uncompressed TFRecord file.",
         mixinStandardHelpOptions = true,
         description = {
             "Writes the DALI index of an uncompressed TFRecord file: one '<offset> <length>' line"
@@ -75,7 +77,7 @@ final class IndexCommand implements Callable<Integer> {
             err.println("tfstream index: no index written: " + e.getMessage());
             return ExitCodes.USAGE;
         } catch (IOException e) {
-            err.println("tfstream index: cannot index " + file + ": " + e);
+            err.println("tfstream index: " + FileErrors.describe(file, e));
             return ExitCodes.USAGE;
         } finally {
             deleteQuietly(tmp, err);

@@ -14,6 +14,8 @@ import picocli.CommandLine.Mixin;
  */
 @Command(
         name = "parse",
+        header =
+                "Parses the Examples of a TFRecord file as tf.io.parse_example, one JSON line per batch.",
         mixinStandardHelpOptions = true,
         description = {
             "Parses serialized tf.train.Example records from a TFRecord file as"

@@ -16,6 +16,7 @@ import picocli.CommandLine.Mixin;
  */
 @Command(
         name = "parse-seq",
+        header = "Parses the SequenceExamples of a TFRecord file as tf.io.parse_sequence_example.",
         mixinStandardHelpOptions = true,
         description = {
             "Parses serialized tf.train.SequenceExample records from a TFRecord file as"

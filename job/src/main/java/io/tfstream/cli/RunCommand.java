@@ -30,6 +30,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "run",
+        header = "Runs the streaming job on an embedded Flink cluster with the web UI.",
         mixinStandardHelpOptions = true,
         description = {
             "Runs the streaming job (Kafka -> batch-and-parse -> dead-letter and records topics) on"

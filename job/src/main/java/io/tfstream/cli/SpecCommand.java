@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.tensorflow.metadata.v0.Schema;
@@ -27,6 +26,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "spec",
+        header = "Prints the feature spec a TFMD schema gives (SPEC.json or SEQSPEC.json).",
         mixinStandardHelpOptions = true,
         description =
                 "Prints the feature spec derived from a TFMD schema (tfx-bsl / TFT open-source"
@@ -57,7 +57,7 @@ final class SpecCommand implements Callable<Integer> {
         try {
             parsed = SchemaLoader.load(schema);
         } catch (IOException e) {
-            err.println("tfstream spec: cannot read schema " + schema + ": " + describe(e));
+            err.println("tfstream spec: " + FileErrors.describe(schema, e));
             err.flush();
             return ExitCodes.USAGE;
         }
@@ -73,12 +73,6 @@ final class SpecCommand implements Callable<Integer> {
             out.flush();
             return ExitCodes.SPEC_REJECTED;
         }
-    }
-
-    private static String describe(IOException e) {
-        return e instanceof NoSuchFileException
-                ? "no such file"
-                : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** {@code {"stage":"spec","error":"<message>"}}. */

@@ -21,6 +21,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "verify",
+        header = "Checks every record and CRC of TFRecord files, one report line per file.",
         mixinStandardHelpOptions = true,
         description = {
             "Reads every record of each TFRecord file and checks every CRC. Prints one line per"
@@ -93,8 +94,8 @@ final class VerifyCommand implements Callable<Integer> {
             out.println(damageLine(file, e));
             return ExitCodes.DATA_ERROR;
         } catch (IOException e) {
-            out.println(file + ": unreadable: " + e);
-            err.println("tfstream verify: cannot read " + file + ": " + e);
+            out.println(file + ": unreadable: " + FileErrors.describe(file, e));
+            err.println("tfstream verify: " + FileErrors.describe(file, e));
             return ExitCodes.USAGE;
         }
     }

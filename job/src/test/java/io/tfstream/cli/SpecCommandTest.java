@@ -104,7 +104,9 @@ class SpecCommandTest {
         Run missing = run("spec", "--schema", tmp.resolve("absent.pbtxt").toString());
         assertEquals(ExitCodes.USAGE, missing.exit());
         assertEquals("", missing.out());
-        assertTrue(missing.err().contains("absent.pbtxt: no such file"), missing.err());
+        assertEquals(
+                "tfstream spec: no such file: " + tmp.resolve("absent.pbtxt") + "\n",
+                missing.err());
 
         Path bad = schema("feature { name: 'x' typo: INT }");
         Run malformed = run("spec", "--schema", bad.toString());

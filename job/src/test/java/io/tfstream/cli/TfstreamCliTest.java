@@ -43,4 +43,25 @@ class TfstreamCliTest {
         assertEquals(ExitCodes.USAGE, run());
         assertTrue(err.toString().contains("Missing subcommand"), err.toString());
     }
+
+    @Test
+    void everyCommandHasAWholeSummary() {
+        String out = CliRun.of("--help").out();
+        java.util.Map<String, String> summaries = new java.util.LinkedHashMap<>();
+        String current = null;
+        for (String line : out.substring(out.indexOf("Commands:")).split("\n")) {
+            java.util.regex.Matcher m =
+                    java.util.regex.Pattern.compile("^  ([a-z-]+)\\s+(.*)$").matcher(line);
+            if (m.matches()) {
+                current = m.group(1);
+                summaries.put(current, m.group(2).trim());
+            } else if (current != null && line.startsWith("     ")) {
+                summaries.merge(current, " " + line.trim(), String::concat);
+            }
+        }
+        for (String c : java.util.List.of("spec", "parse", "parse-seq", "verify", "index", "run")) {
+            String summary = summaries.get(c);
+            assertTrue(summary != null && summary.endsWith("."), c + ": " + summary);
+        }
+    }
 }

@@ -97,7 +97,8 @@ class VerifyCommandTest {
         assertEquals(2, run.exitCode());
         assertEquals(1, run.outLines().length - 1);
         assertTrue(run.out().startsWith(missing + ": unreadable: "), run.out());
-        assertTrue(run.err().contains("cannot read"), run.err());
+        assertEquals("tfstream verify: no such file: " + missing + "\n", run.err());
+        assertEquals(missing + ": unreadable: no such file: " + missing + "\n", run.out());
     }
 
     @Test
