@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
             ParseSeqCommand.class,
             VerifyCommand.class,
             IndexCommand.class,
+            CountCommand.class,
             RunCommand.class
         })
 public final class TfstreamCli implements Runnable {

@@ -1,0 +1,69 @@
+package io.tfstream.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.tfrecord.Compression;
+import io.tfstream.tfrecord.TfRecordTestData;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tfstream count}: records per file and in total; damage and missing files. */
+class CountCommandTest {
+    @TempDir Path dir;
+
+    private final List<byte[]> records = List.of(new byte[10], new byte[20], new byte[30]);
+
+    private Path write(String name, byte[] bytes) throws IOException {
+        Path p = dir.resolve(name);
+        Files.write(p, bytes);
+        return p;
+    }
+
+    @Test
+    void countsEveryCompressionAndTheTotal() throws IOException {
+        Path plain = write("a.tfrecord", TfRecordTestData.write(records, Compression.NONE));
+        Path gz = write("b.tfrecord.gz", TfRecordTestData.write(records, Compression.GZIP));
+        Path zz =
+                write(
+                        "c.tfrecord.zz",
+                        TfRecordTestData.write(records.subList(0, 1), Compression.ZLIB));
+        CliRun run = CliRun.of("count", plain.toString(), gz.toString(), zz.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(
+                plain
+                        + ": 3 records\n"
+                        + gz
+                        + ": 3 records\n"
+                        + zz
+                        + ": 1 records\n"
+                        + "total: 7 records in 3 files\n",
+                run.out());
+        assertEquals("", run.err());
+    }
+
+    @Test
+    void aTruncatedFileCountsWhatComesBeforeTheDamageAndExits1() throws IOException {
+        byte[] full = TfRecordTestData.write(records, Compression.NONE);
+        Path cut = write("cut.tfrecord", Arrays.copyOf(full, full.length - 5));
+        CliRun run = CliRun.of("count", cut.toString());
+        assertEquals(1, run.exitCode());
+        assertTrue(run.out().startsWith(cut + ": damaged at byte 62 (record 2): truncated record: "), run.out());
+        assertTrue(
+                run.out().contains("(2 records before)\ntotal: 2 records in 1 files\n"), run.out());
+    }
+
+    @Test
+    void aMissingFileIsNamedAndExits2() {
+        Path missing = dir.resolve("nope.tfrecord");
+        CliRun run = CliRun.of("count", missing.toString());
+        assertEquals(2, run.exitCode());
+        assertEquals("tfstream count: no such file: " + missing + "\n", run.err());
+        assertEquals("total: 0 records in 1 files\n", run.out());
+    }
+}
