@@ -53,7 +53,9 @@ class CountCommandTest {
         Path cut = write("cut.tfrecord", Arrays.copyOf(full, full.length - 5));
         CliRun run = CliRun.of("count", cut.toString());
         assertEquals(1, run.exitCode());
-        assertTrue(run.out().startsWith(cut + ": damaged at byte 62 (record 2): truncated record: "), run.out());
+        assertTrue(
+                run.out().startsWith(cut + ": damaged at byte 62 (record 2): truncated record: "),
+                run.out());
         assertTrue(
                 run.out().contains("(2 records before)\ntotal: 2 records in 1 files\n"), run.out());
     }
