@@ -1,5 +1,7 @@
 package io.tfstream.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tfstream.tfrecord.CorruptRecordException;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
@@ -29,10 +31,16 @@ import picocli.CommandLine.Parameters;
             "  FILE: N records, B bytes, <compression>, ok   (B is the file's size)",
             "  FILE: damaged at byte OFFSET (record I): reason   (OFFSET in the decompressed"
                     + " stream)",
+            "With --json, one JSON object per file instead:"
+                    + " {\"file\",\"status\":\"ok\",\"records\",\"bytes\",\"compression\"},"
+                    + " {\"file\",\"status\":\"damaged\",\"offset\",\"record\",\"reason\"} or"
+                    + " {\"file\",\"status\":\"unreadable\",\"error\"}.",
             "Exit code 0 when every file is intact, 1 when one is damaged, 2 when one cannot be"
                     + " read."
         })
 final class VerifyCommand implements Callable<Integer> {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "TFRecord files to check.")
@@ -54,6 +62,9 @@ final class VerifyCommand implements Callable<Integer> {
             description = "Largest record accepted (default: ${DEFAULT-VALUE}).")
     private int maxRecordLength;
 
+    @Option(names = "--json", description = "One JSON object per file instead of a text line.")
+    private boolean json;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -69,16 +80,29 @@ final class VerifyCommand implements Callable<Integer> {
         }
         int exit = ExitCodes.OK;
         for (Path file : files) {
-            exit = Math.max(exit, verify(file, options, out, err));
+            exit = Math.max(exit, verify(file, options, json, out, err));
         }
         return exit;
     }
 
     private static int verify(
-            Path file, TfRecordReadOptions options, PrintWriter out, PrintWriter err) {
+            Path file,
+            TfRecordReadOptions options,
+            boolean json,
+            PrintWriter out,
+            PrintWriter err) {
+        ObjectNode line = JSON.createObjectNode().put("file", file.toString());
         try (TfRecordReader reader = TfRecordFiles.openReader(file, options)) {
             while (reader.next()) {
                 // Reading checks both CRCs of every record.
+            }
+            if (json) {
+                out.println(
+                        line.put("status", "ok")
+                                .put("records", reader.recordCount())
+                                .put("bytes", Files.size(file))
+                                .put("compression", reader.compression().cliName()));
+                return ExitCodes.OK;
             }
             out.println(
                     file
@@ -91,10 +115,21 @@ final class VerifyCommand implements Callable<Integer> {
                             + ", ok");
             return ExitCodes.OK;
         } catch (CorruptRecordException e) {
-            out.println(damageLine(file, e));
+            out.println(
+                    json
+                            ? line.put("status", "damaged")
+                                    .put("offset", e.offset())
+                                    .put("record", e.recordIndex())
+                                    .put("reason", e.reason())
+                            : damageLine(file, e));
             return ExitCodes.DATA_ERROR;
         } catch (IOException e) {
-            out.println(file + ": unreadable: " + FileErrors.describe(file, e));
+            out.println(
+                    json
+                            ? line.put("status", "unreadable")
+                                    .put("error", FileErrors.describe(file, e))
+                                    .toString()
+                            : file + ": unreadable: " + FileErrors.describe(file, e));
             err.println("tfstream verify: " + FileErrors.describe(file, e));
             return ExitCodes.USAGE;
         }

@@ -124,4 +124,35 @@ class VerifyCommandTest {
         assertEquals("", run.out());
         assertTrue(run.err().contains("Missing required parameter"), run.err());
     }
+
+    @Test
+    void jsonGivesOneObjectPerFile() throws IOException {
+        Path ok = write("a.tfrecord", TfRecordTestData.write(records, Compression.NONE));
+        byte[] full = TfRecordTestData.write(records, Compression.NONE);
+        Path cut = write("b.tfrecord", Arrays.copyOf(full, full.length - 5));
+        Path missing = dir.resolve("c.tfrecord");
+        CliRun run =
+                CliRun.of("verify", "--json", ok.toString(), cut.toString(), missing.toString());
+        assertEquals(2, run.exitCode());
+        String[] lines = run.out().split("\n");
+        assertEquals(3, lines.length);
+        assertEquals(
+                "{\"file\":\""
+                        + ok
+                        + "\",\"status\":\"ok\",\"records\":3,\"bytes\":108,\"compression\":\"none\"}",
+                lines[0]);
+        assertTrue(
+                lines[1].startsWith(
+                        "{\"file\":\""
+                                + cut
+                                + "\",\"status\":\"damaged\",\"offset\":62,\"record\":2,\"reason\":\"truncated record"),
+                lines[1]);
+        assertEquals(
+                "{\"file\":\""
+                        + missing
+                        + "\",\"status\":\"unreadable\",\"error\":\"no such file: "
+                        + missing
+                        + "\"}",
+                lines[2]);
+    }
 }
