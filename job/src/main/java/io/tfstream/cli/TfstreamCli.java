@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
             VerifyCommand.class,
             IndexCommand.class,
             CountCommand.class,
+            InspectCommand.class,
             CatCommand.class,
             RecoverCommand.class,
             RunCommand.class
