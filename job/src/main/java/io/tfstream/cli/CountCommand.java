@@ -49,6 +49,7 @@ final class CountCommand implements Callable<Integer> {
         TfRecordReadOptions options = compression.applyTo(TfRecordReadOptions.defaults());
         long total = 0;
         int exit = ExitCodes.OK;
+        Progress progress = Progress.onTerminal(err, files.size(), VerifyCommand.totalSize(files));
         for (Path file : files) {
             long n = 0;
             try (TfRecordReader reader = TfRecordFiles.openReader(file, options)) {
@@ -69,7 +70,9 @@ final class CountCommand implements Callable<Integer> {
                 exit = ExitCodes.USAGE;
             }
             total += n;
+            progress.fileDone(VerifyCommand.sizeOf(file));
         }
+        progress.done();
         out.println("total: " + total + " records in " + files.size() + " files");
         return exit;
     }

@@ -98,6 +98,7 @@ final class InspectCommand implements Callable<Integer> {
         int exit = ExitCodes.OK;
         long totalRecords = 0;
         long totalBytes = 0;
+        Progress progress = Progress.onTerminal(err, files.size(), VerifyCommand.totalSize(files));
         for (Path file : files) {
             Map<String, Stats> features = new TreeMap<>();
             Map<String, Stats> lists = new TreeMap<>();
@@ -209,7 +210,9 @@ final class InspectCommand implements Callable<Integer> {
                 err.println("tfstream inspect: " + FileErrors.describe(file, e));
                 exit = ExitCodes.USAGE;
             }
+            progress.fileDone(VerifyCommand.sizeOf(file));
         }
+        progress.done();
         if (!json) {
             out.println(
                     "total: "

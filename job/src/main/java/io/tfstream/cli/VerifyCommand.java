@@ -79,9 +79,12 @@ final class VerifyCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         int exit = ExitCodes.OK;
+        Progress progress = Progress.onTerminal(err, files.size(), totalSize(files));
         for (Path file : files) {
             exit = Math.max(exit, verify(file, options, json, out, err));
+            progress.fileDone(sizeOf(file));
         }
+        progress.done();
         return exit;
     }
 
@@ -133,6 +136,23 @@ final class VerifyCommand implements Callable<Integer> {
             err.println("tfstream verify: " + FileErrors.describe(file, e));
             return ExitCodes.USAGE;
         }
+    }
+
+    /** The size of {@code file}, or 0 when it cannot be read (its error is reported elsewhere). */
+    static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    static long totalSize(List<Path> files) {
+        long n = 0;
+        for (Path f : files) {
+            n += sizeOf(f);
+        }
+        return n;
     }
 
     /** {@code FILE: damaged at byte OFFSET (record I): reason}. */
