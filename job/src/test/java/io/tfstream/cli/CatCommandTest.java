@@ -101,4 +101,33 @@ class CatCommandTest {
         assertEquals(2, run.exitCode());
         assertEquals("tfstream cat: no such file: " + missing + "\n", run.err());
     }
+
+    @Test
+    void printsSequenceExamplesWithSeq() throws Exception {
+        org.tensorflow.example.SequenceExample s =
+                org.tensorflow.example.SequenceExample.newBuilder()
+                        .setContext(example(3, "c").getFeatures())
+                        .setFeatureLists(
+                                org.tensorflow.example.FeatureLists.newBuilder()
+                                        .putFeatureList(
+                                                "tokens",
+                                                org.tensorflow.example.FeatureList.newBuilder()
+                                                        .addFeature(
+                                                                Feature.newBuilder()
+                                                                        .setInt64List(
+                                                                                Int64List
+                                                                                        .newBuilder()
+                                                                                        .addValue(
+                                                                                                9)))
+                                                        .build()))
+                        .build();
+        Path f = file(List.of(s.toByteArray()), Compression.ZLIB);
+        CliRun run = CliRun.of("cat", "--seq", f.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        org.tensorflow.example.SequenceExample.Builder back =
+                org.tensorflow.example.SequenceExample.newBuilder();
+        JsonFormat.parser().merge(run.out().trim(), back);
+        assertEquals(s, back.build());
+        assertTrue(run.out().contains("\"featureLists\""), run.out());
+    }
 }
