@@ -1,26 +1,22 @@
 package io.tfstream.job;
 
-import com.google.protobuf.ByteString;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.SerializedRecords;
 import io.tfstream.spec.ParseSpec;
+import io.tfstream.testing.ProtoFeatures;
 import io.tfstream.testing.Seed001Corpus;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.tensorflow.example.BytesList;
 import org.tensorflow.example.Example;
-import org.tensorflow.example.Feature;
 import org.tensorflow.example.FeatureList;
 import org.tensorflow.example.FeatureLists;
 import org.tensorflow.example.Features;
-import org.tensorflow.example.FloatList;
-import org.tensorflow.example.Int64List;
 import org.tensorflow.example.SequenceExample;
 
 /**
@@ -91,10 +87,10 @@ public final class InputCorpus {
                 return Example.newBuilder()
                         .setFeatures(
                                 Features.newBuilder()
-                                        .putFeature("feature0", floats(1.5f))
-                                        .putFeature("feature1", ints(1))
-                                        .putFeature("feature2", bytes("cat"))
-                                        .putFeature("feature3", floats(0.5f)))
+                                        .putFeature("feature0", ProtoFeatures.floats(1.5f))
+                                        .putFeature("feature1", ProtoFeatures.int64s(1))
+                                        .putFeature("feature2", ProtoFeatures.strings("cat"))
+                                        .putFeature("feature3", ProtoFeatures.floats(0.5f)))
                         .build()
                         .toByteArray();
             case 2:
@@ -103,10 +99,11 @@ public final class InputCorpus {
                 return Example.newBuilder()
                         .setFeatures(
                                 Features.newBuilder()
-                                        .putFeature("feature0", ints(1))
-                                        .putFeature("feature1", ints(1))
-                                        .putFeature("feature2", bytes("x".repeat(400)))
-                                        .putFeature("feature3", floats(0.5f)))
+                                        .putFeature("feature0", ProtoFeatures.int64s(1))
+                                        .putFeature("feature1", ProtoFeatures.int64s(1))
+                                        .putFeature(
+                                                "feature2", ProtoFeatures.strings("x".repeat(400)))
+                                        .putFeature("feature3", ProtoFeatures.floats(0.5f)))
                         .build()
                         .toByteArray();
         }
@@ -127,34 +124,18 @@ public final class InputCorpus {
     static byte[] sequenceExample(Random rnd, int id, int steps, boolean floatId) {
         FeatureList.Builder tokens = FeatureList.newBuilder();
         for (int s = 0; s < steps; s++) {
-            tokens.addFeature(ints(rnd.nextInt(1000), rnd.nextInt(1000)));
+            tokens.addFeature(ProtoFeatures.int64s(rnd.nextInt(1000), rnd.nextInt(1000)));
         }
         return SequenceExample.newBuilder()
-                .setContext(Features.newBuilder().putFeature("id", floatId ? floats(id) : ints(id)))
+                .setContext(
+                        Features.newBuilder()
+                                .putFeature(
+                                        "id",
+                                        floatId
+                                                ? ProtoFeatures.floats(id)
+                                                : ProtoFeatures.int64s(id)))
                 .setFeatureLists(FeatureLists.newBuilder().putFeatureList("tokens", tokens.build()))
                 .build()
                 .toByteArray();
-    }
-
-    static Feature ints(long... v) {
-        Int64List.Builder b = Int64List.newBuilder();
-        for (long x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setInt64List(b).build();
-    }
-
-    static Feature floats(float... v) {
-        FloatList.Builder b = FloatList.newBuilder();
-        for (float x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setFloatList(b).build();
-    }
-
-    static Feature bytes(String s) {
-        return Feature.newBuilder()
-                .setBytesList(BytesList.newBuilder().addValue(ByteString.copyFromUtf8(s)))
-                .build();
     }
 }

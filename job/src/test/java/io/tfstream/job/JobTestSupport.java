@@ -1,6 +1,10 @@
 package io.tfstream.job;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 
@@ -22,6 +26,30 @@ public final class JobTestSupport {
             }
             Thread.sleep(200);
         }
+    }
+
+    /**
+     * The settings every failure ITCase starts from: parallelism 2, checkpoints every 500 ms, the
+     * input read from the earliest offset, short batches, and a restart strategy that keeps
+     * retrying while a killed TaskManager is replaced.
+     */
+    public static Map<String, Object> failureTestSettings(
+            String name, String bootstrapServers, String inputTopic, Path spec, String dlqTopic) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("job.name", name);
+        m.put("parallelism", 2);
+        m.put("checkpoint.interval", "500 ms");
+        m.put("source.bootstrap-servers", bootstrapServers);
+        m.put("source.topics", List.of(inputTopic));
+        m.put("source.starting-offsets", "earliest");
+        m.put("spec.path", spec.toString());
+        m.put("batch.max-delay", "100 ms");
+        m.put("dlq.topic", dlqTopic);
+        m.put("output.transaction-timeout", "2 min");
+        m.put("flink.restart-strategy.type", "fixed-delay");
+        m.put("flink.restart-strategy.fixed-delay.attempts", "1000");
+        m.put("flink.restart-strategy.fixed-delay.delay", "200 ms");
+        return m;
     }
 
     /** Completed checkpoints of job {@code id} so far. */

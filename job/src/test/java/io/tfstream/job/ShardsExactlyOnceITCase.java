@@ -20,7 +20,6 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -140,24 +139,13 @@ class ShardsExactlyOnceITCase {
                         .toEpochMilli();
         long step = Duration.ofHours(3).toMillis() / n;
 
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("job.name", name);
-        settings.put("parallelism", PARALLELISM);
-        settings.put("checkpoint.interval", "500 ms");
-        settings.put("source.bootstrap-servers", kafka.bootstrapServers());
-        settings.put("source.topics", name + "-in");
-        settings.put("source.starting-offsets", "earliest");
-        settings.put("spec.path", spec.toString());
-        settings.put("batch.max-delay", "100 ms");
-        settings.put("dlq.topic", name + "-dlq");
-        settings.put("output.transaction-timeout", "2 min");
+        Map<String, Object> settings =
+                JobTestSupport.failureTestSettings(
+                        name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
         settings.put("parse.max-record-bytes", "256 b");
         settings.put("shards.path", shardsPath);
         settings.put("shards.compression", compression);
         settings.put("shards.max-age", "3 s");
-        settings.put("flink.restart-strategy.type", "fixed-delay");
-        settings.put("flink.restart-strategy.fixed-delay.attempts", "1000");
-        settings.put("flink.restart-strategy.fixed-delay.delay", "200 ms");
         settings.putAll(extra);
         JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
         org.apache.flink.configuration.Configuration flink =

@@ -25,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -131,21 +130,10 @@ class StreamingJobExactlyOnceITCase {
         Path specFile = dir.resolve(name + "-spec.json");
         Files.writeString(specFile, SpecJsonWriter.write(spec));
 
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("job.name", name);
-        settings.put("parallelism", PARALLELISM);
-        settings.put("checkpoint.interval", "500 ms");
-        settings.put("source.bootstrap-servers", kafka.bootstrapServers());
-        settings.put("source.topics", List.of(in));
-        settings.put("source.starting-offsets", "earliest");
-        settings.put("spec.path", specFile.toString());
-        settings.put("batch.max-delay", "100 ms");
-        settings.put("dlq.topic", dlq);
+        Map<String, Object> settings =
+                JobTestSupport.failureTestSettings(
+                        name, kafka.bootstrapServers(), in, specFile, dlq);
         settings.put("output.records.topic", records);
-        settings.put("output.transaction-timeout", "2 min");
-        settings.put("flink.restart-strategy.type", "fixed-delay");
-        settings.put("flink.restart-strategy.fixed-delay.attempts", "1000");
-        settings.put("flink.restart-strategy.fixed-delay.delay", "200 ms");
         settings.putAll(extra);
         JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
 

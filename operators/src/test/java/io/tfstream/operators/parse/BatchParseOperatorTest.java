@@ -45,6 +45,15 @@ import org.tensorflow.example.Int64List;
 class BatchParseOperatorTest {
     private static final List<byte[]> GOOD = Seed001Corpus.records(50, 3);
 
+    /** An optional int64 event-time feature {@code ts} and a required {@code x}. */
+    private static final FeatureSpecs TS_SPEC =
+            FeatureSpecs.of(
+                    Map.<String, FeatureSpec>of(
+                            "ts",
+                            new VarLenFeature(DType.INT64),
+                            "x",
+                            FixedLenFeature.required(List.of(), DType.INT64)));
+
     private static ParseSettings settings(
             FeatureSpecs spec,
             ParseLimits limits,
@@ -226,13 +235,7 @@ class BatchParseOperatorTest {
 
     @Test
     void eventTimeFromAFeatureInSecondsAndBadValuesDeadLettered() throws Exception {
-        FeatureSpecs spec =
-                FeatureSpecs.of(
-                        Map.<String, FeatureSpec>of(
-                                "ts",
-                                new VarLenFeature(DType.INT64),
-                                "x",
-                                FixedLenFeature.required(List.of(), DType.INT64)));
+        FeatureSpecs spec = TS_SPEC;
         ParseSettings s =
                 settings(
                         spec,
@@ -396,13 +399,7 @@ class BatchParseOperatorTest {
 
     @Test
     void aTensorBatchLeavesOutRowsRejectedForTheirEventTime() throws Exception {
-        FeatureSpecs spec =
-                FeatureSpecs.of(
-                        Map.<String, FeatureSpec>of(
-                                "ts",
-                                new VarLenFeature(DType.INT64),
-                                "x",
-                                FixedLenFeature.required(List.of(), DType.INT64)));
+        FeatureSpecs spec = TS_SPEC;
         ParseSettings s =
                 settings(
                                 spec,

@@ -22,6 +22,7 @@ import io.tfstream.spec.RowSplitsDType;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.SparseFeature;
 import io.tfstream.tensor.Tensor;
+import io.tfstream.testing.ProtoFeatures;
 import io.tfstream.testing.WireEdgeCaseGenerator;
 import io.tfstream.testing.sequence.NestedRaggedRecords;
 import io.tfstream.testing.sequence.RandomSequenceExamples;
@@ -33,10 +34,7 @@ import java.util.Map;
 import java.util.SortedMap;
 import org.junit.jupiter.api.Test;
 import org.tensorflow.example.Example;
-import org.tensorflow.example.Feature;
 import org.tensorflow.example.Features;
-import org.tensorflow.example.FloatList;
-import org.tensorflow.example.Int64List;
 import org.tensorflow.framework.DataType;
 import org.tensorflow.framework.TensorProto;
 
@@ -128,18 +126,18 @@ class TensorBatchCodecTest {
                 Example.newBuilder()
                         .setFeatures(
                                 Features.newBuilder()
-                                        .putFeature("val", floats(1.5f))
-                                        .putFeature("idx", ints(3))
-                                        .putFeature("v", ints(1, 2, 3, 4)))
+                                        .putFeature("val", ProtoFeatures.floats(1.5f))
+                                        .putFeature("idx", ProtoFeatures.int64s(3))
+                                        .putFeature("v", ProtoFeatures.int64s(1, 2, 3, 4)))
                         .build()
                         .toByteArray();
         byte[] r1 =
                 Example.newBuilder()
                         .setFeatures(
                                 Features.newBuilder()
-                                        .putFeature("val", floats(-2f))
-                                        .putFeature("idx", ints(0))
-                                        .putFeature("v", ints()))
+                                        .putFeature("val", ProtoFeatures.floats(-2f))
+                                        .putFeature("idx", ProtoFeatures.int64s(0))
+                                        .putFeature("v", ProtoFeatures.int64s()))
                         .build()
                         .toByteArray();
         ParsedBatch parsed =
@@ -208,21 +206,5 @@ class TensorBatchCodecTest {
             b.putInt(x);
         }
         return ByteString.copyFrom(b.array());
-    }
-
-    private static Feature ints(long... v) {
-        Int64List.Builder b = Int64List.newBuilder();
-        for (long x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setInt64List(b).build();
-    }
-
-    private static Feature floats(float... v) {
-        FloatList.Builder b = FloatList.newBuilder();
-        for (float x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setFloatList(b).build();
     }
 }
