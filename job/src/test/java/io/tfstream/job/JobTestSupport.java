@@ -61,4 +61,38 @@ public final class JobTestSupport {
             throw new IllegalStateException("cannot read the job's checkpoint statistics", e);
         }
     }
+
+    /**
+     * Regular files under {@code base}, sorted; files that vanish while the tree is walked (a sink
+     * deleting compacted inputs, a rename) are skipped rather than failing the walk.
+     */
+    public static List<Path> regularFiles(Path base) throws java.io.IOException {
+        List<Path> files = new java.util.ArrayList<>();
+        if (!java.nio.file.Files.exists(base)) {
+            return files;
+        }
+        java.nio.file.Files.walkFileTree(
+                base,
+                new java.nio.file.SimpleFileVisitor<>() {
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(
+                            Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                        if (attrs.isRegularFile()) {
+                            files.add(file);
+                        }
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(
+                            Path file, java.io.IOException e) throws java.io.IOException {
+                        if (e instanceof java.nio.file.NoSuchFileException) {
+                            return java.nio.file.FileVisitResult.CONTINUE;
+                        }
+                        throw e;
+                    }
+                });
+        files.sort(null);
+        return files;
+    }
 }
