@@ -194,6 +194,14 @@ public final class JobConfig {
         if (options.contains(JobOptions.SHARDS_PATH)) {
             checkShards();
         }
+        long payload = batchesMaxMessageBytes();
+        if (payload < MIN_BATCH_MESSAGE_BYTES || payload > Integer.MAX_VALUE - 8) {
+            throw new JobConfigException(
+                    "invalid value '"
+                            + payload
+                            + " bytes' for output.batches.max-message-bytes (or"
+                            + " output.properties.max.request.size): expected 4 KiB to 2 GiB");
+        }
         if (get(JobOptions.JOB_NAME).isBlank()) {
             throw new JobConfigException("job.name must not be empty");
         }
@@ -301,6 +309,39 @@ public final class JobConfig {
     /** Flink settings ({@code flink.*}, prefix removed). */
     public Map<String, String> flinkSettings() {
         return Map.copyOf(flinkSettings);
+    }
+
+    /** Bytes of a payload message kept for its key, headers and Kafka's record framing. */
+    public static final int BATCH_MESSAGE_RESERVE = 1024;
+
+    private static final int MIN_BATCH_MESSAGE_BYTES = 4096;
+
+    /**
+     * The largest payload Kafka message: {@code output.batches.max-message-bytes}, else the
+     * producer's {@code max.request.size}, else Kafka's default 1 MiB.
+     */
+    public long batchesMaxMessageBytes() {
+        if (options.contains(JobOptions.OUTPUT_BATCHES_MAX_MESSAGE_BYTES)) {
+            return get(JobOptions.OUTPUT_BATCHES_MAX_MESSAGE_BYTES).getBytes();
+        }
+        String request = outputProperties.getProperty("max.request.size");
+        if (request != null) {
+            try {
+                return Long.parseLong(request.trim());
+            } catch (NumberFormatException e) {
+                throw new JobConfigException(
+                        "invalid value '"
+                                + request
+                                + "' for output.properties.max.request.size: expected a number"
+                                + " of bytes");
+            }
+        }
+        return 1 << 20;
+    }
+
+    /** The largest serialized TensorBatch: the message limit less the reserve. */
+    public int batchesMaxPayloadBytes() {
+        return (int) (batchesMaxMessageBytes() - BATCH_MESSAGE_RESERVE);
     }
 
     /** The output bootstrap servers: {@code output.bootstrap-servers} or the source's. */

@@ -44,7 +44,7 @@ public final class JobOptions {
                     .defaultValue("tfstream")
                     .withDescription(
                             "Name of the Flink job; also the start of every Kafka sink's"
-                                    + " transactional id (<job.name>-dlq, <job.name>-records)."
+                                    + " transactional id (<job.name>-dlq, -records, -batches)."
                                     + " Two jobs writing to one cluster need different names.");
 
     public static final ConfigOption<Integer> PARALLELISM =
@@ -313,6 +313,35 @@ public final class JobOptions {
                             "Optional topic of the accepted records, byte for byte with keys and"
                                     + " headers, exactly once.");
 
+    public static final ConfigOption<String> OUTPUT_BATCHES_TOPIC =
+            key("output.batches.topic")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Optional topic of the batched tensor payloads: one tfstream.v1."
+                                    + "TensorBatch message per parsed batch (parse_example over"
+                                    + " its accepted rows), exactly once.");
+
+    public static final ConfigOption<BatchKey> OUTPUT_BATCHES_KEY =
+            key("output.batches.key")
+                    .enumType(BatchKey.class)
+                    .defaultValue(BatchKey.NONE)
+                    .withDescription(
+                            "Kafka key of a payload: none, or source_partition (the batch's first"
+                                    + " source partition as <topic>-<partition>).");
+
+    public static final ConfigOption<MemorySize> OUTPUT_BATCHES_MAX_MESSAGE_BYTES =
+            key("output.batches.max-message-bytes")
+                    .memoryType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Largest payload Kafka message (default: output.properties."
+                                    + "max.request.size, else 1 MiB; at most the topic's"
+                                    + " max.message.bytes, checked at start). 1 KiB of it is kept"
+                                    + " for key, headers and framing; a batch over the rest is"
+                                    + " split by rows into parts, a record too big alone is"
+                                    + " dead-lettered (too_large).");
+
     public static final ConfigOption<Duration> OUTPUT_TRANSACTION_TIMEOUT =
             key("output.transaction-timeout")
                     .durationType()
@@ -459,6 +488,9 @@ public final class JobOptions {
                     DLQ_MIN_RECORDS,
                     OUTPUT_BOOTSTRAP_SERVERS,
                     OUTPUT_RECORDS_TOPIC,
+                    OUTPUT_BATCHES_TOPIC,
+                    OUTPUT_BATCHES_KEY,
+                    OUTPUT_BATCHES_MAX_MESSAGE_BYTES,
                     OUTPUT_TRANSACTION_TIMEOUT,
                     SHARDS_PATH,
                     SHARDS_COMPRESSION,
@@ -483,6 +515,12 @@ public final class JobOptions {
     public enum EventTimeSource {
         KAFKA_TIMESTAMP,
         FEATURE
+    }
+
+    /** {@code output.batches.key}. */
+    public enum BatchKey {
+        NONE,
+        SOURCE_PARTITION
     }
 
     /** {@code shards.compression}. */

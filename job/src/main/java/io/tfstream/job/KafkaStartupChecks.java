@@ -19,8 +19,9 @@ import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * Checks at start what would otherwise fail later and loop through restarts: the input and output
- * topics exist, and the sinks' transaction timeout is within the broker's {@code
- * transaction.max.timeout.ms} (otherwise every exactly-once transaction is refused).
+ * topics exist, the batches topic takes the largest payload message, and the sinks' transaction
+ * timeout is within the broker's {@code transaction.max.timeout.ms} (otherwise every exactly-once
+ * transaction is refused).
  */
 public final class KafkaStartupChecks {
     /** How long the checks wait for the cluster. */
@@ -51,6 +52,11 @@ public final class KafkaStartupChecks {
                         outputServers,
                         List.of(config.get(JobOptions.OUTPUT_RECORDS_TOPIC)),
                         "output.records.topic");
+            }
+            if (config.contains(JobOptions.OUTPUT_BATCHES_TOPIC)) {
+                String batches = config.get(JobOptions.OUTPUT_BATCHES_TOPIC);
+                requireTopics(admin, outputServers, List.of(batches), "output.batches.topic");
+                checkMessageSize(admin, outputServers, batches, config.batchesMaxMessageBytes());
             }
             checkTransactionTimeout(
                     admin, outputServers, config.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT));
@@ -84,6 +90,30 @@ public final class KafkaStartupChecks {
                                 + servers
                                 + "; create it first");
             }
+        }
+    }
+
+    /** The batches topic must take the largest payload message the job may send. */
+    private static void checkMessageSize(Admin admin, String servers, String topic, long bytes) {
+        ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        Map<ConfigResource, Config> configs =
+                await(admin.describeConfigs(List.of(r)).all(), servers, "describe topic " + topic);
+        ConfigEntry max = configs.get(r).get("max.message.bytes");
+        if (max == null || max.value() == null) {
+            return;
+        }
+        long topicMax = Long.parseLong(max.value());
+        if (bytes > topicMax) {
+            throw new JobConfigException(
+                    "output.batches.max-message-bytes ("
+                            + bytes
+                            + " bytes) is larger than topic '"
+                            + topic
+                            + "''s max.message.bytes ("
+                            + topicMax
+                            + " bytes): set output.batches.max-message-bytes to at most "
+                            + topicMax
+                            + " or raise the topic's max.message.bytes");
         }
     }
 

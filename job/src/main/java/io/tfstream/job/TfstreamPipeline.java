@@ -3,6 +3,7 @@ package io.tfstream.job;
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
 import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
+import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.DeadLetterGuard;
@@ -34,7 +35,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * Builds the streaming job's dataflow (job contract §1) on an environment: KafkaSource → event time
  * and watermarks → batch-and-parse (chained to the source, one per subtask) → accepted records
- * (optional exactly-once records topic) and dead letters (exactly-once dead-letter topic). Every
+ * (optional exactly-once records topic, optional TFRecord shards), the batches' tensor payloads
+ * (optional exactly-once batches topic) and dead letters (exactly-once dead-letter topic). Every
  * stage runs at the job's parallelism; nothing runs at parallelism 1.
  */
 public final class TfstreamPipeline {
@@ -47,6 +49,7 @@ public final class TfstreamPipeline {
     public static final String RECORDS_SINK_UID = "records-sink";
     public static final String SKEW_GUARD_UID = "bucket-skew-guard";
     public static final String SHARD_SINK_UID = "shard-sink";
+    public static final String BATCHES_SINK_UID = "batches-sink";
 
     private TfstreamPipeline() {}
 
@@ -78,6 +81,29 @@ public final class TfstreamPipeline {
                         .uid(PARSE_UID);
         DataStream<DeadLetter> deadLetters =
                 accepted.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+        if (config.contains(JobOptions.OUTPUT_BATCHES_TOPIC)) {
+            Properties producer = config.outputProperties();
+            long message = config.batchesMaxMessageBytes();
+            producer.setProperty("max.request.size", Long.toString(message));
+            long buffer =
+                    Long.parseLong(producer.getProperty("buffer.memory", Long.toString(32L << 20)));
+            if (buffer < 2 * message) {
+                producer.setProperty("buffer.memory", Long.toString(2 * message));
+            }
+            accepted.getSideOutput(BatchParseOperator.TENSOR_BATCHES)
+                    .sinkTo(
+                            sink(
+                                    config,
+                                    producer,
+                                    new TensorBatchSerializationSchema(
+                                            config.get(JobOptions.OUTPUT_BATCHES_TOPIC),
+                                            TensorBatchSerializationSchema.KeyMode.valueOf(
+                                                    config.get(JobOptions.OUTPUT_BATCHES_KEY)
+                                                            .name())),
+                                    config.get(JobOptions.JOB_NAME) + "-batches"))
+                    .name("batches-sink")
+                    .uid(BATCHES_SINK_UID);
+        }
         DataStream<SourceRecord> timed =
                 kafkaTime
                         ? accepted
@@ -183,14 +209,18 @@ public final class TfstreamPipeline {
                         config.get(JobOptions.DLQ_MAX_FRACTION),
                         config.get(JobOptions.DLQ_WINDOW),
                         config.get(JobOptions.DLQ_MIN_RECORDS));
-        return new ParseSettings(
-                schema.bytes(),
-                schema.fileName(),
-                config.get(JobOptions.SCHEMA_LEGACY_DEFAULTS),
-                limits,
-                triggers,
-                eventTime,
-                guard);
+        ParseSettings settings =
+                new ParseSettings(
+                        schema.bytes(),
+                        schema.fileName(),
+                        config.get(JobOptions.SCHEMA_LEGACY_DEFAULTS),
+                        limits,
+                        triggers,
+                        eventTime,
+                        guard);
+        return config.contains(JobOptions.OUTPUT_BATCHES_TOPIC)
+                ? settings.withTensorBatches(schema.fingerprint(), config.batchesMaxPayloadBytes())
+                : settings;
     }
 
     static ShardSettings shardSettings(JobConfig config) {
@@ -216,7 +246,15 @@ public final class TfstreamPipeline {
             JobConfig config,
             KafkaRecordSerializationSchema<T> schema,
             String transactionalIdPrefix) {
-        Properties p = config.outputProperties();
+        return sink(config, config.outputProperties(), schema, transactionalIdPrefix);
+    }
+
+    /** An exactly-once Kafka sink with producer properties {@code p}. */
+    static <T> KafkaSink<T> sink(
+            JobConfig config,
+            Properties p,
+            KafkaRecordSerializationSchema<T> schema,
+            String transactionalIdPrefix) {
         p.setProperty(
                 "transaction.timeout.ms",
                 Long.toString(config.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT).toMillis()));

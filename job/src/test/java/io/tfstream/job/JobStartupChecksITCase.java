@@ -31,6 +31,15 @@ class JobStartupChecksITCase {
         kafka = KafkaTestCluster.start(60_000);
         kafka.createTopic("in", 3);
         kafka.createTopic("dlq", 1);
+        try (org.apache.kafka.clients.admin.Admin admin = kafka.admin()) {
+            admin.createTopics(
+                            List.of(
+                                    new org.apache.kafka.clients.admin.NewTopic(
+                                                    "batches", 1, (short) 1)
+                                            .configs(Map.of("max.message.bytes", "65536"))))
+                    .all()
+                    .get();
+        }
     }
 
     @AfterAll
@@ -79,6 +88,34 @@ class JobStartupChecksITCase {
         assertTrue(
                 fails(JobConfigException.class, m)
                         .startsWith("output.records.topic: topic 'clean' does not exist"));
+    }
+
+    @Test
+    void payloadMessagesMustFitTheBatchesTopic() throws Exception {
+        Map<String, Object> m = settings();
+        m.put("output.batches.topic", "batches");
+        assertEquals(
+                "output.batches.max-message-bytes (1048576 bytes) is larger than topic 'batches''s"
+                        + " max.message.bytes (65536 bytes): set output.batches.max-message-bytes"
+                        + " to at most 65536 or raise the topic's max.message.bytes",
+                fails(JobConfigException.class, m));
+        m.put("output.batches.max-message-bytes", "64 kb");
+        JobLauncher.prepare(JobConfig.of(m));
+        // The producer's max.request.size is the default limit.
+        m.remove("output.batches.max-message-bytes");
+        m.put("output.properties.max.request.size", "32768");
+        assertEquals(
+                32768 - JobConfig.BATCH_MESSAGE_RESERVE, JobConfig.of(m).batchesMaxPayloadBytes());
+        JobLauncher.prepare(JobConfig.of(m));
+        m.put("output.batches.topic", "nope");
+        assertTrue(
+                fails(JobConfigException.class, m)
+                        .startsWith("output.batches.topic: topic 'nope' does not exist"));
+        m.put("output.batches.max-message-bytes", "1 kb");
+        assertEquals(
+                "invalid value '1024 bytes' for output.batches.max-message-bytes (or"
+                        + " output.properties.max.request.size): expected 4 KiB to 2 GiB",
+                fails(JobConfigException.class, m));
     }
 
     @Test

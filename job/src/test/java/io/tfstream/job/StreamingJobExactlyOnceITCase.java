@@ -8,7 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
+import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
+import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ParseLimits;
+import io.tfstream.parse.ParsedSequenceBatch;
+import io.tfstream.parse.SequenceExampleBatchParser;
+import io.tfstream.parse.SerializedRecords;
+import io.tfstream.proto.v1.SourceRange;
+import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
@@ -18,6 +25,7 @@ import io.tfstream.spec.SchemaFingerprint;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.VarLenFeature;
 import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.tensor.batch.TensorBatchCodec;
 import io.tfstream.testing.Seed001Corpus;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,6 +33,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -58,7 +67,8 @@ import org.junit.jupiter.api.io.TempDir;
  * records (1% broken) are produced while the job runs, the TaskManager is killed after at least two
  * completed checkpoints and replaced, and then both output topics are read with {@code
  * read_committed}: every good record exactly once in the records topic, every bad one exactly once
- * in the dead-letter topic with its reason, source offset and message; records in = accepted +
+ * in the dead-letter topic with its reason, source offset and message, every good record a row of
+ * exactly one committed tensor payload (batches split by size); records in = accepted +
  * dead-lettered.
  */
 class StreamingJobExactlyOnceITCase {
@@ -124,6 +134,8 @@ class StreamingJobExactlyOnceITCase {
         String in = name + "-in";
         String dlq = name + "-dlq";
         String records = name + "-records";
+        String batches = name + "-batches";
+        kafka.createTopic(batches, 2);
         kafka.createTopic(in, 3);
         kafka.createTopic(dlq, 2);
         kafka.createTopic(records, 3);
@@ -134,6 +146,10 @@ class StreamingJobExactlyOnceITCase {
                 JobTestSupport.failureTestSettings(
                         name, kafka.bootstrapServers(), in, specFile, dlq);
         settings.put("output.records.topic", records);
+        settings.put("output.batches.topic", batches);
+        settings.put("output.batches.key", "source-partition");
+        // Small payload messages: many batches are split by size.
+        settings.put("output.batches.max-message-bytes", "8 kb");
         settings.putAll(extra);
         JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
 
@@ -169,7 +185,8 @@ class StreamingJobExactlyOnceITCase {
         waitFor(
                 () ->
                         kafka.readCommitted(records).size() >= good
-                                && kafka.readCommitted(dlq).size() >= bad,
+                                && kafka.readCommitted(dlq).size() >= bad
+                                && rowsIn(kafka.readCommitted(batches)) >= good,
                 Duration.ofMinutes(3),
                 "every record in an output");
         log(name, "every record in an output");
@@ -226,6 +243,122 @@ class StreamingJobExactlyOnceITCase {
         assertEquals(inputs.size(), seen.size(), "records in = accepted + dead-lettered");
         assertTrue(seen.values().stream().allMatch(c -> c == 1), "no record twice");
         assertTrue(bad >= inputs.size() / InputCorpus.BAD_EVERY, "bad records: " + bad);
+        checkPayloads(spec, kafka.readCommitted(batches), inputs, offsets, fingerprint, good);
+    }
+
+    private static long rowsIn(List<ConsumerRecord<byte[], byte[]>> payloads) throws Exception {
+        long rows = 0;
+        for (ConsumerRecord<byte[], byte[]> r : payloads) {
+            rows += TensorBatch.parseFrom(r.value()).getRows();
+        }
+        return rows;
+    }
+
+    /**
+     * Every good record is a row of exactly one committed payload: the payloads' source ranges,
+     * narrowed to good records, are disjoint and cover them all, and their sizes are the payloads'
+     * rows. A payload whose rows come from one source partition (rows in offset order) equals the
+     * parse of those records; a split batch has all its parts, each within the size limit.
+     */
+    private static void checkPayloads(
+            ParseSpec spec,
+            List<ConsumerRecord<byte[], byte[]>> payloads,
+            List<InputCorpus.Input> inputs,
+            Map<String, RecordMetadata> offsets,
+            String fingerprint,
+            long good)
+            throws Exception {
+        // partition → offset → good record value
+        Map<Integer, java.util.TreeMap<Long, byte[]>> goodAt = new HashMap<>();
+        for (InputCorpus.Input i : inputs) {
+            if (i.reason() == null) {
+                RecordMetadata m = offsets.get(new String(i.key(), StandardCharsets.UTF_8));
+                goodAt.computeIfAbsent(m.partition(), k -> new java.util.TreeMap<>())
+                        .put(m.offset(), i.value());
+            }
+        }
+        Map<Integer, java.util.Set<Long>> covered = new HashMap<>();
+        Map<String, java.util.Set<Integer>> partsOf = new HashMap<>();
+        Map<String, Integer> partCount = new HashMap<>();
+        long rows = 0;
+        int compared = 0;
+        for (ConsumerRecord<byte[], byte[]> r : payloads) {
+            TensorBatch b = TensorBatch.parseFrom(r.value());
+            assertTrue(r.serializedValueSize() <= 8 * 1024 - JobConfig.BATCH_MESSAGE_RESERVE);
+            assertEquals(fingerprint, b.getSchemaFingerprint());
+            assertEquals(b.getBatchId(), header(r, TensorBatchSerializationSchema.BATCH_ID));
+            SourceRange first = b.getSources(0);
+            assertEquals(
+                    first.getTopic() + "-" + first.getPartition(),
+                    new String(r.key(), StandardCharsets.UTF_8));
+            long inRanges = 0;
+            List<byte[]> ordered = new ArrayList<>();
+            for (SourceRange range : b.getSourcesList()) {
+                for (Map.Entry<Long, byte[]> e :
+                        goodAt.get(range.getPartition())
+                                .subMap(range.getFirstOffset(), true, range.getLastOffset(), true)
+                                .entrySet()) {
+                    inRanges++;
+                    ordered.add(e.getValue());
+                    assertTrue(
+                            covered.computeIfAbsent(range.getPartition(), k -> new HashSet<>())
+                                    .add(e.getKey()),
+                            "partition "
+                                    + range.getPartition()
+                                    + " offset "
+                                    + e.getKey()
+                                    + " in two payloads");
+                }
+            }
+            assertEquals(b.getRows(), inRanges, "rows of payload " + b.getBatchId());
+            if (b.getSourcesCount() == 1) {
+                assertEquals(expected(spec, ordered), decoded(spec, b), b.getBatchId());
+                compared++;
+            }
+            if (b.getParts() > 0) {
+                partsOf.computeIfAbsent(b.getBatchId(), k -> new HashSet<>()).add(b.getPart());
+                partCount.put(b.getBatchId(), b.getParts());
+            }
+            rows += b.getRows();
+        }
+        assertEquals(good, rows, "payload rows = accepted records");
+        for (Map.Entry<String, Integer> e : partCount.entrySet()) {
+            assertEquals(e.getValue(), partsOf.get(e.getKey()).size(), "parts of " + e.getKey());
+        }
+        assertTrue(!partCount.isEmpty(), "some batches were split by size");
+        assertTrue(
+                compared > payloads.size() / 4, compared + " of " + payloads.size() + " compared");
+    }
+
+    private static Map<String, Object> expected(ParseSpec spec, List<byte[]> rows)
+            throws Exception {
+        SerializedRecords records = SerializedRecords.of(rows);
+        if (spec instanceof FeatureSpecs f) {
+            return Map.of("", ExampleBatchParser.create(f).parse(records).features());
+        }
+        ParsedSequenceBatch p =
+                SequenceExampleBatchParser.create((SequenceFeatureSpecs) spec, ParseLimits.none())
+                        .parse(records);
+        return Map.of(
+                TensorBatchCodec.CONTEXT,
+                p.context(),
+                TensorBatchCodec.FEATURE_LIST,
+                p.featureLists(),
+                TensorBatchCodec.FEATURE_LIST_LENGTHS,
+                Map.copyOf(p.featureListLengths()));
+    }
+
+    private static Map<String, Object> decoded(ParseSpec spec, TensorBatch b) {
+        if (spec instanceof FeatureSpecs) {
+            return Map.of("", TensorBatchCodec.decode(b, ""));
+        }
+        return Map.of(
+                TensorBatchCodec.CONTEXT,
+                TensorBatchCodec.decode(b, TensorBatchCodec.CONTEXT),
+                TensorBatchCodec.FEATURE_LIST,
+                TensorBatchCodec.decode(b, TensorBatchCodec.FEATURE_LIST),
+                TensorBatchCodec.FEATURE_LIST_LENGTHS,
+                Map.copyOf(TensorBatchCodec.decode(b, TensorBatchCodec.FEATURE_LIST_LENGTHS)));
     }
 
     private long start;

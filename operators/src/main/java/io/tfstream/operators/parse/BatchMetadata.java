@@ -19,8 +19,11 @@ import java.util.TreeMap;
 final class BatchMetadata {
     private BatchMetadata() {}
 
-    /** Fills sources and batch_id from the records of rows {@code rows} in order. */
-    static void fill(
+    /**
+     * Adds the source ranges of the records of rows {@code rows} to {@code b}; returns the batch id
+     * those ranges give.
+     */
+    static String sources(
             TensorBatch.Builder b, List<SourceRecord> records, int[] recordOfRow, int rows) {
         Map<String, SourceRange.Builder> ranges = new TreeMap<>();
         for (int row = 0; row < rows; row++) {
@@ -49,7 +52,7 @@ final class BatchMetadata {
                     .append(r.getLastOffset())
                     .append('\n');
         }
-        b.setBatchId(sha256(id.toString()).substring(0, 32));
+        return sha256(id.toString()).substring(0, 32);
     }
 
     private static String sha256(String s) {

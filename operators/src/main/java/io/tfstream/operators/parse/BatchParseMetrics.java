@@ -11,8 +11,9 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 /**
  * The batch-and-parse operator's metrics, in the operator's group under {@code tfstream}: records
  * in, bytes in, accepted, dead-lettered (in total and per reason under {@code reason.<code>}),
- * batches, batch size and parse time per batch (microseconds) histograms. Per subtask, records in =
- * accepted + dead-lettered.
+ * batches, batch size and parse time per batch (microseconds) histograms; with tensor payloads on,
+ * payloads emitted, their bytes, batches split by size and encode time per batch (microseconds).
+ * Per subtask, records in = accepted + dead-lettered.
  */
 final class BatchParseMetrics {
     private static final int HISTOGRAM_WINDOW = 1000;
@@ -25,6 +26,10 @@ final class BatchParseMetrics {
     private final Counter batches;
     private final Histogram batchSize;
     private final Histogram parseMicros;
+    private final Counter payloads;
+    private final Counter payloadBytes;
+    private final Counter batchesSplit;
+    private final Histogram encodeMicros;
 
     BatchParseMetrics(MetricGroup operator) {
         MetricGroup g = operator.addGroup("tfstream");
@@ -40,6 +45,24 @@ final class BatchParseMetrics {
         parseMicros =
                 g.histogram(
                         "parseTimeMicros", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        payloads = g.counter("payloads");
+        payloadBytes = g.counter("payloadBytes");
+        batchesSplit = g.counter("batchesSplit");
+        encodeMicros =
+                g.histogram(
+                        "encodeTimeMicros", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+    }
+
+    void payload(int bytes) {
+        payloads.inc();
+        payloadBytes.inc(bytes);
+    }
+
+    void batchEncoded(int parts, long nanos) {
+        if (parts > 1) {
+            batchesSplit.inc();
+        }
+        encodeMicros.update(nanos / 1000);
     }
 
     void recordIn(int bytes) {

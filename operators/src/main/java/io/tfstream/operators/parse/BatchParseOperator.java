@@ -10,7 +10,7 @@ import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParsedRows;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.proto.v1.TensorBatch;
-import io.tfstream.tensor.batch.TensorBatchCodec;
+import io.tfstream.tensor.batch.TensorBatchSplitter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -66,6 +66,7 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
     private transient Watermark heldWatermark;
     private transient DeadLetterRate rate;
     private transient BatchParseMetrics metrics;
+    private transient TensorBatchSplitter splitter;
 
     public BatchParseOperator(ParseSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -85,6 +86,9 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
         rejected = new ArrayList<>();
         rate = settings.guard().enabled() ? new DeadLetterRate(settings.guard()) : null;
         metrics = new BatchParseMetrics(getMetricGroup());
+        if (settings.tensorBatches()) {
+            splitter = new TensorBatchSplitter(parser, settings.maxPayloadBytes());
+        }
     }
 
     @Override
@@ -211,10 +215,13 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
     }
 
     /**
-     * The batch's tensors over its accepted rows. A row whose event time turned out invalid is
-     * dead-lettered and so left out: the batch is then narrowed to the remaining rows.
+     * The batch's tensors over its accepted rows, as one message or, when over the payload limit,
+     * as parts (rows in order). A row whose event time turned out invalid is dead-lettered and so
+     * left out: the batch is then narrowed to the remaining rows. A record too big for any message
+     * alone is dead-lettered as {@code too_large}.
      */
     private void emitTensorBatch(ParsedRows rows) {
+        long start = System.nanoTime();
         int[] recordOfRow = new int[rows.rows()];
         int kept = 0;
         for (int row = 0; row < rows.rows(); row++) {
@@ -240,11 +247,35 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
                                         e);
                             });
         }
-        TensorBatch.Builder b =
-                TensorBatchCodec.encode(out)
-                        .setSchemaFingerprint(settings.tensorBatchFingerprint());
-        BatchMetadata.fill(b, pending, recordOfRow, kept);
-        output.collect(TENSOR_BATCHES, new StreamRecord<>(b.build()));
+        // The id of the whole batch, shared by its parts: the same input gives the same id.
+        String batchId =
+                BatchMetadata.sources(TensorBatch.newBuilder(), pending, recordOfRow, kept);
+        String fingerprint = settings.tensorBatchFingerprint();
+        TensorBatchSplitter.Result result =
+                splitter.split(
+                        batch,
+                        out,
+                        recordOfRow,
+                        kept,
+                        (b, records, count) -> {
+                            BatchMetadata.sources(b, pending, records, count);
+                            return b.setBatchId(batchId).setSchemaFingerprint(fingerprint);
+                        });
+        for (int k = 0; k < result.tooLarge().length; k++) {
+            int i = result.tooLarge()[k];
+            errors[i] =
+                    "the record alone makes a TensorBatch payload of "
+                            + result.tooLargeBytes()[k]
+                            + " bytes, over the payload limit of "
+                            + settings.maxPayloadBytes()
+                            + " bytes (output.batches.max-message-bytes)";
+            reasons[i] = DeadLetterReason.TOO_LARGE;
+        }
+        metrics.batchEncoded(result.messages().size(), System.nanoTime() - start);
+        for (TensorBatch m : result.messages()) {
+            metrics.payload(m.getSerializedSize());
+            output.collect(TENSOR_BATCHES, new StreamRecord<>(m));
+        }
     }
 
     /** Event time from the feature: accepted rows get it, rows without a valid one are rejected. */

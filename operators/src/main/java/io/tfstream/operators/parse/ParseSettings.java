@@ -24,6 +24,7 @@ public final class ParseSettings implements Serializable {
     private final EventTimeSettings eventTime;
     private final DeadLetterGuard guard;
     private final String tensorBatchFingerprint;
+    private final int maxPayloadBytes;
 
     public ParseSettings(
             byte[] specFile,
@@ -48,9 +49,10 @@ public final class ParseSettings implements Serializable {
         this.eventTime = Objects.requireNonNull(eventTime, "eventTime");
         this.guard = Objects.requireNonNull(guard, "guard");
         this.tensorBatchFingerprint = null;
+        this.maxPayloadBytes = Integer.MAX_VALUE;
     }
 
-    private ParseSettings(ParseSettings s, String tensorBatchFingerprint) {
+    private ParseSettings(ParseSettings s, String tensorBatchFingerprint, int maxPayloadBytes) {
         this.specFile = s.specFile;
         this.specFileName = s.specFileName;
         this.legacyDefaults = s.legacyDefaults;
@@ -59,15 +61,29 @@ public final class ParseSettings implements Serializable {
         this.eventTime = s.eventTime;
         this.guard = s.guard;
         this.tensorBatchFingerprint = tensorBatchFingerprint;
+        this.maxPayloadBytes = maxPayloadBytes;
     }
 
     /**
      * These settings with the parsed batches also emitted as {@code TensorBatch} messages carrying
-     * {@code schemaFingerprint} ({@link BatchParseOperator#TENSOR_BATCHES}).
+     * {@code schemaFingerprint} ({@link BatchParseOperator#TENSOR_BATCHES}), each message at most
+     * {@code maxPayloadBytes} serialized: a larger batch is split by rows into parts, a record too
+     * big for a message alone is dead-lettered ({@code too_large}).
      */
-    public ParseSettings withTensorBatches(String schemaFingerprint) {
+    public ParseSettings withTensorBatches(String schemaFingerprint, int maxPayloadBytes) {
+        if (maxPayloadBytes < 1024) {
+            throw new IllegalArgumentException(
+                    "maxPayloadBytes must be at least 1024, got " + maxPayloadBytes);
+        }
         return new ParseSettings(
-                this, Objects.requireNonNull(schemaFingerprint, "schemaFingerprint"));
+                this,
+                Objects.requireNonNull(schemaFingerprint, "schemaFingerprint"),
+                maxPayloadBytes);
+    }
+
+    /** The largest serialized TensorBatch message (when they are on). */
+    public int maxPayloadBytes() {
+        return maxPayloadBytes;
     }
 
     /** Whether parsed batches are emitted as TensorBatch messages. */

@@ -339,7 +339,7 @@ class BatchParseOperatorTest {
         String firstId = null;
         for (int run = 0; run < 2; run++) {
             ParseSettings s = seed(BatchTriggers.defaults());
-            try (var h = harness(run == 0 ? s : s.withTensorBatches("fp"))) {
+            try (var h = harness(run == 0 ? s : s.withTensorBatches("fp", Integer.MAX_VALUE))) {
                 h.open();
                 for (int i = 0; i < 6; i++) {
                     byte[] v = i == 2 ? truncated : GOOD.get(i);
@@ -381,7 +381,10 @@ class BatchParseOperatorTest {
             }
         }
         // The same records after a restart: the same batch id.
-        try (var h = harness(seed(BatchTriggers.defaults()).withTensorBatches("fp"))) {
+        try (var h =
+                harness(
+                        seed(BatchTriggers.defaults())
+                                .withTensorBatches("fp", Integer.MAX_VALUE))) {
             h.open();
             for (int i = 0; i < 6; i++) {
                 byte[] v = i == 2 ? truncated : GOOD.get(i);
@@ -407,7 +410,7 @@ class BatchParseOperatorTest {
                                 BatchTriggers.defaults(),
                                 EventTimeSettings.feature("ts", EventTimeSettings.Unit.MILLIS),
                                 DeadLetterGuard.off())
-                        .withTensorBatches("fp");
+                        .withTensorBatches("fp", Integer.MAX_VALUE);
         try (var h = harness(s)) {
             h.open();
             h.processElement(rec(example(10L), 0), 1);
@@ -423,5 +426,67 @@ class BatchParseOperatorTest {
                     TensorBatchCodec.decode(b, ""));
             assertEquals(1, deadLetters(h).size());
         }
+    }
+
+    @Test
+    void anOversizedBatchIsSplitAndARecordTooBigAloneIsDeadLettered() throws Exception {
+        ParseSettings s =
+                settings(
+                                TS_SPEC,
+                                ParseLimits.defaults(),
+                                BatchTriggers.defaults(),
+                                EventTimeSettings.kafkaTimestamp(),
+                                DeadLetterGuard.off())
+                        .withTensorBatches("fp", 4096);
+        long[] many = new long[3000];
+        java.util.Arrays.fill(many, 5L);
+        List<byte[]> kept = new ArrayList<>();
+        try (var h = harness(s)) {
+            h.open();
+            for (int i = 0; i < 200; i++) {
+                byte[] v = i == 120 ? example(many) : example(i, i + 1);
+                if (i != 120) {
+                    kept.add(v);
+                }
+                h.processElement(rec(v, i), 1);
+            }
+            h.prepareSnapshotPreBarrier(1);
+            List<DeadLetter> dead = deadLetters(h);
+            assertEquals(1, dead.size());
+            assertEquals(DeadLetterReason.TOO_LARGE, dead.get(0).reason());
+            assertEquals(120, dead.get(0).source().offset());
+            assertTrue(
+                    dead.get(0).error().contains("over the payload limit of 4096 bytes"),
+                    dead.get(0).error());
+            assertEquals(199, h.extractOutputValues().size());
+            List<TensorBatch> parts = new ArrayList<>();
+            for (StreamRecord<TensorBatch> r : h.getSideOutput(BatchParseOperator.TENSOR_BATCHES)) {
+                parts.add(r.getValue());
+            }
+            assertTrue(parts.size() >= 2, parts.size() + " parts");
+            int row = 0;
+            for (int p = 0; p < parts.size(); p++) {
+                TensorBatch b = parts.get(p);
+                assertTrue(b.getSerializedSize() <= 4096, b.getSerializedSize() + " bytes");
+                assertEquals(p, b.getPart());
+                assertEquals(parts.size(), b.getParts());
+                assertEquals(parts.get(0).getBatchId(), b.getBatchId());
+                List<byte[]> own = kept.subList(row, row + (int) b.getRows());
+                assertEquals(
+                        ExampleBatchParser.create(TS_SPEC).parse(RecordBatch.of(own)).features(),
+                        TensorBatchCodec.decode(b, ""));
+                assertEquals(
+                        own.isEmpty() ? -1 : offsetOf(kept, own.get(0)),
+                        b.getSources(0).getFirstOffset());
+                row += (int) b.getRows();
+            }
+            assertEquals(199, row);
+        }
+    }
+
+    /** The offset {@code record} was given above: its index among all 200, skipping none. */
+    private static long offsetOf(List<byte[]> kept, byte[] record) {
+        int i = kept.indexOf(record);
+        return i < 120 ? i : i + 1;
     }
 }

@@ -1,0 +1,73 @@
+package io.tfstream.operators.kafka;
+
+import io.tfstream.proto.v1.SourceRange;
+import io.tfstream.proto.v1.TensorBatch;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * Writes a {@code TensorBatch} payload as the Kafka value (the serialized message, job contract
+ * §4), with headers {@code tfstream.schema.fingerprint}, {@code tfstream.batch.id}, {@code
+ * tfstream.batch.rows} and, for a batch split by size, {@code tfstream.batch.part} ({@code
+ * part/parts}); the key as {@link KeyMode} says.
+ */
+public final class TensorBatchSerializationSchema
+        implements KafkaRecordSerializationSchema<TensorBatch> {
+    private static final long serialVersionUID = 1L;
+
+    /** Header names. */
+    public static final String FINGERPRINT = "tfstream.schema.fingerprint";
+
+    public static final String BATCH_ID = "tfstream.batch.id";
+    public static final String ROWS = "tfstream.batch.rows";
+    public static final String PART = "tfstream.batch.part";
+
+    /** The Kafka key of a payload. */
+    public enum KeyMode {
+        /** No key: the producer spreads payloads over the topic's partitions. */
+        NONE,
+        /**
+         * The first source partition of the batch as {@code <topic>-<partition>} (UTF-8): the
+         * payloads of one source partition land in one output partition, in order.
+         */
+        SOURCE_PARTITION
+    }
+
+    private final String topic;
+    private final KeyMode key;
+
+    public TensorBatchSerializationSchema(String topic, KeyMode key) {
+        this.topic = Objects.requireNonNull(topic, "topic");
+        this.key = Objects.requireNonNull(key, "key");
+    }
+
+    /** The key of {@code b} under {@code mode}, or null. */
+    public static byte[] key(TensorBatch b, KeyMode mode) {
+        if (mode == KeyMode.NONE || b.getSourcesCount() == 0) {
+            return null;
+        }
+        SourceRange first = b.getSources(0);
+        return (first.getTopic() + "-" + first.getPartition()).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public ProducerRecord<byte[], byte[]> serialize(
+            TensorBatch b, KafkaSinkContext context, Long timestamp) {
+        RecordHeaders h = new RecordHeaders();
+        h.add(FINGERPRINT, utf8(b.getSchemaFingerprint()));
+        h.add(BATCH_ID, utf8(b.getBatchId()));
+        h.add(ROWS, utf8(Long.toString(b.getRows())));
+        if (b.getParts() > 1) {
+            h.add(PART, utf8(b.getPart() + "/" + b.getParts()));
+        }
+        Long ts = timestamp != null && timestamp >= 0 ? timestamp : null;
+        return new ProducerRecord<>(topic, null, ts, key(b, key), b.toByteArray(), h);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
