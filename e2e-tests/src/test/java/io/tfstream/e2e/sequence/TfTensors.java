@@ -21,14 +21,14 @@ import org.tensorflow.types.family.TNumber;
 import org.tensorflow.types.family.TType;
 
 /** Conversions between TF Java tensors and constants and this project's tensor and spec types. */
-final class TfTensors {
+public final class TfTensors {
     private TfTensors() {}
 
-    static DenseTensor dense(org.tensorflow.Tensor t) {
+    public static DenseTensor dense(org.tensorflow.Tensor t) {
         return new DenseTensor(t.shape().asArray(), column(t));
     }
 
-    static long[] longs(org.tensorflow.Tensor t) {
+    public static long[] longs(org.tensorflow.Tensor t) {
         int n = (int) t.shape().size();
         long[] a = new long[n];
         if (t instanceof TInt32) {
@@ -43,7 +43,7 @@ final class TfTensors {
         return a;
     }
 
-    static Column column(org.tensorflow.Tensor t) {
+    public static Column column(org.tensorflow.Tensor t) {
         int n = (int) t.shape().size();
         if (t instanceof TInt64) {
             return Column.ofInt64(longs(t), n);

@@ -1,0 +1,199 @@
+package io.tfstream.e2e.parse;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.e2e.sequence.TfTensors;
+import io.tfstream.parse.LenientBatchParser;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.parse.ParsedRows;
+import io.tfstream.parse.RecordBatch;
+import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.spec.FeatureSpecs;
+import io.tfstream.spec.RowSplitsDType;
+import io.tfstream.tensor.DenseTensor;
+import io.tfstream.tensor.RaggedTensor;
+import io.tfstream.tensor.SparseTensor;
+import io.tfstream.tensor.Tensor;
+import io.tfstream.tensor.batch.TensorBatchSplitter;
+import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testing.WideProfileCorpus;
+import io.tfstream.testing.WireEdgeCaseGenerator;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.tensorflow.Graph;
+import org.tensorflow.Result;
+import org.tensorflow.Session;
+import org.tensorflow.framework.DataType;
+import org.tensorflow.ndarray.Shape;
+import org.tensorflow.ndarray.buffer.DataBuffers;
+import org.tensorflow.op.Ops;
+import org.tensorflow.op.core.Placeholder;
+import org.tensorflow.op.io.ParseTensor;
+import org.tensorflow.types.TFloat32;
+import org.tensorflow.types.TInt32;
+import org.tensorflow.types.TInt64;
+import org.tensorflow.types.TString;
+import org.tensorflow.types.family.TType;
+
+/**
+ * The {@code TensorBatch} payload read with TensorFlow alone: every tensor of a payload, given to
+ * TensorFlow's {@code ParseTensor} kernel ({@code tf.io.parse_tensor}) as the serialized {@code
+ * TensorProto}, comes back with the dtype, shape and values TensorFlow's own {@code ParseExampleV2}
+ * gives for the same records — dense features as {@code <name>}, sparse ones as {@code
+ * <name>/indices}, {@code /values}, {@code /dense_shape}, ragged ones as {@code <name>/values} and
+ * {@code <name>/row_splits} (job contract §4). Batches are cut by size as the job cuts them, so
+ * split parts are checked too.
+ */
+class TensorBatchParseTensorTest {
+    private int tensorsChecked;
+    private int splitParts;
+
+    @Test
+    void payloadsOfTheSeedWideAndEdgeCaseCorporaDecodeToTensorFlowsParse() {
+        check(Seed001Corpus.spec(), Seed001Corpus.records(700, 5), 256, Integer.MAX_VALUE);
+        check(WideProfileCorpus.spec(), WideProfileCorpus.records(300, 6), 100, 64 << 10);
+        WireEdgeCaseGenerator gen = new WireEdgeCaseGenerator(11);
+        for (int s = 0; s < 25; s++) {
+            FeatureSpecs spec = gen.randomSpec();
+            check(
+                    spec,
+                    gen.batch(spec, 1 + s * 7, 0),
+                    1 + s * 7,
+                    s % 2 == 0 ? Integer.MAX_VALUE : 2048);
+        }
+        assertTrue(tensorsChecked > 500, "tensors checked: " + tensorsChecked);
+        assertTrue(splitParts > 10, "parts of split batches checked: " + splitParts);
+    }
+
+    /** Parses {@code records} in batches of {@code batchSize}, payloads cut at {@code maxBytes}. */
+    private void check(FeatureSpecs spec, List<byte[]> records, int batchSize, int maxBytes) {
+        LenientBatchParser parser = LenientBatchParser.create(spec, ParseLimits.none());
+        TensorBatchSplitter splitter = new TensorBatchSplitter(parser, Math.max(maxBytes, 1024));
+        try (TfParseOracle oracle = new TfParseOracle(spec);
+                Graph g = new Graph()) {
+            Ops tf = Ops.create(g);
+            Placeholder<TString> in =
+                    tf.placeholder(TString.class, Placeholder.shape(Shape.scalar()));
+            Map<DataType, ParseTensor<?>> parsers = new TreeMap<>();
+            parsers.put(DataType.DT_INT64, tf.io.parseTensor(in, TInt64.class));
+            parsers.put(DataType.DT_INT32, tf.io.parseTensor(in, TInt32.class));
+            parsers.put(DataType.DT_FLOAT, tf.io.parseTensor(in, TFloat32.class));
+            parsers.put(DataType.DT_STRING, tf.io.parseTensor(in, TString.class));
+            try (Session session = new Session(g)) {
+                for (int from = 0; from < records.size(); from += batchSize) {
+                    List<byte[]> batch =
+                            records.subList(from, Math.min(records.size(), from + batchSize));
+                    RecordBatch rb = RecordBatch.of(batch);
+                    ParsedRows rows =
+                            parser.parse(
+                                    rb,
+                                    e -> {
+                                        throw new AssertionError(e);
+                                    });
+                    int[] all = new int[batch.size()];
+                    Arrays.setAll(all, i -> i);
+                    TensorBatchSplitter.Result result =
+                            splitter.split(
+                                    rb,
+                                    rows,
+                                    all,
+                                    all.length,
+                                    (b, picked, count) ->
+                                            b.setBatchId(
+                                                    Arrays.toString(Arrays.copyOf(picked, count))));
+                    assertEquals(0, result.tooLarge().length);
+                    for (TensorBatch m : result.messages()) {
+                        if (m.getParts() > 1) {
+                            splitParts++;
+                        }
+                        int[] picked =
+                                Arrays.stream(
+                                                m.getBatchId()
+                                                        .substring(1, m.getBatchId().length() - 1)
+                                                        .split(", "))
+                                        .mapToInt(Integer::parseInt)
+                                        .toArray();
+                        List<byte[]> own = Arrays.stream(picked).mapToObj(batch::get).toList();
+                        TfParseOracle.Outcome expected = oracle.parse(own);
+                        assertNull(expected.error());
+                        compare(expected.features(), m, session, in, parsers);
+                    }
+                }
+            }
+        }
+    }
+
+    private void compare(
+            Map<String, Tensor> features,
+            TensorBatch m,
+            Session session,
+            Placeholder<TString> in,
+            Map<DataType, ParseTensor<?>> parsers) {
+        Map<String, Object> expected = new TreeMap<>();
+        for (Map.Entry<String, Tensor> e : features.entrySet()) {
+            String name = e.getKey();
+            Tensor t = e.getValue();
+            if (t instanceof DenseTensor d) {
+                expected.put(name, d);
+            } else if (t instanceof SparseTensor s) {
+                long[] shape = s.denseShape();
+                expected.put(
+                        name + "/indices",
+                        new DenseTensor(
+                                new long[] {s.numValues(), shape.length},
+                                io.tfstream.tensor.Column.ofInt64(
+                                        s.indicesArray(), s.numValues() * shape.length)));
+                expected.put(
+                        name + "/values", new DenseTensor(new long[] {s.numValues()}, s.values()));
+                expected.put(
+                        name + "/dense_shape",
+                        new DenseTensor(
+                                new long[] {shape.length},
+                                io.tfstream.tensor.Column.ofInt64(shape, shape.length)));
+            } else {
+                RaggedTensor r = (RaggedTensor) t;
+                expected.put(name + "/values", new DenseTensor(r.valuesShape(), r.values()));
+                for (int k = 0; k < r.rowSplits().size(); k++) {
+                    long[] splits = r.rowSplits().get(k);
+                    expected.put(
+                            name + "/row_splits" + (k == 0 ? "" : "/" + k),
+                            new Splits(splits, r.rowSplitsDtype()));
+                }
+            }
+        }
+        assertEquals(expected.keySet(), new java.util.TreeSet<>(m.getTensorsMap().keySet()));
+        for (Map.Entry<String, Object> e : expected.entrySet()) {
+            org.tensorflow.framework.TensorProto proto = m.getTensorsOrThrow(e.getKey());
+            DataType dtype = proto.getDtype();
+            try (TString bytes =
+                            TString.tensorOfBytes(
+                                    Shape.scalar(),
+                                    DataBuffers.of(
+                                            new byte[][] {proto.toByteArray()}, true, false));
+                    Result r = session.runner().feed(in, bytes).fetch(parsers.get(dtype)).run()) {
+                TType got = (TType) r.get(0);
+                if (e.getValue() instanceof Splits s) {
+                    assertEquals(
+                            s.dtype() == RowSplitsDType.INT32
+                                    ? DataType.DT_INT32
+                                    : DataType.DT_INT64,
+                            dtype,
+                            e.getKey());
+                    assertArrayEquals(new long[] {s.splits().length}, got.shape().asArray());
+                    assertArrayEquals(s.splits(), TfTensors.longs(got), e.getKey());
+                } else {
+                    assertEquals(e.getValue(), TfTensors.dense(got), e.getKey());
+                }
+                tensorsChecked++;
+            }
+        }
+    }
+
+    private record Splits(long[] splits, RowSplitsDType dtype) {}
+}
