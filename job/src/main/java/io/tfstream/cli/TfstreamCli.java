@@ -26,7 +26,8 @@ import picocli.CommandLine.Command;
             InspectCommand.class,
             CatCommand.class,
             RecoverCommand.class,
-            RunCommand.class
+            RunCommand.class,
+            LocalCommand.class
         })
 public final class TfstreamCli implements Runnable {
 

@@ -124,6 +124,16 @@ public final class JobOptions {
                                     + " committed offsets, earliest where none), earliest,"
                                     + " latest, or timestamp:<epoch ms>.");
 
+    public static final ConfigOption<StoppingOffsets> SOURCE_STOPPING_OFFSETS =
+            key("source.stopping-offsets")
+                    .enumType(StoppingOffsets.class)
+                    .defaultValue(StoppingOffsets.NONE)
+                    .withDescription(
+                            "none: read forever; latest: stop at the end offsets the partitions"
+                                    + " have when the job starts (a bounded run, e.g. a backfill:"
+                                    + " the job finishes after a final checkpoint that commits"
+                                    + " every output).");
+
     // --- schema
 
     public static final ConfigOption<String> SCHEMA_PATH =
@@ -464,6 +474,7 @@ public final class JobOptions {
                     SOURCE_TOPIC_PATTERN,
                     SOURCE_GROUP_ID,
                     SOURCE_STARTING_OFFSETS,
+                    SOURCE_STOPPING_OFFSETS,
                     SCHEMA_PATH,
                     SPEC_PATH,
                     SCHEMA_KIND,
@@ -515,6 +526,12 @@ public final class JobOptions {
     public enum EventTimeSource {
         KAFKA_TIMESTAMP,
         FEATURE
+    }
+
+    /** {@code source.stopping-offsets}. */
+    public enum StoppingOffsets {
+        NONE,
+        LATEST
     }
 
     /** {@code output.batches.key}. */

@@ -22,6 +22,9 @@ public final class JobOptionsHelp {
         if (o == JobOptions.SOURCE_TOPICS) {
             return java.util.List.class;
         }
+        if (o == JobOptions.OUTPUT_BATCHES_MAX_MESSAGE_BYTES) {
+            return MemorySize.class;
+        }
         return o.hasDefaultValue() ? o.defaultValue().getClass() : String.class;
     }
 

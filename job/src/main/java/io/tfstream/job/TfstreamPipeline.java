@@ -162,6 +162,11 @@ public final class TfstreamPipeline {
                                 StartingOffsets.parse(
                                         config.get(JobOptions.SOURCE_STARTING_OFFSETS)))
                         .setDeserializer(new SourceRecordDeserializer());
+        if (config.get(JobOptions.SOURCE_STOPPING_OFFSETS) == JobOptions.StoppingOffsets.LATEST) {
+            b.setBounded(
+                    org.apache.flink.connector.kafka.source.enumerator.initializer
+                            .OffsetsInitializer.latest());
+        }
         Properties p = config.sourceProperties();
         // Inputs written by exactly-once producers: never read aborted transactions.
         p.putIfAbsent("isolation.level", "read_committed");

@@ -45,7 +45,8 @@ public final class InputCorpus {
         return judge(values, spec, limits);
     }
 
-    static List<Input> sequenceExamples(int n, long seed, ParseSpec spec, ParseLimits limits) {
+    public static List<Input> sequenceExamples(
+            int n, long seed, ParseSpec spec, ParseLimits limits) {
         Random rnd = new Random(seed);
         List<byte[]> values = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {

@@ -1,19 +1,13 @@
 package io.tfstream.testing;
 
-import com.google.protobuf.ByteString;
+import io.tfstream.sample.SeedDataset;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenFeature;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import org.tensorflow.example.BytesList;
-import org.tensorflow.example.Example;
 import org.tensorflow.example.Feature;
-import org.tensorflow.example.Features;
-import org.tensorflow.example.FloatList;
 import org.tensorflow.example.Int64List;
 
 /**
@@ -37,44 +31,9 @@ public final class Seed001Corpus {
                         "feature3", FixedLenFeature.required(List.of(), DType.FLOAT32)));
     }
 
-    /** {@code n} serialized Examples. */
+    /** {@code n} serialized Examples ({@link SeedDataset#records}). */
     public static List<byte[]> records(int n, long seed) {
-        Random rnd = new Random(seed);
-        List<byte[]> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            int f1 = rnd.nextInt(ANIMALS.length);
-            Example e =
-                    Example.newBuilder()
-                            .setFeatures(
-                                    Features.newBuilder()
-                                            .putFeature(
-                                                    "feature0", int64(rnd.nextBoolean() ? 1 : 0))
-                                            .putFeature("feature1", int64(f1))
-                                            .putFeature(
-                                                    "feature2",
-                                                    Feature.newBuilder()
-                                                            .setBytesList(
-                                                                    BytesList.newBuilder()
-                                                                            .addValue(
-                                                                                    ByteString
-                                                                                            .copyFromUtf8(
-                                                                                                    ANIMALS[
-                                                                                                            f1])))
-                                                            .build())
-                                            .putFeature(
-                                                    "feature3",
-                                                    Feature.newBuilder()
-                                                            .setFloatList(
-                                                                    FloatList.newBuilder()
-                                                                            .addValue(
-                                                                                    (float)
-                                                                                            rnd
-                                                                                                    .nextGaussian()))
-                                                            .build()))
-                            .build();
-            out.add(e.toByteArray());
-        }
-        return out;
+        return SeedDataset.records(n, seed);
     }
 
     static Feature int64(long... v) {

@@ -6,10 +6,10 @@ import io.tfstream.proto.v1.TensorBatch;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The metadata of a batch's {@link TensorBatch}: the offset range of every source partition its
@@ -20,39 +20,69 @@ final class BatchMetadata {
     private BatchMetadata() {}
 
     /**
-     * Adds the source ranges of the records of rows {@code rows} to {@code b}; returns the batch id
-     * those ranges give.
+     * Adds the source ranges of the records of rows {@code rows} to {@code b}, ordered by topic and
+     * partition; returns the batch id those ranges give.
      */
     static String sources(
             TensorBatch.Builder b, List<SourceRecord> records, int[] recordOfRow, int rows) {
-        Map<String, SourceRange.Builder> ranges = new TreeMap<>();
+        // A batch spans few partitions: a short list searched linearly, no per-row allocation.
+        List<Range> ranges = new ArrayList<>(4);
+        Range last = null;
         for (int row = 0; row < rows; row++) {
             SourceRecord r = records.get(recordOfRow[row]);
-            SourceRange.Builder range =
-                    ranges.computeIfAbsent(
-                            r.topic() + "\u0000" + r.partition(),
-                            k ->
-                                    SourceRange.newBuilder()
-                                            .setTopic(r.topic())
-                                            .setPartition(r.partition())
-                                            .setFirstOffset(r.offset())
-                                            .setLastOffset(r.offset()));
-            range.setFirstOffset(Math.min(range.getFirstOffset(), r.offset()));
-            range.setLastOffset(Math.max(range.getLastOffset(), r.offset()));
+            if (last == null || !last.holds(r)) {
+                last = null;
+                for (Range c : ranges) {
+                    if (c.holds(r)) {
+                        last = c;
+                        break;
+                    }
+                }
+                if (last == null) {
+                    last = new Range(r.topic(), r.partition(), r.offset());
+                    ranges.add(last);
+                }
+            }
+            last.first = Math.min(last.first, r.offset());
+            last.last = Math.max(last.last, r.offset());
         }
+        ranges.sort(Comparator.comparing((Range x) -> x.topic).thenComparingInt(x -> x.partition));
         StringBuilder id = new StringBuilder();
-        for (SourceRange.Builder r : ranges.values()) {
-            b.addSources(r);
-            id.append(r.getTopic())
+        for (Range r : ranges) {
+            b.addSources(
+                    SourceRange.newBuilder()
+                            .setTopic(r.topic)
+                            .setPartition(r.partition)
+                            .setFirstOffset(r.first)
+                            .setLastOffset(r.last));
+            id.append(r.topic)
                     .append('\u0000')
-                    .append(r.getPartition())
+                    .append(r.partition)
                     .append('@')
-                    .append(r.getFirstOffset())
+                    .append(r.first)
                     .append('-')
-                    .append(r.getLastOffset())
+                    .append(r.last)
                     .append('\n');
         }
         return sha256(id.toString()).substring(0, 32);
+    }
+
+    private static final class Range {
+        final String topic;
+        final int partition;
+        long first;
+        long last;
+
+        Range(String topic, int partition, long offset) {
+            this.topic = topic;
+            this.partition = partition;
+            this.first = offset;
+            this.last = offset;
+        }
+
+        boolean holds(SourceRecord r) {
+            return r.partition() == partition && r.topic().equals(topic);
+        }
     }
 
     private static String sha256(String s) {

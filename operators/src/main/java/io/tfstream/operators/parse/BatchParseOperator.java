@@ -248,9 +248,10 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
                             });
         }
         // The id of the whole batch, shared by its parts: the same input gives the same id.
-        String batchId =
-                BatchMetadata.sources(TensorBatch.newBuilder(), pending, recordOfRow, kept);
+        TensorBatch.Builder whole = TensorBatch.newBuilder();
+        String batchId = BatchMetadata.sources(whole, pending, recordOfRow, kept);
         String fingerprint = settings.tensorBatchFingerprint();
+        int rowCount = kept;
         TensorBatchSplitter.Result result =
                 splitter.split(
                         batch,
@@ -258,7 +259,11 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
                         recordOfRow,
                         kept,
                         (b, records, count) -> {
-                            BatchMetadata.sources(b, pending, records, count);
+                            if (count == rowCount) {
+                                b.addAllSources(whole.getSourcesList());
+                            } else {
+                                BatchMetadata.sources(b, pending, records, count);
+                            }
                             return b.setBatchId(batchId).setSchemaFingerprint(fingerprint);
                         });
         for (int k = 0; k < result.tooLarge().length; k++) {

@@ -1,6 +1,7 @@
 package io.tfstream.tensor.batch;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import io.tfstream.tensor.Column;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -28,14 +29,17 @@ final class TensorProtos {
                     ByteBuffer buf = ByteBuffer.allocate(n * 4).order(ByteOrder.LITTLE_ENDIAN);
                     buf.asFloatBuffer().put(c.float32Array(), 0, n);
                     return b.setDtype(DataType.DT_FLOAT)
-                            .setTensorContent(ByteString.copyFrom(buf.array()))
+                            .setTensorContent(UnsafeByteOperations.unsafeWrap(buf.array()))
                             .build();
                 }
             default:
                 b.setDtype(DataType.DT_STRING);
-                byte[] data = c.bytesData();
+                // Views of the column's own bytes, not copies: a parsed column owns its arrays and
+                // is never modified afterwards.
+                ByteString data = UnsafeByteOperations.unsafeWrap(c.bytesData());
                 for (int i = 0; i < n; i++) {
-                    b.addStringVal(ByteString.copyFrom(data, c.bytesStart(i), c.bytesLength(i)));
+                    int start = c.bytesStart(i);
+                    b.addStringVal(data.substring(start, start + c.bytesLength(i)));
                 }
                 return b.build();
         }
@@ -57,14 +61,15 @@ final class TensorProtos {
         return TensorProto.newBuilder()
                 .setDtype(DataType.DT_INT32)
                 .setTensorShape(shape(shape))
-                .setTensorContent(ByteString.copyFrom(buf.array()))
+                .setTensorContent(UnsafeByteOperations.unsafeWrap(buf.array()))
                 .build();
     }
 
     private static ByteString int64s(long[] values, int n) {
         ByteBuffer buf = ByteBuffer.allocate(n * 8).order(ByteOrder.LITTLE_ENDIAN);
         buf.asLongBuffer().put(values, 0, n);
-        return ByteString.copyFrom(buf.array());
+        // The buffer is this tensor's alone: wrapped, not copied again.
+        return UnsafeByteOperations.unsafeWrap(buf.array());
     }
 
     private static TensorShapeProto shape(long[] dims) {

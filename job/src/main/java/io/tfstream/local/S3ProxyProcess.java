@@ -1,4 +1,4 @@
-package io.tfstream.job;
+package io.tfstream.local;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -10,13 +10,13 @@ import java.util.List;
 
 /**
  * S3Proxy (the real S3 API over a local directory) as its own process, from the
- * jar-with-dependencies Maven copies to {@code target/s3proxy} (system property {@code
- * s3proxy.jar}). The basedir is absolute (with a relative one S3Proxy's LIST and multipart
- * completion silently fail); a bucket is a directory under it.
+ * jar-with-dependencies the build copies to {@code job/target/s3proxy} ({@link #locateJar}). The
+ * basedir is absolute (with a relative one S3Proxy's LIST and multipart completion silently fail);
+ * a bucket is a directory under it.
  */
 public final class S3ProxyProcess implements AutoCloseable {
-    public static final String ACCESS_KEY = "tfstream-test";
-    public static final String SECRET_KEY = "tfstream-test-secret";
+    public static final String ACCESS_KEY = "tfstream-local";
+    public static final String SECRET_KEY = "tfstream-local-secret";
 
     private final Process process;
     private final int port;
@@ -28,8 +28,17 @@ public final class S3ProxyProcess implements AutoCloseable {
         this.basedir = basedir;
     }
 
+    /** Starts S3Proxy with its objects under {@code workDir/s3}. */
     public static S3ProxyProcess start(Path workDir) throws Exception {
-        Path basedir = Files.createDirectories(workDir.resolve("s3").toAbsolutePath());
+        return start(workDir, workDir.resolve("s3"));
+    }
+
+    /**
+     * Starts S3Proxy with its configuration and log in {@code workDir} and its objects under {@code
+     * objects} (one directory per bucket, one file per key).
+     */
+    public static S3ProxyProcess start(Path workDir, Path objects) throws Exception {
+        Path basedir = Files.createDirectories(objects.toAbsolutePath());
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -46,11 +55,7 @@ public final class S3ProxyProcess implements AutoCloseable {
                         "jclouds.provider=filesystem-nio2",
                         "jclouds.filesystem.basedir=" + basedir,
                         ""));
-        String jar = System.getProperty("s3proxy.jar");
-        if (jar == null || !Files.exists(Path.of(jar))) {
-            throw new IllegalStateException(
-                    "S3Proxy jar not found (system property s3proxy.jar): " + jar);
-        }
+        String jar = locateJar().toString();
         Process p =
                 new ProcessBuilder(
                                 List.of(
@@ -79,6 +84,45 @@ public final class S3ProxyProcess implements AutoCloseable {
             }
         }
         return new S3ProxyProcess(p, port, basedir);
+    }
+
+    /**
+     * The S3Proxy jar: system property {@code s3proxy.jar}, else environment variable {@code
+     * TFSTREAM_S3PROXY_JAR}, else {@code s3proxy/s3proxy.jar} next to the jar this class runs from
+     * (the build puts it there for the CLI jar).
+     */
+    public static Path locateJar() {
+        List<String> tried = new java.util.ArrayList<>();
+        String prop = System.getProperty("s3proxy.jar");
+        String env = System.getenv("TFSTREAM_S3PROXY_JAR");
+        for (String candidate : new String[] {prop, env}) {
+            if (candidate != null) {
+                if (Files.isRegularFile(Path.of(candidate))) {
+                    return Path.of(candidate);
+                }
+                tried.add(candidate);
+            }
+        }
+        try {
+            Path self =
+                    Path.of(
+                            S3ProxyProcess.class
+                                    .getProtectionDomain()
+                                    .getCodeSource()
+                                    .getLocation()
+                                    .toURI());
+            Path beside = self.getParent().resolve("s3proxy").resolve("s3proxy.jar");
+            if (Files.isRegularFile(beside)) {
+                return beside;
+            }
+            tried.add(beside.toString());
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            tried.add("(the location of the running jar: " + e.getMessage() + ")");
+        }
+        throw new IllegalStateException(
+                "S3Proxy jar not found (tried "
+                        + String.join(", ", tried)
+                        + "): build with mvn -pl job package, or set TFSTREAM_S3PROXY_JAR");
     }
 
     public String endpoint() {

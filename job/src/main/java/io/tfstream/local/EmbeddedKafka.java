@@ -1,0 +1,178 @@
+package io.tfstream.local;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Properties;
+import java.util.stream.Stream;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * A real single-node KRaft Kafka broker (combined broker and controller) inside this JVM, on free
+ * localhost ports, with its log directory in a temporary directory that is deleted on close: what
+ * {@code tfstream local} runs against when no {@code --broker} is given.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+    private final KafkaRaftServer server;
+    private final Path dir;
+    private final String bootstrapServers;
+
+    private EmbeddedKafka(KafkaRaftServer server, Path dir, String bootstrapServers) {
+        this.server = server;
+        this.dir = dir;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /**
+     * Formats a fresh log directory and starts the broker; returns once its listener accepts
+     * connections. {@code transactionMaxTimeoutMs} is the broker's transaction.max.timeout.ms.
+     */
+    public static EmbeddedKafka start(long transactionMaxTimeoutMs) throws IOException {
+        Path dir = Files.createTempDirectory("tfstream-kafka");
+        try {
+            int brokerPort = freePort();
+            int controllerPort = freePort();
+            Properties p = new Properties();
+            p.setProperty("process.roles", "broker,controller");
+            p.setProperty("node.id", "1");
+            p.setProperty("controller.quorum.bootstrap.servers", "localhost:" + controllerPort);
+            p.setProperty(
+                    "listeners",
+                    "PLAINTEXT://localhost:"
+                            + brokerPort
+                            + ",CONTROLLER://localhost:"
+                            + controllerPort);
+            p.setProperty("advertised.listeners", "PLAINTEXT://localhost:" + brokerPort);
+            p.setProperty("controller.listener.names", "CONTROLLER");
+            p.setProperty(
+                    "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            p.setProperty("log.dirs", dir.resolve("logs").toString());
+            p.setProperty("offsets.topic.replication.factor", "1");
+            p.setProperty("offsets.topic.num.partitions", "3");
+            p.setProperty("transaction.state.log.replication.factor", "1");
+            p.setProperty("transaction.state.log.min.isr", "1");
+            p.setProperty("transaction.state.log.num.partitions", "3");
+            p.setProperty("group.initial.rebalance.delay.ms", "0");
+            p.setProperty("auto.create.topics.enable", "false");
+            p.setProperty("transaction.max.timeout.ms", Long.toString(transactionMaxTimeoutMs));
+            Path config = dir.resolve("server.properties");
+            try (Writer w = Files.newBufferedWriter(config)) {
+                p.store(w, "tfstream local: embedded broker");
+            }
+            ByteArrayOutputStream formatOut = new ByteArrayOutputStream();
+            int rc;
+            try (PrintStream ps = new PrintStream(formatOut, true, StandardCharsets.UTF_8)) {
+                rc =
+                        StorageTool.execute(
+                                new String[] {
+                                    "format",
+                                    "-t",
+                                    Uuid.randomUuid().toString(),
+                                    "-c",
+                                    config.toString(),
+                                    "--standalone"
+                                },
+                                ps);
+            }
+            if (rc != 0) {
+                throw new IOException(
+                        "formatting the embedded Kafka broker's log directory failed: "
+                                + formatOut.toString(StandardCharsets.UTF_8).trim());
+            }
+            KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(p), Time.SYSTEM);
+            server.startup();
+            EmbeddedKafka kafka = new EmbeddedKafka(server, dir, "localhost:" + brokerPort);
+            try {
+                kafka.awaitListener(brokerPort);
+            } catch (IOException | RuntimeException e) {
+                kafka.close();
+                throw e;
+            }
+            return kafka;
+        } catch (IOException | RuntimeException e) {
+            deleteTree(dir);
+            throw e;
+        }
+    }
+
+    /** {@code host:port} of the broker's listener. */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    private void awaitListener(int port) throws IOException {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (true) {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("localhost", port), 500);
+                return;
+            } catch (IOException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IOException(
+                            "the embedded Kafka broker did not open port "
+                                    + port
+                                    + " within "
+                                    + START_TIMEOUT.toSeconds()
+                                    + " s",
+                            e);
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while the broker started", ie);
+                }
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.shutdown();
+            server.awaitShutdown();
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(root)) {
+            all.sorted(Comparator.reverseOrder())
+                    .forEach(
+                            p -> {
+                                try {
+                                    Files.deleteIfExists(p);
+                                } catch (IOException e) {
+                                    // best effort: a temp directory
+                                }
+                            });
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // best effort: a temp directory
+        }
+    }
+}

@@ -1,0 +1,350 @@
+package io.tfstream.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tfstream.job.InputCorpus;
+import io.tfstream.local.CorruptRecords;
+import io.tfstream.parse.ExampleBatchParser;
+import io.tfstream.parse.LenientBatchParser;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.parse.RecordBatch;
+import io.tfstream.proto.v1.SourceRange;
+import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.sample.SeedDataset;
+import io.tfstream.spec.DType;
+import io.tfstream.spec.FeatureSpec;
+import io.tfstream.spec.FeatureSpecs;
+import io.tfstream.spec.FixedLenFeature;
+import io.tfstream.spec.SequenceFeatureSpecs;
+import io.tfstream.spec.VarLenFeature;
+import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.tensor.batch.TensorBatchCodec;
+import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.tfrecord.Compression;
+import io.tfstream.tfrecord.TfRecordFiles;
+import io.tfstream.tfrecord.TfRecordReadOptions;
+import io.tfstream.tfrecord.TfRecordReader;
+import io.tfstream.tfrecord.TfRecordWriter;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code tfstream local} end to end in this JVM (its own embedded broker and Flink cluster): the
+ * files it leaves agree with {@code summary.json} and with the input, record by record; usage
+ * errors print one line, exit with the contract's code and leave nothing in {@code --out}.
+ */
+class LocalCommandITCase {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir Path dir;
+
+    @Test
+    void theSampleWithBrokenRecordsLeavesOutputsThatAddUp() throws Exception {
+        Path out = dir.resolve("out");
+        CliRun run =
+                CliRun.of(
+                        "local",
+                        "--records",
+                        "2000",
+                        "--corrupt-fraction",
+                        "0.05",
+                        "--seed",
+                        "3",
+                        "--partitions",
+                        "2",
+                        "--parallelism",
+                        "2",
+                        "--out",
+                        out.toString(),
+                        "--rest-port",
+                        "0");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(
+                run.out().contains("2000 records in = 1900 accepted + 100 dead-lettered"),
+                run.out());
+        JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+        assertEquals(2000, summary.get("records_in").asLong());
+        assertEquals(1900, summary.get("accepted").asLong());
+        assertEquals(100, summary.get("dead_lettered").asLong());
+        assertEquals(100, summary.get("dead_lettered_by_reason").get("parse_error").asLong());
+        assertTrue(summary.get("checkpoints").asLong() >= 1);
+
+        // The input, as the command built it: the sample with the same broken records.
+        List<byte[]> sample = SeedDataset.records(2000, 3);
+        CorruptRecords.Result mixed =
+                CorruptRecords.mix(
+                        sample,
+                        0.05,
+                        3,
+                        LenientBatchParser.create(Seed001Corpus.spec(), ParseLimits.defaults()));
+        List<byte[]> input = mixed.records();
+        // Round-robin over 2 partitions in order: record i is partition i % 2, offset i / 2.
+        Map<Integer, byte[]> broken = new TreeMap<>();
+        for (int i : mixed.positions()) {
+            broken.put(i, input.get(i));
+        }
+        Map<Integer, byte[]> dead = new TreeMap<>();
+        for (String line : Files.readAllLines(out.resolve("dlq.jsonl"))) {
+            JsonNode d = JSON.readTree(line);
+            assertEquals("parse_error", d.get("reason").asText());
+            assertFalse(d.get("error").asText().isEmpty());
+            assertEquals("examples", d.get("source").get("topic").asText());
+            int i =
+                    (int) (d.get("source").get("offset").asLong() * 2)
+                            + d.get("source").get("partition").asInt();
+            assertEquals(
+                    Integer.toString(i),
+                    new String(
+                            Base64.getDecoder().decode(d.get("key").asText()),
+                            StandardCharsets.UTF_8));
+            dead.put(i, Base64.getDecoder().decode(d.get("value").asText()));
+        }
+        assertEquals(broken.keySet(), dead.keySet(), "exactly the broken records, once each");
+        for (Map.Entry<Integer, byte[]> e : broken.entrySet()) {
+            assertArrayEquals(e.getValue(), dead.get(e.getKey()), "record " + e.getKey());
+        }
+
+        // Shards: every good record once.
+        Map<String, Integer> expected = new HashMap<>();
+        for (int i = 0; i < input.size(); i++) {
+            if (!broken.containsKey(i)) {
+                expected.merge(hex(input.get(i)), 1, Integer::sum);
+            }
+        }
+        Map<String, Integer> inShards = new HashMap<>();
+        long shardRecords = 0;
+        for (JsonNode s : summary.get("shards")) {
+            try (TfRecordReader r =
+                    TfRecordFiles.openReader(
+                            out.resolve(s.asText()), TfRecordReadOptions.defaults())) {
+                while (r.next()) {
+                    inShards.merge(hex(r.copy()), 1, Integer::sum);
+                    shardRecords++;
+                }
+            }
+        }
+        assertEquals(1900, shardRecords);
+        assertEquals(shardRecords, summary.get("shard_records").asLong());
+        assertEquals(expected, inShards);
+
+        // Payloads: rows = accepted; each one's rows are its partition's good records in order.
+        long rows = 0;
+        int payloads = 0;
+        try (TfRecordReader r =
+                TfRecordFiles.openReader(
+                        out.resolve("batches.tfrecord"), TfRecordReadOptions.defaults())) {
+            while (r.next()) {
+                TensorBatch b = TensorBatch.parseFrom(r.copy());
+                payloads++;
+                rows += b.getRows();
+                List<byte[]> own = new ArrayList<>();
+                for (SourceRange range : b.getSourcesList()) {
+                    for (long off = range.getFirstOffset(); off <= range.getLastOffset(); off++) {
+                        int i = (int) off * 2 + range.getPartition();
+                        if (!broken.containsKey(i)) {
+                            own.add(input.get(i));
+                        }
+                    }
+                }
+                assertEquals(b.getRows(), own.size());
+                if (b.getSourcesCount() == 1) {
+                    assertEquals(
+                            ExampleBatchParser.create(Seed001Corpus.spec())
+                                    .parse(RecordBatch.of(own))
+                                    .features(),
+                            TensorBatchCodec.decode(b, ""));
+                }
+            }
+        }
+        assertEquals(1900, rows);
+        assertEquals(payloads, summary.get("batches").asLong());
+        assertEquals(rows, summary.get("batch_rows").asLong());
+
+        // A second run into the same directory replaces the outputs.
+        CliRun again =
+                CliRun.of(
+                        "local",
+                        "--records",
+                        "300",
+                        "--out",
+                        out.toString(),
+                        "--rest-port",
+                        "0",
+                        "--parallelism",
+                        "1");
+        assertEquals(0, again.exitCode(), again.err());
+        JsonNode second = JSON.readTree(out.resolve("summary.json").toFile());
+        assertEquals(300, second.get("records_in").asLong());
+        assertEquals(300, second.get("shard_records").asLong());
+        assertEquals(0, Files.readAllLines(out.resolve("dlq.jsonl")).size());
+    }
+
+    @Test
+    void aGzipFileOfSequenceExamplesWithItsSpec() throws Exception {
+        SequenceFeatureSpecs spec =
+                new SequenceFeatureSpecs(
+                        FeatureSpecs.of(
+                                Map.<String, FeatureSpec>of(
+                                        "id", FixedLenFeature.required(List.of(), DType.INT64))),
+                        FeatureSpecs.of(
+                                Map.<String, FeatureSpec>of(
+                                        "tokens", new VarLenFeature(DType.INT64))));
+        Path specFile = dir.resolve("seqspec.json");
+        Files.writeString(specFile, SpecJsonWriter.write(spec));
+        Path input = dir.resolve("input.tfrecord.gz");
+        List<byte[]> good = new ArrayList<>();
+        for (InputCorpus.Input i :
+                InputCorpus.sequenceExamples(700, 11, spec, ParseLimits.defaults())) {
+            if (i.reason() == null) {
+                good.add(i.value());
+            }
+        }
+        try (TfRecordWriter w = TfRecordFiles.newWriter(input, Compression.GZIP)) {
+            for (byte[] r : good) {
+                w.write(r);
+            }
+        }
+        Path out = dir.resolve("seq-out");
+        Path extra = dir.resolve("copy/summary.json");
+        CliRun run =
+                CliRun.of(
+                        "local",
+                        "--feature-spec",
+                        specFile.toString(),
+                        "--input",
+                        input.toString(),
+                        "--corrupt-fraction",
+                        "0.1",
+                        "--compression",
+                        "gzip",
+                        "--partitions",
+                        "3",
+                        "--out",
+                        out.toString(),
+                        "--summary-json",
+                        extra.toString(),
+                        "--rest-port",
+                        "0");
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+        assertEquals(summary, JSON.readTree(extra.toFile()));
+        long broken = Math.round(0.1 * good.size());
+        assertEquals(good.size(), summary.get("records_in").asLong());
+        assertEquals(broken, summary.get("dead_lettered").asLong());
+        assertEquals(good.size() - broken, summary.get("accepted").asLong());
+        assertEquals(good.size() - broken, summary.get("shard_records").asLong());
+        assertEquals(good.size() - broken, summary.get("batch_rows").asLong());
+        assertEquals(broken, Files.readAllLines(out.resolve("dlq.jsonl")).size());
+        for (JsonNode s : summary.get("shards")) {
+            assertTrue(s.asText().endsWith(".tfrecord.gz"), s.asText());
+        }
+        try (TfRecordReader r =
+                TfRecordFiles.openReader(
+                        out.resolve("batches.tfrecord"), TfRecordReadOptions.defaults())) {
+            assertTrue(r.next());
+            TensorBatch b = TensorBatch.parseFrom(r.copy());
+            assertTrue(b.containsTensors("context/id"), b.getTensorsMap().keySet().toString());
+            assertTrue(
+                    b.containsTensors("feature_list/tokens/values"),
+                    b.getTensorsMap().keySet().toString());
+            // parse_sequence_example gives lengths for dense and ragged feature lists only.
+            assertFalse(b.containsTensors("feature_list_lengths/tokens"));
+        }
+    }
+
+    @Test
+    void usageErrorsNameTheProblemAndLeaveNothingBehind() throws Exception {
+        Path out = dir.resolve("never");
+        CliRun fraction = CliRun.of("local", "--corrupt-fraction", "1.5", "--out", out.toString());
+        assertEquals(2, fraction.exitCode());
+        assertEquals(
+                "tfstream local: --corrupt-fraction must be between 0 and 1, got 1.5\n",
+                fraction.err());
+
+        CliRun missing =
+                CliRun.of(
+                        "local",
+                        "--input",
+                        dir.resolve("nope.tfrecord").toString(),
+                        "--out",
+                        out.toString(),
+                        "--rest-port",
+                        "0");
+        assertEquals(2, missing.exitCode());
+        assertEquals(
+                "tfstream local: --input: no such file: " + dir.resolve("nope.tfrecord") + "\n",
+                missing.err());
+
+        Path rejected = dir.resolve("rejected.pbtxt");
+        Files.writeString(
+                rejected,
+                "feature { name: \"dense_column\" type: FLOAT }\n"
+                        + "tensor_representation_group { key: \"\" value { tensor_representation {"
+                        + " key: \"feat\" value { dense_tensor { column_name: \"dense_column\""
+                        + " shape { dim { size: 1 } } default_value { int_value: -1 } } } } } }\n");
+        CliRun schema =
+                CliRun.of(
+                        "local",
+                        "--schema",
+                        rejected.toString(),
+                        "--out",
+                        out.toString(),
+                        "--rest-port",
+                        "0");
+        assertEquals(3, schema.exitCode(), schema.err());
+        assertEquals(1, schema.err().lines().count(), schema.err());
+        assertTrue(
+                schema.err().contains("FeatureType: FLOAT is incompatible with default_value: -1"),
+                schema.err());
+
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        CliRun unwritable =
+                CliRun.of("local", "--out", file.resolve("sub").toString(), "--rest-port", "0");
+        assertEquals(2, unwritable.exitCode());
+        assertTrue(unwritable.err().startsWith("tfstream local: --out "), unwritable.err());
+
+        Path foreign = Files.createDirectories(dir.resolve("foreign"));
+        Files.writeString(foreign.resolve("notes.txt"), "mine");
+        CliRun notEmpty = CliRun.of("local", "--out", foreign.toString(), "--rest-port", "0");
+        assertEquals(2, notEmpty.exitCode());
+        assertTrue(notEmpty.err().contains("notes.txt"), notEmpty.err());
+        assertEquals(List.of(foreign.resolve("notes.txt")), Files.list(foreign).toList());
+
+        try (ServerSocket taken = new ServerSocket(0)) {
+            CliRun port =
+                    CliRun.of(
+                            "local",
+                            "--out",
+                            out.toString(),
+                            "--rest-port",
+                            Integer.toString(taken.getLocalPort()));
+            assertEquals(2, port.exitCode());
+            assertEquals(
+                    "tfstream local: port "
+                            + taken.getLocalPort()
+                            + " (the web UI) is in use: pass --rest-port with a free port, or 0"
+                            + " for any\n",
+                    port.err());
+        }
+        assertFalse(Files.exists(out), "nothing written for a usage error");
+    }
+
+    private static String hex(byte[] b) {
+        return java.util.HexFormat.of().formatHex(b);
+    }
+}
