@@ -234,7 +234,10 @@ final class LocalCommand implements Callable<Integer> {
         boolean local = firstShard == null || !firstShard.contains("://");
         out.printf(
                 "  shards:       %s  (%d files, %d records)%n",
-                local ? dir.resolve("shards") : "object store (paths in summary.json)",
+                local
+                        ? dir.resolve("shards")
+                        : firstShard.substring(0, firstShard.lastIndexOf('/') + 1)
+                                + "… (every path in summary.json)",
                 s.shards().size(),
                 s.shardRecords());
         out.printf(

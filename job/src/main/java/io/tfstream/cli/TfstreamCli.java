@@ -34,6 +34,10 @@ public final class TfstreamCli implements Runnable {
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        // The S3 file system's AWS SDK prints a multi-line end-of-support notice on stderr.
+        if (System.getProperty("aws.java.v1.disableDeprecationAnnouncement") == null) {
+            System.setProperty("aws.java.v1.disableDeprecationAnnouncement", "true");
+        }
         System.exit(run(args));
     }
 

@@ -268,6 +268,45 @@ class LocalCommandITCase {
     }
 
     @Test
+    void shardsOnAnObjectStoreThroughS3Proxy() throws Exception {
+        Path out = dir.resolve("s3-out");
+        CliRun run =
+                CliRun.of(
+                        "local",
+                        "--records",
+                        "800",
+                        "--corrupt-fraction",
+                        "0.02",
+                        "--s3proxy",
+                        "--compression",
+                        "zlib",
+                        "--out",
+                        out.toString(),
+                        "--rest-port",
+                        "0");
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+        assertEquals(800 - 16, summary.get("accepted").asLong());
+        assertEquals(800 - 16, summary.get("shard_records").asLong());
+        assertTrue(summary.get("shards").size() > 0);
+        long records = 0;
+        for (JsonNode s : summary.get("shards")) {
+            String uri = s.asText();
+            assertTrue(uri.startsWith("s3://tfstream/tfstream-local/"), uri);
+            assertTrue(uri.endsWith(".tfrecord.zz"), uri);
+            // S3Proxy keeps each object as a file under DIR/s3/<bucket>/<key>.
+            Path object = out.resolve("s3").resolve(uri.substring("s3://".length()));
+            try (TfRecordReader r =
+                    TfRecordFiles.openReader(object, TfRecordReadOptions.defaults())) {
+                while (r.next()) {
+                    records++;
+                }
+            }
+        }
+        assertEquals(800 - 16, records);
+    }
+
+    @Test
     void usageErrorsNameTheProblemAndLeaveNothingBehind() throws Exception {
         Path out = dir.resolve("never");
         CliRun fraction = CliRun.of("local", "--corrupt-fraction", "1.5", "--out", out.toString());

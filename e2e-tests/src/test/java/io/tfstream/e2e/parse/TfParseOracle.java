@@ -46,7 +46,7 @@ import org.tensorflow.types.family.TType;
  * under test; outputs are converted to the project's tensor types, errors to TensorFlow's status
  * message.
  */
-final class TfParseOracle implements AutoCloseable {
+public final class TfParseOracle implements AutoCloseable {
     private static final String NODE_SUFFIX = "\n\t [[{{node ";
     private final List<String> sparseKeys = new ArrayList<>();
     private final List<String> denseKeys = new ArrayList<>();
@@ -60,9 +60,9 @@ final class TfParseOracle implements AutoCloseable {
     private final boolean scalar;
 
     /** The outcome of one batch: the tensors by feature name, or TensorFlow's error message. */
-    record Outcome(Map<String, io.tfstream.tensor.Tensor> features, String error) {}
+    public record Outcome(Map<String, io.tfstream.tensor.Tensor> features, String error) {}
 
-    TfParseOracle(FeatureSpecs featureSpecs) {
+    public TfParseOracle(FeatureSpecs featureSpecs) {
         this(featureSpecs, false);
     }
 
@@ -147,7 +147,7 @@ final class TfParseOracle implements AutoCloseable {
     }
 
     /** Runs the kernel on {@code records} (an empty list is a batch of 0). */
-    Outcome parse(List<byte[]> records) {
+    public Outcome parse(List<byte[]> records) {
         return parse(records, List.of());
     }
 

@@ -25,11 +25,11 @@ import org.tensorflow.types.TString;
  * DatasetToTFRecord} over a {@code TensorSliceDataset} writes, {@code TFRecordReaderV2} fed by a
  * closed {@code FIFOQueue} of one file name reads.
  */
-final class TensorFlowRecordIo {
+public final class TensorFlowRecordIo {
     private TensorFlowRecordIo() {}
 
     /** Writes {@code records} to {@code file} with TensorFlow's {@code RecordWriter}. */
-    static void write(Path file, List<byte[]> records, Compression c) {
+    public static void write(Path file, List<byte[]> records, Compression c) {
         try (Graph g = new Graph();
                 Session s = new Session(g);
                 TString data =
@@ -50,10 +50,10 @@ final class TensorFlowRecordIo {
     }
 
     /** What TensorFlow's reader returned before it stopped, and the error that stopped it. */
-    record ReadResult(List<byte[]> records, RuntimeException error) {}
+    public record ReadResult(List<byte[]> records, RuntimeException error) {}
 
     /** Reads {@code file} with TensorFlow's {@code TFRecordReaderV2} until the end or an error. */
-    static ReadResult read(Path file, Compression c) {
+    public static ReadResult read(Path file, Compression c) {
         List<byte[]> records = new ArrayList<>();
         try (Graph g = new Graph();
                 Session s = new Session(g)) {
