@@ -314,11 +314,11 @@ public final class LocalRun {
     }
 
     /** Topic names of a run. */
-    record Topics(String input, String dlq, String batches) {}
+    record Topics(String input, String dlq, String records, String batches) {}
 
     private static Topics topics(String runId) {
         String base = runId.isEmpty() ? "examples" : "tfstream-local-" + runId;
-        return new Topics(base, base + "-dlq", base + "-batches");
+        return new Topics(base, base + "-dlq", base + "-records", base + "-batches");
     }
 
     private static String runId() {
@@ -362,6 +362,7 @@ public final class LocalRun {
             m.put(JobOptions.SCHEMA_PATH.key(), schemaFile.toString());
         }
         m.put(JobOptions.DLQ_TOPIC.key(), topics.dlq());
+        m.put(JobOptions.OUTPUT_RECORDS_TOPIC.key(), topics.records());
         m.put(JobOptions.OUTPUT_BATCHES_TOPIC.key(), topics.batches());
         m.put(JobOptions.SHARDS_COMPRESSION.key(), o.compression().name().toLowerCase());
         m.put(JobOptions.BATCH_MAX_DELAY.key(), "200 ms");
@@ -402,6 +403,7 @@ public final class LocalRun {
                         JobOptions.SOURCE_STOPPING_OFFSETS.key(),
                         JobOptions.DLQ_TOPIC.key(),
                         JobOptions.OUTPUT_BATCHES_TOPIC.key(),
+                        JobOptions.OUTPUT_RECORDS_TOPIC.key(),
                         JobOptions.SHARDS_PATH.key(),
                         JobOptions.SCHEMA_PATH.key(),
                         JobOptions.SPEC_PATH.key(),
@@ -554,6 +556,7 @@ public final class LocalRun {
                             List.of(
                                     new NewTopic(t.input(), o.partitions(), (short) 1),
                                     new NewTopic(t.dlq(), o.partitions(), (short) 1),
+                                    new NewTopic(t.records(), o.partitions(), (short) 1),
                                     new NewTopic(t.batches(), o.partitions(), (short) 1)))
                     .all()
                     .get(60, TimeUnit.SECONDS);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfstream.job.InputCorpus;
+import io.tfstream.job.KafkaTestCluster;
 import io.tfstream.local.CorruptRecords;
 import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.LenientBatchParser;
@@ -307,6 +308,46 @@ class LocalCommandITCase {
     }
 
     @Test
+    void anExistingBrokerGetsTopicsNamedAfterTheRun() throws Exception {
+        try (KafkaTestCluster kafka = KafkaTestCluster.start(600_000)) {
+            Path out = dir.resolve("broker-out");
+            CliRun run =
+                    CliRun.of(
+                            "local",
+                            "--broker",
+                            kafka.bootstrapServers(),
+                            "--records",
+                            "500",
+                            "--corrupt-fraction",
+                            "0.1",
+                            "--out",
+                            out.toString(),
+                            "--rest-port",
+                            "0");
+            assertEquals(0, run.exitCode(), run.err());
+            JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+            assertEquals(450, summary.get("shard_records").asLong());
+            assertEquals(450, summary.get("batch_rows").asLong());
+            java.util.Set<String> topics;
+            try (var admin = kafka.admin()) {
+                topics = admin.listTopics().names().get();
+            }
+            String input =
+                    topics.stream()
+                            .filter(t -> t.matches("tfstream-local-\\d{8}-\\d{6}-[0-9a-f]{4}"))
+                            .findFirst()
+                            .orElseThrow(() -> new AssertionError(topics.toString()));
+            assertTrue(
+                    topics.containsAll(
+                            List.of(input + "-dlq", input + "-records", input + "-batches")),
+                    topics.toString());
+            assertEquals(500, kafka.readCommitted(input).size());
+            assertEquals(50, kafka.readCommitted(input + "-dlq").size());
+            assertEquals(450, kafka.readCommitted(input + "-records").size());
+        }
+    }
+
+    @Test
     void usageErrorsNameTheProblemAndLeaveNothingBehind() throws Exception {
         Path out = dir.resolve("never");
         CliRun fraction = CliRun.of("local", "--corrupt-fraction", "1.5", "--out", out.toString());
@@ -328,6 +369,23 @@ class LocalCommandITCase {
         assertEquals(
                 "tfstream local: --input: no such file: " + dir.resolve("nope.tfrecord") + "\n",
                 missing.err());
+
+        Path garbage =
+                Files.writeString(dir.resolve("garbage.tfrecord"), "this is not a TFRecord file");
+        CliRun unreadable =
+                CliRun.of(
+                        "local",
+                        "--input",
+                        garbage.toString(),
+                        "--out",
+                        out.toString(),
+                        "--rest-port",
+                        "0");
+        assertEquals(2, unreadable.exitCode());
+        assertTrue(
+                unreadable.err().startsWith("tfstream local: --input " + garbage + ": "),
+                unreadable.err());
+        assertEquals(1, unreadable.err().lines().count(), unreadable.err());
 
         Path rejected = dir.resolve("rejected.pbtxt");
         Files.writeString(

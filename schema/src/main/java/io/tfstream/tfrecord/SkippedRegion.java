@@ -9,6 +9,20 @@ package io.tfstream.tfrecord;
  * @param length number of bytes skipped
  * @param recordIndex index the next good record gets (records before the damage are counted)
  * @param damage the error that started the skip; its reason says what was wrong
+ * @param head the first bytes of the region, as many as {@link TfRecordReadOptions#skipDamaged(
+ *     java.util.function.Consumer, int)} asked to keep (empty otherwise)
  */
 public record SkippedRegion(
-        long offset, long length, long recordIndex, CorruptRecordException damage) {}
+        long offset, long length, long recordIndex, CorruptRecordException damage, byte[] head) {
+    private static final byte[] NONE = new byte[0];
+
+    public SkippedRegion {
+        head = head == null ? NONE : head;
+    }
+
+    /** A region without its bytes. */
+    public SkippedRegion(
+            long offset, long length, long recordIndex, CorruptRecordException damage) {
+        this(offset, length, recordIndex, damage, NONE);
+    }
+}

@@ -24,22 +24,25 @@ public final class TfRecordReadOptions {
             Integer.MAX_VALUE - 8 - TfRecordFraming.OVERHEAD;
 
     private static final TfRecordReadOptions DEFAULTS =
-            new TfRecordReadOptions(null, DEFAULT_MAX_RECORD_LENGTH, DEFAULT_BUFFER_SIZE, null);
+            new TfRecordReadOptions(null, DEFAULT_MAX_RECORD_LENGTH, DEFAULT_BUFFER_SIZE, null, 0);
 
     private final Compression compression;
     private final int maxRecordLength;
     private final int bufferSize;
     private final Consumer<SkippedRegion> skipListener;
+    private final int skippedBytesKept;
 
     private TfRecordReadOptions(
             Compression compression,
             int maxRecordLength,
             int bufferSize,
-            Consumer<SkippedRegion> skipListener) {
+            Consumer<SkippedRegion> skipListener,
+            int skippedBytesKept) {
         this.compression = compression;
         this.maxRecordLength = maxRecordLength;
         this.bufferSize = bufferSize;
         this.skipListener = skipListener;
+        this.skippedBytesKept = skippedBytesKept;
     }
 
     /** Auto-detected compression, {@link #DEFAULT_MAX_RECORD_LENGTH}, stop at the first damage. */
@@ -71,12 +74,14 @@ public final class TfRecordReadOptions {
                 Objects.requireNonNull(c, "compression"),
                 maxRecordLength,
                 bufferSize,
-                skipListener);
+                skipListener,
+                skippedBytesKept);
     }
 
     /** Detects the compression from the file name and first bytes. */
     public TfRecordReadOptions withAutoCompression() {
-        return new TfRecordReadOptions(null, maxRecordLength, bufferSize, skipListener);
+        return new TfRecordReadOptions(
+                null, maxRecordLength, bufferSize, skipListener, skippedBytesKept);
     }
 
     /**
@@ -91,7 +96,8 @@ public final class TfRecordReadOptions {
                             + "], got "
                             + max);
         }
-        return new TfRecordReadOptions(compression, max, bufferSize, skipListener);
+        return new TfRecordReadOptions(
+                compression, max, bufferSize, skipListener, skippedBytesKept);
     }
 
     public TfRecordReadOptions withBufferSize(int size) {
@@ -99,7 +105,8 @@ public final class TfRecordReadOptions {
             throw new IllegalArgumentException(
                     "bufferSize must be at least " + TfRecordFraming.HEADER_SIZE + ", got " + size);
         }
-        return new TfRecordReadOptions(compression, maxRecordLength, size, skipListener);
+        return new TfRecordReadOptions(
+                compression, maxRecordLength, size, skipListener, skippedBytesKept);
     }
 
     /**
@@ -109,10 +116,27 @@ public final class TfRecordReadOptions {
      * still throws: nothing after it can be decompressed.
      */
     public TfRecordReadOptions skipDamaged(Consumer<SkippedRegion> listener) {
+        return skipDamaged(listener, 0);
+    }
+
+    /**
+     * As {@link #skipDamaged(Consumer)}, and each {@link SkippedRegion} carries the first {@code
+     * keepBytes} bytes of the region ({@link SkippedRegion#head()}), e.g. for a dead-letter record.
+     */
+    public TfRecordReadOptions skipDamaged(Consumer<SkippedRegion> listener, int keepBytes) {
+        if (keepBytes < 0) {
+            throw new IllegalArgumentException("keepBytes must be >= 0, got " + keepBytes);
+        }
         return new TfRecordReadOptions(
                 compression,
                 maxRecordLength,
                 bufferSize,
-                Objects.requireNonNull(listener, "listener"));
+                Objects.requireNonNull(listener, "listener"),
+                keepBytes);
+    }
+
+    /** How many bytes of each skipped region its {@link SkippedRegion} keeps. */
+    public int skippedBytesKept() {
+        return skippedBytesKept;
     }
 }

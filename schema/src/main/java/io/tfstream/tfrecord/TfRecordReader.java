@@ -38,6 +38,7 @@ public final class TfRecordReader implements Closeable {
     private final Compression compression;
     private final int maxRecordLength;
     private final Consumer<SkippedRegion> skipListener;
+    private final int keep;
     private final InputWindow window;
     private final MaskedCrc32c crc = new MaskedCrc32c();
 
@@ -58,6 +59,7 @@ public final class TfRecordReader implements Closeable {
         this.compression = compression;
         this.maxRecordLength = options.maxRecordLength();
         this.skipListener = options.skipListener().orElse(null);
+        this.keep = options.skippedBytesKept();
         this.window = new InputWindow(decompressed, options.bufferSize());
     }
 
@@ -193,10 +195,15 @@ public final class TfRecordReader implements Closeable {
     /** Skips byte by byte until a whole valid record starts; reports the skipped region. */
     private boolean resync(CorruptRecordException damage) throws IOException {
         long from = window.position();
+        java.io.ByteArrayOutputStream head =
+                keep > 0 ? new java.io.ByteArrayOutputStream(Math.min(keep, 4096)) : null;
         while (true) {
             if (window.available() == 0 && !window.ensure(1)) {
-                report(from, damage);
+                report(from, window.position(), damage, head);
                 return false;
+            }
+            if (head != null && head.size() < keep) {
+                head.write(window.buf[window.pos]);
             }
             window.skip(1);
             // Most positions fail the length CRC: reject those without building an exception
@@ -207,24 +214,23 @@ public final class TfRecordReader implements Closeable {
             }
             if (readAt() == null) {
                 if (recordOffset < 0) {
-                    report(from, damage);
+                    report(from, window.position(), damage, head);
                     return false;
                 }
-                report(from, recordOffset, damage);
+                report(from, recordOffset, damage, head);
                 return true;
             }
         }
     }
 
-    private void report(long from, CorruptRecordException damage) {
-        report(from, window.position(), damage);
-    }
-
-    private void report(long from, long to, CorruptRecordException damage) {
+    private void report(
+            long from, long to, CorruptRecordException damage, java.io.ByteArrayOutputStream head) {
         long index = recordOffset >= 0 ? nextIndex - 1 : nextIndex;
         skippedBytes += to - from;
         skippedRegions++;
-        skipListener.accept(new SkippedRegion(from, to - from, index, damage));
+        skipListener.accept(
+                new SkippedRegion(
+                        from, to - from, index, damage, head == null ? null : head.toByteArray()));
     }
 
     private CorruptRecordException damage(long at, Kind kind, String reason) {
