@@ -129,29 +129,15 @@ public final class JobConfig {
     }
 
     private void checkCombinations() {
-        require(JobOptions.SOURCE_BOOTSTRAP_SERVERS);
         require(JobOptions.DLQ_TOPIC);
-        boolean topics = options.contains(JobOptions.SOURCE_TOPICS);
-        boolean pattern = options.contains(JobOptions.SOURCE_TOPIC_PATTERN);
-        if (topics == pattern) {
-            throw new JobConfigException(
-                    "set exactly one of source.topics and source.topic-pattern");
-        }
-        if (topics && get(JobOptions.SOURCE_TOPICS).stream().anyMatch(String::isBlank)) {
-            throw new JobConfigException("source.topics has an empty topic name");
-        }
-        if (pattern) {
-            try {
-                Pattern.compile(get(JobOptions.SOURCE_TOPIC_PATTERN));
-            } catch (PatternSyntaxException e) {
-                throw new JobConfigException(
-                        "invalid value for source.topic-pattern: " + e.getDescription());
-            }
+        if (get(JobOptions.SOURCE_TYPE) == JobOptions.SourceType.FILES) {
+            checkFiles();
+        } else {
+            checkKafkaSource();
         }
         if (options.contains(JobOptions.SCHEMA_PATH) == options.contains(JobOptions.SPEC_PATH)) {
             throw new JobConfigException("set exactly one of schema.path and spec.path");
         }
-        StartingOffsets.parse(get(JobOptions.SOURCE_STARTING_OFFSETS));
         if (get(JobOptions.EVENT_TIME_SOURCE) == JobOptions.EventTimeSource.FEATURE
                 && !options.contains(JobOptions.EVENT_TIME_FEATURE)) {
             throw new JobConfigException(
@@ -205,6 +191,47 @@ public final class JobConfig {
         if (get(JobOptions.JOB_NAME).isBlank()) {
             throw new JobConfigException("job.name must not be empty");
         }
+    }
+
+    private void checkKafkaSource() {
+        require(JobOptions.SOURCE_BOOTSTRAP_SERVERS);
+        boolean topics = options.contains(JobOptions.SOURCE_TOPICS);
+        boolean pattern = options.contains(JobOptions.SOURCE_TOPIC_PATTERN);
+        if (topics == pattern) {
+            throw new JobConfigException(
+                    "set exactly one of source.topics and source.topic-pattern");
+        }
+        if (topics && get(JobOptions.SOURCE_TOPICS).stream().anyMatch(String::isBlank)) {
+            throw new JobConfigException("source.topics has an empty topic name");
+        }
+        if (pattern) {
+            try {
+                Pattern.compile(get(JobOptions.SOURCE_TOPIC_PATTERN));
+            } catch (PatternSyntaxException e) {
+                throw new JobConfigException(
+                        "invalid value for source.topic-pattern: " + e.getDescription());
+            }
+        }
+        StartingOffsets.parse(get(JobOptions.SOURCE_STARTING_OFFSETS));
+    }
+
+    private void checkFiles() {
+        require(JobOptions.SOURCE_FILES_PATHS);
+        if (!options.contains(JobOptions.SOURCE_BOOTSTRAP_SERVERS)
+                && !options.contains(JobOptions.OUTPUT_BOOTSTRAP_SERVERS)) {
+            throw new JobConfigException(
+                    "source.type files needs output.bootstrap-servers (or"
+                            + " source.bootstrap-servers) for the dead-letter topic");
+        }
+        for (String path : get(JobOptions.SOURCE_FILES_PATHS)) {
+            try {
+                io.tfstream.operators.files.FilePaths.parse(path);
+            } catch (IllegalArgumentException e) {
+                throw new JobConfigException(
+                        "invalid value '" + path + "' in source.files.paths: " + e.getMessage());
+            }
+        }
+        positive(JobOptions.SOURCE_FILES_DISCOVERY_INTERVAL);
     }
 
     private void checkShards() {

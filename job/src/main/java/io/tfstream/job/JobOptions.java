@@ -83,6 +83,51 @@ public final class JobOptions {
 
     // --- source
 
+    public static final ConfigOption<SourceType> SOURCE_TYPE =
+            key("source.type")
+                    .enumType(SourceType.class)
+                    .defaultValue(SourceType.KAFKA)
+                    .withDescription(
+                            "kafka: records from Kafka topics; files: records from TFRecord files"
+                                    + " (source.files.*), e.g. a backfill; the rest of the job is"
+                                    + " the same.");
+
+    public static final ConfigOption<List<String>> SOURCE_FILES_PATHS =
+            key("source.files.paths")
+                    .stringType()
+                    .asList()
+                    .noDefaultValue()
+                    .withDescription(
+                            "TFRecord files, directories (read recursively) or globs in the last"
+                                    + " path segments (file:///data/*.tfrecord.gz,"
+                                    + " s3://bucket/shards/dt=*/*); names starting with '.' or '_'"
+                                    + " are skipped. Compression is detected per file.");
+
+    public static final ConfigOption<FilesMode> SOURCE_FILES_MODE =
+            key("source.files.mode")
+                    .enumType(FilesMode.class)
+                    .defaultValue(FilesMode.BOUNDED)
+                    .withDescription(
+                            "bounded: read the files there at start, then finish (a final"
+                                    + " checkpoint commits every output); continuous: also pick up"
+                                    + " new files every source.files.discovery-interval.");
+
+    public static final ConfigOption<Duration> SOURCE_FILES_DISCOVERY_INTERVAL =
+            key("source.files.discovery-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription("How often a continuous file source looks for new files.");
+
+    public static final ConfigOption<OnCorruption> SOURCE_FILES_ON_CORRUPTION =
+            key("source.files.on-corruption")
+                    .enumType(OnCorruption.class)
+                    .defaultValue(OnCorruption.DLQ)
+                    .withDescription(
+                            "A damaged region of a file (bad CRC, bad length, truncation): dlq"
+                                    + " (dead letter with reason corrupt_input, file and byte"
+                                    + " offset; reading resumes at the next valid record) or fail"
+                                    + " (the job stops without restarts).");
+
     public static final ConfigOption<String> SOURCE_BOOTSTRAP_SERVERS =
             key("source.bootstrap-servers")
                     .stringType()
@@ -469,6 +514,11 @@ public final class JobOptions {
                     CHECKPOINT_INTERVAL,
                     CHECKPOINT_DIR,
                     REST_PORT,
+                    SOURCE_TYPE,
+                    SOURCE_FILES_PATHS,
+                    SOURCE_FILES_MODE,
+                    SOURCE_FILES_DISCOVERY_INTERVAL,
+                    SOURCE_FILES_ON_CORRUPTION,
                     SOURCE_BOOTSTRAP_SERVERS,
                     SOURCE_TOPICS,
                     SOURCE_TOPIC_PATTERN,
@@ -526,6 +576,24 @@ public final class JobOptions {
     public enum EventTimeSource {
         KAFKA_TIMESTAMP,
         FEATURE
+    }
+
+    /** {@code source.type}. */
+    public enum SourceType {
+        KAFKA,
+        FILES
+    }
+
+    /** {@code source.files.mode}. */
+    public enum FilesMode {
+        BOUNDED,
+        CONTINUOUS
+    }
+
+    /** {@code source.files.on-corruption}. */
+    public enum OnCorruption {
+        DLQ,
+        FAIL
     }
 
     /** {@code source.stopping-offsets}. */

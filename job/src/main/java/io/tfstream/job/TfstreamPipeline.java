@@ -2,6 +2,8 @@ package io.tfstream.job;
 
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
+import io.tfstream.operators.files.FilePaths;
+import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 import io.tfstream.operators.parse.BatchParseOperator;
@@ -17,12 +19,14 @@ import io.tfstream.operators.source.SourceRecordDeserializer;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.tfrecord.Compression;
+import io.tfstream.tfrecord.TfRecordReadOptions;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Properties;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -42,6 +46,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public final class TfstreamPipeline {
     /** Stable operator ids: state in checkpoints and savepoints is matched by them. */
     public static final String SOURCE_UID = "kafka-source";
+
+    public static final String FILE_SOURCE_UID = "file-source";
 
     public static final String PARSE_UID = "batch-and-parse";
     public static final String FEATURE_TIME_UID = "feature-event-time";
@@ -66,12 +72,19 @@ public final class TfstreamPipeline {
         boolean kafkaTime =
                 config.get(JobOptions.EVENT_TIME_SOURCE)
                         == JobOptions.EventTimeSource.KAFKA_TIMESTAMP;
+        WatermarkStrategy<SourceRecord> sourceWatermarks =
+                kafkaTime ? watermarks(config) : WatermarkStrategy.noWatermarks();
         DataStream<SourceRecord> raw =
-                env.fromSource(
-                                source(config),
-                                kafkaTime ? watermarks(config) : WatermarkStrategy.noWatermarks(),
-                                "kafka-source")
-                        .uid(SOURCE_UID);
+                config.get(JobOptions.SOURCE_TYPE) == JobOptions.SourceType.FILES
+                        ? env.fromSource(
+                                        fileSource(config),
+                                        // A file record's timestamp: the file's modification time.
+                                        sourceWatermarks.withTimestampAssigner(
+                                                (r, previous) -> r.timestamp()),
+                                        "file-source")
+                                .uid(FILE_SOURCE_UID)
+                        : env.fromSource(source(config), sourceWatermarks, "kafka-source")
+                                .uid(SOURCE_UID);
         // Chained to the source (the default chaining strategy, checked by a test).
         SingleOutputStreamOperator<SourceRecord> accepted =
                 raw.transform(
@@ -178,6 +191,33 @@ public final class TfstreamPipeline {
         }
         return b.build();
     }
+
+    /** The TFRecord file source of {@code source.type: files}. */
+    static FileSource<SourceRecord> fileSource(JobConfig config) {
+        FilePaths paths = FilePaths.of(config.get(JobOptions.SOURCE_FILES_PATHS));
+        TfRecordFileFormat format =
+                new TfRecordFileFormat(
+                        config.get(JobOptions.SOURCE_FILES_ON_CORRUPTION)
+                                        == JobOptions.OnCorruption.FAIL
+                                ? TfRecordFileFormat.OnCorruption.FAIL
+                                : TfRecordFileFormat.OnCorruption.DEAD_LETTER,
+                        // Longer records are the parser's to refuse (limit_exceeded), not damage.
+                        (int)
+                                Math.max(
+                                        config.get(JobOptions.MAX_RECORD_BYTES).getBytes(),
+                                        TfRecordReadOptions.DEFAULT_MAX_RECORD_LENGTH),
+                        CORRUPT_BYTES_KEPT);
+        FileSource.FileSourceBuilder<SourceRecord> b =
+                FileSource.forBulkFileFormat(format, paths.bases())
+                        .setFileEnumerator(paths.enumerator());
+        if (config.get(JobOptions.SOURCE_FILES_MODE) == JobOptions.FilesMode.CONTINUOUS) {
+            b.monitorContinuously(config.get(JobOptions.SOURCE_FILES_DISCOVERY_INTERVAL));
+        }
+        return b.build();
+    }
+
+    /** Bytes of a damaged file region its dead-letter record carries. */
+    static final int CORRUPT_BYTES_KEPT = 64 << 10;
 
     static WatermarkStrategy<SourceRecord> watermarks(JobConfig config) {
         WatermarkStrategy<SourceRecord> w =

@@ -36,10 +36,15 @@ public final class DeadLetterSerializationSchema
         RecordHeaders h = new RecordHeaders();
         h.add(DeadLetterHeaders.REASON, utf8(d.reason().code()));
         h.add(DeadLetterHeaders.ERROR, cut(d.error(), maxErrorBytes));
-        h.add(DeadLetterHeaders.SOURCE_TOPIC, utf8(s.topic()));
-        h.add(DeadLetterHeaders.SOURCE_PARTITION, utf8(Integer.toString(s.partition())));
-        h.add(DeadLetterHeaders.SOURCE_OFFSET, utf8(Long.toString(s.offset())));
-        h.add(DeadLetterHeaders.SOURCE_TIMESTAMP, utf8(Long.toString(s.timestamp())));
+        if (s.fromFile()) {
+            h.add(DeadLetterHeaders.SOURCE_FILE, utf8(s.topic()));
+            h.add(DeadLetterHeaders.SOURCE_BYTE_OFFSET, utf8(Long.toString(s.offset())));
+        } else {
+            h.add(DeadLetterHeaders.SOURCE_TOPIC, utf8(s.topic()));
+            h.add(DeadLetterHeaders.SOURCE_PARTITION, utf8(Integer.toString(s.partition())));
+            h.add(DeadLetterHeaders.SOURCE_OFFSET, utf8(Long.toString(s.offset())));
+            h.add(DeadLetterHeaders.SOURCE_TIMESTAMP, utf8(Long.toString(s.timestamp())));
+        }
         h.add(DeadLetterHeaders.SCHEMA_FINGERPRINT, utf8(fingerprint));
         return new ProducerRecord<>(topic, null, null, s.key(), s.value(), h);
     }

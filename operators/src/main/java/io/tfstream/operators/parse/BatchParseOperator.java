@@ -3,6 +3,7 @@ package io.tfstream.operators.parse;
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.deadletter.DeadLetterSerializer;
+import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.Int64FeatureColumn;
@@ -94,6 +95,24 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
     @Override
     public void processElement(StreamRecord<SourceRecord> element) throws Exception {
         SourceRecord r = element.getValue();
+        if (r.fromFile() && r.headerCount() > 0) {
+            byte[] corrupt = r.lastHeader(TfRecordFileFormat.CORRUPT_HEADER);
+            if (corrupt != null) {
+                // A damaged region of a file source: nothing to parse, straight to dead letters.
+                metrics.recordIn(r.value().length);
+                metrics.deadLettered(DeadLetterReason.CORRUPT_INPUT);
+                output.collect(
+                        DEAD_LETTERS,
+                        new StreamRecord<>(
+                                new DeadLetter(
+                                        r,
+                                        DeadLetterReason.CORRUPT_INPUT,
+                                        new String(
+                                                corrupt,
+                                                java.nio.charset.StandardCharsets.UTF_8))));
+                return;
+            }
+        }
         int i = pending.size();
         if (i == timestamps.length) {
             int n = i * 2;

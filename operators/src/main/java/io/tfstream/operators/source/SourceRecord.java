@@ -5,10 +5,15 @@ import java.util.Objects;
 
 /**
  * One input record as it came from Kafka: value and key bytes, headers, and where it came from
- * (topic, partition, offset, Kafka timestamp). Immutable; the arrays are never changed after
- * construction, so Flink may hand the same instance to chained operators.
+ * (topic, partition, offset, Kafka timestamp); or from a TFRecord file ({@link #fromFile}: the file
+ * as topic, partition {@link #FILE_PARTITION}, the record's byte offset in the uncompressed record
+ * stream as offset, the file's modification time as timestamp). Immutable; the arrays are never
+ * changed after construction, so Flink may hand the same instance to chained operators.
  */
 public final class SourceRecord {
+    /** The partition of every record read from a file. */
+    public static final int FILE_PARTITION = -1;
+
     private static final String[] NO_KEYS = new String[0];
     private static final byte[][] NO_VALUES = new byte[0][];
 
@@ -50,6 +55,36 @@ public final class SourceRecord {
     /** A record without key and headers. */
     public static SourceRecord of(byte[] value, String topic, int partition, long offset, long ts) {
         return new SourceRecord(value, null, null, null, topic, partition, offset, ts);
+    }
+
+    /**
+     * A record of TFRecord file {@code file} at byte offset {@code byteOffset} of its uncompressed
+     * record stream; {@code modified} is the file's modification time (epoch millis).
+     */
+    public static SourceRecord fromFile(
+            byte[] value,
+            String[] headerKeys,
+            byte[][] headerValues,
+            String file,
+            long byteOffset,
+            long modified) {
+        return new SourceRecord(
+                value, null, headerKeys, headerValues, file, FILE_PARTITION, byteOffset, modified);
+    }
+
+    /** Whether the record was read from a file (then {@link #topic()} is the file's path). */
+    public boolean fromFile() {
+        return partition == FILE_PARTITION;
+    }
+
+    /** The value of the last header named {@code name}, or null. */
+    public byte[] lastHeader(String name) {
+        for (int i = headerKeys.length - 1; i >= 0; i--) {
+            if (headerKeys[i].equals(name)) {
+                return headerValues[i];
+            }
+        }
+        return null;
     }
 
     /** The serialized record; a Kafka tombstone (null value) arrives as an empty array. */

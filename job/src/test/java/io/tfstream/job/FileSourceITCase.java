@@ -1,0 +1,298 @@
+package io.tfstream.job;
+
+import static io.tfstream.job.JobTestSupport.completedCheckpoints;
+import static io.tfstream.job.JobTestSupport.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.operators.deadletter.DeadLetterHeaders;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.tfrecord.Compression;
+import io.tfstream.tfrecord.TfRecordFiles;
+import io.tfstream.tfrecord.TfRecordReadOptions;
+import io.tfstream.tfrecord.TfRecordReader;
+import io.tfstream.tfrecord.TfRecordWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The job with {@code source.type: files}: a bounded backfill over shards of every compression, one
+ * of them damaged, ends with every intact record in the outputs once and the damaged region in the
+ * dead-letter topic with its file and byte offset; a continuous source picks up files added while
+ * it runs and stays exactly once across a killed TaskManager (after at least two checkpoints).
+ */
+class FileSourceITCase {
+    private static final int PARALLELISM = 2;
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(PARALLELISM)
+                            .build());
+
+    private static KafkaTestCluster kafka;
+    private static int liveTaskManager;
+
+    @TempDir static Path dir;
+
+    @BeforeAll
+    static void startKafka() throws Exception {
+        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
+    }
+
+    @AfterAll
+    static void stopKafka() throws Exception {
+        kafka.close();
+    }
+
+    /** What a file holds: its inputs by byte offset. */
+    private record Written(Path file, Map<Long, InputCorpus.Input> byOffset) {}
+
+    private static Written write(Path file, List<InputCorpus.Input> inputs, Compression c)
+            throws Exception {
+        Map<Long, InputCorpus.Input> at = new HashMap<>();
+        long offset = 0;
+        Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
+        try (TfRecordWriter w = TfRecordFiles.newWriter(tmp, c)) {
+            for (InputCorpus.Input i : inputs) {
+                w.write(i.value());
+                at.put(offset, i);
+                offset += i.value().length + 16;
+            }
+        }
+        // Appears whole: the continuous source must not see a file being written.
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        return new Written(file, at);
+    }
+
+    private static Map<String, Object> settings(String name, Path input, Path spec) {
+        Map<String, Object> m =
+                JobTestSupport.failureTestSettings(
+                        name, kafka.bootstrapServers(), "unused", spec, name + "-dlq");
+        m.remove("source.topics");
+        m.put("source.type", "files");
+        m.put("source.files.paths", List.of(input.toUri().toString()));
+        m.put("output.records.topic", name + "-records");
+        return m;
+    }
+
+    private static String hex(byte[] b) {
+        return HexFormat.of().formatHex(b);
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+        var h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aBoundedBackfillOverShardsOfEveryCompressionWithADamagedOne() throws Exception {
+        String name = "backfill";
+        kafka.createTopic(name + "-dlq", 2);
+        kafka.createTopic(name + "-records", 2);
+        Path input = Files.createDirectories(dir.resolve("backfill-in/dt=2026-11-01"));
+        Path spec = dir.resolve("backfill-spec.json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        List<InputCorpus.Input> all =
+                InputCorpus.examples(5_000, 21, Seed001Corpus.spec(), ParseLimits.defaults());
+        List<Written> files = new ArrayList<>();
+        String[] names = {"a.tfrecord", "b.tfrecord.gz", "c.tfrecord.zz", "d.tfrecord", "e"};
+        Compression[] cs = {
+            Compression.NONE, Compression.GZIP, Compression.ZLIB, Compression.NONE, Compression.NONE
+        };
+        for (int f = 0; f < 5; f++) {
+            files.add(write(input.resolve(names[f]), all.subList(f * 1000, (f + 1) * 1000), cs[f]));
+        }
+        // Hidden and marker files are not read.
+        write(input.resolve(".hidden.tfrecord"), all.subList(0, 10), Compression.NONE);
+        Files.writeString(input.resolve("_SUCCESS"), "");
+        // Damage d.tfrecord: flip a data byte of its record 100 (the region is that record).
+        Written d = files.get(3);
+        long damagedAt =
+                d.byOffset().keySet().stream().sorted().skip(100).findFirst().orElseThrow();
+        byte[] bytes = Files.readAllBytes(d.file());
+        bytes[(int) damagedAt + 13] ^= 0x40;
+        Files.write(d.file(), bytes);
+
+        Map<String, Object> m = settings(name, dir.resolve("backfill-in"), spec);
+        Path shards = dir.resolve("backfill-shards");
+        m.put("shards.path", shards.toUri().toString());
+        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        JobLauncher.flinkConfiguration(job.config()));
+        TfstreamPipeline.build(env, job.config(), job.schema());
+        env.execute(name); // bounded: returns when every output is committed
+
+        Map<String, Integer> expected = new HashMap<>();
+        long expectedBad = 0;
+        for (Written w : files) {
+            for (Map.Entry<Long, InputCorpus.Input> e : w.byOffset().entrySet()) {
+                boolean lost = w == d && e.getKey() == damagedAt;
+                if (e.getValue().reason() == null && !lost) {
+                    expected.merge(hex(e.getValue().value()), 1, Integer::sum);
+                } else if (!lost) {
+                    expectedBad++;
+                }
+            }
+        }
+        Map<String, Integer> records = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(name + "-records")) {
+            records.merge(hex(r.value()), 1, Integer::sum);
+        }
+        assertEquals(expected, records, "every intact good record once in the records topic");
+        Map<String, Integer> inShards = new HashMap<>();
+        for (Path p : JobTestSupport.regularFiles(shards)) {
+            if (p.getFileName().toString().startsWith(".")) {
+                continue;
+            }
+            try (TfRecordReader r = TfRecordFiles.openReader(p, TfRecordReadOptions.defaults())) {
+                while (r.next()) {
+                    inShards.merge(hex(r.copy()), 1, Integer::sum);
+                }
+            }
+        }
+        assertEquals(expected, inShards, "and once in the shards");
+
+        long corrupt = 0;
+        long parseErrors = 0;
+        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(name + "-dlq")) {
+            String file = header(r, DeadLetterHeaders.SOURCE_FILE);
+            long offset = Long.parseLong(header(r, DeadLetterHeaders.SOURCE_BYTE_OFFSET));
+            assertEquals(null, header(r, DeadLetterHeaders.SOURCE_TOPIC));
+            if ("corrupt_input".equals(header(r, DeadLetterHeaders.REASON))) {
+                corrupt++;
+                assertTrue(file.endsWith("/d.tfrecord"), file);
+                assertEquals(damagedAt, offset);
+                assertTrue(
+                        header(r, DeadLetterHeaders.ERROR)
+                                .contains("damaged at byte " + damagedAt + ": data CRC mismatch"),
+                        header(r, DeadLetterHeaders.ERROR));
+            } else {
+                parseErrors++;
+                Written w =
+                        files.stream()
+                                .filter(x -> file.endsWith("/" + x.file().getFileName()))
+                                .findFirst()
+                                .orElseThrow();
+                InputCorpus.Input in = w.byOffset().get(offset);
+                assertEquals(in.reason().code(), header(r, DeadLetterHeaders.REASON));
+                assertEquals(hex(in.value()), hex(r.value()));
+            }
+        }
+        assertEquals(1, corrupt, "the damaged region once");
+        assertEquals(expectedBad, parseErrors, "every bad record once");
+    }
+
+    @Test
+    void aContinuousSourcePicksUpNewFilesExactlyOnceAcrossATaskManagerKill(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        String name = "continuous";
+        kafka.createTopic(name + "-dlq", 2);
+        kafka.createTopic(name + "-records", 2);
+        Path input = Files.createDirectories(dir.resolve("continuous-in"));
+        Path spec = dir.resolve("continuous-spec.json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        List<InputCorpus.Input> all =
+                InputCorpus.examples(30_000, 22, Seed001Corpus.spec(), ParseLimits.defaults());
+        Map<String, Object> m = settings(name, input, spec);
+        m.put("source.files.mode", "continuous");
+        m.put("source.files.discovery-interval", "200 ms");
+        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        JobLauncher.flinkConfiguration(job.config()));
+        TfstreamPipeline.build(env, job.config(), job.schema());
+        JobClient client = env.executeAsync(name);
+        JobID id = client.getJobID();
+        try {
+            int perFile = 1_000;
+            int file = 0;
+            for (; file < 10; file++) {
+                boolean gzip = file % 2 == 0;
+                write(
+                        input.resolve(
+                                String.format("part-%02d.tfrecord%s", file, gzip ? ".gz" : "")),
+                        all.subList(file * perFile, (file + 1) * perFile),
+                        gzip ? Compression.GZIP : Compression.NONE);
+                Thread.sleep(150);
+            }
+            waitFor(
+                    () -> completedCheckpoints(cluster, id) >= 2,
+                    Duration.ofMinutes(2),
+                    "two checkpoints");
+            cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
+            cluster.startTaskManager();
+            // Files added after the failure are picked up too.
+            for (; file < 30; file++) {
+                write(
+                        input.resolve(String.format("part-%02d.tfrecord", file)),
+                        all.subList(file * perFile, (file + 1) * perFile),
+                        Compression.NONE);
+                Thread.sleep(50);
+            }
+            long good = all.stream().filter(i -> i.reason() == null).count();
+            long bad = all.size() - good;
+            waitFor(
+                    () ->
+                            kafka.readCommitted(name + "-records").size() >= good
+                                    && kafka.readCommitted(name + "-dlq").size() >= bad,
+                    Duration.ofMinutes(3),
+                    "every record in an output");
+            long done = completedCheckpoints(cluster, id);
+            waitFor(
+                    () -> completedCheckpoints(cluster, id) > done + 1,
+                    Duration.ofMinutes(1),
+                    "two more checkpoints");
+            assertTrue(
+                    cluster.getExecutionGraph(id)
+                                    .get()
+                                    .getStatusTimestamp(
+                                            org.apache.flink.api.common.JobStatus.RESTARTING)
+                            > 0,
+                    "the job restarted");
+        } finally {
+            client.cancel().get(1, TimeUnit.MINUTES);
+        }
+        Map<String, Integer> expected = new HashMap<>();
+        Map<String, Integer> expectedBad = new HashMap<>();
+        for (InputCorpus.Input i : all) {
+            (i.reason() == null ? expected : expectedBad).merge(hex(i.value()), 1, Integer::sum);
+        }
+        Map<String, Integer> records = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(name + "-records")) {
+            records.merge(hex(r.value()), 1, Integer::sum);
+        }
+        Map<String, Integer> dead = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(name + "-dlq")) {
+            dead.merge(hex(r.value()), 1, Integer::sum);
+        }
+        assertEquals(expected, records, "every good record exactly once");
+        assertEquals(expectedBad, dead, "every bad record exactly once");
+    }
+}
