@@ -60,6 +60,15 @@ final class LocalCommand implements Callable<Integer> {
     private Path input;
 
     @Option(
+            names = "--files",
+            paramLabel = "DIR",
+            description =
+                    "Run the job on the TFRecord files under DIR (source.type files, bounded)"
+                            + " instead of producing to Kafka; damaged regions are dead-lettered"
+                            + " as corrupt_input.")
+    private Path files;
+
+    @Option(
             names = "--records",
             paramLabel = "N",
             description =
@@ -192,7 +201,8 @@ final class LocalCommand implements Callable<Integer> {
                         broker,
                         s3,
                         s3proxy,
-                        restPort);
+                        restPort,
+                        files);
         LocalRun.Summary s;
         try {
             s = new LocalRun(options, stdout, err, System.console() != null).run();

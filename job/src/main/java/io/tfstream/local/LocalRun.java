@@ -116,7 +116,8 @@ public final class LocalRun {
             String broker,
             S3Target s3,
             boolean s3proxy,
-            int restPort) {}
+            int restPort,
+            Path files) {}
 
     /**
      * Shards on an object store: {@code endpoint} (null: AWS), {@code bucket}, the credentials, and
@@ -183,6 +184,16 @@ public final class LocalRun {
         if (o.records() != null && o.records() < 0) {
             throw new UsageException("--records must be >= 0, got " + o.records());
         }
+        if (o.files() != null) {
+            if (o.input() != null || o.corruptFraction() > 0 || o.records() != null) {
+                throw new UsageException(
+                        "--files reads the files as they are: it does not go with --input,"
+                                + " --records or --corrupt-fraction");
+            }
+            if (!Files.isDirectory(o.files()) && !Files.isRegularFile(o.files())) {
+                throw new UsageException("--files: no such file or directory: " + o.files());
+            }
+        }
         if (o.s3() != null && o.s3proxy()) {
             throw new UsageException("give at most one of --s3 and --s3proxy");
         }
@@ -197,11 +208,26 @@ public final class LocalRun {
             Map<String, Object> settings = jobSettings(schemaFile, "localhost:9", topics("x"));
             JobConfig probe = config(settings);
             JobSchema schema = JobSchema.load(probe);
-            List<byte[]> records = inputRecords();
-            LenientBatchParser parser = LenientBatchParser.create(schema.spec(), limits(probe));
-            CorruptRecords.Result mixed =
-                    CorruptRecords.mix(records, o.corruptFraction(), o.seed(), parser);
-            records = mixed.records();
+            List<byte[]> records;
+            int broken;
+            long itemsIn;
+            String inputText;
+            if (o.files() != null) {
+                // Read by the job itself: count what it will see (records and damaged regions).
+                records = List.of();
+                broken = 0;
+                itemsIn = countFileItems(o.files());
+                inputText = itemsIn + " records in the files under " + o.files().toAbsolutePath();
+            } else {
+                records = inputRecords();
+                LenientBatchParser parser = LenientBatchParser.create(schema.spec(), limits(probe));
+                CorruptRecords.Result mixed =
+                        CorruptRecords.mix(records, o.corruptFraction(), o.seed(), parser);
+                records = mixed.records();
+                broken = mixed.positions().length;
+                itemsIn = records.size();
+                inputText = null;
+            }
 
             prepareOut(outDir);
             Path shardsDir = outDir.resolve("shards");
@@ -224,7 +250,9 @@ public final class LocalRun {
                 String bootstrap = embedded != null ? embedded.bootstrapServers() : o.broker();
                 Topics topics = topics(embedded != null ? "" : runId);
                 createTopics(bootstrap, topics);
-                produce(bootstrap, topics.input(), records);
+                if (o.files() == null) {
+                    produce(bootstrap, topics.input(), records);
+                }
                 settings = jobSettings(schemaFile, bootstrap, topics);
                 if (s3 == null) {
                     settings.put(JobOptions.SHARDS_PATH.key(), shardsDir.toUri().toString());
@@ -242,15 +270,19 @@ public final class LocalRun {
                     TfstreamPipeline.build(env, config, schema);
                     JobID id = cluster.submit(env, config.get(JobOptions.JOB_NAME));
                     URI ui = cluster.restAddress();
+                    if (inputText == null) {
+                        inputText =
+                                records.size()
+                                        + " records ("
+                                        + broken
+                                        + " broken) in topic '"
+                                        + topics.input()
+                                        + "' on "
+                                        + bootstrap;
+                    }
                     out.println(
                             "tfstream local: "
-                                    + records.size()
-                                    + " records ("
-                                    + mixed.positions().length
-                                    + " broken) in topic '"
-                                    + topics.input()
-                                    + "' on "
-                                    + bootstrap
+                                    + inputText
                                     + "; job running at parallelism "
                                     + o.parallelism()
                                     + "; web UI: "
@@ -258,7 +290,7 @@ public final class LocalRun {
                     out.flush();
                     JobResult result;
                     try (LocalProgress progress =
-                            new LocalProgress(ui, id, err, terminal, records.size())) {
+                            new LocalProgress(ui, id, err, terminal, itemsIn)) {
                         result = cluster.await(id);
                         progress.finish();
                     }
@@ -281,8 +313,8 @@ public final class LocalRun {
                                 : countS3Shards(config.get(JobOptions.SHARDS_PATH), shardNames);
                 Summary s =
                         new Summary(
-                                records.size(),
-                                records.size() - dead,
+                                itemsIn,
+                                itemsIn - dead,
                                 dead,
                                 byReason,
                                 shardNames,
@@ -367,6 +399,15 @@ public final class LocalRun {
         m.put(JobOptions.SHARDS_COMPRESSION.key(), o.compression().name().toLowerCase());
         m.put(JobOptions.BATCH_MAX_DELAY.key(), "200 ms");
         m.put(JobOptions.OUTPUT_TRANSACTION_TIMEOUT.key(), "5 min");
+        if (o.files() != null) {
+            m.remove(JobOptions.SOURCE_TOPICS.key());
+            m.remove(JobOptions.SOURCE_STOPPING_OFFSETS.key());
+            m.put(JobOptions.SOURCE_TYPE.key(), "files");
+            m.put(
+                    JobOptions.SOURCE_FILES_PATHS.key(),
+                    List.of(o.files().toAbsolutePath().toUri().toString()));
+            m.put(JobOptions.SOURCE_FILES_MODE.key(), "bounded");
+        }
         if (s3 != null) {
             m.put(JobOptions.SHARDS_PATH.key(), "s3://" + s3.bucket() + "/tfstream-local/" + runId);
             if (s3.endpoint() != null) {
@@ -401,6 +442,8 @@ public final class LocalRun {
                         JobOptions.SOURCE_TOPICS.key(),
                         JobOptions.SOURCE_TOPIC_PATTERN.key(),
                         JobOptions.SOURCE_STOPPING_OFFSETS.key(),
+                        JobOptions.SOURCE_TYPE.key(),
+                        JobOptions.SOURCE_FILES_PATHS.key(),
                         JobOptions.DLQ_TOPIC.key(),
                         JobOptions.OUTPUT_BATCHES_TOPIC.key(),
                         JobOptions.OUTPUT_RECORDS_TOPIC.key(),
@@ -461,6 +504,32 @@ public final class LocalRun {
                 c.get(JobOptions.MAX_FEATURES_PER_EXAMPLE),
                 (int) c.get(JobOptions.MAX_BYTES_PER_VALUE).getBytes(),
                 c.get(JobOptions.MAX_RAGGED_ROWS));
+    }
+
+    /**
+     * Records and damaged regions in the TFRecord files under {@code path}, as the job reads them.
+     */
+    private static long countFileItems(Path path) throws IOException {
+        io.tfstream.operators.files.FilePaths paths =
+                io.tfstream.operators.files.FilePaths.of(
+                        List.of(path.toAbsolutePath().toUri().toString()));
+        io.tfstream.operators.files.TfRecordFileFormat format =
+                new io.tfstream.operators.files.TfRecordFileFormat(
+                        io.tfstream.operators.files.TfRecordFileFormat.OnCorruption.DEAD_LETTER,
+                        TfRecordReadOptions.DEFAULT_MAX_RECORD_LENGTH,
+                        0);
+        long n = 0;
+        for (var split : paths.enumerator().create().enumerateSplits(paths.bases(), 1)) {
+            try (var reader = format.createReader(new Configuration(), split)) {
+                for (var batch = reader.readBatch(); batch != null; batch = reader.readBatch()) {
+                    while (batch.next() != null) {
+                        n++;
+                    }
+                    batch.releaseBatch();
+                }
+            }
+        }
+        return n;
     }
 
     private List<byte[]> inputRecords() {
@@ -622,32 +691,46 @@ public final class LocalRun {
                         line.put("reason", reason);
                         line.put("error", header(r.headers().lastHeader(DeadLetterHeaders.ERROR)));
                         ObjectNode source = line.putObject("source");
-                        source.put(
-                                "topic",
-                                header(r.headers().lastHeader(DeadLetterHeaders.SOURCE_TOPIC)));
-                        source.put(
-                                "partition",
-                                Integer.parseInt(
-                                        header(
-                                                r.headers()
-                                                        .lastHeader(
-                                                                DeadLetterHeaders
-                                                                        .SOURCE_PARTITION))));
-                        source.put(
-                                "offset",
-                                Long.parseLong(
-                                        header(
-                                                r.headers()
-                                                        .lastHeader(
-                                                                DeadLetterHeaders.SOURCE_OFFSET))));
-                        source.put(
-                                "timestamp",
-                                Long.parseLong(
-                                        header(
-                                                r.headers()
-                                                        .lastHeader(
-                                                                DeadLetterHeaders
-                                                                        .SOURCE_TIMESTAMP))));
+                        String file = header(r.headers().lastHeader(DeadLetterHeaders.SOURCE_FILE));
+                        if (!file.isEmpty()) {
+                            source.put("file", file);
+                            source.put(
+                                    "byte_offset",
+                                    Long.parseLong(
+                                            header(
+                                                    r.headers()
+                                                            .lastHeader(
+                                                                    DeadLetterHeaders
+                                                                            .SOURCE_BYTE_OFFSET))));
+                        } else {
+                            source.put(
+                                    "topic",
+                                    header(r.headers().lastHeader(DeadLetterHeaders.SOURCE_TOPIC)));
+                            source.put(
+                                    "partition",
+                                    Integer.parseInt(
+                                            header(
+                                                    r.headers()
+                                                            .lastHeader(
+                                                                    DeadLetterHeaders
+                                                                            .SOURCE_PARTITION))));
+                            source.put(
+                                    "offset",
+                                    Long.parseLong(
+                                            header(
+                                                    r.headers()
+                                                            .lastHeader(
+                                                                    DeadLetterHeaders
+                                                                            .SOURCE_OFFSET))));
+                            source.put(
+                                    "timestamp",
+                                    Long.parseLong(
+                                            header(
+                                                    r.headers()
+                                                            .lastHeader(
+                                                                    DeadLetterHeaders
+                                                                            .SOURCE_TIMESTAMP))));
+                        }
                         if (r.key() == null) {
                             line.putNull("key");
                         } else {

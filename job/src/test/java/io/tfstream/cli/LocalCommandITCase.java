@@ -348,6 +348,54 @@ class LocalCommandITCase {
     }
 
     @Test
+    void filesAreReadByTheJobWithDamagedRegionsDeadLettered() throws Exception {
+        Path in = Files.createDirectories(dir.resolve("files-in"));
+        List<byte[]> sample = SeedDataset.records(1200, 9);
+        try (TfRecordWriter w =
+                TfRecordFiles.newWriter(in.resolve("a.tfrecord.gz"), Compression.GZIP)) {
+            for (byte[] r : sample.subList(0, 600)) {
+                w.write(r);
+            }
+        }
+        Path damaged = in.resolve("b.tfrecord");
+        try (TfRecordWriter w = TfRecordFiles.newWriter(damaged, Compression.NONE)) {
+            for (byte[] r : sample.subList(600, 1200)) {
+                w.write(r);
+            }
+        }
+        byte[] bytes = Files.readAllBytes(damaged);
+        bytes[20] ^= 0x10; // inside the first record's data
+        Files.write(damaged, bytes);
+        Path out = dir.resolve("files-out");
+        CliRun run =
+                CliRun.of(
+                        "local",
+                        "--files",
+                        in.toString(),
+                        "--out",
+                        out.toString(),
+                        "--rest-port",
+                        "0");
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+        // 1199 records and one damaged region (the first record of b.tfrecord).
+        assertEquals(1200, summary.get("records_in").asLong());
+        assertEquals(1, summary.get("dead_lettered_by_reason").get("corrupt_input").asLong());
+        assertEquals(1199, summary.get("accepted").asLong());
+        assertEquals(1199, summary.get("shard_records").asLong());
+        assertEquals(1199, summary.get("batch_rows").asLong());
+        JsonNode dead = JSON.readTree(Files.readAllLines(out.resolve("dlq.jsonl")).get(0));
+        assertEquals("corrupt_input", dead.get("reason").asText());
+        assertTrue(dead.get("error").asText().contains("damaged at byte 0"), dead.toString());
+        assertTrue(dead.get("source").get("file").asText().endsWith("/b.tfrecord"));
+        assertEquals(0, dead.get("source").get("byte_offset").asLong());
+
+        CliRun both = CliRun.of("local", "--files", in.toString(), "--records", "5");
+        assertEquals(2, both.exitCode());
+        assertTrue(both.err().contains("--files reads the files as they are"), both.err());
+    }
+
+    @Test
     void usageErrorsNameTheProblemAndLeaveNothingBehind() throws Exception {
         Path out = dir.resolve("never");
         CliRun fraction = CliRun.of("local", "--corrupt-fraction", "1.5", "--out", out.toString());

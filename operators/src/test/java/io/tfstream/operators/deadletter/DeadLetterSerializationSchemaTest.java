@@ -40,6 +40,26 @@ class DeadLetterSerializationSchemaTest {
     }
 
     @Test
+    void aFileRecordNamesItsFileAndByteOffset() {
+        SourceRecord s =
+                SourceRecord.fromFile(
+                        new byte[] {1, 2, 3}, null, null, "s3://b/shards/x.tfrecord", 4096, 99);
+        ProducerRecord<byte[], byte[]> r =
+                new DeadLetterSerializationSchema("dlq", "ab12", 1024)
+                        .serialize(
+                                new DeadLetter(s, DeadLetterReason.CORRUPT_INPUT, "damaged"),
+                                null,
+                                null);
+        assertEquals("corrupt_input", header(r, DeadLetterHeaders.REASON));
+        assertEquals("s3://b/shards/x.tfrecord", header(r, DeadLetterHeaders.SOURCE_FILE));
+        assertEquals("4096", header(r, DeadLetterHeaders.SOURCE_BYTE_OFFSET));
+        assertNull(r.headers().lastHeader(DeadLetterHeaders.SOURCE_TOPIC));
+        assertNull(r.headers().lastHeader(DeadLetterHeaders.SOURCE_PARTITION));
+        assertNull(r.key());
+        assertArrayEquals(new byte[] {1, 2, 3}, r.value());
+    }
+
+    @Test
     void cutsTheMessageAtACharacterBoundary() {
         assertEquals(
                 "abc",

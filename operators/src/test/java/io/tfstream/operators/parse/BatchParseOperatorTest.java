@@ -489,4 +489,35 @@ class BatchParseOperatorTest {
         int i = kept.indexOf(record);
         return i < 120 ? i : i + 1;
     }
+
+    @Test
+    void aDamagedFileRegionGoesStraightToTheDeadLetters() throws Exception {
+        try (var h = harness(seed(BatchTriggers.defaults()))) {
+            h.open();
+            h.processElement(
+                    new StreamRecord<>(
+                            SourceRecord.fromFile(GOOD.get(0), null, null, "f.tfrecord", 0, 7)));
+            SourceRecord region =
+                    SourceRecord.fromFile(
+                            new byte[] {9, 9},
+                            new String[] {
+                                io.tfstream.operators.files.TfRecordFileFormat.CORRUPT_HEADER
+                            },
+                            new byte[][] {
+                                "f.tfrecord: damaged at byte 40: bad"
+                                        .getBytes(StandardCharsets.UTF_8)
+                            },
+                            "f.tfrecord",
+                            40,
+                            7);
+            h.processElement(new StreamRecord<>(region));
+            h.prepareSnapshotPreBarrier(1);
+            List<DeadLetter> dead = deadLetters(h);
+            assertEquals(1, dead.size());
+            assertEquals(DeadLetterReason.CORRUPT_INPUT, dead.get(0).reason());
+            assertEquals("f.tfrecord: damaged at byte 40: bad", dead.get(0).error());
+            assertEquals(region, dead.get(0).source());
+            assertEquals(1, h.extractOutputValues().size());
+        }
+    }
 }
