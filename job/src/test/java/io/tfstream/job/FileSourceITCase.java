@@ -210,6 +210,79 @@ class FileSourceITCase {
     }
 
     @Test
+    void aBoundedRunReadsItsFilesFromS3() throws Exception {
+        String name = "s3files";
+        kafka.createTopic(name + "-dlq", 1);
+        kafka.createTopic(name + "-records", 1);
+        Path spec = dir.resolve("s3files-spec.json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        List<InputCorpus.Input> all =
+                InputCorpus.examples(2_000, 23, Seed001Corpus.spec(), ParseLimits.defaults());
+        try (io.tfstream.local.S3ProxyProcess s3 =
+                io.tfstream.local.S3ProxyProcess.start(dir.resolve("s3files"))) {
+            s3.createBucket("input");
+            Path local = Files.createDirectories(dir.resolve("s3files-local"));
+            write(local.resolve("a.tfrecord.gz"), all.subList(0, 1000), Compression.GZIP);
+            write(local.resolve("b.tfrecord"), all.subList(1000, 2000), Compression.NONE);
+            Path credentials = dir.resolve("s3files.properties");
+            Files.writeString(
+                    credentials,
+                    "access-key="
+                            + io.tfstream.local.S3ProxyProcess.ACCESS_KEY
+                            + "\nsecret-key="
+                            + io.tfstream.local.S3ProxyProcess.SECRET_KEY
+                            + "\n");
+            Map<String, Object> m = settings(name, dir, spec);
+            m.put("source.files.paths", List.of("s3://input/shards/dt=*/*"));
+            m.put("s3.endpoint", s3.endpoint());
+            m.put("s3.path-style-access", "true");
+            m.put("s3.credentials-file", credentials.toString());
+            m.put("flink.restart-strategy.type", "none");
+            JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
+            var flink = JobLauncher.flinkConfiguration(job.config());
+            JobLauncher.initializeFileSystems(flink);
+            // Uploaded through the S3 API, as any writer would (objects get their ETags).
+            for (String f : List.of("a.tfrecord.gz", "b.tfrecord")) {
+                var target =
+                        new org.apache.flink.core.fs.Path("s3://input/shards/dt=2026-11-01/" + f);
+                try (var out =
+                        target.getFileSystem()
+                                .create(
+                                        target,
+                                        org.apache.flink.core.fs.FileSystem.WriteMode.OVERWRITE)) {
+                    out.write(Files.readAllBytes(local.resolve(f)));
+                }
+            }
+            StreamExecutionEnvironment env =
+                    StreamExecutionEnvironment.getExecutionEnvironment(flink);
+            TfstreamPipeline.build(env, job.config(), job.schema());
+            env.execute(name);
+        }
+        Map<String, Integer> expected = new HashMap<>();
+        long bad = 0;
+        for (InputCorpus.Input i : all) {
+            if (i.reason() == null) {
+                expected.merge(hex(i.value()), 1, Integer::sum);
+            } else {
+                bad++;
+            }
+        }
+        Map<String, Integer> records = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(name + "-records")) {
+            records.merge(hex(r.value()), 1, Integer::sum);
+        }
+        assertEquals(expected, records);
+        List<ConsumerRecord<byte[], byte[]>> dead = kafka.readCommitted(name + "-dlq");
+        assertEquals(bad, dead.size());
+        for (ConsumerRecord<byte[], byte[]> r : dead) {
+            assertTrue(
+                    header(r, DeadLetterHeaders.SOURCE_FILE)
+                            .startsWith("s3://input/shards/dt=2026-11-01/"),
+                    header(r, DeadLetterHeaders.SOURCE_FILE));
+        }
+    }
+
+    @Test
     void aContinuousSourcePicksUpNewFilesExactlyOnceAcrossATaskManagerKill(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
         String name = "continuous";
