@@ -1,0 +1,238 @@
+package io.tfstream.operators.parse;
+
+import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterReason;
+import io.tfstream.operators.files.TfRecordFileFormat;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.parse.ExampleParseException;
+import io.tfstream.parse.Int64FeatureColumn;
+import io.tfstream.parse.LenientBatchParser;
+import io.tfstream.parse.ParsedRows;
+import io.tfstream.parse.RecordBatch;
+import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.tensor.batch.TensorBatchSplitter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.flink.streaming.api.operators.Output;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+/**
+ * The one parse of a batch and what follows from it, shared by the batch-and-parse operators:
+ * rejected records (and records whose event-time feature is missing, or whose payload alone is too
+ * large) to the dead letters with their reason and TensorFlow's message, accepted records to the
+ * main output with their event time, the batch's tensor payloads returned to the caller (which
+ * numbers and emits them), metrics and the dead-letter circuit breaker.
+ */
+final class BatchEmitter {
+    private final ParseSettings settings;
+    private final BatchParseMetrics metrics;
+    private final LenientBatchParser parser;
+    private final TensorBatchSplitter splitter;
+    private final DeadLetterRate rate;
+    private final List<ExampleParseException> rejected = new ArrayList<>();
+    private String[] errors = new String[64];
+    private DeadLetterReason[] reasons = new DeadLetterReason[64];
+
+    // The batch being handled, for the helpers below.
+    private List<SourceRecord> pending;
+    private RecordBatch batch;
+    private long[] timestamps;
+    private boolean[] hasTimestamp;
+
+    /** The payloads of a batch and the circuit breaker's message when it tripped (else null). */
+    record Result(List<TensorBatch> payloads, String tripped) {}
+
+    BatchEmitter(ParseSettings settings, BatchParseMetrics metrics) throws Exception {
+        this.settings = settings;
+        this.metrics = metrics;
+        this.parser = LenientBatchParser.create(settings.spec(), settings.limits());
+        this.splitter =
+                settings.tensorBatches()
+                        ? new TensorBatchSplitter(parser, settings.maxPayloadBytes())
+                        : null;
+        this.rate = settings.guard().enabled() ? new DeadLetterRate(settings.guard()) : null;
+    }
+
+    /**
+     * A damaged region of a file source ({@link TfRecordFileFormat#CORRUPT_HEADER}): nothing to
+     * parse, so it goes straight to the dead letters; returns whether {@code r} was one.
+     */
+    boolean corruptRegion(SourceRecord r, Output<StreamRecord<SourceRecord>> output) {
+        if (!r.fromFile() || r.headerCount() == 0) {
+            return false;
+        }
+        byte[] corrupt = r.lastHeader(TfRecordFileFormat.CORRUPT_HEADER);
+        if (corrupt == null) {
+            return false;
+        }
+        metrics.recordIn(r.value().length);
+        metrics.deadLettered(DeadLetterReason.CORRUPT_INPUT);
+        output.collect(
+                BatchParseOperator.DEAD_LETTERS,
+                new StreamRecord<>(
+                        new DeadLetter(
+                                r,
+                                DeadLetterReason.CORRUPT_INPUT,
+                                new String(corrupt, StandardCharsets.UTF_8))));
+        return true;
+    }
+
+    /**
+     * Parses {@code batch} (the bytes of {@code pending}, with their event times, which a feature's
+     * event time replaces), emits the records and dead letters to {@code output}, and returns the
+     * payloads (when on) and the circuit breaker's verdict at {@code now}.
+     */
+    Result parse(
+            List<SourceRecord> pending,
+            RecordBatch batch,
+            long[] timestamps,
+            boolean[] hasTimestamp,
+            Output<StreamRecord<SourceRecord>> output,
+            long now) {
+        this.pending = pending;
+        this.batch = batch;
+        this.timestamps = timestamps;
+        this.hasTimestamp = hasTimestamp;
+        int n = pending.size();
+        if (errors.length < n) {
+            errors = Arrays.copyOf(errors, Math.max(n, errors.length * 2));
+            reasons = Arrays.copyOf(reasons, errors.length);
+        }
+        long start = System.nanoTime();
+        rejected.clear();
+        ParsedRows rows = parser.parse(batch, rejected::add);
+        metrics.batchParsed(n, System.nanoTime() - start);
+        Arrays.fill(errors, 0, n, null);
+        for (ExampleParseException e : rejected) {
+            int i = e.recordIndex();
+            if (i < 0 || i >= n) {
+                throw new IllegalStateException("rejection without a record: " + e.getMessage(), e);
+            }
+            errors[i] = e.getMessage();
+            reasons[i] = DeadLetterReason.of(e);
+        }
+        EventTimeSettings et = settings.eventTime();
+        if (et.source() == EventTimeSettings.Source.FEATURE) {
+            assignFeatureTimes(rows, et);
+        }
+        List<TensorBatch> payloads = splitter != null ? tensorBatches(rows) : List.of();
+        long dead = 0;
+        for (int i = 0; i < n; i++) {
+            SourceRecord r = pending.get(i);
+            if (errors[i] != null) {
+                dead++;
+                metrics.deadLettered(reasons[i]);
+                output.collect(
+                        BatchParseOperator.DEAD_LETTERS,
+                        new StreamRecord<>(new DeadLetter(r, reasons[i], errors[i])));
+            } else {
+                metrics.accepted();
+                output.collect(
+                        hasTimestamp[i]
+                                ? new StreamRecord<>(r, timestamps[i])
+                                : new StreamRecord<>(r));
+            }
+        }
+        this.pending = null;
+        this.batch = null;
+        return new Result(payloads, rate == null ? null : rate.add(now, n, dead));
+    }
+
+    /**
+     * The batch's tensors over its accepted rows, as one message or, when over the payload limit,
+     * as parts (rows in order). A row whose event time turned out invalid is dead-lettered and so
+     * left out: the batch is then narrowed to the remaining rows. A record too big for any message
+     * alone is dead-lettered as {@code too_large}.
+     */
+    private List<TensorBatch> tensorBatches(ParsedRows rows) {
+        long start = System.nanoTime();
+        int[] recordOfRow = new int[rows.rows()];
+        int kept = 0;
+        for (int row = 0; row < rows.rows(); row++) {
+            int i = rows.recordIndex(row);
+            if (errors[i] == null) {
+                recordOfRow[kept++] = i;
+            }
+        }
+        if (kept == 0) {
+            return List.of();
+        }
+        ParsedRows out = rows;
+        if (kept < rows.rows()) {
+            // Rare: rows rejected for their event time after the parse; parse the rest again.
+            out =
+                    parser.parseSubset(
+                            batch,
+                            recordOfRow,
+                            kept,
+                            e -> {
+                                throw new IllegalStateException(
+                                        "a record accepted once was rejected: " + e.getMessage(),
+                                        e);
+                            });
+        }
+        // The id of the whole batch, shared by its parts: the same input gives the same id.
+        TensorBatch.Builder whole = TensorBatch.newBuilder();
+        String batchId = BatchMetadata.sources(whole, pending, recordOfRow, kept);
+        String fingerprint = settings.tensorBatchFingerprint();
+        int rowCount = kept;
+        TensorBatchSplitter.Result result =
+                splitter.split(
+                        batch,
+                        out,
+                        recordOfRow,
+                        kept,
+                        (b, records, count) -> {
+                            if (count == rowCount) {
+                                b.addAllSources(whole.getSourcesList());
+                            } else {
+                                BatchMetadata.sources(b, pending, records, count);
+                            }
+                            return b.setBatchId(batchId).setSchemaFingerprint(fingerprint);
+                        });
+        for (int k = 0; k < result.tooLarge().length; k++) {
+            int i = result.tooLarge()[k];
+            errors[i] =
+                    "the record alone makes a TensorBatch payload of "
+                            + result.tooLargeBytes()[k]
+                            + " bytes, over the payload limit of "
+                            + settings.maxPayloadBytes()
+                            + " bytes (output.batches.max-message-bytes)";
+            reasons[i] = DeadLetterReason.TOO_LARGE;
+        }
+        metrics.batchEncoded(result.messages().size(), System.nanoTime() - start);
+        return result.messages();
+    }
+
+    /** Event time from the feature: accepted rows get it, rows without a valid one are rejected. */
+    private void assignFeatureTimes(ParsedRows rows, EventTimeSettings et) {
+        Int64FeatureColumn column = Int64FeatureColumn.of(rows, et.feature());
+        for (int row = 0; row < rows.rows(); row++) {
+            int i = rows.recordIndex(row);
+            if (!column.present(row)) {
+                errors[i] = "event-time feature '" + et.feature() + "' has no value";
+                reasons[i] = DeadLetterReason.PARSE_ERROR;
+                continue;
+            }
+            long millis = et.unit().toEpochMillis(column.value(row));
+            if (millis < 0) {
+                errors[i] =
+                        "event-time feature '"
+                                + et.feature()
+                                + "' has value "
+                                + column.value(row)
+                                + ", not epoch "
+                                + et.unit().name().toLowerCase(java.util.Locale.ROOT)
+                                + " in [0, "
+                                + et.unit().toEpochMillisLimit()
+                                + "]";
+                reasons[i] = DeadLetterReason.PARSE_ERROR;
+                continue;
+            }
+            timestamps[i] = millis;
+            hasTimestamp[i] = true;
+        }
+    }
+}
