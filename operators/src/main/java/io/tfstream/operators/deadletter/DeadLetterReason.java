@@ -14,7 +14,9 @@ public enum DeadLetterReason {
     /** Diverted by a validation action. */
     VALIDATION("validation"),
     /** A damaged region of a TFRecord file source. */
-    CORRUPT_INPUT("corrupt_input");
+    CORRUPT_INPUT("corrupt_input"),
+    /** With event-time window batches: the record's window had already closed. */
+    LATE("late");
 
     private final String code;
 

@@ -85,7 +85,7 @@ final class BatchMetadata {
         }
     }
 
-    private static String sha256(String s) {
+    static String sha256(String s) {
         try {
             return HexFormat.of()
                     .formatHex(

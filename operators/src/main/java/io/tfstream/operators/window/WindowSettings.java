@@ -1,0 +1,31 @@
+package io.tfstream.operators.window;
+
+import java.io.Serializable;
+
+/**
+ * Tumbling event-time windows of {@code sizeMs}: a window's batch is closed once the watermark
+ * passes its end plus {@code allowedLatenessMs}; a record arriving after that is late and goes to
+ * the dead letters (reason {@code late}) or is dropped (counted either way).
+ */
+public record WindowSettings(long sizeMs, long allowedLatenessMs, boolean lateToDeadLetters)
+        implements Serializable {
+    public WindowSettings {
+        if (sizeMs <= 0) {
+            throw new IllegalArgumentException("window size must be positive, got " + sizeMs);
+        }
+        if (allowedLatenessMs < 0) {
+            throw new IllegalArgumentException(
+                    "allowed lateness must be >= 0, got " + allowedLatenessMs);
+        }
+    }
+
+    /** The start of the window holding event time {@code t} (epoch millis). */
+    public long windowStart(long t) {
+        return t - Math.floorMod(t, sizeMs);
+    }
+
+    /** When the window starting at {@code start} closes: the last watermark it waits for. */
+    public long closesAt(long start) {
+        return start + sizeMs - 1 + allowedLatenessMs;
+    }
+}

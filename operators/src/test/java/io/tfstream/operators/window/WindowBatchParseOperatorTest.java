@@ -1,0 +1,170 @@
+package io.tfstream.operators.window;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterReason;
+import io.tfstream.operators.parse.BatchParseOperator;
+import io.tfstream.operators.parse.BatchTriggers;
+import io.tfstream.operators.parse.DeadLetterGuard;
+import io.tfstream.operators.parse.EventTimeSettings;
+import io.tfstream.operators.parse.ParseSettings;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.parse.ExampleBatchParser;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.parse.RecordBatch;
+import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.tensor.batch.TensorBatchCodec;
+import io.tfstream.testing.Seed001Corpus;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/** {@link WindowBatchParseOperator} in Flink's keyed operator test harness. */
+@SuppressWarnings("try")
+class WindowBatchParseOperatorTest {
+    private static final List<byte[]> GOOD = Seed001Corpus.records(100, 5);
+
+    private static ParseSettings settings(int maxRecords) {
+        return new ParseSettings(
+                        SpecJsonWriter.write(Seed001Corpus.spec()).getBytes(StandardCharsets.UTF_8),
+                        "spec.json",
+                        false,
+                        ParseLimits.defaults(),
+                        new BatchTriggers(maxRecords, 1L << 30, Duration.ofSeconds(1)),
+                        EventTimeSettings.kafkaTimestamp(),
+                        DeadLetterGuard.off())
+                .withTensorBatches("fp", 1 << 20);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, SourceRecord, SourceRecord>
+            harness(int maxRecords, long lateness, boolean lateToDlq) throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new WindowBatchParseOperator(
+                                settings(maxRecords),
+                                new WindowSettings(1000, lateness, lateToDlq)),
+                        BatchKeySelector.kafkaKey(),
+                        Types.STRING);
+        h.setup(SourceRecordSerializer.INSTANCE);
+        return h;
+    }
+
+    private static SourceRecord rec(int i, String key, long ts) {
+        return new SourceRecord(
+                GOOD.get(i), key.getBytes(StandardCharsets.UTF_8), null, null, "in", 0, i, ts);
+    }
+
+    private static List<TensorBatch> payloads(
+            KeyedOneInputStreamOperatorTestHarness<String, SourceRecord, SourceRecord> h) {
+        List<TensorBatch> out = new ArrayList<>();
+        var q = h.getSideOutput(BatchParseOperator.TENSOR_BATCHES);
+        if (q != null) {
+            for (StreamRecord<TensorBatch> r : q) {
+                out.add(r.getValue());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aWindowClosesAtTheWatermarkPerKeyAndNeverMixesKeys() throws Exception {
+        try (var h = harness(1000, 0, true)) {
+            h.open();
+            // key a: records 0..9 in window [0, 1000); key b: 10..14 in [0, 1000) and 15 in [1000,
+            // 2000).
+            for (int i = 0; i < 10; i++) {
+                h.processElement(new StreamRecord<>(rec(i, "a", 100 + i), 100 + i));
+            }
+            for (int i = 10; i < 15; i++) {
+                h.processElement(new StreamRecord<>(rec(i, "b", 500 + i), 500 + i));
+            }
+            h.processElement(new StreamRecord<>(rec(15, "b", 1500), 1500));
+            assertEquals(0, h.extractOutputValues().size(), "nothing before the watermark");
+            h.processWatermark(new Watermark(999));
+            List<TensorBatch> p = payloads(h);
+            assertEquals(2, p.size(), "one payload per key for window [0, 1000)");
+            Map<Long, List<byte[]>> expected = new HashMap<>();
+            expected.put(10L, GOOD.subList(0, 10));
+            expected.put(5L, GOOD.subList(10, 15));
+            for (TensorBatch b : p) {
+                assertEquals(0, b.getWindowStartMs());
+                assertEquals(1000, b.getWindowEndMs());
+                assertEquals(
+                        ExampleBatchParser.create(Seed001Corpus.spec())
+                                .parse(RecordBatch.of(expected.get(b.getRows())))
+                                .features(),
+                        TensorBatchCodec.decode(b, ""));
+            }
+            assertEquals(15, h.extractOutputValues().size());
+            // A record for the closed window is late: dead-lettered.
+            h.processElement(new StreamRecord<>(rec(16, "a", 900), 900));
+            var dead = h.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+            assertEquals(1, dead.size());
+            DeadLetter d = dead.peek().getValue();
+            assertEquals(DeadLetterReason.LATE, d.reason());
+            assertTrue(d.error().contains("window [0, 1000)"), d.error());
+            h.processWatermark(new Watermark(1999));
+            assertEquals(3, payloads(h).size());
+            assertEquals(1000, payloads(h).get(2).getWindowStartMs());
+        }
+    }
+
+    @Test
+    void aLargeWindowIsSeveralNumberedPayloadsAndSurvivesARestore() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = harness(4, 0, false)) {
+            h.open();
+            for (int i = 0; i < 10; i++) {
+                h.processElement(new StreamRecord<>(rec(i, "k", 2000 + i), 2000 + i));
+            }
+            snapshot = h.snapshot(1, 1);
+        }
+        try (var h = harness(4, 0, false)) {
+            h.initializeState(snapshot);
+            h.open();
+            h.processWatermark(new Watermark(2999));
+            List<TensorBatch> p = payloads(h);
+            assertEquals(3, p.size(), "10 records, at most 4 per batch");
+            int row = 0;
+            for (int i = 0; i < 3; i++) {
+                TensorBatch b = p.get(i);
+                assertEquals(i, b.getPart());
+                assertEquals(3, b.getParts());
+                assertEquals(p.get(0).getBatchId(), b.getBatchId());
+                assertEquals(
+                        ExampleBatchParser.create(Seed001Corpus.spec())
+                                .parse(RecordBatch.of(GOOD.subList(row, row + (int) b.getRows())))
+                                .features(),
+                        TensorBatchCodec.decode(b, ""));
+                row += (int) b.getRows();
+            }
+            assertEquals(10, row);
+            // Late and dropped: no dead letter.
+            h.processElement(new StreamRecord<>(rec(20, "k", 2500), 2500));
+            assertEquals(null, h.getSideOutput(BatchParseOperator.DEAD_LETTERS));
+        }
+    }
+
+    @Test
+    void keysFromAFeatureAndTheSourcePartition() throws Exception {
+        BatchKeySelector byFeature = BatchKeySelector.feature("feature2", Seed001Corpus.spec());
+        String animal = byFeature.getKey(rec(0, "x", 0));
+        assertTrue(List.of("cat", "dog", "chicken", "horse", "goat").contains(animal), animal);
+        assertEquals("", byFeature.getKey(SourceRecord.of(new byte[] {0x0a, 0x7f}, "in", 0, 0, 0)));
+        assertEquals("in-0", BatchKeySelector.sourcePartition().getKey(rec(0, "x", 0)));
+        assertEquals("x", BatchKeySelector.kafkaKey().getKey(rec(0, "x", 0)));
+    }
+}
