@@ -180,6 +180,9 @@ public final class JobConfig {
         if (options.contains(JobOptions.SHARDS_PATH)) {
             checkShards();
         }
+        if (get(JobOptions.BATCH_MODE) == JobOptions.BatchMode.EVENT_TIME_WINDOW) {
+            checkWindows();
+        }
         long payload = batchesMaxMessageBytes();
         if (payload < MIN_BATCH_MESSAGE_BYTES || payload > Integer.MAX_VALUE - 8) {
             throw new JobConfigException(
@@ -232,6 +235,26 @@ public final class JobConfig {
             }
         }
         positive(JobOptions.SOURCE_FILES_DISCOVERY_INTERVAL);
+    }
+
+    private void checkWindows() {
+        positive(JobOptions.BATCH_WINDOW);
+        notNegative(JobOptions.BATCH_ALLOWED_LATENESS);
+        if (get(JobOptions.EVENT_TIME_SOURCE) != JobOptions.EventTimeSource.KAFKA_TIMESTAMP) {
+            throw new JobConfigException(
+                    "batch.mode event_time_window needs event-time.source kafka_timestamp (the"
+                            + " window of a record must be known before it is parsed)");
+        }
+        String key = get(JobOptions.BATCH_KEY);
+        if (!key.equals("kafka_key")
+                && !key.equals("source_partition")
+                && !(key.startsWith("feature:") && key.length() > "feature:".length())) {
+            throw new JobConfigException(
+                    "invalid value '"
+                            + key
+                            + "' for batch.key: expected kafka_key, source_partition or"
+                            + " feature:<name>");
+        }
     }
 
     private void checkShards() {

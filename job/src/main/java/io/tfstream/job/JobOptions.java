@@ -311,6 +311,47 @@ public final class JobOptions {
                             "A batch closes this long (processing time) after its first record;"
                                     + " also always before a checkpoint.");
 
+    public static final ConfigOption<BatchMode> BATCH_MODE =
+            key("batch.mode")
+                    .enumType(BatchMode.class)
+                    .defaultValue(BatchMode.COUNT)
+                    .withDescription(
+                            "count: batches per subtask closed by batch.max-records, -bytes or"
+                                    + " -delay (Kafka order kept); event_time_window: tumbling"
+                                    + " event-time windows of batch.window per batch.key, closed"
+                                    + " by the watermark (Kafka-timestamp event time only).");
+
+    public static final ConfigOption<Duration> BATCH_WINDOW =
+            key("batch.window")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription("Size of the tumbling event-time windows.");
+
+    public static final ConfigOption<Duration> BATCH_ALLOWED_LATENESS =
+            key("batch.allowed-lateness")
+                    .durationType()
+                    .defaultValue(Duration.ZERO)
+                    .withDescription(
+                            "A window closes when the watermark passes its end plus this; later"
+                                    + " records are late (batch.late-records).");
+
+    public static final ConfigOption<LateRecords> BATCH_LATE_RECORDS =
+            key("batch.late-records")
+                    .enumType(LateRecords.class)
+                    .defaultValue(LateRecords.DLQ)
+                    .withDescription(
+                            "A record whose window has closed: dlq (dead letter, reason late) or"
+                                    + " drop; counted either way (metric lateRecords).");
+
+    public static final ConfigOption<String> BATCH_KEY =
+            key("batch.key")
+                    .stringType()
+                    .defaultValue("source_partition")
+                    .withDescription(
+                            "Grouping key of window batches (a window's batch never mixes keys):"
+                                    + " kafka_key, source_partition, or feature:<name> (its first"
+                                    + " value; a context feature for SequenceExamples).");
+
     // --- dead letters
 
     public static final ConfigOption<String> DLQ_TOPIC =
@@ -542,6 +583,11 @@ public final class JobOptions {
                     BATCH_MAX_RECORDS,
                     BATCH_MAX_BYTES,
                     BATCH_MAX_DELAY,
+                    BATCH_MODE,
+                    BATCH_WINDOW,
+                    BATCH_ALLOWED_LATENESS,
+                    BATCH_LATE_RECORDS,
+                    BATCH_KEY,
                     DLQ_TOPIC,
                     DLQ_MAX_ERROR_BYTES,
                     DLQ_MAX_FRACTION,
@@ -576,6 +622,18 @@ public final class JobOptions {
     public enum EventTimeSource {
         KAFKA_TIMESTAMP,
         FEATURE
+    }
+
+    /** {@code batch.mode}. */
+    public enum BatchMode {
+        COUNT,
+        EVENT_TIME_WINDOW
+    }
+
+    /** {@code batch.late-records}. */
+    public enum LateRecords {
+        DLQ,
+        DROP
     }
 
     /** {@code source.type}. */

@@ -83,6 +83,18 @@ public record JobSchema(byte[] bytes, String fileName, ParseSpec spec, String fi
         if (config.get(JobOptions.EVENT_TIME_SOURCE) == JobOptions.EventTimeSource.FEATURE) {
             checkEventTimeFeature(config.get(JobOptions.EVENT_TIME_FEATURE), spec, key, path);
         }
+        String batchKey = config.get(JobOptions.BATCH_KEY);
+        if (config.get(JobOptions.BATCH_MODE) == JobOptions.BatchMode.EVENT_TIME_WINDOW
+                && batchKey.startsWith("feature:")) {
+            try {
+                io.tfstream.operators.window.BatchKeySelector.feature(
+                        batchKey.substring("feature:".length()), spec);
+            } catch (IllegalArgumentException e) {
+                throw new JobSchemaRejectedException(
+                        "batch.key " + batchKey + ": " + e.getMessage() + " of " + key + " " + path,
+                        e);
+            }
+        }
         return new JobSchema(bytes, name, spec, fingerprint);
     }
 

@@ -17,6 +17,9 @@ import io.tfstream.operators.shards.ShardSinks;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordDeserializer;
 import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.operators.window.BatchKeySelector;
+import io.tfstream.operators.window.WindowBatchParseOperator;
+import io.tfstream.operators.window.WindowSettings;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordReadOptions;
@@ -25,6 +28,7 @@ import java.time.ZoneId;
 import java.util.Properties;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -50,6 +54,7 @@ public final class TfstreamPipeline {
     public static final String FILE_SOURCE_UID = "file-source";
 
     public static final String PARSE_UID = "batch-and-parse";
+    public static final String WINDOW_PARSE_UID = "window-batch-and-parse";
     public static final String FEATURE_TIME_UID = "feature-event-time";
     public static final String DLQ_SINK_UID = "dead-letter-sink";
     public static final String RECORDS_SINK_UID = "records-sink";
@@ -87,11 +92,28 @@ public final class TfstreamPipeline {
                                 .uid(SOURCE_UID);
         // Chained to the source (the default chaining strategy, checked by a test).
         SingleOutputStreamOperator<SourceRecord> accepted =
-                raw.transform(
-                                "batch-and-parse",
-                                SourceRecordSerializer.typeInfo(),
-                                new BatchParseOperator(parseSettings(config, schema)))
-                        .uid(PARSE_UID);
+                config.get(JobOptions.BATCH_MODE) == JobOptions.BatchMode.EVENT_TIME_WINDOW
+                        ? raw.keyBy(batchKey(config, schema), Types.STRING)
+                                .transform(
+                                        "window-batch-and-parse",
+                                        SourceRecordSerializer.typeInfo(),
+                                        new WindowBatchParseOperator(
+                                                parseSettings(config, schema),
+                                                new WindowSettings(
+                                                        config.get(JobOptions.BATCH_WINDOW)
+                                                                .toMillis(),
+                                                        config.get(
+                                                                        JobOptions
+                                                                                .BATCH_ALLOWED_LATENESS)
+                                                                .toMillis(),
+                                                        config.get(JobOptions.BATCH_LATE_RECORDS)
+                                                                == JobOptions.LateRecords.DLQ)))
+                                .uid(WINDOW_PARSE_UID)
+                        : raw.transform(
+                                        "batch-and-parse",
+                                        SourceRecordSerializer.typeInfo(),
+                                        new BatchParseOperator(parseSettings(config, schema)))
+                                .uid(PARSE_UID);
         DataStream<DeadLetter> deadLetters =
                 accepted.getSideOutput(BatchParseOperator.DEAD_LETTERS);
         if (config.contains(JobOptions.OUTPUT_BATCHES_TOPIC)) {
@@ -190,6 +212,22 @@ public final class TfstreamPipeline {
             b.setTopicPattern(Pattern.compile(config.get(JobOptions.SOURCE_TOPIC_PATTERN)));
         }
         return b.build();
+    }
+
+    /** The grouping key of window batches ({@code batch.key}). */
+    static BatchKeySelector batchKey(JobConfig config, JobSchema schema) {
+        String key = config.get(JobOptions.BATCH_KEY);
+        if (key.equals("kafka_key")) {
+            return BatchKeySelector.kafkaKey();
+        }
+        if (key.equals("source_partition")) {
+            return BatchKeySelector.sourcePartition();
+        }
+        try {
+            return BatchKeySelector.feature(key.substring("feature:".length()), schema.spec());
+        } catch (IllegalArgumentException e) {
+            throw new JobSchemaRejectedException("batch.key " + key + ": " + e.getMessage(), e);
+        }
     }
 
     /** The TFRecord file source of {@code source.type: files}. */
