@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The throughput harness (BENCHMARKS.md, "Throughput harness"): pass-through vs tfstream on one
+# machine, then latency at a fixed rate; report, JSON and charts in e2e-tests/target/harness/.
+# Settings (system properties, defaults in brackets): harness.records [1000000],
+# harness.profiles [seed001,wide], harness.partitions [4], harness.parallelism [2],
+# harness.checkpoint-ms [1000], harness.batch-delays-ms [50,200,1000], harness.latency-rate [5000],
+# harness.latency-seconds [30], harness.s3 [true], harness.out [target/harness].
+# Example: benchmarks/run-harness.sh -Dharness.records=200000
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+mvn -B -ntp -q -pl job -am install -DskipTests -Dspotless.check.skip=true
+exec mvn -B -ntp -pl e2e-tests verify -Dspotless.check.skip=true \
+  -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dit.test=ThroughputHarnessITCase -Dharness.records=1000000 "$@"

@@ -1,0 +1,719 @@
+package io.tfstream.e2e.harness;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tfstream.job.EmbeddedCluster;
+import io.tfstream.job.JobConfig;
+import io.tfstream.job.JobLauncher;
+import io.tfstream.job.TfstreamPipeline;
+import io.tfstream.local.EmbeddedKafka;
+import io.tfstream.local.S3ProxyProcess;
+import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
+import io.tfstream.operators.source.SourceRecordDeserializer;
+import io.tfstream.spec.ParseSpec;
+import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testing.WideProfileCorpus;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordingFile;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/**
+ * The throughput harness: the whole tfstream job against a pass-through job (Kafka → Kafka, bytes
+ * unchanged, exactly once), side by side in one run on this machine, over the same topic loaded
+ * once per profile; then end-to-end latency at a fixed input rate for several batch delays; a
+ * per-stage CPU breakdown from a JFR recording of the tfstream run; a report (Markdown and JSON)
+ * and PNG charts in the output directory.
+ *
+ * <p>Everything runs in this JVM: a KRaft broker ({@link EmbeddedKafka}), a Flink MiniCluster per
+ * run ({@link EmbeddedCluster}, same parallelism and checkpoint interval for every job), and
+ * S3Proxy as a process for the S3 shards run. CPU is the process CPU time, so it includes the
+ * broker's work in both jobs alike.
+ */
+public final class ThroughputHarness {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What to run. */
+    public record Settings(
+            long records,
+            List<String> profiles,
+            int partitions,
+            int parallelism,
+            Duration checkpointInterval,
+            List<Duration> batchDelays,
+            int latencyRate,
+            Duration latencyDuration,
+            boolean s3,
+            Path out) {
+        /** The defaults of the full run, from system properties {@code harness.*}. */
+        public static Settings fromSystemProperties() {
+            return new Settings(
+                    Long.getLong("harness.records", 1_000_000),
+                    Arrays.asList(
+                            System.getProperty("harness.profiles", "seed001,wide").split(",")),
+                    Integer.getInteger("harness.partitions", 4),
+                    Integer.getInteger("harness.parallelism", 2),
+                    Duration.ofMillis(Long.getLong("harness.checkpoint-ms", 1000)),
+                    Arrays.stream(
+                                    System.getProperty("harness.batch-delays-ms", "50,200,1000")
+                                            .split(","))
+                            .map(s -> Duration.ofMillis(Long.parseLong(s.trim())))
+                            .toList(),
+                    Integer.getInteger("harness.latency-rate", 5000),
+                    Duration.ofSeconds(Long.getLong("harness.latency-seconds", 30)),
+                    Boolean.parseBoolean(System.getProperty("harness.s3", "true")),
+                    Path.of(System.getProperty("harness.out", "target/harness")));
+        }
+    }
+
+    /** One measured run. */
+    public record Run(String profile, String job, long records, double seconds, double cpuSeconds) {
+        double recordsPerSecond() {
+            return records / seconds;
+        }
+
+        double cpuSecondsPerMillion() {
+            return cpuSeconds * 1e6 / records;
+        }
+    }
+
+    /** Latency of one batch delay. */
+    public record Latency(
+            long batchDelayMs,
+            long samples,
+            double p50,
+            double p99,
+            double max,
+            List<Double> sorted) {}
+
+    private final Settings s;
+    private final List<Run> runs = new ArrayList<>();
+    private final List<Latency> latencies = new ArrayList<>();
+    private final Map<String, Map<String, Long>> stages = new LinkedHashMap<>();
+    private EmbeddedKafka kafka;
+    private Path work;
+
+    public ThroughputHarness(Settings settings) {
+        this.s = settings;
+    }
+
+    public static void main(String[] args) throws Exception {
+        new ThroughputHarness(Settings.fromSystemProperties()).run();
+    }
+
+    /** Runs everything and writes the report; returns the report's path. */
+    public Path run() throws Exception {
+        Files.createDirectories(s.out());
+        work = Files.createTempDirectory("tfstream-harness");
+        try (EmbeddedKafka k = EmbeddedKafka.start(Duration.ofMinutes(15).toMillis())) {
+            kafka = k;
+            for (String profile : s.profiles()) {
+                ParseSpec spec = spec(profile);
+                Path specFile = work.resolve(profile + "-spec.json");
+                Files.writeString(specFile, SpecJsonWriter.write(spec));
+                String in = profile + "-in";
+                createTopics(in, in + "-copy", in + "-dlq", in + "-batches", in + "-records");
+                load(in, pool(profile), s.records());
+                runs.add(passThrough(profile, in));
+                runs.add(tfstream(profile, in, specFile, "local", true));
+                if (s.s3()) {
+                    runs.add(tfstream(profile, in, specFile, "s3proxy", false));
+                }
+            }
+            String profile = s.profiles().get(0);
+            Path specFile = work.resolve(profile + "-spec.json");
+            for (Duration d : s.batchDelays()) {
+                latencies.add(latency(profile, specFile, d));
+            }
+        } finally {
+            deleteTree(work);
+        }
+        return report();
+    }
+
+    private static ParseSpec spec(String profile) {
+        return profile.equals("wide") ? WideProfileCorpus.spec() : Seed001Corpus.spec();
+    }
+
+    /** A pool of distinct records cycled through when loading (the profile's generator). */
+    private static List<byte[]> pool(String profile) {
+        return profile.equals("wide")
+                ? WideProfileCorpus.records(10_000, 1)
+                : Seed001Corpus.records(50_000, 1);
+    }
+
+    private void createTopics(String... names) throws Exception {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
+        try (Admin admin = Admin.create(p)) {
+            List<NewTopic> topics = new ArrayList<>();
+            for (String n : names) {
+                topics.add(new NewTopic(n, s.partitions(), (short) 1));
+            }
+            admin.createTopics(topics).all().get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private void load(String topic, List<byte[]> pool, long n) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            for (long i = 0; i < n; i++) {
+                producer.send(
+                        new ProducerRecord<>(
+                                topic,
+                                (int) (i % s.partitions()),
+                                null,
+                                pool.get((int) (i % pool.size()))));
+            }
+            producer.flush();
+        }
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        Properties p = new Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.setProperty(ProducerConfig.ACKS_CONFIG, "1");
+        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "10");
+        p.setProperty(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 << 10));
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private Configuration flink() {
+        Configuration c = new Configuration();
+        c.setString("pipeline.generic-types", "false");
+        return c;
+    }
+
+    /** Kafka → Kafka, bytes, key and headers unchanged, exactly once. */
+    private Run passThrough(String profile, String in) throws Exception {
+        Configuration flink = flink();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.setParallelism(s.parallelism());
+        env.enableCheckpointing(s.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        Properties consumer = new Properties();
+        consumer.setProperty("isolation.level", "read_committed");
+        KafkaSource<io.tfstream.operators.source.SourceRecord> source =
+                KafkaSource.<io.tfstream.operators.source.SourceRecord>builder()
+                        .setBootstrapServers(kafka.bootstrapServers())
+                        .setTopics(in)
+                        .setGroupId(profile + "-pass-through")
+                        .setStartingOffsets(OffsetsInitializer.earliest())
+                        .setBounded(OffsetsInitializer.latest())
+                        .setDeserializer(new SourceRecordDeserializer())
+                        .setProperties(consumer)
+                        .build();
+        Properties producer = new Properties();
+        producer.setProperty("transaction.timeout.ms", "300000");
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka-source")
+                .sinkTo(
+                        KafkaSink.<io.tfstream.operators.source.SourceRecord>builder()
+                                .setBootstrapServers(kafka.bootstrapServers())
+                                .setKafkaProducerConfig(producer)
+                                .setRecordSerializer(
+                                        new AcceptedRecordSerializationSchema(in + "-copy"))
+                                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                                .setTransactionalIdPrefix(profile + "-pass-through")
+                                .build());
+        return measure(profile, "pass-through", flink, env, null);
+    }
+
+    private Map<String, Object> jobSettings(String profile, String in, Path specFile) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("job.name", profile + "-tfstream");
+        m.put("parallelism", s.parallelism());
+        m.put("checkpoint.interval", s.checkpointInterval().toMillis() + " ms");
+        m.put("source.bootstrap-servers", kafka.bootstrapServers());
+        m.put("source.topics", List.of(in));
+        m.put("source.starting-offsets", "earliest");
+        m.put("spec.path", specFile.toString());
+        m.put("dlq.topic", in + "-dlq");
+        m.put("output.batches.topic", in + "-batches");
+        m.put("output.transaction-timeout", "5 min");
+        m.put("shards.max-bucket-skew", "3650 d");
+        return m;
+    }
+
+    /** The whole job, bounded at the loaded end: parse, dead letters, shards, payloads. */
+    private Run tfstream(String profile, String in, Path specFile, String shards, boolean profiled)
+            throws Exception {
+        Map<String, Object> m = jobSettings(profile, in, specFile);
+        m.put("source.stopping-offsets", "latest");
+        m.put("source.group-id", profile + "-tfstream-" + shards);
+        m.put("job.name", profile + "-tfstream-" + shards);
+        S3ProxyProcess proxy = null;
+        try {
+            if (shards.equals("local")) {
+                m.put("shards.path", work.resolve(profile + "-shards").toUri().toString());
+            } else {
+                proxy = S3ProxyProcess.start(work.resolve(profile + "-s3"));
+                proxy.createBucket("harness");
+                Path credentials = work.resolve("s3.properties");
+                Files.writeString(
+                        credentials,
+                        "access-key="
+                                + S3ProxyProcess.ACCESS_KEY
+                                + "\nsecret-key="
+                                + S3ProxyProcess.SECRET_KEY
+                                + "\n");
+                m.put("shards.path", "s3://harness/" + profile);
+                m.put("s3.endpoint", proxy.endpoint());
+                m.put("s3.path-style-access", "true");
+                m.put("s3.credentials-file", credentials.toString());
+            }
+            JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
+            Configuration flink = JobLauncher.flinkConfiguration(job.config());
+            JobLauncher.initializeFileSystems(flink);
+            StreamExecutionEnvironment env =
+                    StreamExecutionEnvironment.getExecutionEnvironment(flink);
+            env.setParallelism(s.parallelism());
+            TfstreamPipeline.build(env, job.config(), job.schema());
+            return measure(
+                    profile,
+                    "tfstream (shards " + shards + ")",
+                    flink,
+                    env,
+                    profiled ? profile : null);
+        } finally {
+            if (proxy != null) {
+                proxy.close();
+            }
+        }
+    }
+
+    /** Runs the job to its end; wall and process CPU time, and a JFR profile when asked. */
+    private Run measure(
+            String profile,
+            String name,
+            Configuration flink,
+            StreamExecutionEnvironment env,
+            String stagesOf)
+            throws Exception {
+        var os =
+                (com.sun.management.OperatingSystemMXBean)
+                        ManagementFactory.getOperatingSystemMXBean();
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(flink, 0, s.parallelism())) {
+            Recording jfr = null;
+            if (stagesOf != null) {
+                jfr = new Recording();
+                jfr.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
+                jfr.start();
+            }
+            long cpu0 = os.getProcessCpuTime();
+            long t0 = System.nanoTime();
+            JobID id = cluster.submit(env, profile + "-" + name);
+            JobResult result = cluster.await(id);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            double cpu = (os.getProcessCpuTime() - cpu0) / 1e9;
+            if (jfr != null) {
+                jfr.stop();
+                Path file = work.resolve(profile + ".jfr");
+                jfr.dump(file);
+                jfr.close();
+                stages.put(profile, stages(file));
+            }
+            if (result.getSerializedThrowable().isPresent()) {
+                throw new IllegalStateException(
+                        name + " failed",
+                        result.getSerializedThrowable()
+                                .get()
+                                .deserializeError(getClass().getClassLoader()));
+            }
+            Run r = new Run(profile, name, s.records(), seconds, cpu);
+            System.out.printf(
+                    Locale.ROOT,
+                    "[harness] %s %s: %.0f records/s, %.1f CPU s per million%n",
+                    profile,
+                    name,
+                    r.recordsPerSecond(),
+                    r.cpuSecondsPerMillion());
+            return r;
+        }
+    }
+
+    /** Execution samples by stage: the frame nearest the top of the stack that names one. */
+    static Map<String, Long> stages(Path jfr) throws IOException {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (String st :
+                List.of(
+                        "source",
+                        "parse",
+                        "encode",
+                        "shard write",
+                        "kafka produce",
+                        "broker",
+                        "other")) {
+            counts.put(st, 0L);
+        }
+        for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
+            if (!e.getEventType().getName().equals("jdk.ExecutionSample")
+                    || e.getStackTrace() == null) {
+                continue;
+            }
+            String stage = "other";
+            for (RecordedFrame f : e.getStackTrace().getFrames()) {
+                String c = f.getMethod().getType().getName();
+                String found = stage(c);
+                if (found != null) {
+                    stage = found;
+                    break;
+                }
+            }
+            counts.merge(stage, 1L, Long::sum);
+        }
+        return counts;
+    }
+
+    private static String stage(String c) {
+        if (c.startsWith("io.tfstream.parse.") || c.startsWith("io.tfstream.operators.parse.")) {
+            return "parse";
+        }
+        if (c.startsWith("io.tfstream.tensor.batch.") || c.startsWith("io.tfstream.proto.")) {
+            return "encode";
+        }
+        if (c.startsWith("io.tfstream.tfrecord.")
+                || c.startsWith("io.tfstream.operators.shards.")
+                || c.startsWith("java.util.zip.")
+                || c.startsWith("org.apache.flink.connector.file.")
+                || c.startsWith("org.apache.hadoop.")
+                || c.startsWith("com.amazonaws.")) {
+            return "shard write";
+        }
+        if (c.startsWith("org.apache.kafka.clients.producer.")
+                || c.startsWith("org.apache.flink.connector.kafka.sink.")) {
+            return "kafka produce";
+        }
+        if (c.startsWith("org.apache.kafka.clients.consumer.")
+                || c.startsWith("org.apache.flink.connector.kafka.source.")
+                || c.startsWith("io.tfstream.operators.source.")) {
+            return "source";
+        }
+        if (c.startsWith("kafka.")
+                || c.startsWith("org.apache.kafka.server.")
+                || c.startsWith("org.apache.kafka.storage.")
+                || c.startsWith("org.apache.kafka.raft.")
+                || c.startsWith("org.apache.kafka.coordinator.")
+                || c.startsWith("org.apache.kafka.controller.")) {
+            return "broker";
+        }
+        return null;
+    }
+
+    /**
+     * The tfstream job unbounded, with the records topic on; records produced at a fixed rate;
+     * latency = when a read_committed consumer sees the accepted record − its append time.
+     */
+    private Latency latency(String profile, Path specFile, Duration batchDelay) throws Exception {
+        String in = profile + "-lat-" + batchDelay.toMillis();
+        createTopics(in, in + "-dlq", in + "-batches", in + "-records");
+        Map<String, Object> m = jobSettings(profile, in, specFile);
+        m.put("job.name", in);
+        m.put("source.group-id", in);
+        m.put("batch.max-delay", batchDelay.toMillis() + " ms");
+        m.put("output.records.topic", in + "-records");
+        m.put("shards.path", work.resolve(in + "-shards").toUri().toString());
+        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
+        Configuration flink = JobLauncher.flinkConfiguration(job.config());
+        List<Double> samples = new ArrayList<>();
+        List<byte[]> pool = pool(profile);
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(flink, 0, s.parallelism())) {
+            StreamExecutionEnvironment env =
+                    StreamExecutionEnvironment.getExecutionEnvironment(flink);
+            env.setParallelism(s.parallelism());
+            TfstreamPipeline.build(env, job.config(), job.schema());
+            JobID id = cluster.submit(env, in);
+            AtomicBoolean producing = new AtomicBoolean(true);
+            long total = s.latencyRate() * s.latencyDuration().toSeconds();
+            Thread consumerThread =
+                    new Thread(() -> consume(in + "-records", total, samples, producing));
+            consumerThread.start();
+            Thread.sleep(3000); // the job is running and has taken its first checkpoint
+            try (KafkaProducer<byte[], byte[]> producer = producer()) {
+                long start = System.nanoTime();
+                for (long i = 0; i < total; i++) {
+                    long due = start + (long) (i * 1e9 / s.latencyRate());
+                    long wait = due - System.nanoTime();
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    }
+                    producer.send(
+                            new ProducerRecord<>(
+                                    in,
+                                    (int) (i % s.partitions()),
+                                    System.currentTimeMillis(),
+                                    null,
+                                    pool.get((int) (i % pool.size()))));
+                }
+                producer.flush();
+            }
+            producing.set(false);
+            consumerThread.join(Duration.ofMinutes(2).toMillis());
+            cluster.miniCluster().cancelJob(id).get(1, TimeUnit.MINUTES);
+        }
+        List<Double> sorted = new ArrayList<>(samples);
+        sorted.sort(null);
+        Latency l =
+                new Latency(
+                        batchDelay.toMillis(),
+                        sorted.size(),
+                        percentile(sorted, 0.50),
+                        percentile(sorted, 0.99),
+                        sorted.isEmpty() ? Double.NaN : sorted.get(sorted.size() - 1),
+                        sorted);
+        System.out.printf(
+                Locale.ROOT,
+                "[harness] latency, batch delay %d ms: p50 %.0f ms, p99 %.0f ms, max %.0f ms (%d records)%n",
+                l.batchDelayMs(),
+                l.p50(),
+                l.p99(),
+                l.max(),
+                l.samples());
+        return l;
+    }
+
+    private void consume(
+            String topic, long expected, List<Double> samples, AtomicBoolean producing) {
+        Properties p = new Properties();
+        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.setProperty(ConsumerConfig.GROUP_ID_CONFIG, topic + "-latency");
+        p.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        try (KafkaConsumer<byte[], byte[]> c =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            c.subscribe(List.of(topic));
+            long idleSince = System.nanoTime();
+            while (samples.size() < expected) {
+                var records = c.poll(Duration.ofMillis(20));
+                long now = System.currentTimeMillis();
+                for (ConsumerRecord<byte[], byte[]> r : records) {
+                    samples.add((double) (now - r.timestamp()));
+                }
+                if (!records.isEmpty()) {
+                    idleSince = System.nanoTime();
+                } else if (!producing.get() && System.nanoTime() - idleSince > 30e9) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private static double percentile(List<Double> sorted, double q) {
+        if (sorted.isEmpty()) {
+            return Double.NaN;
+        }
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
+    }
+
+    private Path report() throws IOException {
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode settings = root.putObject("settings");
+        settings.put("records", s.records());
+        settings.put("partitions", s.partitions());
+        settings.put("parallelism", s.parallelism());
+        settings.put("checkpoint_interval_ms", s.checkpointInterval().toMillis());
+        settings.put("machine", machine());
+        ArrayNode rs = root.putArray("runs");
+        StringBuilder md = new StringBuilder("# tfstream throughput harness\n\n");
+        md.append(
+                String.format(
+                        Locale.ROOT,
+                        "%d records per profile, %d partitions, parallelism %d, checkpoint every %d ms; %s.%n%n",
+                        s.records(),
+                        s.partitions(),
+                        s.parallelism(),
+                        s.checkpointInterval().toMillis(),
+                        machine()));
+        md.append(
+                "| profile | job | records/s | CPU s per million | vs pass-through (throughput) |\n");
+        md.append("| --- | --- | --- | --- | --- |\n");
+        DefaultCategoryDataset bars = new DefaultCategoryDataset();
+        for (Run r : runs) {
+            Run base =
+                    runs.stream()
+                            .filter(
+                                    x ->
+                                            x.profile().equals(r.profile())
+                                                    && x.job().equals("pass-through"))
+                            .findFirst()
+                            .orElse(r);
+            double ratio = r.recordsPerSecond() / base.recordsPerSecond();
+            ObjectNode j = rs.addObject();
+            j.put("profile", r.profile());
+            j.put("job", r.job());
+            j.put("records", r.records());
+            j.put("seconds", r.seconds());
+            j.put("cpu_seconds", r.cpuSeconds());
+            j.put("records_per_second", r.recordsPerSecond());
+            j.put("cpu_seconds_per_million", r.cpuSecondsPerMillion());
+            j.put("throughput_vs_pass_through", ratio);
+            md.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %s | %.0f | %.1f | %.2f |%n",
+                            r.profile(),
+                            r.job(),
+                            r.recordsPerSecond(),
+                            r.cpuSecondsPerMillion(),
+                            ratio));
+            bars.addValue(r.recordsPerSecond(), r.job(), r.profile());
+        }
+        md.append(
+                "\n## CPU by stage (JFR execution samples of the tfstream run, shards local)\n\n");
+        ObjectNode st = root.putObject("stages");
+        for (Map.Entry<String, Map<String, Long>> e : stages.entrySet()) {
+            long total = e.getValue().values().stream().mapToLong(Long::longValue).sum();
+            ObjectNode p = st.putObject(e.getKey());
+            md.append("- ").append(e.getKey()).append(": ");
+            List<String> parts = new ArrayList<>();
+            for (Map.Entry<String, Long> x : e.getValue().entrySet()) {
+                p.put(x.getKey(), x.getValue());
+                parts.add(
+                        String.format(
+                                Locale.ROOT,
+                                "%s %.0f%%",
+                                x.getKey(),
+                                total == 0 ? 0 : 100.0 * x.getValue() / total));
+            }
+            md.append(String.join(", ", parts))
+                    .append(String.format(Locale.ROOT, " (%d samples)%n", total));
+        }
+        md.append("\n## End-to-end latency (append → visible to a read_committed consumer)\n\n");
+        md.append(
+                String.format(
+                        Locale.ROOT,
+                        "%d records/s for %d s, profile %s.%n%n",
+                        s.latencyRate(),
+                        s.latencyDuration().toSeconds(),
+                        s.profiles().get(0)));
+        md.append(
+                "| batch delay | p50 ms | p99 ms | max ms | target p99 ≤ checkpoint + delay + 200 ms | records |\n");
+        md.append("| --- | --- | --- | --- | --- | --- |\n");
+        ArrayNode ls = root.putArray("latency");
+        XYSeriesCollection cdf = new XYSeriesCollection();
+        for (Latency l : latencies) {
+            long target = s.checkpointInterval().toMillis() + l.batchDelayMs() + 200;
+            ObjectNode j = ls.addObject();
+            j.put("batch_delay_ms", l.batchDelayMs());
+            j.put("p50_ms", l.p50());
+            j.put("p99_ms", l.p99());
+            j.put("max_ms", l.max());
+            j.put("samples", l.samples());
+            j.put("target_p99_ms", target);
+            md.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %d ms | %.0f | %.0f | %.0f | %d ms: %s | %d |%n",
+                            l.batchDelayMs(),
+                            l.p50(),
+                            l.p99(),
+                            l.max(),
+                            target,
+                            l.p99() <= target ? "met" : "missed",
+                            l.samples()));
+            XYSeries series = new XYSeries("batch delay " + l.batchDelayMs() + " ms");
+            List<Double> sorted = l.sorted();
+            int step = Math.max(1, sorted.size() / 500);
+            for (int i = 0; i < sorted.size(); i += step) {
+                series.add(sorted.get(i).doubleValue(), (double) (i + 1) / sorted.size());
+            }
+            if (!sorted.isEmpty()) {
+                series.add(sorted.get(sorted.size() - 1).doubleValue(), 1.0);
+            }
+            cdf.addSeries(series);
+        }
+        md.append("\n![throughput](throughput.png)\n\n![latency CDF](latency-cdf.png)\n");
+        JFreeChart bar =
+                ChartFactory.createBarChart(
+                        "Throughput",
+                        "profile",
+                        "records/s",
+                        bars,
+                        PlotOrientation.VERTICAL,
+                        true,
+                        false,
+                        false);
+        ChartUtils.saveChartAsPNG(s.out().resolve("throughput.png").toFile(), bar, 900, 500);
+        JFreeChart line =
+                ChartFactory.createXYLineChart(
+                        "End-to-end latency CDF",
+                        "latency (ms)",
+                        "fraction of records",
+                        cdf,
+                        PlotOrientation.VERTICAL,
+                        true,
+                        false,
+                        false);
+        ChartUtils.saveChartAsPNG(s.out().resolve("latency-cdf.png").toFile(), line, 900, 500);
+        Files.writeString(
+                s.out().resolve("report.json"),
+                JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
+        Path report = s.out().resolve("report.md");
+        Files.writeString(report, md.toString());
+        System.out.println("[harness] report: " + report.toAbsolutePath());
+        return report;
+    }
+
+    private static String machine() {
+        return Runtime.getRuntime().availableProcessors()
+                + " cores, "
+                + System.getProperty("java.vm.name")
+                + " "
+                + System.getProperty("java.version")
+                + ", "
+                + System.getProperty("os.name")
+                + " "
+                + System.getProperty("os.arch");
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (root == null || !Files.exists(root)) {
+            return;
+        }
+        try (var all = Files.walk(root)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

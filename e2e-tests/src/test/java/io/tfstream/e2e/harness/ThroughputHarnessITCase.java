@@ -1,0 +1,66 @@
+package io.tfstream.e2e.harness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The throughput harness scaled down (20 000 records per profile, 5 s of latency measurement): it
+ * runs end to end and writes its report, JSON and charts. Its numbers are not checked here; the
+ * full run's are in BENCHMARKS.md. With {@code -Dharness.records=N} (and the other {@code
+ * harness.*} properties, see {@code benchmarks/run-harness.sh}) it is the full harness instead.
+ */
+class ThroughputHarnessITCase {
+    @Test
+    void runsEndToEndAndWritesItsReport() throws Exception {
+        if (System.getProperty("harness.records") != null) {
+            ThroughputHarness.Settings full = ThroughputHarness.Settings.fromSystemProperties();
+            Path report = new ThroughputHarness(full).run();
+            assertTrue(Files.readString(report).contains("| pass-through |"));
+            return;
+        }
+        Path out = Path.of("target", "harness-smoke");
+        ThroughputHarness.Settings settings =
+                new ThroughputHarness.Settings(
+                        20_000,
+                        List.of("seed001", "wide"),
+                        4,
+                        2,
+                        Duration.ofSeconds(1),
+                        List.of(Duration.ofMillis(200)),
+                        1000,
+                        Duration.ofSeconds(5),
+                        true,
+                        out);
+        Path report = new ThroughputHarness(settings).run();
+        String md = Files.readString(report);
+        for (String row :
+                List.of(
+                        "| seed001 | pass-through |",
+                        "| seed001 | tfstream (shards local) |",
+                        "| seed001 | tfstream (shards s3proxy) |",
+                        "| wide | pass-through |",
+                        "| wide | tfstream (shards local) |")) {
+            assertTrue(md.contains(row), row + " in\n" + md);
+        }
+        JsonNode json = new ObjectMapper().readTree(out.resolve("report.json").toFile());
+        assertEquals(6, json.get("runs").size());
+        for (JsonNode r : json.get("runs")) {
+            assertTrue(r.get("records_per_second").asDouble() > 0, r.toString());
+            assertTrue(r.get("cpu_seconds").asDouble() > 0, r.toString());
+        }
+        JsonNode latency = json.get("latency").get(0);
+        assertEquals(5000, latency.get("samples").asLong(), "every produced record seen once");
+        assertTrue(latency.get("p99_ms").asDouble() >= latency.get("p50_ms").asDouble());
+        assertTrue(json.get("stages").get("seed001").get("parse").asLong() > 0);
+        assertTrue(Files.size(out.resolve("throughput.png")) > 1000);
+        assertTrue(Files.size(out.resolve("latency-cdf.png")) > 1000);
+    }
+}
