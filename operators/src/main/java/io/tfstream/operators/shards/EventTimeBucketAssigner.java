@@ -27,6 +27,9 @@ public final class EventTimeBucketAssigner implements BucketAssigner<SourceRecor
     private final String zone;
     private final long maxSkewMillis;
     private transient DateTimeFormatter formatter;
+    private transient boolean cacheBySecond;
+    private transient long lastSecond;
+    private transient String lastBucket;
 
     /**
      * @param maxSkew an event time further than this from the current processing time is replaced
@@ -44,10 +47,22 @@ public final class EventTimeBucketAssigner implements BucketAssigner<SourceRecor
     public String getBucketId(SourceRecord record, Context context) {
         if (formatter == null) {
             formatter = DateTimeFormatter.ofPattern(pattern).withZone(ZoneId.of(zone));
+            // Formatting per record is costly; a pattern without fractions of a second gives one
+            // bucket per whole second, so the last second's bucket is reused.
+            cacheBySecond = !pattern.replaceAll("'[^']*'", "").matches(".*[SnNA].*");
+            lastSecond = Long.MIN_VALUE;
         }
         Long ts = context.timestamp();
         long now = context.currentProcessingTime();
         long t = ts == null || Math.abs((double) ts - now) > maxSkewMillis ? now : ts;
+        if (cacheBySecond) {
+            long second = Math.floorDiv(t, 1000);
+            if (second != lastSecond) {
+                lastSecond = second;
+                lastBucket = formatter.format(Instant.ofEpochMilli(t));
+            }
+            return lastBucket;
+        }
         return formatter.format(Instant.ofEpochMilli(t));
     }
 

@@ -59,6 +59,27 @@ class EventTimeBucketsTest {
     }
 
     @Test
+    void consecutiveRecordsGetTheRightBucketAcrossBoundaries() {
+        EventTimeBucketAssigner minutes =
+                new EventTimeBucketAssigner("'m='mm/'s='ss", ZoneOffset.UTC, null);
+        EventTimeBucketAssigner millis =
+                new EventTimeBucketAssigner("ss.SSS", ZoneOffset.UTC, null);
+        java.time.format.DateTimeFormatter ref =
+                java.time.format.DateTimeFormatter.ofPattern("'m='mm/'s='ss")
+                        .withZone(ZoneOffset.UTC);
+        java.time.format.DateTimeFormatter refMillis =
+                java.time.format.DateTimeFormatter.ofPattern("ss.SSS").withZone(ZoneOffset.UTC);
+        java.util.Random rnd = new java.util.Random(3);
+        long t = T;
+        for (int i = 0; i < 5000; i++) {
+            t += rnd.nextInt(10) == 0 ? -rnd.nextInt(5000) : rnd.nextInt(400);
+            java.time.Instant at = java.time.Instant.ofEpochMilli(t);
+            assertEquals(ref.format(at), minutes.getBucketId(R, context(t, t)), "at " + t);
+            assertEquals(refMillis.format(at), millis.getBucketId(R, context(t, t)), "at " + t);
+        }
+    }
+
+    @Test
     void skewedEventTimesFallBackToProcessingTimeWhenAsked() {
         EventTimeBucketAssigner a =
                 new EventTimeBucketAssigner(
