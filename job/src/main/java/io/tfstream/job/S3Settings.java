@@ -21,6 +21,14 @@ public final class S3Settings {
     private S3Settings() {}
 
     /** Adds the S3 keys of {@code config} to {@code flink}, reading credentials as documented. */
+    /** Writes an {@code s3.credentials-file} holding these keys; returns {@code file}. */
+    public static java.nio.file.Path writeCredentialsFile(
+            java.nio.file.Path file, String accessKey, String secretKey)
+            throws java.io.IOException {
+        return java.nio.file.Files.writeString(
+                file, "access-key=" + accessKey + "\nsecret-key=" + secretKey + "\n");
+    }
+
     public static void apply(JobConfig config, Map<String, String> env, Configuration flink) {
         if (config.contains(JobOptions.S3_ENDPOINT)) {
             flink.setString("s3.endpoint", config.get(JobOptions.S3_ENDPOINT));

@@ -415,15 +415,13 @@ public final class LocalRun {
             }
             m.put(JobOptions.S3_PATH_STYLE_ACCESS.key(), s3.pathStyle());
             if (s3.accessKey() != null) {
-                Path credentials = work.resolve("s3-credentials.properties");
+                Path credentials;
                 try {
-                    Files.writeString(
-                            credentials,
-                            "access-key="
-                                    + s3.accessKey()
-                                    + "\nsecret-key="
-                                    + s3.secretKey()
-                                    + "\n");
+                    credentials =
+                            io.tfstream.job.S3Settings.writeCredentialsFile(
+                                    work.resolve("s3-credentials.properties"),
+                                    s3.accessKey(),
+                                    s3.secretKey());
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

@@ -125,6 +125,11 @@ public final class S3ProxyProcess implements AutoCloseable {
                         + "): build with mvn -pl job package, or set TFSTREAM_S3PROXY_JAR");
     }
 
+    /** Writes an {@code s3.credentials-file} with this S3Proxy's keys; returns {@code file}. */
+    public static Path writeCredentials(Path file) throws IOException {
+        return io.tfstream.job.S3Settings.writeCredentialsFile(file, ACCESS_KEY, SECRET_KEY);
+    }
+
     public String endpoint() {
         return "http://127.0.0.1:" + port;
     }

@@ -224,14 +224,9 @@ class FileSourceITCase {
             Path local = Files.createDirectories(dir.resolve("s3files-local"));
             write(local.resolve("a.tfrecord.gz"), all.subList(0, 1000), Compression.GZIP);
             write(local.resolve("b.tfrecord"), all.subList(1000, 2000), Compression.NONE);
-            Path credentials = dir.resolve("s3files.properties");
-            Files.writeString(
-                    credentials,
-                    "access-key="
-                            + io.tfstream.local.S3ProxyProcess.ACCESS_KEY
-                            + "\nsecret-key="
-                            + io.tfstream.local.S3ProxyProcess.SECRET_KEY
-                            + "\n");
+            Path credentials =
+                    io.tfstream.local.S3ProxyProcess.writeCredentials(
+                            dir.resolve("s3files.properties"));
             Map<String, Object> m = settings(name, dir, spec);
             m.put("source.files.paths", List.of("s3://input/shards/dt=*/*"));
             m.put("s3.endpoint", s3.endpoint());

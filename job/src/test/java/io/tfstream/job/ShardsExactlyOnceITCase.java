@@ -94,14 +94,7 @@ class ShardsExactlyOnceITCase {
     void onS3ThroughS3Proxy(@InjectMiniCluster MiniCluster cluster) throws Exception {
         try (S3ProxyProcess s3 = S3ProxyProcess.start(dir)) {
             s3.createBucket("tfstream");
-            Path credentials = dir.resolve("s3.properties");
-            Files.writeString(
-                    credentials,
-                    "access-key="
-                            + S3ProxyProcess.ACCESS_KEY
-                            + "\nsecret-key="
-                            + S3ProxyProcess.SECRET_KEY
-                            + "\n");
+            Path credentials = S3ProxyProcess.writeCredentials(dir.resolve("s3.properties"));
             Map<String, Object> extra = new HashMap<>();
             extra.put("s3.endpoint", s3.endpoint());
             extra.put("s3.path-style-access", "true");

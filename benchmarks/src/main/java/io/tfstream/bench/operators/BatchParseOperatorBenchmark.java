@@ -2,20 +2,12 @@ package io.tfstream.bench.operators;
 
 import io.tfstream.bench.parse.ExampleProfile;
 import io.tfstream.operators.parse.BatchParseOperator;
-import io.tfstream.operators.parse.BatchTriggers;
-import io.tfstream.operators.parse.DeadLetterGuard;
-import io.tfstream.operators.parse.EventTimeSettings;
-import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecord;
-import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.ParsedBatch;
 import io.tfstream.parse.RecordBatch;
-import io.tfstream.spec.json.SpecJsonWriter;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -61,27 +53,10 @@ public class BatchParseOperatorBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         records = profile.records(batch);
-        sourceRecords = new SourceRecord[batch];
-        for (int i = 0; i < batch; i++) {
-            sourceRecords[i] =
-                    SourceRecord.of(records.get(i), "in", i % 3, i, 1_700_000_000_000L + i);
-        }
+        sourceRecords = OperatorBench.sourceRecords(records);
         parser = ExampleBatchParser.create(profile.spec(), ParseLimits.defaults());
         gathered = new RecordBatch(batch, 1 << 20);
-        ParseSettings settings =
-                new ParseSettings(
-                        SpecJsonWriter.write(profile.spec()).getBytes(StandardCharsets.UTF_8),
-                        "spec.json",
-                        false,
-                        ParseLimits.defaults(),
-                        new BatchTriggers(batch, 1L << 40, Duration.ofHours(1)),
-                        EventTimeSettings.kafkaTimestamp(),
-                        DeadLetterGuard.off());
-        harness =
-                new OneInputStreamOperatorTestHarness<>(
-                        new BatchParseOperator(settings), SourceRecordSerializer.INSTANCE);
-        harness.setup(SourceRecordSerializer.INSTANCE);
-        harness.open();
+        harness = OperatorBench.harness(OperatorBench.settings(profile, batch));
     }
 
     @TearDown(Level.Trial)
@@ -92,14 +67,7 @@ public class BatchParseOperatorBenchmark {
     /** The operator: buffer each record, parse the batch on the last, emit every record. */
     @Benchmark
     public int operator() throws Exception {
-        OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h = harness;
-        SourceRecord[] in = sourceRecords;
-        for (int i = 0; i < in.length; i++) {
-            h.processElement(in[i], in[i].timestamp());
-        }
-        int n = h.getOutput().size();
-        h.getOutput().clear();
-        return n;
+        return OperatorBench.run(harness, sourceRecords);
     }
 
     /** The bare parser over the same records, gathered into one batch as the operator does. */

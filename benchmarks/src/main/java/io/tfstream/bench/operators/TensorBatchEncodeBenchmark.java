@@ -2,21 +2,14 @@ package io.tfstream.bench.operators;
 
 import io.tfstream.bench.parse.ExampleProfile;
 import io.tfstream.operators.parse.BatchParseOperator;
-import io.tfstream.operators.parse.BatchTriggers;
-import io.tfstream.operators.parse.DeadLetterGuard;
-import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecord;
-import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.ParsedBatch;
 import io.tfstream.parse.RecordBatch;
-import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.tensor.batch.TensorBatchCodec;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -64,38 +57,16 @@ public class TensorBatchEncodeBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         records = profile.records(batch);
-        sourceRecords = new SourceRecord[batch];
-        for (int i = 0; i < batch; i++) {
-            sourceRecords[i] =
-                    SourceRecord.of(records.get(i), "in", i % 3, i, 1_700_000_000_000L + i);
-        }
+        sourceRecords = OperatorBench.sourceRecords(records);
         parser = ExampleBatchParser.create(profile.spec(), ParseLimits.defaults());
         gathered = new RecordBatch(batch, 1 << 20);
         for (byte[] r : records) {
             gathered.add(r, 0, r.length);
         }
         parsed = parser.parse(gathered);
-        ParseSettings settings =
-                new ParseSettings(
-                        SpecJsonWriter.write(profile.spec()).getBytes(StandardCharsets.UTF_8),
-                        "spec.json",
-                        false,
-                        ParseLimits.defaults(),
-                        new BatchTriggers(batch, 1L << 40, Duration.ofHours(1)),
-                        EventTimeSettings.kafkaTimestamp(),
-                        DeadLetterGuard.off());
-        plain = harness(settings);
-        withPayloads = harness(settings.withTensorBatches("fp", 64 << 20));
-    }
-
-    private static OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> harness(
-            ParseSettings s) throws Exception {
-        OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h =
-                new OneInputStreamOperatorTestHarness<>(
-                        new BatchParseOperator(s), SourceRecordSerializer.INSTANCE);
-        h.setup(SourceRecordSerializer.INSTANCE);
-        h.open();
-        return h;
+        ParseSettings settings = OperatorBench.settings(profile, batch);
+        plain = OperatorBench.harness(settings);
+        withPayloads = OperatorBench.harness(settings.withTensorBatches("fp", 64 << 20));
     }
 
     @TearDown(Level.Trial)
@@ -132,12 +103,6 @@ public class TensorBatchEncodeBenchmark {
 
     private int run(OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h)
             throws Exception {
-        SourceRecord[] in = sourceRecords;
-        for (int i = 0; i < in.length; i++) {
-            h.processElement(in[i], in[i].timestamp());
-        }
-        int n = h.getOutput().size();
-        h.getOutput().clear();
-        return n;
+        return OperatorBench.run(h, sourceRecords);
     }
 }
