@@ -278,6 +278,69 @@ class FileSourceITCase {
     }
 
     @Test
+    void aBoundedBackfillIsExactlyOnceAcrossATaskManagerKillMidFile(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        String name = "backfill-kill";
+        kafka.createTopic(name + "-dlq", 2);
+        kafka.createTopic(name + "-records", 2);
+        Path input = Files.createDirectories(dir.resolve("backfill-kill-in"));
+        Path spec = dir.resolve("backfill-kill-spec.json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        List<InputCorpus.Input> all =
+                InputCorpus.examples(100_000, 24, Seed001Corpus.spec(), ParseLimits.defaults());
+        Compression[] cs = {Compression.GZIP, Compression.ZLIB, Compression.NONE};
+        String[] suffix = {".tfrecord.gz", ".tfrecord.zz", ".tfrecord"};
+        for (int f = 0; f < 20; f++) {
+            write(
+                    input.resolve("part-" + f + suffix[f % 3]),
+                    all.subList(f * 5000, (f + 1) * 5000),
+                    cs[f % 3]);
+        }
+        Map<String, Object> m = settings(name, input, spec);
+        // Small batches and frequent checkpoints: the kill falls while files are half read.
+        m.put("batch.max-records", 10);
+        m.put("checkpoint.interval", "200 ms");
+        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        JobLauncher.flinkConfiguration(job.config()));
+        TfstreamPipeline.build(env, job.config(), job.schema());
+        JobClient client = env.executeAsync(name);
+        JobID id = client.getJobID();
+        waitFor(
+                () -> completedCheckpoints(cluster, id) >= 2,
+                Duration.ofMinutes(2),
+                "two checkpoints");
+        long before = kafka.readCommitted(name + "-records").size();
+        assertTrue(before < 90_000, "still reading when killed: " + before + " committed");
+        cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
+        cluster.startTaskManager();
+        client.getJobExecutionResult().get(5, TimeUnit.MINUTES); // bounded: it finishes
+        assertTrue(
+                cluster.getExecutionGraph(id)
+                                .get()
+                                .getStatusTimestamp(
+                                        org.apache.flink.api.common.JobStatus.RESTARTING)
+                        > 0,
+                "the job restarted");
+        Map<String, Integer> expected = new HashMap<>();
+        Map<String, Integer> expectedBad = new HashMap<>();
+        for (InputCorpus.Input i : all) {
+            (i.reason() == null ? expected : expectedBad).merge(hex(i.value()), 1, Integer::sum);
+        }
+        Map<String, Integer> records = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(name + "-records")) {
+            records.merge(hex(r.value()), 1, Integer::sum);
+        }
+        Map<String, Integer> dead = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(name + "-dlq")) {
+            dead.merge(hex(r.value()), 1, Integer::sum);
+        }
+        assertEquals(expected, records, "every good record exactly once");
+        assertEquals(expectedBad, dead, "every bad record exactly once");
+    }
+
+    @Test
     void aContinuousSourcePicksUpNewFilesExactlyOnceAcrossATaskManagerKill(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
         String name = "continuous";
