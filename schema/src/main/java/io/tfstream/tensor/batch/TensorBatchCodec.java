@@ -5,6 +5,7 @@ import io.tfstream.parse.ParsedRows;
 import io.tfstream.parse.ParsedSequenceBatch;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.RowSplitsDType;
+import io.tfstream.tensor.Column;
 import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.SparseTensor;
@@ -38,47 +39,77 @@ public final class TensorBatchCodec {
     /** A message holding the tensors and the row count of {@code batch}. */
     public static TensorBatch.Builder encode(ParsedRows batch) {
         TensorBatch.Builder b = TensorBatch.newBuilder().setRows(batch.rows());
-        if (batch instanceof ParsedBatch p) {
-            put(b, "", p.features());
-        } else {
-            ParsedSequenceBatch s = (ParsedSequenceBatch) batch;
-            put(b, CONTEXT, s.context());
-            put(b, FEATURE_LIST, s.featureLists());
-            put(b, FEATURE_LIST_LENGTHS, s.featureListLengths());
-        }
+        visit(
+                batch,
+                new Visitor() {
+                    @Override
+                    public void column(String name, Column c, long[] shape) {
+                        b.putTensors(name, TensorProtos.column(c, shape));
+                    }
+
+                    @Override
+                    public void int64(String name, long[] values, long[] shape) {
+                        b.putTensors(name, TensorProtos.int64(values, shape));
+                    }
+
+                    @Override
+                    public void int32(String name, long[] values, long[] shape) {
+                        b.putTensors(name, TensorProtos.int32(values, shape));
+                    }
+                });
         return b;
     }
 
-    private static void put(
-            TensorBatch.Builder b, String prefix, Map<String, ? extends Tensor> tensors) {
+    /** Receives the tensors of a batch by name: the one naming of the contract, two encoders. */
+    interface Visitor {
+        /** A column's values as a tensor of its dtype. */
+        void column(String name, Column c, long[] shape);
+
+        /** {@code values} (all of the array) as an int64 tensor. */
+        void int64(String name, long[] values, long[] shape);
+
+        /** {@code values} (all of the array, each fitting an int) as an int32 tensor. */
+        void int32(String name, long[] values, long[] shape);
+    }
+
+    /** Hands every tensor of {@code batch}, named as in the contract, to {@code v}. */
+    static void visit(ParsedRows batch, Visitor v) {
+        if (batch instanceof ParsedBatch p) {
+            visit(v, "", p.features());
+        } else {
+            ParsedSequenceBatch s = (ParsedSequenceBatch) batch;
+            visit(v, CONTEXT, s.context());
+            visit(v, FEATURE_LIST, s.featureLists());
+            visit(v, FEATURE_LIST_LENGTHS, s.featureListLengths());
+        }
+    }
+
+    private static void visit(Visitor v, String prefix, Map<String, ? extends Tensor> tensors) {
         for (Map.Entry<String, ? extends Tensor> e : tensors.entrySet()) {
             String name = prefix + e.getKey();
             Tensor t = e.getValue();
             if (t instanceof DenseTensor d) {
-                b.putTensors(name, TensorProtos.column(d.values(), d.shape()));
+                v.column(name, d.values(), d.shape());
             } else if (t instanceof SparseTensor s) {
                 long[] dense = s.denseShape();
                 int n = s.numValues();
                 long[] indices = java.util.Arrays.copyOf(s.indicesArray(), n * dense.length);
-                b.putTensors(
-                        name + "/indices",
-                        TensorProtos.int64(indices, new long[] {n, dense.length}));
-                b.putTensors(name + "/values", TensorProtos.column(s.values(), new long[] {n}));
-                b.putTensors(
-                        name + "/dense_shape",
-                        TensorProtos.int64(dense, new long[] {dense.length}));
+                v.int64(name + "/indices", indices, new long[] {n, dense.length});
+                v.column(name + "/values", s.values(), new long[] {n});
+                v.int64(name + "/dense_shape", dense, new long[] {dense.length});
             } else {
                 RaggedTensor r = (RaggedTensor) t;
-                b.putTensors(name + "/values", TensorProtos.column(r.values(), r.valuesShape()));
+                v.column(name + "/values", r.values(), r.valuesShape());
                 List<long[]> splits = r.rowSplits();
                 for (int k = 0; k < splits.size(); k++) {
                     long[] s = splits.get(k);
                     long[] shape = {s.length};
-                    b.putTensors(
-                            name + "/row_splits" + (k == 0 ? "" : "/" + k),
-                            r.rowSplitsDtype() == RowSplitsDType.INT32
-                                    ? TensorProtos.int32(s, shape)
-                                    : TensorProtos.int64(s, shape));
+                    String n = name + "/row_splits" + (k == 0 ? "" : "/" + k);
+                    if (r.rowSplitsDtype() == RowSplitsDType.INT32) {
+                        v.int32(n, s, shape);
+                    } else {
+                        v.int64(n, s, shape);
+                    }
                 }
             }
         }
