@@ -108,7 +108,8 @@ class TensorBatchParseTensorTest {
                                             b.setBatchId(
                                                     Arrays.toString(Arrays.copyOf(picked, count))));
                     assertEquals(0, result.tooLarge().length);
-                    for (TensorBatch m : result.messages()) {
+                    for (io.tfstream.tensor.batch.EncodedTensorBatch encoded : result.messages()) {
+                        TensorBatch m = encoded.toMessage();
                         if (m.getParts() > 1) {
                             splitParts++;
                         }

@@ -2,6 +2,7 @@ package io.tfstream.operators.kafka;
 
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.tensor.batch.EncodedTensorBatch;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -15,7 +16,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * part/parts}); the key as {@link KeyMode} says.
  */
 public final class TensorBatchSerializationSchema
-        implements KafkaRecordSerializationSchema<TensorBatch> {
+        implements KafkaRecordSerializationSchema<EncodedTensorBatch> {
     private static final long serialVersionUID = 1L;
 
     /** Header names. */
@@ -45,7 +46,8 @@ public final class TensorBatchSerializationSchema
     }
 
     /** The key of {@code b} under {@code mode}, or null. */
-    public static byte[] key(TensorBatch b, KeyMode mode) {
+    public static byte[] key(TensorBatch meta, KeyMode mode) {
+        TensorBatch b = meta;
         if (mode == KeyMode.NONE || b.getSourcesCount() == 0) {
             return null;
         }
@@ -55,16 +57,17 @@ public final class TensorBatchSerializationSchema
 
     @Override
     public ProducerRecord<byte[], byte[]> serialize(
-            TensorBatch b, KafkaSinkContext context, Long timestamp) {
+            EncodedTensorBatch payload, KafkaSinkContext context, Long timestamp) {
+        TensorBatch b = payload.meta();
         RecordHeaders h = new RecordHeaders();
         h.add(FINGERPRINT, utf8(b.getSchemaFingerprint()));
         h.add(BATCH_ID, utf8(b.getBatchId()));
-        h.add(ROWS, utf8(Long.toString(b.getRows())));
+        h.add(ROWS, utf8(Long.toString(payload.rows())));
         if (b.getParts() > 1) {
             h.add(PART, utf8(b.getPart() + "/" + b.getParts()));
         }
         Long ts = timestamp != null && timestamp >= 0 ? timestamp : null;
-        return new ProducerRecord<>(topic, null, ts, key(b, key), b.toByteArray(), h);
+        return new ProducerRecord<>(topic, null, ts, key(b, key), payload.toByteArray(), h);
     }
 
     private static byte[] utf8(String s) {

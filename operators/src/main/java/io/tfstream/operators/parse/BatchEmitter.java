@@ -10,6 +10,7 @@ import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParsedRows;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.tensor.batch.EncodedTensorBatch;
 import io.tfstream.tensor.batch.TensorBatchSplitter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ final class BatchEmitter {
     private boolean[] hasTimestamp;
 
     /** The payloads of a batch and the circuit breaker's message when it tripped (else null). */
-    record Result(List<TensorBatch> payloads, String tripped) {}
+    record Result(List<EncodedTensorBatch> payloads, String tripped) {}
 
     BatchEmitter(ParseSettings settings, BatchParseMetrics metrics) throws Exception {
         this.settings = settings;
@@ -117,7 +118,7 @@ final class BatchEmitter {
         if (et.source() == EventTimeSettings.Source.FEATURE) {
             assignFeatureTimes(rows, et);
         }
-        List<TensorBatch> payloads = splitter != null ? tensorBatches(rows) : List.of();
+        List<EncodedTensorBatch> payloads = splitter != null ? tensorBatches(rows) : List.of();
         long dead = 0;
         for (int i = 0; i < n; i++) {
             SourceRecord r = pending.get(i);
@@ -146,7 +147,7 @@ final class BatchEmitter {
      * left out: the batch is then narrowed to the remaining rows. A record too big for any message
      * alone is dead-lettered as {@code too_large}.
      */
-    private List<TensorBatch> tensorBatches(ParsedRows rows) {
+    private List<EncodedTensorBatch> tensorBatches(ParsedRows rows) {
         long start = System.nanoTime();
         int[] recordOfRow = new int[rows.rows()];
         int kept = 0;

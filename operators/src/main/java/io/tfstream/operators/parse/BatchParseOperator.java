@@ -4,7 +4,7 @@ import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterSerializer;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.parse.RecordBatch;
-import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.tensor.batch.EncodedTensorBatch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,7 +42,7 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
      * source ranges, deterministic batch id, schema fingerprint): only when {@link
      * ParseSettings#withTensorBatches} is set. The batch is the one parse of its records.
      */
-    public static final OutputTag<TensorBatch> TENSOR_BATCHES =
+    public static final OutputTag<EncodedTensorBatch> TENSOR_BATCHES =
             new OutputTag<>("tensor-batches", TensorBatchSerializer.typeInfo());
 
     private final ParseSettings settings;
@@ -164,8 +164,8 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
                         hasTimestamp,
                         output,
                         getProcessingTimeService().getCurrentProcessingTime());
-        for (TensorBatch m : r.payloads()) {
-            metrics.payload(m.getSerializedSize());
+        for (EncodedTensorBatch m : r.payloads()) {
+            metrics.payload(m.serializedSize());
             output.collect(TENSOR_BATCHES, new StreamRecord<>(m));
         }
         return r.tripped();

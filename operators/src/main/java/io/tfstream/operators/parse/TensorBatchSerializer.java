@@ -4,14 +4,18 @@ import io.tfstream.operators.types.ImmutableTypeSerializer;
 import io.tfstream.operators.types.SerializerTypeInfo;
 import io.tfstream.operators.types.VersionedSnapshot;
 import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.tensor.batch.EncodedTensorBatch;
 import java.io.IOException;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
-/** The serializer of {@link TensorBatch} messages: length-prefixed protobuf wire bytes. */
-public final class TensorBatchSerializer extends ImmutableTypeSerializer<TensorBatch> {
+/**
+ * The serializer of {@link EncodedTensorBatch} payloads: the tensors half and the metadata message,
+ * each length-prefixed.
+ */
+public final class TensorBatchSerializer extends ImmutableTypeSerializer<EncodedTensorBatch> {
     private static final long serialVersionUID = 1L;
 
     public static final TensorBatchSerializer INSTANCE = new TensorBatchSerializer();
@@ -19,35 +23,41 @@ public final class TensorBatchSerializer extends ImmutableTypeSerializer<TensorB
     private TensorBatchSerializer() {}
 
     @Override
-    public TensorBatch createInstance() {
-        return TensorBatch.getDefaultInstance();
+    public EncodedTensorBatch createInstance() {
+        return new EncodedTensorBatch(new byte[0], TensorBatch.getDefaultInstance());
     }
 
     @Override
-    public void serialize(TensorBatch b, DataOutputView out) throws IOException {
-        byte[] bytes = b.toByteArray();
-        out.writeInt(bytes.length);
-        out.write(bytes);
+    public void serialize(EncodedTensorBatch b, DataOutputView out) throws IOException {
+        out.writeInt(b.tensors().length);
+        out.write(b.tensors());
+        byte[] meta = b.meta().toByteArray();
+        out.writeInt(meta.length);
+        out.write(meta);
     }
 
     @Override
-    public TensorBatch deserialize(DataInputView in) throws IOException {
+    public EncodedTensorBatch deserialize(DataInputView in) throws IOException {
+        return new EncodedTensorBatch(read(in), TensorBatch.parseFrom(read(in)));
+    }
+
+    private static byte[] read(DataInputView in) throws IOException {
         int n = in.readInt();
         if (n < 0) {
-            throw new IOException("corrupt TensorBatch: length " + n);
+            throw new IOException("corrupt tensor payload: length " + n);
         }
         byte[] bytes = new byte[n];
         in.readFully(bytes);
-        return TensorBatch.parseFrom(bytes);
+        return bytes;
     }
 
     @Override
-    public TypeSerializerSnapshot<TensorBatch> snapshotConfiguration() {
+    public TypeSerializerSnapshot<EncodedTensorBatch> snapshotConfiguration() {
         return new Snapshot();
     }
 
     /** The versioned snapshot of {@link TensorBatchSerializer}. */
-    public static final class Snapshot extends VersionedSnapshot<TensorBatch> {
+    public static final class Snapshot extends VersionedSnapshot<EncodedTensorBatch> {
         /** The serialized layout version; bump it (and keep reading old data) on any change. */
         public static final int VERSION = 1;
 
@@ -57,7 +67,7 @@ public final class TensorBatchSerializer extends ImmutableTypeSerializer<TensorB
     }
 
     /** Type information that uses this serializer. */
-    public static TypeInformation<TensorBatch> typeInfo() {
-        return new SerializerTypeInfo<>(TensorBatch.class, INSTANCE);
+    public static TypeInformation<EncodedTensorBatch> typeInfo() {
+        return new SerializerTypeInfo<>(EncodedTensorBatch.class, INSTANCE);
     }
 }

@@ -4,6 +4,7 @@ import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.tensor.batch.EncodedTensorBatch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,7 +58,7 @@ public final class WindowBatches {
             long end,
             Output<StreamRecord<SourceRecord>> output,
             long now) {
-        List<TensorBatch> payloads = new ArrayList<>();
+        List<EncodedTensorBatch> payloads = new ArrayList<>();
         BatchTriggers t = settings.triggers();
         for (SourceRecord r : records) {
             int i = pending.size();
@@ -79,28 +80,30 @@ public final class WindowBatches {
         }
         StringBuilder id = new StringBuilder("window\n").append(key).append('\n');
         id.append(start).append('-').append(end).append('\n');
-        for (TensorBatch m : payloads) {
-            id.append(m.getBatchId()).append('/').append(m.getPart()).append('\n');
+        for (EncodedTensorBatch m : payloads) {
+            id.append(m.meta().getBatchId()).append('/').append(m.meta().getPart()).append('\n');
         }
         String windowId = BatchMetadata.sha256(id.toString()).substring(0, 32);
         int n = payloads.size();
         for (int i = 0; i < n; i++) {
             TensorBatch.Builder b =
-                    payloads.get(i).toBuilder()
+                    payloads.get(i).meta().toBuilder()
                             .setBatchId(windowId)
                             .setWindowStartMs(start)
                             .setWindowEndMs(end);
             if (n > 1) {
                 b.setPart(i).setParts(n);
             }
-            TensorBatch m = b.build();
-            metrics.payload(m.getSerializedSize());
+            EncodedTensorBatch m = payloads.get(i).withMeta(b.build());
+            metrics.payload(m.serializedSize());
             output.collect(BatchParseOperator.TENSOR_BATCHES, new StreamRecord<>(m));
         }
     }
 
     private void parse(
-            List<TensorBatch> payloads, Output<StreamRecord<SourceRecord>> output, long now) {
+            List<EncodedTensorBatch> payloads,
+            Output<StreamRecord<SourceRecord>> output,
+            long now) {
         if (pending.isEmpty()) {
             return;
         }

@@ -21,6 +21,7 @@ import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenFeature;
 import io.tfstream.spec.VarLenFeature;
 import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.tensor.batch.EncodedTensorBatch;
 import io.tfstream.tensor.batch.TensorBatchCodec;
 import io.tfstream.testing.Seed001Corpus;
 import java.nio.charset.StandardCharsets;
@@ -354,10 +355,10 @@ class BatchParseOperatorTest {
                     assertEquals(null, h.getSideOutput(BatchParseOperator.TENSOR_BATCHES));
                     continue;
                 }
-                List<StreamRecord<TensorBatch>> out =
+                List<StreamRecord<EncodedTensorBatch>> out =
                         new ArrayList<>(h.getSideOutput(BatchParseOperator.TENSOR_BATCHES));
                 assertEquals(1, out.size());
-                TensorBatch b = out.get(0).getValue();
+                TensorBatch b = out.get(0).getValue().toMessage();
                 assertEquals(5, b.getRows());
                 assertEquals("fp", b.getSchemaFingerprint());
                 assertEquals(
@@ -396,6 +397,7 @@ class BatchParseOperatorTest {
                     h.getSideOutput(BatchParseOperator.TENSOR_BATCHES)
                             .peek()
                             .getValue()
+                            .meta()
                             .getBatchId());
         }
     }
@@ -417,7 +419,11 @@ class BatchParseOperatorTest {
             h.processElement(rec(example(), 1), 1);
             h.processElement(rec(example(30L), 2), 1);
             h.prepareSnapshotPreBarrier(1);
-            TensorBatch b = h.getSideOutput(BatchParseOperator.TENSOR_BATCHES).peek().getValue();
+            TensorBatch b =
+                    h.getSideOutput(BatchParseOperator.TENSOR_BATCHES)
+                            .peek()
+                            .getValue()
+                            .toMessage();
             assertEquals(2, b.getRows());
             assertEquals(
                     ExampleBatchParser.create(spec)
@@ -460,8 +466,9 @@ class BatchParseOperatorTest {
                     dead.get(0).error());
             assertEquals(199, h.extractOutputValues().size());
             List<TensorBatch> parts = new ArrayList<>();
-            for (StreamRecord<TensorBatch> r : h.getSideOutput(BatchParseOperator.TENSOR_BATCHES)) {
-                parts.add(r.getValue());
+            for (StreamRecord<EncodedTensorBatch> r :
+                    h.getSideOutput(BatchParseOperator.TENSOR_BATCHES)) {
+                parts.add(r.getValue().toMessage());
             }
             assertTrue(parts.size() >= 2, parts.size() + " parts");
             int row = 0;

@@ -72,8 +72,8 @@ class WindowBatchParseOperatorTest {
         List<TensorBatch> out = new ArrayList<>();
         var q = h.getSideOutput(BatchParseOperator.TENSOR_BATCHES);
         if (q != null) {
-            for (StreamRecord<TensorBatch> r : q) {
-                out.add(r.getValue());
+            for (StreamRecord<io.tfstream.tensor.batch.EncodedTensorBatch> r : q) {
+                out.add(r.getValue().toMessage());
             }
         }
         return out;

@@ -43,7 +43,7 @@ public final class TensorBatchSplitter {
      * @param tooLarge indexes into the batch of the records left out
      * @param tooLargeBytes the size of each left-out record's message alone
      */
-    public record Result(List<TensorBatch> messages, int[] tooLarge, int[] tooLargeBytes) {}
+    public record Result(List<EncodedTensorBatch> messages, int[] tooLarge, int[] tooLargeBytes) {}
 
     private final LenientBatchParser parser;
     private final int maxBytes;
@@ -74,22 +74,37 @@ public final class TensorBatchSplitter {
             int[] records,
             int count,
             Finisher finisher) {
-        TensorBatch all = finisher.finish(TensorBatchCodec.encode(whole), records, count).build();
-        int size = all.getSerializedSize();
+        EncodedTensorBatch all = encode(whole, records, count, finisher);
+        int size = all.serializedSize();
         if (size <= maxBytes) {
             return new Result(List.of(all), new int[0], new int[0]);
         }
-        List<TensorBatch.Builder> parts = new ArrayList<>();
+        List<EncodedTensorBatch> parts = new ArrayList<>();
         IntList tooLarge = new IntList();
         IntList tooLargeBytes = new IntList();
         splitRun(batch, records, 0, count, size, finisher, parts, tooLarge, tooLargeBytes);
-        List<TensorBatch> messages = new ArrayList<>(parts.size());
+        List<EncodedTensorBatch> messages = new ArrayList<>(parts.size());
         for (int i = 0; i < parts.size(); i++) {
-            TensorBatch.Builder p = parts.get(i);
+            EncodedTensorBatch p = parts.get(i);
             messages.add(
-                    parts.size() == 1 ? p.build() : p.setPart(i).setParts(parts.size()).build());
+                    parts.size() == 1
+                            ? p
+                            : p.withMeta(
+                                    p.meta().toBuilder()
+                                            .setPart(i)
+                                            .setParts(parts.size())
+                                            .build()));
         }
         return new Result(messages, tooLarge.toArray(), tooLargeBytes.toArray());
+    }
+
+    private static EncodedTensorBatch encode(
+            ParsedRows rows, int[] records, int count, Finisher finisher) {
+        return new EncodedTensorBatch(
+                TensorBatchWriter.write(rows),
+                // The rows are in both halves (the same value): read without the tensors.
+                finisher.finish(TensorBatch.newBuilder().setRows(rows.rows()), records, count)
+                        .build());
     }
 
     /** Splits rows [from, to) whose message has {@code size} bytes into runs that fit. */
@@ -100,7 +115,7 @@ public final class TensorBatchSplitter {
             int to,
             int size,
             Finisher finisher,
-            List<TensorBatch.Builder> parts,
+            List<EncodedTensorBatch> parts,
             IntList tooLarge,
             IntList tooLargeBytes) {
         int rows = to - from;
@@ -126,9 +141,8 @@ public final class TensorBatchSplitter {
                                                 + e.getMessage(),
                                         e);
                             });
-            TensorBatch.Builder m =
-                    finisher.finish(TensorBatchCodec.encode(parsed), pick, pick.length);
-            int partSize = m.build().getSerializedSize();
+            EncodedTensorBatch m = encode(parsed, pick, pick.length, finisher);
+            int partSize = m.serializedSize();
             if (partSize + PART_FIELDS <= maxBytes) {
                 parts.add(m);
             } else {

@@ -99,12 +99,11 @@ class TensorBatchSplitterTest {
         for (int i = 0; i < 50; i++) {
             records.add(example(rnd, rnd.nextInt(20), rnd.nextInt(100)));
         }
-        int whole =
-                split(records, Integer.MAX_VALUE, parser()).messages().get(0).getSerializedSize();
+        int whole = split(records, Integer.MAX_VALUE, parser()).messages().get(0).serializedSize();
         TensorBatchSplitter.Result exact = split(records, whole, parser());
         assertEquals(1, exact.messages().size());
-        assertEquals(0, exact.messages().get(0).getParts());
-        assertEquals(whole, exact.messages().get(0).getSerializedSize());
+        assertEquals(0, exact.messages().get(0).meta().getParts());
+        assertEquals(whole, exact.messages().get(0).serializedSize());
         // One byte less and it is split.
         TensorBatchSplitter.Result over = split(records, whole - 1, parser());
         assertTrue(over.messages().size() >= 2, over.messages().size() + " parts");
@@ -126,7 +125,7 @@ class TensorBatchSplitterTest {
             List<Integer> covered = new ArrayList<>();
             int parts = r.messages().size();
             for (int p = 0; p < parts; p++) {
-                TensorBatch m = r.messages().get(p);
+                TensorBatch m = r.messages().get(p).toMessage();
                 assertTrue(m.getSerializedSize() <= max, m.getSerializedSize() + " > " + max);
                 assertEquals(parts == 1 ? 0 : p, m.getPart());
                 assertEquals(parts == 1 ? 0 : parts, m.getParts());
@@ -153,8 +152,8 @@ class TensorBatchSplitterTest {
             assertEquals(expected, covered, "every row in one part or left out, round " + round);
             // Rows are in batch order across parts.
             int last = -1;
-            for (TensorBatch m : r.messages()) {
-                for (int i : rowsOf(m)) {
+            for (EncodedTensorBatch e : r.messages()) {
+                for (int i : rowsOf(e.toMessage())) {
                     assertTrue(i > last, "row order");
                     last = i;
                 }
@@ -176,9 +175,9 @@ class TensorBatchSplitterTest {
         assertArrayEquals(new int[] {17}, r.tooLarge());
         assertTrue(r.tooLargeBytes()[0] > 50_000);
         int rows = 0;
-        for (TensorBatch m : r.messages()) {
-            rows += (int) m.getRows();
-            assertTrue(m.getSerializedSize() <= 10_000);
+        for (EncodedTensorBatch m : r.messages()) {
+            rows += (int) m.rows();
+            assertTrue(m.serializedSize() <= 10_000);
         }
         assertEquals(29, rows);
 
