@@ -35,7 +35,14 @@ import picocli.CommandLine.Parameters;
                     + " {\"file\",\"status\":\"ok\",\"records\",\"bytes\",\"compression\"},"
                     + " {\"file\",\"status\":\"damaged\",\"offset\",\"record\",\"reason\"} or"
                     + " {\"file\",\"status\":\"unreadable\",\"error\"}.",
-            "Exit code 0 when every file is intact, 1 when one is damaged, 2 when one cannot be"
+            "With --manifest, each FILE (or every shard under a directory FILE) is checked"
+                    + " against its <FILE>.manifest.json written by the shard sink: size, CRC32C"
+                    + " of the file, compression, records and record bytes. Lines end in"
+                    + " 'ok, matches its manifest', or read 'FILE: differs from its manifest:"
+                    + " ...' / 'FILE: no manifest'; JSON status \"mismatch\" (with"
+                    + " \"problems\") or \"no_manifest\".",
+            "Exit code 0 when every file is intact (and matches its manifest), 1 when one is"
+                    + " damaged, differs from its manifest or has none, 2 when one cannot be"
                     + " read."
         })
 final class VerifyCommand implements Callable<Integer> {
@@ -65,6 +72,13 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One JSON object per file instead of a text line.")
     private boolean json;
 
+    @Option(
+            names = "--manifest",
+            description =
+                    "Check shards against their <shard>.manifest.json (a directory: every shard"
+                            + " under it).")
+    private boolean manifest;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -79,9 +93,23 @@ final class VerifyCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         int exit = ExitCodes.OK;
-        Progress progress = Progress.onTerminal(err, files.size(), totalSize(files));
-        for (Path file : files) {
-            exit = Math.max(exit, verify(file, options, json, out, err));
+        List<Path> targets = files;
+        if (manifest) {
+            try {
+                targets = ManifestChecks.shardsOf(files);
+            } catch (IOException e) {
+                err.println("tfstream verify: " + e.getMessage());
+                return ExitCodes.USAGE;
+            }
+        }
+        Progress progress = Progress.onTerminal(err, targets.size(), totalSize(targets));
+        for (Path file : targets) {
+            exit =
+                    Math.max(
+                            exit,
+                            manifest
+                                    ? ManifestChecks.verify(file, json, out, err)
+                                    : verify(file, options, json, out, err));
             progress.fileDone(sizeOf(file));
         }
         progress.done();

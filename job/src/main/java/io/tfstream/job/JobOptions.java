@@ -503,6 +503,16 @@ public final class JobOptions {
                             "Shard file names are <prefix>-<uuid>-<n><suffix>; must not start with"
                                     + " '.' or '_' (names readers skip).");
 
+    public static final ConfigOption<Boolean> SHARDS_MANIFESTS =
+            key("shards.manifests")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Write <shard>.manifest.json beside each finished shard once it is"
+                                    + " committed: records, bytes, compression, CRC32C of the"
+                                    + " file, schema fingerprint, event-time range, source offset"
+                                    + " ranges (checked by tfstream verify --manifest).");
+
     public static final ConfigOption<Duration> SHARDS_MAX_BUCKET_SKEW =
             key("shards.max-bucket-skew")
                     .durationType()
@@ -606,6 +616,7 @@ public final class JobOptions {
                     SHARDS_BUCKET_PATTERN,
                     SHARDS_ZONE,
                     SHARDS_PREFIX,
+                    SHARDS_MANIFESTS,
                     SHARDS_MAX_BUCKET_SKEW,
                     SHARDS_SKEW_ACTION,
                     S3_ENDPOINT,

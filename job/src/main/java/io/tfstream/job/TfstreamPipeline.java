@@ -13,7 +13,7 @@ import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.ShardSettings;
-import io.tfstream.operators.shards.ShardSinks;
+import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordDeserializer;
 import io.tfstream.operators.source.SourceRecordSerializer;
@@ -171,7 +171,7 @@ public final class TfstreamPipeline {
                 .name("dead-letter-sink")
                 .uid(DLQ_SINK_UID);
         if (shards) {
-            timed.sinkTo(ShardSinks.create(shardSettings(config)))
+            timed.sinkTo(new TfRecordShardSink(shardSettings(config, schema.fingerprint())))
                     .name("shard-sink")
                     .uid(SHARD_SINK_UID);
         }
@@ -306,7 +306,7 @@ public final class TfstreamPipeline {
                 : settings;
     }
 
-    static ShardSettings shardSettings(JobConfig config) {
+    static ShardSettings shardSettings(JobConfig config, String schemaFingerprint) {
         long interval = config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis();
         long maxAge = config.get(JobOptions.SHARDS_MAX_AGE).toMillis();
         int checkpoints =
@@ -321,7 +321,9 @@ public final class TfstreamPipeline {
                 ZoneId.of(config.get(JobOptions.SHARDS_ZONE)),
                 config.get(JobOptions.SHARDS_SKEW_ACTION) == JobOptions.SkewAction.PROCESSING_TIME
                         ? config.get(JobOptions.SHARDS_MAX_BUCKET_SKEW)
-                        : null);
+                        : null,
+                config.get(JobOptions.SHARDS_MANIFESTS),
+                schemaFingerprint);
     }
 
     /** An exactly-once Kafka sink with its own transactional-id prefix. */

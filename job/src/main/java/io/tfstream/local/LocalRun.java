@@ -17,6 +17,7 @@ import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.sample.SeedDataset;
+import io.tfstream.shards.ShardManifest;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
@@ -774,7 +775,10 @@ public final class LocalRun {
         return n;
     }
 
-    /** Finished shards under {@code dir} (names not starting with '.' or '_'); their records. */
+    /**
+     * Finished shards under {@code dir} (names not starting with '.' or '_', manifests left out);
+     * their records.
+     */
     private static long countLocalShards(Path dir, List<String> names) throws IOException {
         if (!Files.exists(dir)) {
             return 0;
@@ -784,6 +788,7 @@ public final class LocalRun {
             shards =
                     all.filter(Files::isRegularFile)
                             .filter(p -> !hidden(dir.relativize(p)))
+                            .filter(p -> !ShardManifest.isManifest(p.getFileName().toString()))
                             .sorted()
                             .toList();
         }
@@ -851,7 +856,7 @@ public final class LocalRun {
             }
             if (s.isDir()) {
                 collect(fs, s.getPath(), into);
-            } else {
+            } else if (!ShardManifest.isManifest(n)) {
                 into.add(s.getPath());
             }
         }

@@ -3,6 +3,8 @@ package io.tfstream.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.shards.ShardManifest;
+import io.tfstream.shards.ShardStats;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.MaskedCrc32c;
 import io.tfstream.tfrecord.TfRecordTestData;
@@ -11,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -154,5 +157,80 @@ class VerifyCommandTest {
                         + missing
                         + "\"}",
                 lines[2]);
+    }
+
+    private Path shardWithManifest(String name, Compression c) throws IOException {
+        Path bucket = Files.createDirectories(dir.resolve("shards/dt=2025-11-24"));
+        byte[] bytes = TfRecordTestData.write(records, c);
+        Path shard = bucket.resolve(name);
+        Files.write(shard, bytes);
+        ShardStats stats = new ShardStats();
+        for (int i = 0; i < records.size(); i++) {
+            stats.add("t", 0, i, records.get(i).length, 1000 + i);
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        ShardManifest m =
+                ShardManifest.of(
+                        name, "dt=2025-11-24", stats, bytes.length, c, crc.getValue(), "f", 1);
+        Files.writeString(bucket.resolve(ShardManifest.fileNameOf(name)), m.toJson() + "\n");
+        return shard;
+    }
+
+    @Test
+    void shardsAreCheckedAgainstTheirManifests() throws IOException {
+        Path a = shardWithManifest("part-a-0.tfrecord", Compression.NONE);
+        Path b = shardWithManifest("part-b-0.tfrecord.gz", Compression.GZIP);
+        Path c = shardWithManifest("part-c-0.tfrecord.zz", Compression.ZLIB);
+        // hidden parts and markers under the directory are left alone
+        Files.write(a.resolveSibling(".part-d-0.tfrecord"), new byte[] {1});
+        Files.write(a.resolveSibling("_SUCCESS"), new byte[] {1});
+        CliRun run = CliRun.of("verify", "--manifest", dir.resolve("shards").toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(
+                a
+                        + ": 3 records, 108 bytes, none, ok, matches its manifest\n"
+                        + b
+                        + ": 3 records, "
+                        + Files.size(b)
+                        + " bytes, gzip, ok, matches its manifest\n"
+                        + c
+                        + ": 3 records, "
+                        + Files.size(c)
+                        + " bytes, zlib, ok, matches its manifest\n",
+                run.out());
+    }
+
+    @Test
+    void aShardThatDiffersFromItsManifestOrHasNoneFails() throws IOException {
+        Path a = shardWithManifest("part-a-0.tfrecord", Compression.NONE);
+        // one more record appended after the manifest was written: a valid file, but not the shard
+        Files.write(
+                a,
+                TfRecordTestData.write(List.of(new byte[5]), Compression.NONE),
+                java.nio.file.StandardOpenOption.APPEND);
+        Path lone = dir.resolve("shards/dt=2025-11-24/part-x-0.tfrecord");
+        Files.write(lone, TfRecordTestData.write(records, Compression.NONE));
+        CliRun run = CliRun.of("verify", "--manifest", "--json", a.toString(), lone.toString());
+        assertEquals(1, run.exitCode(), run.err());
+        String[] lines = run.out().split("\n");
+        assertEquals(
+                "{\"file\":\""
+                        + a
+                        + "\",\"status\":\"mismatch\",\"problems\":[\"bytes: manifest 108, file 129\","
+                        + "\"records: manifest 3, file 4\",\"record_bytes: manifest 60, file 65\","
+                        + "\"crc32c: manifest ",
+                lines[0].substring(0, lines[0].indexOf("crc32c: manifest ") + 17));
+        assertEquals(
+                "{\"file\":\""
+                        + lone
+                        + "\",\"status\":\"no_manifest\",\"manifest\":\""
+                        + lone
+                        + ".manifest.json\"}",
+                lines[1]);
+        CliRun text = CliRun.of("verify", "--manifest", a.toString());
+        assertTrue(
+                text.out().startsWith(a + ": differs from its manifest: bytes: manifest 108"),
+                text.out());
     }
 }

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.local.S3ProxyProcess;
 import io.tfstream.parse.ParseLimits;
+import io.tfstream.shards.ShardManifest;
+import io.tfstream.shards.ShardManifestCheck;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.tfrecord.TfRecordFiles;
@@ -197,17 +199,18 @@ class ShardsExactlyOnceITCase {
         for (Path shard : shards) {
             String file = shard.getFileName().toString();
             assertTrue(
-                    file.matches(
-                            "compacted-part-[0-9a-f-]{36}-\\d+"
-                                    + java.util.regex.Pattern.quote(suffix)),
+                    file.matches("part-[0-9a-f-]{36}-\\d+" + java.util.regex.Pattern.quote(suffix)),
                     file);
             String bucket = base.relativize(shard.getParent()).toString();
+            long records = 0;
             try (TfRecordReader r =
                     TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
                 while (r.next()) {
                     seen.merge(key(r.copy(), bucket), 1, Integer::sum);
+                    records++;
                 }
             }
+            checkManifest(shard, bucket, records, name + "-in", job.schema().fingerprint());
         }
         assertEquals(
                 good,
@@ -221,6 +224,7 @@ class ShardsExactlyOnceITCase {
         List<String> crashLeftovers = new ArrayList<>();
         JobTestSupport.regularFiles(base).stream()
                 .filter(p -> !shards.contains(p))
+                .filter(p -> !shards.contains(manifestShard(p)))
                 .forEach(
                         p -> {
                             String f = p.getFileName().toString();
@@ -256,6 +260,43 @@ class ShardsExactlyOnceITCase {
         }
     }
 
+    /**
+     * The manifest beside {@code shard} agrees with its bytes (size, CRC32C, records), its bucket,
+     * the schema, and the records' event times and sources.
+     */
+    private static void checkManifest(
+            Path shard, String bucket, long records, String topic, String fingerprint)
+            throws Exception {
+        Path file = shard.resolveSibling(ShardManifest.fileNameOf(shard.getFileName().toString()));
+        ShardManifest m = ShardManifest.fromJson(Files.readString(file));
+        try (java.io.InputStream in = Files.newInputStream(shard)) {
+            assertEquals(
+                    List.of(), ShardManifestCheck.check(in, shard.toString(), m), file.toString());
+        }
+        assertEquals(shard.getFileName().toString(), m.shard());
+        assertEquals(bucket, m.bucket());
+        assertEquals(records, m.records());
+        assertEquals(fingerprint, m.schemaFingerprint());
+        assertEquals(bucket, BUCKET.format(Instant.ofEpochMilli(m.minEventTimeMs())), "min time");
+        assertEquals(bucket, BUCKET.format(Instant.ofEpochMilli(m.maxEventTimeMs())), "max time");
+        assertTrue(m.parts() >= 1);
+        long fromSources = 0;
+        for (ShardManifest.Source source : m.sources()) {
+            assertEquals(topic, source.topic());
+            assertTrue(source.first() <= source.last());
+            fromSources += source.records();
+        }
+        assertEquals(records, fromSources, "records by source in " + file);
+    }
+
+    /** The shard a manifest is of, or {@code p} itself. */
+    private static Path manifestShard(Path p) {
+        String f = p.getFileName().toString();
+        return ShardManifest.isManifest(f)
+                ? p.resolveSibling(f.substring(0, f.length() - ShardManifest.SUFFIX.length()))
+                : p;
+    }
+
     private static String key(byte[] record, String bucket) {
         return bucket + " " + java.util.HexFormat.of().formatHex(record);
     }
@@ -265,7 +306,8 @@ class ShardsExactlyOnceITCase {
                 .filter(
                         p ->
                                 !p.getFileName().toString().startsWith(".")
-                                        && !p.getFileName().toString().startsWith("_"))
+                                        && !p.getFileName().toString().startsWith("_")
+                                        && !ShardManifest.isManifest(p.getFileName().toString()))
                 .toList();
     }
 

@@ -80,7 +80,7 @@ class TfstreamPipelineTest {
         for (JobVertex v : g.getVertices()) {
             if (v.getParallelism() != 3) {
                 assertTrue(
-                        v.getName().endsWith("CompactorCoordinator"),
+                        v.getName().endsWith("shard-compact-coordinator"),
                         "only the compaction coordinator (file names, no records) runs at "
                                 + v.getParallelism()
                                 + ": "

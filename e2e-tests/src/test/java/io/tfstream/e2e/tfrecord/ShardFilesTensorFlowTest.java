@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.tfstream.operators.shards.ShardSinks;
 import io.tfstream.operators.shards.TfRecordBulkWriter;
+import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.tfrecord.Compression;
@@ -79,7 +79,8 @@ class ShardFilesTensorFlowTest {
                         @Override
                         public void close() {}
                     };
-            ((OutputStreamBasedFileCompactor) ShardSinks.compactor(c)).compact(inputs, shield);
+            ((OutputStreamBasedFileCompactor) TfRecordShardSink.compactor(c))
+                    .compact(inputs, shield);
             opened.finish();
         }
         assertTensorFlowReads(all, shard, c);

@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.shards.ShardSettings;
-import io.tfstream.operators.shards.ShardSinks;
+import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.shards.ShardManifest;
+import io.tfstream.shards.ShardManifestCheck;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.tfrecord.Compression;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,7 +69,7 @@ class ShardSinkTensorFlowITCase {
                         WatermarkStrategy.<SourceRecord>forMonotonousTimestamps()
                                 .withTimestampAssigner((r, t) -> r.timestamp()))
                 .sinkTo(
-                        ShardSinks.create(
+                        new TfRecordShardSink(
                                 new ShardSettings(
                                         base.toUri().toString(),
                                         c,
@@ -75,7 +78,9 @@ class ShardSinkTensorFlowITCase {
                                         5,
                                         "'dt='yyyy-MM-dd/'hour='HH",
                                         ZoneOffset.UTC,
-                                        Duration.ofDays(100_000))))
+                                        Duration.ofDays(100_000),
+                                        true,
+                                        "fingerprint")))
                 .uid("shard-sink");
         env.execute("shards-" + c);
 
@@ -86,12 +91,26 @@ class ShardSinkTensorFlowITCase {
         Map<String, Integer> seen = new HashMap<>();
         List<Path> shards;
         try (Stream<Path> all = Files.walk(base)) {
-            shards = all.filter(Files::isRegularFile).sorted().toList();
+            shards =
+                    all.filter(Files::isRegularFile)
+                            .filter(p -> !ShardManifest.isManifest(p.getFileName().toString()))
+                            .sorted()
+                            .toList();
         }
         assertTrue(shards.size() > 2, "several shards: " + shards);
         for (Path shard : shards) {
             assertTrue(
-                    shard.getFileName().toString().startsWith("compacted-part-"), shard.toString());
+                    shard.getFileName().toString().matches("part-[0-9a-f-]{36}-\\d+\\.tfrecord.*"),
+                    shard.toString());
+            ShardManifest manifest =
+                    ShardManifest.fromJson(
+                            Files.readString(
+                                    shard.resolveSibling(
+                                            ShardManifest.fileNameOf(
+                                                    shard.getFileName().toString()))));
+            try (InputStream in = Files.newInputStream(shard)) {
+                assertEquals(List.of(), ShardManifestCheck.check(in, shard.toString(), manifest));
+            }
             TensorFlowRecordIo.ReadResult r = TensorFlowRecordIo.read(shard, c);
             assertNull(r.error(), "TensorFlow's reader on " + shard);
             for (byte[] rec : r.records()) {

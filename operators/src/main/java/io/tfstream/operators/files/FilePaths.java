@@ -1,5 +1,6 @@
 package io.tfstream.operators.files;
 
+import io.tfstream.shards.ShardManifest;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.FileSystems;
@@ -18,7 +19,8 @@ import org.apache.flink.core.fs.Path;
  * The files of {@code source.files.paths}: a file, a directory (read recursively) or a glob in the
  * last path segments ({@code *}, {@code ?}, {@code [..]}, {@code {a,b}} within a segment, {@code
  * **} across segments), on any Flink file system. Names starting with {@code .} or {@code _}
- * (in-progress and marker files) are skipped at every level.
+ * (in-progress and marker files) are skipped at every level, and so are shard manifests ({@code
+ * *.manifest.json}).
  */
 public final class FilePaths implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -125,6 +127,9 @@ public final class FilePaths implements Serializable {
             String name = status.getPath().getName();
             if (name.startsWith(".") || name.startsWith("_")) {
                 return;
+            }
+            if (!status.isDir() && ShardManifest.isManifest(name)) {
+                return; // the manifest beside a shard of the shard sink
             }
             if (status.isDir()) {
                 FileStatus[] children = fs.listStatus(status.getPath());

@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param zone zone of the bucket pattern
  * @param maxBucketSkew event times further than this from now are bucketed by processing time (when
  *     the skew action keeps them), or null when such records never reach the sink
+ * @param manifests whether each finished shard gets its {@code <shard>.manifest.json}
+ * @param schemaFingerprint the fingerprint of the schema that accepted the records (manifests)
  */
 public record ShardSettings(
         String basePath,
@@ -28,7 +30,9 @@ public record ShardSettings(
         int compactEveryCheckpoints,
         String bucketPattern,
         ZoneId zone,
-        Duration maxBucketSkew)
+        Duration maxBucketSkew,
+        boolean manifests,
+        String schemaFingerprint)
         implements Serializable {
     public ShardSettings {
         Objects.requireNonNull(basePath, "basePath");

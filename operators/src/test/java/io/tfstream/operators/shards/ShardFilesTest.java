@@ -89,7 +89,7 @@ class ShardFilesTest {
         assertRecords(b, read(pb));
         Path shard = dir.resolve("shard" + suffix);
         OutputStreamBasedFileCompactor compactor =
-                (OutputStreamBasedFileCompactor) ShardSinks.compactor(c);
+                (OutputStreamBasedFileCompactor) TfRecordShardSink.compactor(c);
         try (OutputStream out = Files.newOutputStream(shard)) {
             compactor.compact(List.of(flink(pa), flink(pb), flink(pd)), out);
         }

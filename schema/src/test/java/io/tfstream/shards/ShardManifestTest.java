@@ -1,0 +1,130 @@
+package io.tfstream.shards;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.tfrecord.Compression;
+import io.tfstream.tfrecord.TfRecordFiles;
+import io.tfstream.tfrecord.TfRecordWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class ShardManifestTest {
+    @TempDir Path dir;
+
+    @Test
+    void theJsonHoldsEveryFieldAndReadsBack() throws IOException {
+        ShardStats s = new ShardStats();
+        s.add("examples", 3, 17, 84, 1_764_000_000_000L);
+        s.add("examples", 3, 20, 80, 1_764_000_360_000L);
+        s.add("/in/a.tfrecord", ShardStats.FILE_PARTITION, 96, 10, 1_764_000_000_500L);
+        ShardManifest m =
+                ShardManifest.of(
+                        "part-u-3.tfrecord",
+                        "dt=2025-11-24/hour=16",
+                        s,
+                        200,
+                        Compression.NONE,
+                        0xfe01L,
+                        "f00d",
+                        4);
+        String json = m.toJson();
+        assertEquals(
+                "{\"shard\":\"part-u-3.tfrecord\",\"bucket\":\"dt=2025-11-24/hour=16\","
+                        + "\"records\":3,\"record_bytes\":174,\"bytes\":200,\"compression\":\"none\","
+                        + "\"crc32c\":\"0000fe01\",\"schema_fingerprint\":\"f00d\","
+                        + "\"min_event_time_ms\":1764000000000,"
+                        + "\"min_event_time\":\"2025-11-24T16:00:00Z\","
+                        + "\"max_event_time_ms\":1764000360000,"
+                        + "\"max_event_time\":\"2025-11-24T16:06:00Z\",\"parts\":4,"
+                        + "\"sources\":[{\"file\":\"/in/a.tfrecord\",\"first_byte_offset\":96,"
+                        + "\"last_byte_offset\":96,\"records\":1},{\"topic\":\"examples\","
+                        + "\"partition\":3,\"first_offset\":17,\"last_offset\":20,\"records\":2}]}",
+                json);
+        assertEquals(m, ShardManifest.fromJson(json));
+        assertEquals("part-u-3.tfrecord.manifest.json", ShardManifest.fileNameOf(m.shard()));
+        assertTrue(ShardManifest.isManifest("part-u-3.tfrecord.manifest.json"));
+    }
+
+    @Test
+    void aManifestMissingAFieldIsRejectedByName() {
+        IOException e =
+                assertThrows(
+                        IOException.class,
+                        () -> ShardManifest.fromJson("{\"shard\":\"x\",\"sources\":[]}"));
+        assertEquals("shard manifest has no 'crc32c'", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Compression.class)
+    void aShardAgreesWithItsManifestAndEveryChangeIsFound(Compression c) throws IOException {
+        Path shard = dir.resolve("part-1" + c);
+        ShardStats s = new ShardStats();
+        Random rnd = new Random(c.ordinal());
+        try (TfRecordWriter w = TfRecordFiles.newWriter(shard, c)) {
+            for (int i = 0; i < 300; i++) {
+                byte[] r = new byte[rnd.nextInt(200)];
+                rnd.nextBytes(r);
+                w.write(r);
+                s.add("t", 0, i, r.length, i);
+            }
+        }
+        byte[] bytes = Files.readAllBytes(shard);
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        ShardManifest m =
+                ShardManifest.of(
+                        shard.getFileName().toString(),
+                        "",
+                        s,
+                        bytes.length,
+                        c,
+                        crc.getValue(),
+                        "f",
+                        1);
+        try (InputStream in = Files.newInputStream(shard)) {
+            assertEquals(List.of(), ShardManifestCheck.check(in, shard.toString(), m));
+        }
+        ShardManifest fewer =
+                new ShardManifest(
+                        m.shard(),
+                        m.bucket(),
+                        299,
+                        m.recordBytes(),
+                        m.bytes(),
+                        c,
+                        m.crc32c(),
+                        "f",
+                        null,
+                        null,
+                        1,
+                        List.of());
+        try (InputStream in = Files.newInputStream(shard)) {
+            assertEquals(
+                    List.of("records: manifest 299, file 300"),
+                    ShardManifestCheck.check(in, shard.toString(), fewer));
+        }
+        // a file changed after the fact (the same length, another last byte) fails its CRC32C
+        bytes[bytes.length - 1] ^= 1;
+        Files.write(shard, bytes);
+        try (InputStream in = Files.newInputStream(shard)) {
+            List<String> problems = ShardManifestCheck.check(in, shard.toString(), m);
+            assertTrue(
+                    problems.get(problems.size() - 1).startsWith("crc32c: manifest "),
+                    "" + problems);
+        } catch (IOException damaged) {
+            // the reader found the damage first (a record or stream CRC): also a failed check
+            assertTrue(damaged.getMessage().contains(shard.toString()), damaged.getMessage());
+        }
+    }
+}
