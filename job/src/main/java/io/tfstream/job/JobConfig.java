@@ -296,6 +296,11 @@ public final class JobConfig {
             throw new JobConfigException(
                     "invalid value for shards.target-size: expected >= 1 byte");
         }
+        if (get(JobOptions.SHARDS_SUCCESS_MARKERS) && !get(JobOptions.SHARDS_MANIFESTS)) {
+            throw new JobConfigException(
+                    "shards.success-markers: true lists the shards by their manifests; set"
+                            + " shards.manifests: true or shards.success-markers: false");
+        }
     }
 
     private void require(ConfigOption<?> o) {

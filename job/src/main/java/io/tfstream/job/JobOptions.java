@@ -513,6 +513,25 @@ public final class JobOptions {
                                     + " file, schema fingerprint, event-time range, source offset"
                                     + " ranges (checked by tfstream verify --manifest).");
 
+    public static final ConfigOption<Boolean> SHARDS_SUCCESS_MARKERS =
+            key("shards.success-markers")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Write a _SUCCESS file into an event-time bucket once the watermark has"
+                                    + " passed the bucket's end plus shards.success-delay and its"
+                                    + " shards are committed, listing them with their record"
+                                    + " counts; written again when late records add a shard."
+                                    + " Needs shards.manifests.");
+
+    public static final ConfigOption<Duration> SHARDS_SUCCESS_DELAY =
+            key("shards.success-delay")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription(
+                            "How long after a bucket's end (in event time, by the watermark) the"
+                                    + " bucket is complete and gets its _SUCCESS marker.");
+
     public static final ConfigOption<Duration> SHARDS_MAX_BUCKET_SKEW =
             key("shards.max-bucket-skew")
                     .durationType()
@@ -617,6 +636,8 @@ public final class JobOptions {
                     SHARDS_ZONE,
                     SHARDS_PREFIX,
                     SHARDS_MANIFESTS,
+                    SHARDS_SUCCESS_MARKERS,
+                    SHARDS_SUCCESS_DELAY,
                     SHARDS_MAX_BUCKET_SKEW,
                     SHARDS_SKEW_ACTION,
                     S3_ENDPOINT,

@@ -323,7 +323,9 @@ public final class TfstreamPipeline {
                         ? config.get(JobOptions.SHARDS_MAX_BUCKET_SKEW)
                         : null,
                 config.get(JobOptions.SHARDS_MANIFESTS),
-                schemaFingerprint);
+                schemaFingerprint,
+                config.get(JobOptions.SHARDS_SUCCESS_MARKERS),
+                config.get(JobOptions.SHARDS_SUCCESS_DELAY));
     }
 
     /** An exactly-once Kafka sink with its own transactional-id prefix. */

@@ -9,6 +9,7 @@ import io.tfstream.local.S3ProxyProcess;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardManifestCheck;
+import io.tfstream.shards.ShardSuccessMarker;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.tfrecord.TfRecordFiles;
@@ -172,6 +173,14 @@ class ShardsExactlyOnceITCase {
                     Duration.ofMinutes(3),
                     "every good record in a shard");
             checkpoints = completedCheckpoints(cluster, id);
+            // The watermark has long passed the first hour: its bucket is complete.
+            waitFor(
+                    () ->
+                            Files.exists(
+                                    base.resolve(BUCKET.format(Instant.ofEpochMilli(start)))
+                                            .resolve(ShardSuccessMarker.FILE_NAME)),
+                    Duration.ofMinutes(2),
+                    "the _SUCCESS marker of the first hour while the job runs");
             // Drain: the source ends, anything left is compacted and committed.
             stopWithDrain(client, dir.resolve(name + "-sp"));
         } finally {
@@ -217,6 +226,7 @@ class ShardsExactlyOnceITCase {
                 seen.values().stream().mapToLong(Integer::longValue).sum(),
                 "records in shards");
         assertEquals(expected, seen, "each good record once, in the bucket of its event time");
+        checkMarkers(base, shards);
         assertTrue(
                 shards.size() < checkpoints,
                 shards.size() + " shards, " + checkpoints + " checkpoints");
@@ -225,6 +235,7 @@ class ShardsExactlyOnceITCase {
         JobTestSupport.regularFiles(base).stream()
                 .filter(p -> !shards.contains(p))
                 .filter(p -> !shards.contains(manifestShard(p)))
+                .filter(p -> !p.getFileName().toString().equals(ShardSuccessMarker.FILE_NAME))
                 .forEach(
                         p -> {
                             String f = p.getFileName().toString();
@@ -287,6 +298,45 @@ class ShardsExactlyOnceITCase {
             fromSources += source.records();
         }
         assertEquals(records, fromSources, "records by source in " + file);
+    }
+
+    /** Every bucket has its _SUCCESS, listing exactly its shards with their record counts. */
+    private static void checkMarkers(Path base, List<Path> shards) throws Exception {
+        Map<Path, List<Path>> byBucket = new HashMap<>();
+        for (Path shard : shards) {
+            byBucket.computeIfAbsent(shard.getParent(), k -> new ArrayList<>()).add(shard);
+        }
+        for (Map.Entry<Path, List<Path>> e : byBucket.entrySet()) {
+            Path file = e.getKey().resolve(ShardSuccessMarker.FILE_NAME);
+            assertTrue(Files.exists(file), "no marker in " + e.getKey());
+            ShardSuccessMarker marker = ShardSuccessMarker.fromJson(Files.readString(file));
+            assertEquals(base.relativize(e.getKey()).toString(), marker.bucket());
+            List<String> names = new ArrayList<>();
+            long records = 0;
+            for (Path shard : e.getValue()) {
+                names.add(shard.getFileName().toString());
+                try (TfRecordReader r =
+                        TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
+                    while (r.next()) {
+                        records++;
+                    }
+                }
+            }
+            names.sort(null);
+            assertEquals(
+                    names,
+                    marker.shards().stream().map(ShardSuccessMarker.Shard::shard).toList(),
+                    file.toString());
+            assertEquals(records, marker.records(), file.toString());
+            assertEquals(
+                    Instant.parse(
+                                    marker.bucket().replace("dt=", "").replace("/hour=", "T")
+                                            + ":00:00Z")
+                            .plus(Duration.ofHours(1))
+                            .toEpochMilli(),
+                    marker.endMs(),
+                    "end of " + marker.bucket());
+        }
     }
 
     /** The shard a manifest is of, or {@code p} itself. */

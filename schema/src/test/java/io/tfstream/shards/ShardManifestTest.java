@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.CRC32C;
@@ -126,5 +127,23 @@ class ShardManifestTest {
             // the reader found the damage first (a record or stream CRC): also a failed check
             assertTrue(damaged.getMessage().contains(shard.toString()), damaged.getMessage());
         }
+    }
+
+    @Test
+    void aSuccessMarkerListsItsShardsSortedWithTotals() throws IOException {
+        ShardStats s = new ShardStats();
+        s.add("t", 0, 1, 10, 5);
+        ShardManifest b = ShardManifest.of("part-b", "x", s, 40, Compression.NONE, 1, "f", 1);
+        s.add("t", 0, 2, 10, 6);
+        ShardManifest a = ShardManifest.of("part-a", "x", s, 70, Compression.NONE, 1, "f", 1);
+        ShardSuccessMarker m =
+                ShardSuccessMarker.of(
+                        "x", Instant.parse("2026-11-24T11:00:00Z").toEpochMilli(), List.of(b, a));
+        assertEquals(
+                "{\"bucket\":\"x\",\"end_ms\":1795518000000,\"end\":\"2026-11-24T11:00:00Z\","
+                        + "\"records\":3,\"bytes\":110,\"shards\":[{\"shard\":\"part-a\",\"records\":2,"
+                        + "\"bytes\":70},{\"shard\":\"part-b\",\"records\":1,\"bytes\":40}]}",
+                m.toJson());
+        assertEquals(m, ShardSuccessMarker.fromJson(m.toJson()));
     }
 }

@@ -80,7 +80,9 @@ class ShardSinkTensorFlowITCase {
                                         ZoneOffset.UTC,
                                         Duration.ofDays(100_000),
                                         true,
-                                        "fingerprint")))
+                                        "fingerprint",
+                                        true,
+                                        Duration.ZERO)))
                 .uid("shard-sink");
         env.execute("shards-" + c);
 

@@ -2,7 +2,6 @@ package io.tfstream.operators.shards;
 
 import io.tfstream.shards.ShardManifest;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -10,8 +9,6 @@ import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.connector.file.sink.FileSinkCommittable;
 import org.apache.flink.connector.file.sink.committer.FileCommitter;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
-import org.apache.flink.core.fs.RecoverableWriter;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
@@ -24,9 +21,12 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
  * manifest again. Manifests are written through the file system's recoverable writer: a reader sees
  * a whole manifest or none (local files: renamed into place; S3: a completed upload).
  *
+ * <p>A bucket's {@link ShardMarker} is handled after the shards committed with it: its {@code
+ * _SUCCESS} is written by {@link SuccessMarkers}.
+ *
  * <p>Metrics under {@code tfstream}: {@code shardsFinished}, {@code shardRecordsFinished}, {@code
- * shardBytesFinished} and the {@code shardSize} histogram (a commit repeated after a recovery is
- * counted again).
+ * shardBytesFinished}, the {@code shardSize} histogram, {@code successMarkers} (a commit repeated
+ * after a recovery is counted again).
  */
 @SuppressWarnings("try") // close() is Flink's AutoCloseable contract
 final class ShardCommitter implements Committer<FileSinkCommittable> {
@@ -34,6 +34,9 @@ final class ShardCommitter implements Committer<FileSinkCommittable> {
 
     private final Committer<FileSinkCommittable> files;
     private final ShardSettings settings;
+    private final java.time.Duration markerWait;
+    private SuccessMarkers successMarkers;
+    final Counter markers;
     final Counter finished;
     final Counter finishedRecords;
     final Counter finishedBytes;
@@ -41,9 +44,19 @@ final class ShardCommitter implements Committer<FileSinkCommittable> {
 
     ShardCommitter(
             Committer<FileSinkCommittable> files, ShardSettings settings, MetricGroup metrics) {
+        this(files, settings, metrics, SuccessMarkers.DEFAULT_WAIT);
+    }
+
+    ShardCommitter(
+            Committer<FileSinkCommittable> files,
+            ShardSettings settings,
+            MetricGroup metrics,
+            java.time.Duration markerWait) {
         this.files = files;
         this.settings = settings;
+        this.markerWait = markerWait;
         MetricGroup g = metrics.addGroup("tfstream");
+        this.markers = g.counter("successMarkers");
         this.finished = g.counter("shardsFinished");
         this.finishedRecords = g.counter("shardRecordsFinished");
         this.finishedBytes = g.counter("shardBytesFinished");
@@ -54,15 +67,22 @@ final class ShardCommitter implements Committer<FileSinkCommittable> {
     public void commit(Collection<CommitRequest<FileSinkCommittable>> requests)
             throws IOException, InterruptedException {
         List<ShardPendingFile> shards = new ArrayList<>();
+        List<ShardMarker> markers = new ArrayList<>();
+        List<CommitRequest<FileSinkCommittable>> files = new ArrayList<>(requests.size());
         for (CommitRequest<FileSinkCommittable> r : requests) {
             FileSinkCommittable c = r.getCommittable();
+            if (c.hasPendingFile() && c.getPendingFile() instanceof ShardMarker) {
+                markers.add((ShardMarker) c.getPendingFile());
+                continue;
+            }
+            files.add(r);
             if (c.hasPendingFile()
                     && c.getPendingFile().getPath() != null
                     && !c.getPendingFile().getPath().getName().startsWith(".")) {
                 shards.add((ShardPendingFile) c.getPendingFile());
             }
         }
-        files.commit(requests);
+        this.files.commit(files);
         for (ShardPendingFile s : shards) {
             if (settings.manifests()) {
                 writeManifest(s);
@@ -72,17 +92,24 @@ final class ShardCommitter implements Committer<FileSinkCommittable> {
             finishedBytes.inc(Math.max(0, s.fileBytes()));
             size.update(s.fileBytes());
         }
+        for (ShardMarker m : markers) {
+            markers().write(m);
+            this.markers.inc();
+        }
+    }
+
+    private SuccessMarkers markers() {
+        if (successMarkers == null) {
+            successMarkers = new SuccessMarkers(markerWait);
+        }
+        return successMarkers;
     }
 
     private void writeManifest(ShardPendingFile s) throws IOException {
         Path shard = s.getPath();
         ShardManifest m = manifestOf(s, settings);
         Path target = new Path(shard.getParent(), ShardManifest.fileNameOf(shard.getName()));
-        RecoverableWriter writer = target.getFileSystem().createRecoverableWriter();
-        RecoverableFsDataOutputStream out = writer.open(target);
-        out.write(m.toJson().getBytes(StandardCharsets.UTF_8));
-        out.write('\n');
-        out.closeForCommit().commit();
+        SuccessMarkers.writeWhole(target, m.toJson());
     }
 
     /** The manifest of committed shard {@code s}. */

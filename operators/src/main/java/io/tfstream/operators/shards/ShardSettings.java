@@ -21,6 +21,8 @@ import java.util.Objects;
  *     the skew action keeps them), or null when such records never reach the sink
  * @param manifests whether each finished shard gets its {@code <shard>.manifest.json}
  * @param schemaFingerprint the fingerprint of the schema that accepted the records (manifests)
+ * @param successMarkers whether a bucket gets its {@code _SUCCESS} marker once it is complete
+ * @param successDelay how long after a bucket's end (in event time) it is complete
  */
 public record ShardSettings(
         String basePath,
@@ -32,7 +34,9 @@ public record ShardSettings(
         ZoneId zone,
         Duration maxBucketSkew,
         boolean manifests,
-        String schemaFingerprint)
+        String schemaFingerprint,
+        boolean successMarkers,
+        Duration successDelay)
         implements Serializable {
     public ShardSettings {
         Objects.requireNonNull(basePath, "basePath");
@@ -46,6 +50,15 @@ public record ShardSettings(
         }
         if (targetSize < 1) {
             throw new IllegalArgumentException("shards.target-size must be positive");
+        }
+        if (successMarkers && !manifests) {
+            throw new IllegalArgumentException(
+                    "shards.success-markers lists the shards' manifests: it needs"
+                            + " shards.manifests: true");
+        }
+        Objects.requireNonNull(successDelay, "successDelay");
+        if (successDelay.isNegative()) {
+            throw new IllegalArgumentException("shards.success-delay must not be negative");
         }
         if (compactEveryCheckpoints < 1) {
             throw new IllegalArgumentException("compaction needs at least one checkpoint");

@@ -21,7 +21,6 @@ import org.apache.flink.connector.file.sink.FileSinkCommittableSerializer;
 import org.apache.flink.connector.file.sink.committer.FileCommitter;
 import org.apache.flink.connector.file.sink.compactor.FileCompactStrategy;
 import org.apache.flink.connector.file.sink.compactor.FileCompactor;
-import org.apache.flink.connector.file.sink.compactor.operator.CompactCoordinatorFactory;
 import org.apache.flink.connector.file.sink.compactor.operator.CompactorRequest;
 import org.apache.flink.connector.file.sink.compactor.operator.CompactorRequestTypeInfo;
 import org.apache.flink.connector.file.sink.writer.DefaultFileWriterBucketFactory;
@@ -54,7 +53,10 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.
  * checkpoints, whichever comes first ({@link ShardCompactor}). The shard is committed as {@code
  * <prefix>-<uuid>-<n><suffix>} (its first part's name, visible), its manifest beside it ({@link
  * ShardCommitter}), and its hidden parts are deleted. The compaction coordinator runs at
- * parallelism 1 and handles file names only; writers and compactors run at the sink's parallelism.
+ * parallelism 1 and handles file names and statistics only; writers and compactors run at the
+ * sink's parallelism. It also closes a bucket once the watermark has passed its end plus {@code
+ * successDelay}: its last parts are compacted and a {@code _SUCCESS} marker listing its shards is
+ * written after them ({@link ShardCompactCoordinator}).
  *
  * <p>Metrics under {@code tfstream}: writer {@code shardRecords} and {@code shardBytes} (records
  * and record bytes written into part files); compactor {@code shardsCompacted}, {@code
@@ -185,14 +187,19 @@ public final class TfRecordShardSink
                         .transform(
                                 "shard-compact-coordinator",
                                 new CompactorRequestTypeInfo(this::getCommittableSerializer),
-                                new CompactCoordinatorFactory(
-                                        strategy, this::getCommittableSerializer))
+                                new ShardCompactCoordinatorFactory(this))
                         .setParallelism(1)
                         .uid(COORDINATOR_UID);
+        // A bucket's requests all go to one compactor, and so to one committer, which commits
+        // them in checkpoint order: a bucket's _SUCCESS marker is written after its shards.
+        DataStream<CompactorRequest> byBucket =
+                coordinator.partitionCustom(
+                        (bucket, partitions) -> Math.floorMod(bucket.hashCode(), partitions),
+                        CompactorRequest::getBucketId);
         // Compactors run at the committers' parallelism: Flink requires it so that each
         // committable summary reaches the committer of its committables.
         SingleOutputStreamOperator<CommittableMessage<FileSinkCommittable>> compactor =
-                coordinator.transform(
+                byBucket.transform(
                         "shard-compactor",
                         committables.getType(),
                         new ShardCompactorOperatorFactory(strategy, this));

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardStats;
+import io.tfstream.shards.ShardSuccessMarker;
 import io.tfstream.tfrecord.Compression;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -109,7 +111,9 @@ class ShardCommitterTest {
                 ZoneOffset.UTC,
                 null,
                 manifests,
-                "abc123");
+                "abc123",
+                false,
+                java.time.Duration.ZERO);
     }
 
     @TempDir java.nio.file.Path base;
@@ -216,5 +220,63 @@ class ShardCommitterTest {
                 "x",
                 ShardCommitter.bucketOf(
                         new Path("file:/tmp/s/x/part-1"), new Path("file:/tmp/s/")));
+    }
+
+    @Test
+    void aMarkerIsWrittenAfterTheShardsCommittedWithItAndListsTheBucket() throws Exception {
+        RecordingCommitter inner = new RecordingCommitter();
+        ShardCommitter c =
+                new ShardCommitter(
+                        inner,
+                        settings(true),
+                        new UnregisteredMetricsGroup(),
+                        Duration.ofMillis(300));
+        java.nio.file.Path bucket = Files.createDirectories(base.resolve("dt=2025-11-24"));
+        Path b = new Path(bucket.toUri());
+        ShardMarker marker =
+                new ShardMarker(
+                        b, "dt=2025-11-24", 1_764_028_800_000L, List.of("part-2-0.tfrecord.gz"));
+        c.commit(
+                List.of(
+                        new Request(new FileSinkCommittable("dt=2025-11-24", marker)),
+                        new Request(
+                                new FileSinkCommittable(
+                                        "dt=2025-11-24",
+                                        shard(new Path(b, "part-2-0.tfrecord.gz"), 300, stats(5)))),
+                        new Request(
+                                new FileSinkCommittable(
+                                        "dt=2025-11-24",
+                                        shard(
+                                                new Path(b, "part-1-0.tfrecord.gz"),
+                                                100,
+                                                stats(3))))));
+        assertEquals(2, inner.committed.size(), "the marker request is not a file to commit");
+        assertEquals(1, c.markers.getCount());
+        ShardSuccessMarker m =
+                ShardSuccessMarker.fromJson(Files.readString(bucket.resolve("_SUCCESS")));
+        assertEquals(
+                new ShardSuccessMarker(
+                        "dt=2025-11-24",
+                        1_764_028_800_000L,
+                        8,
+                        400,
+                        List.of(
+                                new ShardSuccessMarker.Shard("part-1-0.tfrecord.gz", 3, 100),
+                                new ShardSuccessMarker.Shard("part-2-0.tfrecord.gz", 5, 300))),
+                m);
+
+        // a marker naming a shard that never appears fails the commit after the wait
+        ShardMarker missing =
+                new ShardMarker(b, "dt=2025-11-24", 1L, List.of("part-9-0.tfrecord.gz"));
+        java.io.IOException e =
+                org.junit.jupiter.api.Assertions.assertThrows(
+                        java.io.IOException.class,
+                        () ->
+                                c.commit(
+                                        List.of(
+                                                new Request(
+                                                        new FileSinkCommittable(
+                                                                "dt=2025-11-24", missing)))));
+        assertTrue(e.getMessage().contains("[part-9-0.tfrecord.gz]"), e.getMessage());
     }
 }

@@ -1,0 +1,107 @@
+package io.tfstream.shards;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The {@code _SUCCESS} marker of an event-time bucket: written by the shard sink once the watermark
+ * has passed the bucket's end plus {@code shards.success-delay} and every shard of the bucket is
+ * committed. It lists the bucket's shards with their record counts and sizes (from their manifests)
+ * and the totals. A late record that still reaches the bucket gets a new shard and the marker is
+ * written again, listing it too.
+ *
+ * <p>JSON: {@code {"bucket","end_ms","end","records","bytes","shards":[{"shard","records",
+ * "bytes"}]}}, shards sorted by name.
+ */
+public record ShardSuccessMarker(
+        String bucket, long endMs, long records, long bytes, List<Shard> shards) {
+    /** The marker's file name. */
+    public static final String FILE_NAME = "_SUCCESS";
+
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final ObjectMapper READER = new ObjectMapper();
+
+    public ShardSuccessMarker {
+        Objects.requireNonNull(bucket, "bucket");
+        shards = List.copyOf(shards);
+    }
+
+    /** One shard of the bucket. */
+    public record Shard(String shard, long records, long bytes) {}
+
+    /** The marker of {@code bucket} ending at {@code endMs} listing the shards of {@code m}. */
+    public static ShardSuccessMarker of(String bucket, long endMs, List<ShardManifest> manifests) {
+        List<Shard> shards = new ArrayList<>();
+        long records = 0;
+        long bytes = 0;
+        for (ShardManifest m : manifests) {
+            shards.add(new Shard(m.shard(), m.records(), m.bytes()));
+            records += m.records();
+            bytes += m.bytes();
+        }
+        shards.sort((a, b) -> a.shard().compareTo(b.shard()));
+        return new ShardSuccessMarker(bucket, endMs, records, bytes, shards);
+    }
+
+    /** The marker as one line of JSON. */
+    public String toJson() {
+        StringWriter w = new StringWriter();
+        try (JsonGenerator g = JSON.createGenerator(w)) {
+            g.writeStartObject();
+            g.writeStringField("bucket", bucket);
+            g.writeNumberField("end_ms", endMs);
+            g.writeStringField(
+                    "end",
+                    endMs == Long.MAX_VALUE ? "unbounded" : Instant.ofEpochMilli(endMs).toString());
+            g.writeNumberField("records", records);
+            g.writeNumberField("bytes", bytes);
+            g.writeArrayFieldStart("shards");
+            for (Shard s : shards) {
+                g.writeStartObject();
+                g.writeStringField("shard", s.shard());
+                g.writeNumberField("records", s.records());
+                g.writeNumberField("bytes", s.bytes());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new IllegalStateException("writing JSON to a string failed", e);
+        }
+        return w.toString();
+    }
+
+    /**
+     * Reads a marker.
+     *
+     * @throws IOException when {@code json} is not a marker
+     */
+    public static ShardSuccessMarker fromJson(String json) throws IOException {
+        JsonNode n = READER.readTree(json);
+        if (n == null || !n.isObject() || !n.path("shards").isArray()) {
+            throw new IOException("a _SUCCESS marker is a JSON object with 'shards'");
+        }
+        List<Shard> shards = new ArrayList<>();
+        for (JsonNode s : n.get("shards")) {
+            shards.add(
+                    new Shard(
+                            s.path("shard").asText(),
+                            s.path("records").asLong(),
+                            s.path("bytes").asLong()));
+        }
+        return new ShardSuccessMarker(
+                n.path("bucket").asText(),
+                n.path("end_ms").asLong(),
+                n.path("records").asLong(),
+                n.path("bytes").asLong(),
+                shards);
+    }
+}
