@@ -124,7 +124,7 @@ class ShardsExactlyOnceITCase {
         kafka.createTopic(name + "-dlq", 1);
         Path spec = dir.resolve(name + ".json");
         Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
-        int n = compression.equals("none") ? 20_000 : 6_000;
+        int n = 20_000;
         List<InputCorpus.Input> inputs =
                 InputCorpus.examples(
                         n, 3, Seed001Corpus.spec(), ParseLimits.defaults().withMaxRecordBytes(256));
@@ -247,10 +247,15 @@ class ShardsExactlyOnceITCase {
         // Every committed part was compacted and deleted; what may remain is the hidden in-progress
         // file of a task that was killed (README: local file systems keep it, S3 does not).
         assertEquals(List.of(), others, "nothing but finished shards under the base path");
-        assertTrue(
-                crashLeftovers.size()
-                        <= 3 * PARALLELISM + 3, // 3 buckets: parts and compactions in flight
-                "in-progress files of the killed attempt only: " + crashLeftovers);
+        if (shardsPath.startsWith("s3://")) {
+            // on S3 an unfinished file is an incomplete multipart upload: never listed
+            assertEquals(List.of(), crashLeftovers, "nothing of the killed attempt on S3");
+        } else {
+            assertTrue(
+                    crashLeftovers.size()
+                            <= 3 * PARALLELISM + 3, // 3 buckets: parts and compactions in flight
+                    "in-progress files of the killed attempt only: " + crashLeftovers);
+        }
         assertEquals(inputs.size() - good, kafka.readCommitted(name + "-dlq").size());
     }
 

@@ -87,6 +87,7 @@ public final class ThroughputHarness {
             int latencyRate,
             Duration latencyDuration,
             boolean s3,
+            boolean shardCost,
             Path out) {
         /** The defaults of the full run, from system properties {@code harness.*}. */
         public static Settings fromSystemProperties() {
@@ -105,6 +106,7 @@ public final class ThroughputHarness {
                     Integer.getInteger("harness.latency-rate", 5000),
                     Duration.ofSeconds(Long.getLong("harness.latency-seconds", 30)),
                     Boolean.parseBoolean(System.getProperty("harness.s3", "true")),
+                    Boolean.parseBoolean(System.getProperty("harness.shard-cost", "true")),
                     Path.of(System.getProperty("harness.out", "target/harness")));
         }
     }
@@ -161,6 +163,10 @@ public final class ThroughputHarness {
                 runs.add(tfstream(profile, in, specFile, "local", true));
                 if (s.s3()) {
                     runs.add(tfstream(profile, in, specFile, "s3proxy", false));
+                }
+                if (s.shardCost()) {
+                    runs.add(tfstream(profile, in, specFile, "none", false));
+                    runs.add(tfstream(profile, in, specFile, "local gzip", false));
                 }
             }
             String profile = s.profiles().get(0);
@@ -280,12 +286,18 @@ public final class ThroughputHarness {
             throws Exception {
         Map<String, Object> m = jobSettings(profile, in, specFile);
         m.put("source.stopping-offsets", "latest");
-        m.put("source.group-id", profile + "-tfstream-" + shards);
-        m.put("job.name", profile + "-tfstream-" + shards);
+        String id = shards.replace(' ', '-');
+        m.put("source.group-id", profile + "-tfstream-" + id);
+        m.put("job.name", profile + "-tfstream-" + id);
         S3ProxyProcess proxy = null;
         try {
-            if (shards.equals("local")) {
-                m.put("shards.path", work.resolve(profile + "-shards").toUri().toString());
+            if (shards.equals("none")) {
+                // the same job without shards: what shard writing costs
+            } else if (shards.startsWith("local")) {
+                m.put("shards.path", work.resolve(profile + "-shards-" + id).toUri().toString());
+                if (shards.endsWith("gzip")) {
+                    m.put("shards.compression", "gzip");
+                }
             } else {
                 proxy = S3ProxyProcess.start(work.resolve(profile + "-s3"));
                 proxy.createBucket("harness");
@@ -304,7 +316,9 @@ public final class ThroughputHarness {
             TfstreamPipeline.build(env, job.config(), job.schema());
             return measure(
                     profile,
-                    "tfstream (shards " + shards + ")",
+                    shards.equals("none")
+                            ? "tfstream (no shards)"
+                            : "tfstream (shards " + shards + ")",
                     flink,
                     env,
                     profiled ? profile : null);
@@ -538,6 +552,50 @@ public final class ThroughputHarness {
         return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
     }
 
+    /** CPU per record of shard writing: the job with shards against the same job without. */
+    private void shardCost(StringBuilder md, ObjectNode root) {
+        if (!s.shardCost()) {
+            return;
+        }
+        md.append(
+                "\n## Shard writing cost (CPU per record, the same job with and without shards)\n\n");
+        md.append(
+                "| profile | no shards (CPU s per million) | shards local | added | shards local gzip | added |\n");
+        md.append("| --- | --- | --- | --- | --- | --- |\n");
+        ObjectNode cost = root.putObject("shard_cost");
+        for (String profile : s.profiles()) {
+            Run none = find(profile, "tfstream (no shards)");
+            Run local = find(profile, "tfstream (shards local)");
+            Run gzip = find(profile, "tfstream (shards local gzip)");
+            if (none == null || local == null || gzip == null) {
+                continue;
+            }
+            double base = none.cpuSecondsPerMillion();
+            double addedLocal = local.cpuSecondsPerMillion() / base - 1;
+            double addedGzip = gzip.cpuSecondsPerMillion() / base - 1;
+            ObjectNode p = cost.putObject(profile);
+            p.put("added_cpu_local", addedLocal);
+            p.put("added_cpu_local_gzip", addedGzip);
+            md.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %.1f | %.1f | %+.0f%% | %.1f | %+.0f%% |%n",
+                            profile,
+                            base,
+                            local.cpuSecondsPerMillion(),
+                            addedLocal * 100,
+                            gzip.cpuSecondsPerMillion(),
+                            addedGzip * 100));
+        }
+    }
+
+    private Run find(String profile, String job) {
+        return runs.stream()
+                .filter(r -> r.profile().equals(profile) && r.job().equals(job))
+                .findFirst()
+                .orElse(null);
+    }
+
     private Path report() throws IOException {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode settings = root.putObject("settings");
@@ -591,6 +649,7 @@ public final class ThroughputHarness {
                             ratio));
             bars.addValue(r.recordsPerSecond(), r.job(), r.profile());
         }
+        shardCost(md, root);
         md.append(
                 "\n## CPU by stage (JFR execution samples of the tfstream run, shards local)\n\n");
         ObjectNode st = root.putObject("stages");

@@ -38,6 +38,7 @@ class ThroughputHarnessITCase {
                         1000,
                         Duration.ofSeconds(5),
                         true,
+                        true,
                         out);
         Path report = new ThroughputHarness(settings).run();
         String md = Files.readString(report);
@@ -47,7 +48,10 @@ class ThroughputHarnessITCase {
                         "| seed001 | tfstream (shards local) |",
                         "| seed001 | tfstream (shards s3proxy) |",
                         "| wide | pass-through |",
-                        "| wide | tfstream (shards local) |")) {
+                        "| wide | tfstream (shards local) |",
+                        "| wide | tfstream (no shards) |",
+                        "| wide | tfstream (shards local gzip) |",
+                        "## Shard writing cost")) {
             assertTrue(md.contains(row), row + " in\n" + md);
         }
         JsonNode json = new ObjectMapper().readTree(out.resolve("report.json").toFile());
