@@ -518,7 +518,8 @@ public final class JobOptions {
                     .withDescription(
                             "What happens to a record beyond shards.max-bucket-skew: dead_letter"
                                     + " (reason validation, not in any output) or processing_time"
-                                    + " (bucketed by the time it is written).");
+                                    + " (bucketed by the time it is written); counted in the"
+                                    + " metric tfstream.skewedRecords either way.");
 
     // --- S3
 

@@ -146,16 +146,24 @@ public final class TfstreamPipeline {
                                 .name("feature-event-time")
                                 .uid(FEATURE_TIME_UID);
         boolean shards = config.contains(JobOptions.SHARDS_PATH);
-        if (shards
-                && config.get(JobOptions.SHARDS_SKEW_ACTION) == JobOptions.SkewAction.DEAD_LETTER) {
+        if (shards) {
+            // With processing_time the guard only counts: the bucket assigner re-buckets.
+            boolean deadLetter =
+                    config.get(JobOptions.SHARDS_SKEW_ACTION) == JobOptions.SkewAction.DEAD_LETTER;
             SingleOutputStreamOperator<SourceRecord> guarded =
                     timed.process(
                                     new BucketSkewGuard(
-                                            config.get(JobOptions.SHARDS_MAX_BUCKET_SKEW)))
+                                            config.get(JobOptions.SHARDS_MAX_BUCKET_SKEW),
+                                            deadLetter
+                                                    ? BucketSkewGuard.Action.DEAD_LETTER
+                                                    : BucketSkewGuard.Action.PASS_THROUGH))
                             .returns(SourceRecordSerializer.typeInfo())
                             .name("bucket-skew-guard")
                             .uid(SKEW_GUARD_UID);
-            deadLetters = deadLetters.union(guarded.getSideOutput(BatchParseOperator.DEAD_LETTERS));
+            if (deadLetter) {
+                deadLetters =
+                        deadLetters.union(guarded.getSideOutput(BatchParseOperator.DEAD_LETTERS));
+            }
             timed = guarded;
         }
         String job = config.get(JobOptions.JOB_NAME);

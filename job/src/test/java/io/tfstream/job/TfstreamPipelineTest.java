@@ -88,4 +88,18 @@ class TfstreamPipelineTest {
             }
         }
     }
+
+    @Test
+    void theSkewGuardAlsoRunsWhenSkewedRecordsAreRebucketedToCountThem() throws Exception {
+        JobGraph g =
+                graph(
+                        Map.of(
+                                "shards.path",
+                                dir.resolve("shards").toUri().toString(),
+                                "shards.skew-action",
+                                "processing_time"));
+        assertTrue(
+                vertexOf(g, "kafka-source").getName().contains("bucket-skew-guard"),
+                "the guard counts tfstream.skewedRecords");
+    }
 }
