@@ -17,7 +17,12 @@ import io.tfstream.tfrecord.TfRecordWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -46,6 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FileSourceITCase {
     private static final int PARALLELISM = 2;
+    private static final DateTimeFormatter BUCKET =
+            DateTimeFormatter.ofPattern("'dt='yyyy-MM-dd/'hour='HH").withZone(ZoneOffset.UTC);
 
     @RegisterExtension
     static final MiniClusterExtension FLINK =
@@ -101,6 +108,21 @@ class FileSourceITCase {
         return m;
     }
 
+    /**
+     * The dead-letter and records topics of a backfill. The records topic's Kafka timestamps are
+     * the files' months-old modification times, which Kafka's time-based retention would delete.
+     */
+    private static void createBackfillTopics(String name) throws Exception {
+        kafka.createTopic(name + "-dlq", 2);
+        kafka.createTopic(name + "-records", 2, Map.of("retention.ms", "-1"));
+    }
+
+    private static Path writeSpec(String name) throws Exception {
+        Path spec = dir.resolve(name + "-spec.json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        return spec;
+    }
+
     private static String hex(byte[] b) {
         return HexFormat.of().formatHex(b);
     }
@@ -108,6 +130,21 @@ class FileSourceITCase {
     private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
         var h = r.headers().lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    /** "{bucket} {record hex}" of every record in the finished shards under {@code base}. */
+    private static Map<String, Integer> shardRecords(Path base) throws Exception {
+        Map<String, Integer> seen = new HashMap<>();
+        for (Path shard : JobTestSupport.finishedShards(base)) {
+            String bucket = base.relativize(shard.getParent()).toString();
+            try (TfRecordReader r =
+                    TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
+                while (r.next()) {
+                    seen.merge(bucket + " " + hex(r.copy()), 1, Integer::sum);
+                }
+            }
+        }
+        return seen;
     }
 
     @Test
@@ -207,6 +244,62 @@ class FileSourceITCase {
         }
         assertEquals(1, corrupt, "the damaged region once");
         assertEquals(expectedBad, parseErrors, "every bad record once");
+    }
+
+    /**
+     * Regression: a file record's event time is the file's modification time, and the 7-day bucket
+     * skew that guards a Kafka source dead-lettered every record of an older file.
+     */
+    @Test
+    void anOldFilesRecordsLandInTheShardBucketOfItsModificationTime() throws Exception {
+        String name = "old-files";
+        createBackfillTopics(name);
+        Path input = Files.createDirectories(dir.resolve(name + "-in"));
+        Path spec = writeSpec(name);
+        List<InputCorpus.Input> all =
+                InputCorpus.examples(1_000, 25, Seed001Corpus.spec(), ParseLimits.defaults());
+        long lastYear = Instant.parse("2025-06-30T17:20:00Z").toEpochMilli();
+        long lastMonth =
+                Instant.now()
+                        .truncatedTo(ChronoUnit.SECONDS)
+                        .minus(Duration.ofDays(30))
+                        .toEpochMilli();
+        Written a = write(input.resolve("a.tfrecord"), all.subList(0, 500), Compression.NONE);
+        Written b = write(input.resolve("b.tfrecord.gz"), all.subList(500, 1000), Compression.GZIP);
+        Files.setLastModifiedTime(a.file(), FileTime.fromMillis(lastYear));
+        Files.setLastModifiedTime(b.file(), FileTime.fromMillis(lastMonth));
+        Map<String, Object> m = settings(name, input, spec);
+        Path shards = dir.resolve(name + "-shards");
+        m.put("shards.path", shards.toUri().toString());
+        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        JobLauncher.flinkConfiguration(job.config()));
+        TfstreamPipeline.build(env, job.config(), job.schema());
+        env.execute(name);
+
+        Map<String, Integer> expected = new HashMap<>();
+        long bad = 0;
+        for (Written w : List.of(a, b)) {
+            String bucket = BUCKET.format(Instant.ofEpochMilli(w == a ? lastYear : lastMonth));
+            for (InputCorpus.Input i : w.byOffset().values()) {
+                if (i.reason() == null) {
+                    expected.merge(bucket + " " + hex(i.value()), 1, Integer::sum);
+                } else {
+                    bad++;
+                }
+            }
+        }
+        assertEquals(expected, shardRecords(shards), "each record in its file's bucket");
+        List<ConsumerRecord<byte[], byte[]>> dead = kafka.readCommitted(name + "-dlq");
+        assertEquals(
+                List.of(),
+                dead.stream()
+                        .filter(r -> "validation".equals(header(r, DeadLetterHeaders.REASON)))
+                        .map(r -> header(r, DeadLetterHeaders.ERROR))
+                        .toList(),
+                "no record dead-lettered for its event time");
+        assertEquals(bad, dead.size());
     }
 
     @Test
