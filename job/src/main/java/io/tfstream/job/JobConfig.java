@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -291,7 +292,9 @@ public final class JobConfig {
                             + e.getMessage());
         }
         positive(JobOptions.SHARDS_MAX_AGE);
-        positive(JobOptions.SHARDS_MAX_BUCKET_SKEW);
+        if (options.contains(JobOptions.SHARDS_MAX_BUCKET_SKEW)) {
+            positive(JobOptions.SHARDS_MAX_BUCKET_SKEW);
+        }
         if (get(JobOptions.SHARDS_TARGET_SIZE).getBytes() < 1) {
             throw new JobConfigException(
                     "invalid value for shards.target-size: expected >= 1 byte");
@@ -397,6 +400,21 @@ public final class JobConfig {
     /** The largest serialized TensorBatch: the message limit less the reserve. */
     public int batchesMaxPayloadBytes() {
         return (int) (batchesMaxMessageBytes() - BATCH_MESSAGE_RESERVE);
+    }
+
+    /**
+     * The {@code shards.max-bucket-skew} in force; empty when event times are not checked. A file
+     * source is a replay of the past (a record's event time is its file's modification time, or an
+     * event-time feature written back then), so its skew is checked only when the option is set; a
+     * Kafka source is checked against {@link JobOptions#DEFAULT_MAX_BUCKET_SKEW} by default.
+     */
+    public Optional<Duration> maxBucketSkew() {
+        if (options.contains(JobOptions.SHARDS_MAX_BUCKET_SKEW)) {
+            return Optional.of(get(JobOptions.SHARDS_MAX_BUCKET_SKEW));
+        }
+        return get(JobOptions.SOURCE_TYPE) == JobOptions.SourceType.FILES
+                ? Optional.empty()
+                : Optional.of(JobOptions.DEFAULT_MAX_BUCKET_SKEW);
     }
 
     /** The output bootstrap servers: {@code output.bootstrap-servers} or the source's. */

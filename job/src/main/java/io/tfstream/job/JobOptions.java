@@ -36,6 +36,9 @@ public final class JobOptions {
     public static final int DEFAULT_MAX_ERROR_BYTES = 1024;
     public static final int DEFAULT_REST_PORT = 8081;
 
+    /** {@code shards.max-bucket-skew} of a Kafka source when it is not set. */
+    public static final Duration DEFAULT_MAX_BUCKET_SKEW = Duration.ofDays(7);
+
     // --- job
 
     public static final ConfigOption<String> JOB_NAME =
@@ -535,10 +538,14 @@ public final class JobOptions {
     public static final ConfigOption<Duration> SHARDS_MAX_BUCKET_SKEW =
             key("shards.max-bucket-skew")
                     .durationType()
-                    .defaultValue(Duration.ofDays(7))
+                    .noDefaultValue()
                     .withDescription(
                             "A record whose event time is further than this from the current"
-                                    + " time (either way) is handled by shards.skew-action.");
+                                    + " time (either way) is handled by shards.skew-action."
+                                    + " Unset: 7 d with source.type kafka; no check with"
+                                    + " source.type files, whose event times (modification times,"
+                                    + " or event-time.feature) are old in a backfill: its records"
+                                    + " keep the buckets of their event times.");
 
     public static final ConfigOption<SkewAction> SHARDS_SKEW_ACTION =
             key("shards.skew-action")
@@ -547,7 +554,8 @@ public final class JobOptions {
                     .withDescription(
                             "What happens to a record beyond shards.max-bucket-skew: dead_letter"
                                     + " (reason validation, not in any output) or processing_time"
-                                    + " (bucketed by the time it is written).");
+                                    + " (bucketed by the time it is written); counted in the"
+                                    + " metric tfstream.skewedRecords either way.");
 
     // --- S3
 

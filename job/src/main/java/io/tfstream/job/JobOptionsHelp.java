@@ -25,6 +25,9 @@ public final class JobOptionsHelp {
         if (o == JobOptions.OUTPUT_BATCHES_MAX_MESSAGE_BYTES) {
             return MemorySize.class;
         }
+        if (o == JobOptions.SHARDS_MAX_BUCKET_SKEW) {
+            return Duration.class;
+        }
         return o.hasDefaultValue() ? o.defaultValue().getClass() : String.class;
     }
 

@@ -25,6 +25,7 @@ import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -146,16 +147,25 @@ public final class TfstreamPipeline {
                                 .name("feature-event-time")
                                 .uid(FEATURE_TIME_UID);
         boolean shards = config.contains(JobOptions.SHARDS_PATH);
-        if (shards
-                && config.get(JobOptions.SHARDS_SKEW_ACTION) == JobOptions.SkewAction.DEAD_LETTER) {
+        Optional<Duration> maxSkew = config.maxBucketSkew();
+        if (shards && maxSkew.isPresent()) {
+            // With processing_time the guard only counts: the bucket assigner re-buckets.
+            boolean deadLetter =
+                    config.get(JobOptions.SHARDS_SKEW_ACTION) == JobOptions.SkewAction.DEAD_LETTER;
             SingleOutputStreamOperator<SourceRecord> guarded =
                     timed.process(
                                     new BucketSkewGuard(
-                                            config.get(JobOptions.SHARDS_MAX_BUCKET_SKEW)))
+                                            maxSkew.get(),
+                                            deadLetter
+                                                    ? BucketSkewGuard.Action.DEAD_LETTER
+                                                    : BucketSkewGuard.Action.PASS_THROUGH))
                             .returns(SourceRecordSerializer.typeInfo())
                             .name("bucket-skew-guard")
                             .uid(SKEW_GUARD_UID);
-            deadLetters = deadLetters.union(guarded.getSideOutput(BatchParseOperator.DEAD_LETTERS));
+            if (deadLetter) {
+                deadLetters =
+                        deadLetters.union(guarded.getSideOutput(BatchParseOperator.DEAD_LETTERS));
+            }
             timed = guarded;
         }
         String job = config.get(JobOptions.JOB_NAME);
@@ -320,7 +330,7 @@ public final class TfstreamPipeline {
                 config.get(JobOptions.SHARDS_BUCKET_PATTERN),
                 ZoneId.of(config.get(JobOptions.SHARDS_ZONE)),
                 config.get(JobOptions.SHARDS_SKEW_ACTION) == JobOptions.SkewAction.PROCESSING_TIME
-                        ? config.get(JobOptions.SHARDS_MAX_BUCKET_SKEW)
+                        ? config.maxBucketSkew().orElse(null)
                         : null,
                 config.get(JobOptions.SHARDS_MANIFESTS),
                 schemaFingerprint,

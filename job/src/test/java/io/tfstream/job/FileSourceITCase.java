@@ -17,7 +17,12 @@ import io.tfstream.tfrecord.TfRecordWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -25,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -39,13 +45,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The job with {@code source.type: files}: a bounded backfill over shards of every compression, one
- * of them damaged, ends with every intact record in the outputs once and the damaged region in the
- * dead-letter topic with its file and byte offset; a continuous source picks up files added while
- * it runs and stays exactly once across a killed TaskManager (after at least two checkpoints).
+ * The job with {@code source.type: files}: a bounded backfill over months-old shards of every
+ * compression, one of them damaged, with the TaskManager killed mid-file after two checkpoints,
+ * ends with every intact record once in the TFRecord shards (in the bucket of its file's
+ * modification time) and the damaged region once in the dead-letter topic with its file and byte
+ * offset; files are read from S3; a continuous source picks up files added while it runs and stays
+ * exactly once across a killed TaskManager.
  */
 class FileSourceITCase {
     private static final int PARALLELISM = 2;
+    private static final DateTimeFormatter BUCKET =
+            DateTimeFormatter.ofPattern("'dt='yyyy-MM-dd/'hour='HH").withZone(ZoneOffset.UTC);
 
     @RegisterExtension
     static final MiniClusterExtension FLINK =
@@ -101,6 +111,21 @@ class FileSourceITCase {
         return m;
     }
 
+    /**
+     * The dead-letter and records topics of a backfill. The records topic's Kafka timestamps are
+     * the files' months-old modification times, which Kafka's time-based retention would delete.
+     */
+    private static void createBackfillTopics(String name) throws Exception {
+        kafka.createTopic(name + "-dlq", 2);
+        kafka.createTopic(name + "-records", 2, Map.of("retention.ms", "-1"));
+    }
+
+    private static Path writeSpec(String name) throws Exception {
+        Path spec = dir.resolve(name + "-spec.json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        return spec;
+    }
+
     private static String hex(byte[] b) {
         return HexFormat.of().formatHex(b);
     }
@@ -110,23 +135,47 @@ class FileSourceITCase {
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
+    /** "{bucket} {record hex}" of every record in the finished shards under {@code base}. */
+    private static Map<String, Integer> shardRecords(Path base) throws Exception {
+        Map<String, Integer> seen = new HashMap<>();
+        for (Path shard : JobTestSupport.finishedShards(base)) {
+            String bucket = base.relativize(shard.getParent()).toString();
+            try (TfRecordReader r =
+                    TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
+                while (r.next()) {
+                    seen.merge(bucket + " " + hex(r.copy()), 1, Integer::sum);
+                }
+            }
+        }
+        return seen;
+    }
+
+    private static boolean restarted(MiniCluster cluster, JobID id) throws Exception {
+        return cluster.getExecutionGraph(id).get().getStatusTimestamp(JobStatus.RESTARTING) > 0;
+    }
+
     @Test
-    void aBoundedBackfillOverShardsOfEveryCompressionWithADamagedOne() throws Exception {
+    void aBackfillOfOldShardsIsExactlyOnceAcrossATaskManagerKillMidFile(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
         String name = "backfill";
-        kafka.createTopic(name + "-dlq", 2);
-        kafka.createTopic(name + "-records", 2);
-        Path input = Files.createDirectories(dir.resolve("backfill-in/dt=2026-11-01"));
-        Path spec = dir.resolve("backfill-spec.json");
-        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        createBackfillTopics(name);
+        Path input = Files.createDirectories(dir.resolve(name + "-in/dt=2026-08-01"));
+        Path spec = writeSpec(name);
+        int perFile = 10_000;
         List<InputCorpus.Input> all =
-                InputCorpus.examples(5_000, 21, Seed001Corpus.spec(), ParseLimits.defaults());
-        List<Written> files = new ArrayList<>();
+                InputCorpus.examples(5 * perFile, 21, Seed001Corpus.spec(), ParseLimits.defaults());
+        // "e" is gzip without a suffix: detected by its magic bytes.
         String[] names = {"a.tfrecord", "b.tfrecord.gz", "c.tfrecord.zz", "d.tfrecord", "e"};
         Compression[] cs = {
-            Compression.NONE, Compression.GZIP, Compression.ZLIB, Compression.NONE, Compression.NONE
+            Compression.NONE, Compression.GZIP, Compression.ZLIB, Compression.NONE, Compression.GZIP
         };
+        List<Written> files = new ArrayList<>();
         for (int f = 0; f < 5; f++) {
-            files.add(write(input.resolve(names[f]), all.subList(f * 1000, (f + 1) * 1000), cs[f]));
+            files.add(
+                    write(
+                            input.resolve(names[f]),
+                            all.subList(f * perFile, (f + 1) * perFile),
+                            cs[f]));
         }
         // Hidden and marker files are not read.
         write(input.resolve(".hidden.tfrecord"), all.subList(0, 10), Compression.NONE);
@@ -138,54 +187,117 @@ class FileSourceITCase {
         byte[] bytes = Files.readAllBytes(d.file());
         bytes[(int) damagedAt + 13] ^= 0x40;
         Files.write(d.file(), bytes);
+        // Three months old, an hour apart: far beyond a Kafka source's 7-day bucket skew, and each
+        // file's records (event time: its modification time) in a bucket of their own.
+        long[] modified = new long[5];
+        long oldest =
+                Instant.now()
+                        .truncatedTo(ChronoUnit.HOURS)
+                        .minus(Duration.ofDays(90))
+                        .toEpochMilli();
+        for (int f = 0; f < 5; f++) {
+            modified[f] = oldest + Duration.ofMinutes(60 * f + 30).toMillis();
+            Files.setLastModifiedTime(files.get(f).file(), FileTime.fromMillis(modified[f]));
+        }
+        // Intact good records per file, by the file's modification time.
+        Map<Long, Long> goodPerFile = new HashMap<>();
+        for (int f = 0; f < 5; f++) {
+            Written w = files.get(f);
+            goodPerFile.put(
+                    modified[f],
+                    w.byOffset().entrySet().stream()
+                            .filter(e -> e.getValue().reason() == null)
+                            .filter(e -> w != d || e.getKey() != damagedAt)
+                            .count());
+        }
 
-        Map<String, Object> m = settings(name, dir.resolve("backfill-in"), spec);
-        Path shards = dir.resolve("backfill-shards");
+        Map<String, Object> m = settings(name, dir.resolve(name + "-in"), spec);
+        Path shards = dir.resolve(name + "-shards");
         m.put("shards.path", shards.toUri().toString());
+        // Small batches and frequent checkpoints: the kill falls while files are half read.
+        m.put("batch.max-records", 10);
+        m.put("checkpoint.interval", "200 ms");
         JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(
                         JobLauncher.flinkConfiguration(job.config()));
         TfstreamPipeline.build(env, job.config(), job.schema());
-        env.execute(name); // bounded: returns when every output is committed
+        JobClient client = env.executeAsync(name);
+        JobID id = client.getJobID();
+        // The kill falls mid-file: after two checkpoints, once some file's records are committed
+        // in part (a record's Kafka timestamp is its file's modification time).
+        Map<Long, Long> committed = new HashMap<>();
+        waitFor(
+                () -> {
+                    if (client.getJobStatus().get().isGloballyTerminalState()) {
+                        throw new AssertionError("the backfill ended before it was killed");
+                    }
+                    if (completedCheckpoints(cluster, id) < 2) {
+                        return false;
+                    }
+                    committed.clear();
+                    for (ConsumerRecord<byte[], byte[]> r :
+                            kafka.readCommitted(name + "-records")) {
+                        if (!goodPerFile.containsKey(r.timestamp())) {
+                            throw new AssertionError(
+                                    "a record's timestamp is no file's modification time: "
+                                            + r.timestamp());
+                        }
+                        committed.merge(r.timestamp(), 1L, Long::sum);
+                    }
+                    return committed.entrySet().stream()
+                            .anyMatch(e -> e.getValue() < goodPerFile.get(e.getKey()));
+                },
+                Duration.ofMinutes(1),
+                "two checkpoints and a file partly committed");
+        cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
+        cluster.startTaskManager();
+        client.getJobExecutionResult().get(3, TimeUnit.MINUTES); // bounded: it finishes
+        assertTrue(restarted(cluster, id), "the job restarted");
 
         Map<String, Integer> expected = new HashMap<>();
-        long expectedBad = 0;
-        for (Written w : files) {
+        Map<String, Integer> expectedRecords = new HashMap<>();
+        Map<String, Integer> expectedBad = new HashMap<>();
+        for (int f = 0; f < 5; f++) {
+            Written w = files.get(f);
             for (Map.Entry<Long, InputCorpus.Input> e : w.byOffset().entrySet()) {
-                boolean lost = w == d && e.getKey() == damagedAt;
-                if (e.getValue().reason() == null && !lost) {
-                    expected.merge(hex(e.getValue().value()), 1, Integer::sum);
-                } else if (!lost) {
-                    expectedBad++;
+                if (w == d && e.getKey() == damagedAt) {
+                    continue; // in the dead-letter topic as the damaged region
+                }
+                InputCorpus.Input in = e.getValue();
+                if (in.reason() == null) {
+                    String record = hex(in.value());
+                    expected.merge(
+                            BUCKET.format(Instant.ofEpochMilli(modified[f])) + " " + record,
+                            1,
+                            Integer::sum);
+                    expectedRecords.merge(record, 1, Integer::sum);
+                } else {
+                    expectedBad.merge(
+                            names[f] + "@" + e.getKey() + " " + in.reason().code(),
+                            1,
+                            Integer::sum);
                 }
             }
         }
+        assertEquals(
+                expected,
+                shardRecords(shards),
+                "every intact good record once in the shards, in its file's bucket");
         Map<String, Integer> records = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(name + "-records")) {
             records.merge(hex(r.value()), 1, Integer::sum);
         }
-        assertEquals(expected, records, "every intact good record once in the records topic");
-        Map<String, Integer> inShards = new HashMap<>();
-        for (Path p : JobTestSupport.regularFiles(shards)) {
-            if (p.getFileName().toString().startsWith(".")) {
-                continue;
-            }
-            try (TfRecordReader r = TfRecordFiles.openReader(p, TfRecordReadOptions.defaults())) {
-                while (r.next()) {
-                    inShards.merge(hex(r.copy()), 1, Integer::sum);
-                }
-            }
-        }
-        assertEquals(expected, inShards, "and once in the shards");
+        assertEquals(expectedRecords, records, "and once in the records topic");
 
         long corrupt = 0;
-        long parseErrors = 0;
+        Map<String, Integer> bad = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(name + "-dlq")) {
             String file = header(r, DeadLetterHeaders.SOURCE_FILE);
             long offset = Long.parseLong(header(r, DeadLetterHeaders.SOURCE_BYTE_OFFSET));
             assertEquals(null, header(r, DeadLetterHeaders.SOURCE_TOPIC));
-            if ("corrupt_input".equals(header(r, DeadLetterHeaders.REASON))) {
+            String reason = header(r, DeadLetterHeaders.REASON);
+            if ("corrupt_input".equals(reason)) {
                 corrupt++;
                 assertTrue(file.endsWith("/d.tfrecord"), file);
                 assertEquals(damagedAt, offset);
@@ -194,19 +306,70 @@ class FileSourceITCase {
                                 .contains("damaged at byte " + damagedAt + ": data CRC mismatch"),
                         header(r, DeadLetterHeaders.ERROR));
             } else {
-                parseErrors++;
-                Written w =
-                        files.stream()
-                                .filter(x -> file.endsWith("/" + x.file().getFileName()))
-                                .findFirst()
-                                .orElseThrow();
-                InputCorpus.Input in = w.byOffset().get(offset);
-                assertEquals(in.reason().code(), header(r, DeadLetterHeaders.REASON));
-                assertEquals(hex(in.value()), hex(r.value()));
+                String fileName = file.substring(file.lastIndexOf('/') + 1);
+                Written w = files.get(List.of(names).indexOf(fileName));
+                assertEquals(hex(w.byOffset().get(offset).value()), hex(r.value()));
+                bad.merge(fileName + "@" + offset + " " + reason, 1, Integer::sum);
             }
         }
         assertEquals(1, corrupt, "the damaged region once");
-        assertEquals(expectedBad, parseErrors, "every bad record once");
+        assertEquals(expectedBad, bad, "every bad record once, with its file and offset");
+    }
+
+    /**
+     * Regression: a file record's event time is the file's modification time, and the 7-day bucket
+     * skew that guards a Kafka source dead-lettered every record of an older file.
+     */
+    @Test
+    void anOldFilesRecordsLandInTheShardBucketOfItsModificationTime() throws Exception {
+        String name = "old-files";
+        createBackfillTopics(name);
+        Path input = Files.createDirectories(dir.resolve(name + "-in"));
+        Path spec = writeSpec(name);
+        List<InputCorpus.Input> all =
+                InputCorpus.examples(1_000, 25, Seed001Corpus.spec(), ParseLimits.defaults());
+        long lastYear = Instant.parse("2025-06-30T17:20:00Z").toEpochMilli();
+        long lastMonth =
+                Instant.now()
+                        .truncatedTo(ChronoUnit.SECONDS)
+                        .minus(Duration.ofDays(30))
+                        .toEpochMilli();
+        Written a = write(input.resolve("a.tfrecord"), all.subList(0, 500), Compression.NONE);
+        Written b = write(input.resolve("b.tfrecord.gz"), all.subList(500, 1000), Compression.GZIP);
+        Files.setLastModifiedTime(a.file(), FileTime.fromMillis(lastYear));
+        Files.setLastModifiedTime(b.file(), FileTime.fromMillis(lastMonth));
+        Map<String, Object> m = settings(name, input, spec);
+        Path shards = dir.resolve(name + "-shards");
+        m.put("shards.path", shards.toUri().toString());
+        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        JobLauncher.flinkConfiguration(job.config()));
+        TfstreamPipeline.build(env, job.config(), job.schema());
+        env.execute(name);
+
+        Map<String, Integer> expected = new HashMap<>();
+        long bad = 0;
+        for (Written w : List.of(a, b)) {
+            String bucket = BUCKET.format(Instant.ofEpochMilli(w == a ? lastYear : lastMonth));
+            for (InputCorpus.Input i : w.byOffset().values()) {
+                if (i.reason() == null) {
+                    expected.merge(bucket + " " + hex(i.value()), 1, Integer::sum);
+                } else {
+                    bad++;
+                }
+            }
+        }
+        assertEquals(expected, shardRecords(shards), "each record in its file's bucket");
+        List<ConsumerRecord<byte[], byte[]>> dead = kafka.readCommitted(name + "-dlq");
+        assertEquals(
+                List.of(),
+                dead.stream()
+                        .filter(r -> "validation".equals(header(r, DeadLetterHeaders.REASON)))
+                        .map(r -> header(r, DeadLetterHeaders.ERROR))
+                        .toList(),
+                "no record dead-lettered for its event time");
+        assertEquals(bad, dead.size());
     }
 
     @Test
@@ -275,69 +438,6 @@ class FileSourceITCase {
                             .startsWith("s3://input/shards/dt=2026-11-01/"),
                     header(r, DeadLetterHeaders.SOURCE_FILE));
         }
-    }
-
-    @Test
-    void aBoundedBackfillIsExactlyOnceAcrossATaskManagerKillMidFile(
-            @InjectMiniCluster MiniCluster cluster) throws Exception {
-        String name = "backfill-kill";
-        kafka.createTopic(name + "-dlq", 2);
-        kafka.createTopic(name + "-records", 2);
-        Path input = Files.createDirectories(dir.resolve("backfill-kill-in"));
-        Path spec = dir.resolve("backfill-kill-spec.json");
-        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
-        List<InputCorpus.Input> all =
-                InputCorpus.examples(100_000, 24, Seed001Corpus.spec(), ParseLimits.defaults());
-        Compression[] cs = {Compression.GZIP, Compression.ZLIB, Compression.NONE};
-        String[] suffix = {".tfrecord.gz", ".tfrecord.zz", ".tfrecord"};
-        for (int f = 0; f < 20; f++) {
-            write(
-                    input.resolve("part-" + f + suffix[f % 3]),
-                    all.subList(f * 5000, (f + 1) * 5000),
-                    cs[f % 3]);
-        }
-        Map<String, Object> m = settings(name, input, spec);
-        // Small batches and frequent checkpoints: the kill falls while files are half read.
-        m.put("batch.max-records", 10);
-        m.put("checkpoint.interval", "200 ms");
-        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(
-                        JobLauncher.flinkConfiguration(job.config()));
-        TfstreamPipeline.build(env, job.config(), job.schema());
-        JobClient client = env.executeAsync(name);
-        JobID id = client.getJobID();
-        waitFor(
-                () -> completedCheckpoints(cluster, id) >= 2,
-                Duration.ofMinutes(2),
-                "two checkpoints");
-        long before = kafka.readCommitted(name + "-records").size();
-        assertTrue(before < 90_000, "still reading when killed: " + before + " committed");
-        cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
-        cluster.startTaskManager();
-        client.getJobExecutionResult().get(5, TimeUnit.MINUTES); // bounded: it finishes
-        assertTrue(
-                cluster.getExecutionGraph(id)
-                                .get()
-                                .getStatusTimestamp(
-                                        org.apache.flink.api.common.JobStatus.RESTARTING)
-                        > 0,
-                "the job restarted");
-        Map<String, Integer> expected = new HashMap<>();
-        Map<String, Integer> expectedBad = new HashMap<>();
-        for (InputCorpus.Input i : all) {
-            (i.reason() == null ? expected : expectedBad).merge(hex(i.value()), 1, Integer::sum);
-        }
-        Map<String, Integer> records = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(name + "-records")) {
-            records.merge(hex(r.value()), 1, Integer::sum);
-        }
-        Map<String, Integer> dead = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(name + "-dlq")) {
-            dead.merge(hex(r.value()), 1, Integer::sum);
-        }
-        assertEquals(expected, records, "every good record exactly once");
-        assertEquals(expectedBad, dead, "every bad record exactly once");
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 import org.junit.jupiter.api.Test;
@@ -168,6 +169,37 @@ class JobConfigTest {
         JobConfig c = JobConfig.of(m);
         assertEquals(JobOptions.ShardCompression.ZLIB, c.get(JobOptions.SHARDS_COMPRESSION));
         assertEquals(JobOptions.SkewAction.DEAD_LETTER, c.get(JobOptions.SHARDS_SKEW_ACTION));
+    }
+
+    /**
+     * Regression: a file record's event time is its file's modification time, so with the Kafka
+     * default of 7 days every record of an older file was dead-lettered and backfills lost it.
+     */
+    @Test
+    void theBucketSkewIsCheckedForFilesOnlyWhenSet() {
+        Map<String, Object> kafka = minimal();
+        kafka.put("shards.path", "file:///data/shards");
+        assertEquals(Optional.of(Duration.ofDays(7)), JobConfig.of(kafka).maxBucketSkew());
+        kafka.put("shards.max-bucket-skew", "1 d");
+        assertEquals(Optional.of(Duration.ofDays(1)), JobConfig.of(kafka).maxBucketSkew());
+
+        Map<String, Object> files = minimal();
+        files.remove("source.topics");
+        files.put("source.type", "files");
+        files.put("source.files.paths", "file:///data/in");
+        files.put("shards.path", "file:///data/shards");
+        assertEquals(Optional.empty(), JobConfig.of(files).maxBucketSkew());
+        files.put("shards.max-bucket-skew", "30 d");
+        assertEquals(Optional.of(Duration.ofDays(30)), JobConfig.of(files).maxBucketSkew());
+        files.put("shards.max-bucket-skew", "0 s");
+        assertEquals(
+                "invalid value 'PT0S' for shards.max-bucket-skew: expected a positive duration",
+                error(files));
+        files.put("shards.max-bucket-skew", "soon");
+        assertEquals(
+                "invalid value 'soon' for shards.max-bucket-skew: expected a duration (e.g. 200"
+                        + " ms, 10 s, 5 min)",
+                error(files));
     }
 
     @Test

@@ -62,6 +62,31 @@ public final class JobTestSupport {
         }
     }
 
+    /** File name endings of TFRecord shards, uncompressed, gzip and zlib. */
+    private static final List<String> SHARD_SUFFIXES =
+            List.of(".tfrecord", ".tfrecord.gz", ".tfrecord.zz");
+
+    /**
+     * The finished TFRecord shards under {@code base}, found by what readers rely on rather than by
+     * the sink's naming: visible files (a name not starting with '.' or '_') ending in .tfrecord,
+     * .tfrecord.gz or .tfrecord.zz. Manifests ({@code *.manifest.json}) are skipped; any other
+     * visible file fails the call, since readers of the directory would take it for data.
+     */
+    public static List<Path> finishedShards(Path base) throws java.io.IOException {
+        List<Path> shards = new java.util.ArrayList<>();
+        for (Path p : regularFiles(base)) {
+            String name = p.getFileName().toString();
+            if (name.startsWith(".") || name.startsWith("_") || name.endsWith(".manifest.json")) {
+                continue;
+            }
+            if (SHARD_SUFFIXES.stream().noneMatch(name::endsWith)) {
+                throw new AssertionError("a visible file that is not a shard: " + p);
+            }
+            shards.add(p);
+        }
+        return shards;
+    }
+
     /**
      * Regular files under {@code base}, sorted; files that vanish while the tree is walked (a sink
      * deleting compacted inputs, a rename) are skipped rather than failing the walk.

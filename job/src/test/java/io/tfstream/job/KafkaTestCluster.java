@@ -54,8 +54,14 @@ public final class KafkaTestCluster implements AutoCloseable {
     }
 
     public void createTopic(String name, int partitions) throws Exception {
+        createTopic(name, partitions, Map.of());
+    }
+
+    /** Creates a topic with topic-level settings, e.g. {@code retention.ms}. */
+    public void createTopic(String name, int partitions, Map<String, String> config)
+            throws Exception {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(config)))
                     .all()
                     .get(30, TimeUnit.SECONDS);
         }

@@ -1,6 +1,7 @@
 package io.tfstream.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.spec.json.SpecJsonWriter;
@@ -26,7 +27,9 @@ class TfstreamPipelineTest {
         Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
         Map<String, Object> m = new HashMap<>();
         m.put("source.bootstrap-servers", "localhost:9092");
-        m.put("source.topics", "in");
+        if (!"files".equals(extra.get("source.type"))) {
+            m.put("source.topics", "in");
+        }
         m.put("spec.path", spec.toString());
         m.put("dlq.topic", "dlq");
         m.put("parallelism", 3);
@@ -87,5 +90,35 @@ class TfstreamPipelineTest {
                                 + v.getName());
             }
         }
+    }
+
+    @Test
+    void theSkewGuardAlsoRunsWhenSkewedRecordsAreRebucketedToCountThem() throws Exception {
+        JobGraph g =
+                graph(
+                        Map.of(
+                                "shards.path",
+                                dir.resolve("shards").toUri().toString(),
+                                "shards.skew-action",
+                                "processing_time"));
+        assertTrue(
+                vertexOf(g, "kafka-source").getName().contains("bucket-skew-guard"),
+                "the guard counts tfstream.skewedRecords");
+    }
+
+    /** Regression: old files' records were all dead-lettered by the 7-day default skew. */
+    @Test
+    void aFileSourceHasNoSkewGuardUnlessTheSkewIsSet() throws Exception {
+        Map<String, Object> files = new HashMap<>();
+        files.put("source.type", "files");
+        files.put("source.files.paths", dir.resolve("in").toUri().toString());
+        files.put("shards.path", dir.resolve("shards").toUri().toString());
+        JobVertex source = vertexOf(graph(files), "file-source");
+        assertTrue(source.getName().contains("shard-sink"), source.getName());
+        assertFalse(source.getName().contains("bucket-skew-guard"), source.getName());
+        files.put("shards.max-bucket-skew", "400 d");
+        assertTrue(
+                vertexOf(graph(files), "file-source").getName().contains("bucket-skew-guard"),
+                "explicitly set: checked");
     }
 }

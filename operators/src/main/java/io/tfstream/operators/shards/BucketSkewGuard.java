@@ -6,41 +6,81 @@ import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.source.SourceRecord;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * Diverts records whose event time is further than {@code shards.max-bucket-skew} from the current
- * time (a clock error upstream, a replay of ancient data) to the dead-letter output with reason
- * {@code validation}, so that they do not open shard buckets years away. The others pass.
+ * Finds records whose event time is further than {@code shards.max-bucket-skew} from the current
+ * time (a clock error upstream, a replay of ancient data), so that they do not open shard buckets
+ * years away, and counts them in {@code tfstream.skewedRecords}. With {@link Action#DEAD_LETTER}
+ * they go to the dead-letter output with reason {@code validation}; with {@link
+ * Action#PASS_THROUGH} they pass unchanged (the {@link EventTimeBucketAssigner} buckets them by
+ * processing time). The others always pass.
  */
 public final class BucketSkewGuard extends ProcessFunction<SourceRecord, SourceRecord> {
     private static final long serialVersionUID = 1L;
 
-    private final Duration maxSkew;
+    /** Metric group of the counter. */
+    public static final String METRIC_GROUP = "tfstream";
 
+    /** Records beyond the skew, whatever the action. */
+    public static final String SKEWED_RECORDS = "skewedRecords";
+
+    /** What happens to a record beyond the skew. */
+    public enum Action {
+        /** Dead-lettered with reason {@code validation}: in no output. */
+        DEAD_LETTER,
+        /** Passed on unchanged, only counted. */
+        PASS_THROUGH
+    }
+
+    private final Duration maxSkew;
+    private final Action action;
+    private transient Counter skewed;
+
+    /** A guard that dead-letters skewed records. */
     public BucketSkewGuard(Duration maxSkew) {
-        this.maxSkew = maxSkew;
+        this(maxSkew, Action.DEAD_LETTER);
+    }
+
+    public BucketSkewGuard(Duration maxSkew, Action action) {
+        this.maxSkew = Objects.requireNonNull(maxSkew, "maxSkew");
+        this.action = Objects.requireNonNull(action, "action");
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        skewed =
+                getRuntimeContext().getMetricGroup().addGroup(METRIC_GROUP).counter(SKEWED_RECORDS);
     }
 
     @Override
     public void processElement(SourceRecord r, Context ctx, Collector<SourceRecord> out) {
         Long ts = ctx.timestamp();
         long now = ctx.timerService().currentProcessingTime();
-        if (ts != null && Math.abs((double) ts - now) > maxSkew.toMillis()) {
-            ctx.output(
-                    BatchParseOperator.DEAD_LETTERS,
-                    new DeadLetter(
-                            r,
-                            DeadLetterReason.VALIDATION,
-                            "event time "
-                                    + Instant.ofEpochMilli(ts)
-                                    + " is more than shards.max-bucket-skew ("
-                                    + maxSkew
-                                    + ") from the current time "
-                                    + Instant.ofEpochMilli(now)));
-        } else {
+        // In double: the distance between Long.MIN/MAX_VALUE timestamps and now overflows a long.
+        if (ts == null || Math.abs((double) ts - now) <= maxSkew.toMillis()) {
             out.collect(r);
+            return;
         }
+        skewed.inc();
+        if (action == Action.PASS_THROUGH) {
+            out.collect(r);
+            return;
+        }
+        ctx.output(
+                BatchParseOperator.DEAD_LETTERS,
+                new DeadLetter(
+                        r,
+                        DeadLetterReason.VALIDATION,
+                        "event time "
+                                + Instant.ofEpochMilli(ts)
+                                + " is more than shards.max-bucket-skew ("
+                                + maxSkew
+                                + ") from the current time "
+                                + Instant.ofEpochMilli(now)));
     }
 }
