@@ -535,6 +535,17 @@ public final class JobOptions {
                             "How long after a bucket's end (in event time, by the watermark) the"
                                     + " bucket is complete and gets its _SUCCESS marker.");
 
+    public static final ConfigOption<LateBucketAction> SHARDS_LATE_RECORDS =
+            key("shards.late-records")
+                    .enumType(LateBucketAction.class)
+                    .defaultValue(LateBucketAction.WRITE)
+                    .withDescription(
+                            "A record whose bucket is complete (its end plus shards.success-delay"
+                                    + " is behind the watermark), counted in lateBucketRecords:"
+                                    + " write (a new shard in the bucket, its _SUCCESS written"
+                                    + " again) or dead_letter (reason late, not in the shards nor"
+                                    + " the records topic).");
+
     public static final ConfigOption<Duration> SHARDS_MAX_BUCKET_SKEW =
             key("shards.max-bucket-skew")
                     .durationType()
@@ -646,6 +657,7 @@ public final class JobOptions {
                     SHARDS_MANIFESTS,
                     SHARDS_SUCCESS_MARKERS,
                     SHARDS_SUCCESS_DELAY,
+                    SHARDS_LATE_RECORDS,
                     SHARDS_MAX_BUCKET_SKEW,
                     SHARDS_SKEW_ACTION,
                     S3_ENDPOINT,
@@ -711,6 +723,12 @@ public final class JobOptions {
         NONE,
         GZIP,
         ZLIB
+    }
+
+    /** {@code shards.late-records}. */
+    public enum LateBucketAction {
+        WRITE,
+        DEAD_LETTER
     }
 
     /** {@code shards.skew-action}. */

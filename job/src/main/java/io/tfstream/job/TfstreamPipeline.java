@@ -12,6 +12,7 @@ import io.tfstream.operators.parse.DeadLetterGuard;
 import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.shards.BucketSkewGuard;
+import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.source.SourceRecord;
@@ -60,6 +61,7 @@ public final class TfstreamPipeline {
     public static final String DLQ_SINK_UID = "dead-letter-sink";
     public static final String RECORDS_SINK_UID = "records-sink";
     public static final String SKEW_GUARD_UID = "bucket-skew-guard";
+    public static final String LATE_BUCKET_GUARD_UID = "late-bucket-guard";
     public static final String SHARD_SINK_UID = "shard-sink";
     public static final String BATCHES_SINK_UID = "batches-sink";
 
@@ -162,6 +164,28 @@ public final class TfstreamPipeline {
                             .returns(SourceRecordSerializer.typeInfo())
                             .name("bucket-skew-guard")
                             .uid(SKEW_GUARD_UID);
+            if (deadLetter) {
+                deadLetters =
+                        deadLetters.union(guarded.getSideOutput(BatchParseOperator.DEAD_LETTERS));
+            }
+            timed = guarded;
+        }
+        if (shards && config.get(JobOptions.SHARDS_SUCCESS_MARKERS)) {
+            boolean deadLetter =
+                    config.get(JobOptions.SHARDS_LATE_RECORDS)
+                            == JobOptions.LateBucketAction.DEAD_LETTER;
+            SingleOutputStreamOperator<SourceRecord> guarded =
+                    timed.process(
+                                    new LateBucketGuard(
+                                            config.get(JobOptions.SHARDS_BUCKET_PATTERN),
+                                            ZoneId.of(config.get(JobOptions.SHARDS_ZONE)),
+                                            config.get(JobOptions.SHARDS_SUCCESS_DELAY),
+                                            deadLetter
+                                                    ? LateBucketGuard.Action.DEAD_LETTER
+                                                    : LateBucketGuard.Action.WRITE))
+                            .returns(SourceRecordSerializer.typeInfo())
+                            .name("late-bucket-guard")
+                            .uid(LATE_BUCKET_GUARD_UID);
             if (deadLetter) {
                 deadLetters =
                         deadLetters.union(guarded.getSideOutput(BatchParseOperator.DEAD_LETTERS));

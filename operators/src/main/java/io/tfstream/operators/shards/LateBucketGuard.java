@@ -1,0 +1,95 @@
+package io.tfstream.operators.shards;
+
+import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterReason;
+import io.tfstream.operators.parse.BatchParseOperator;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.shards.BucketClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Objects;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Finds records for shard buckets that are already complete: the bucket's end plus {@code
+ * shards.success-delay} is at or before the watermark when the record reaches the shard sink, so
+ * its bucket has (or is about to get) its {@code _SUCCESS} marker. They are counted in {@code
+ * tfstream.lateBucketRecords} and either written (a new shard in the bucket, the marker written
+ * again) or dead-lettered with reason {@code late}, by {@code shards.late-records}.
+ */
+public final class LateBucketGuard extends ProcessFunction<SourceRecord, SourceRecord> {
+    private static final long serialVersionUID = 1L;
+
+    /** Records for complete buckets, whatever the action. */
+    public static final String LATE_BUCKET_RECORDS = "lateBucketRecords";
+
+    /** What happens to a record for a complete bucket. */
+    public enum Action {
+        /** Written into a new shard of the bucket; the bucket's marker is written again. */
+        WRITE,
+        /** Dead-lettered with reason {@code late}: in no shard and not in the records topic. */
+        DEAD_LETTER
+    }
+
+    private final String pattern;
+    private final String zone;
+    private final long delayMillis;
+    private final Action action;
+    private transient BucketClock clock;
+    private transient Counter late;
+
+    public LateBucketGuard(String pattern, ZoneId zone, Duration delay, Action action) {
+        this.pattern = Objects.requireNonNull(pattern, "pattern");
+        this.zone = zone.getId();
+        this.delayMillis = delay.toMillis();
+        this.action = Objects.requireNonNull(action, "action");
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        clock = new BucketClock(pattern, ZoneId.of(zone));
+        late =
+                getRuntimeContext()
+                        .getMetricGroup()
+                        .addGroup(BucketSkewGuard.METRIC_GROUP)
+                        .counter(LATE_BUCKET_RECORDS);
+    }
+
+    @Override
+    public void processElement(SourceRecord r, Context ctx, Collector<SourceRecord> out) {
+        Long ts = ctx.timestamp();
+        long watermark = ctx.timerService().currentWatermark();
+        if (ts == null || watermark == Long.MIN_VALUE) {
+            out.collect(r);
+            return;
+        }
+        long end = clock.endOf(ts);
+        long due = end + delayMillis;
+        if (end == Long.MAX_VALUE || due < end || due > watermark) {
+            out.collect(r);
+            return;
+        }
+        late.inc();
+        if (action == Action.WRITE) {
+            out.collect(r);
+            return;
+        }
+        ctx.output(
+                BatchParseOperator.DEAD_LETTERS,
+                new DeadLetter(
+                        r,
+                        DeadLetterReason.LATE,
+                        "event time "
+                                + Instant.ofEpochMilli(ts)
+                                + ": its shard bucket "
+                                + clock.cachedBucketOf(ts)
+                                + " was complete at "
+                                + Instant.ofEpochMilli(due)
+                                + " (bucket end plus shards.success-delay); the watermark is at "
+                                + Instant.ofEpochMilli(watermark)));
+    }
+}
