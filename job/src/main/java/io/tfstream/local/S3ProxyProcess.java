@@ -130,6 +130,16 @@ public final class S3ProxyProcess implements AutoCloseable {
         return io.tfstream.job.S3Settings.writeCredentialsFile(file, ACCESS_KEY, SECRET_KEY);
     }
 
+    /** CPU time the S3Proxy process has used so far, in seconds (0 when the OS does not tell). */
+    public double cpuSeconds() {
+        return process.toHandle()
+                        .info()
+                        .totalCpuDuration()
+                        .map(java.time.Duration::toNanos)
+                        .orElse(0L)
+                / 1e9;
+    }
+
     public String endpoint() {
         return "http://127.0.0.1:" + port;
     }

@@ -88,6 +88,7 @@ public final class ThroughputHarness {
             Duration latencyDuration,
             boolean s3,
             boolean shardCost,
+            List<Integer> batchSizes,
             Path out) {
         /** The defaults of the full run, from system properties {@code harness.*}. */
         public static Settings fromSystemProperties() {
@@ -107,12 +108,23 @@ public final class ThroughputHarness {
                     Duration.ofSeconds(Long.getLong("harness.latency-seconds", 30)),
                     Boolean.parseBoolean(System.getProperty("harness.s3", "true")),
                     Boolean.parseBoolean(System.getProperty("harness.shard-cost", "true")),
+                    Arrays.stream(
+                                    System.getProperty("harness.batch-sizes", "128,1024,4096")
+                                            .split(","))
+                            .map(x -> Integer.parseInt(x.trim()))
+                            .toList(),
                     Path.of(System.getProperty("harness.out", "target/harness")));
         }
     }
 
     /** One measured run. */
-    public record Run(String profile, String job, long records, double seconds, double cpuSeconds) {
+    public record Run(
+            String profile,
+            String job,
+            long records,
+            double seconds,
+            double cpuSeconds,
+            double s3ProxyCpuSeconds) {
         double recordsPerSecond() {
             return records / seconds;
         }
@@ -132,6 +144,10 @@ public final class ThroughputHarness {
             List<Double> sorted) {}
 
     private final Settings s;
+
+    /** The job's default batch.max-records. */
+    static final int DEFAULT_BATCH = 1024;
+
     private final List<Run> runs = new ArrayList<>();
     private final List<Latency> latencies = new ArrayList<>();
     private final Map<String, Map<String, Long>> stages = new LinkedHashMap<>();
@@ -167,6 +183,11 @@ public final class ThroughputHarness {
                 if (s.shardCost()) {
                     runs.add(tfstream(profile, in, specFile, "none", false));
                     runs.add(tfstream(profile, in, specFile, "local gzip", false));
+                }
+                for (int size : s.batchSizes()) {
+                    if (size != DEFAULT_BATCH) {
+                        runs.add(tfstream(profile, in, specFile, "local", false, size));
+                    }
                 }
             }
             String profile = s.profiles().get(0);
@@ -284,9 +305,21 @@ public final class ThroughputHarness {
     /** The whole job, bounded at the loaded end: parse, dead letters, shards, payloads. */
     private Run tfstream(String profile, String in, Path specFile, String shards, boolean profiled)
             throws Exception {
+        return tfstream(profile, in, specFile, shards, profiled, DEFAULT_BATCH);
+    }
+
+    private Run tfstream(
+            String profile,
+            String in,
+            Path specFile,
+            String shards,
+            boolean profiled,
+            int batchSize)
+            throws Exception {
         Map<String, Object> m = jobSettings(profile, in, specFile);
         m.put("source.stopping-offsets", "latest");
-        String id = shards.replace(' ', '-');
+        m.put("batch.max-records", batchSize);
+        String id = shards.replace(' ', '-') + (batchSize == DEFAULT_BATCH ? "" : "-" + batchSize);
         m.put("source.group-id", profile + "-tfstream-" + id);
         m.put("job.name", profile + "-tfstream-" + id);
         S3ProxyProcess proxy = null;
@@ -314,19 +347,35 @@ public final class ThroughputHarness {
                     StreamExecutionEnvironment.getExecutionEnvironment(flink);
             env.setParallelism(s.parallelism());
             TfstreamPipeline.build(env, job.config(), job.schema());
-            return measure(
-                    profile,
-                    shards.equals("none")
-                            ? "tfstream (no shards)"
-                            : "tfstream (shards " + shards + ")",
-                    flink,
-                    env,
-                    profiled ? profile : null);
+            Run r =
+                    measure(
+                            profile,
+                            jobName(shards, batchSize),
+                            flink,
+                            env,
+                            profiled ? profile : null);
+            if (proxy != null) {
+                r =
+                        new Run(
+                                r.profile(),
+                                r.job(),
+                                r.records(),
+                                r.seconds(),
+                                r.cpuSeconds(),
+                                proxy.cpuSeconds());
+            }
+            return r;
         } finally {
             if (proxy != null) {
                 proxy.close();
             }
         }
+    }
+
+    /** The report's name of a tfstream run. */
+    static String jobName(String shards, int batchSize) {
+        String base = shards.equals("none") ? "tfstream (no shards" : "tfstream (shards " + shards;
+        return base + (batchSize == DEFAULT_BATCH ? ")" : ", batch " + batchSize + ")");
     }
 
     /** Runs the job to its end; wall and process CPU time, and a JFR profile when asked. */
@@ -367,7 +416,7 @@ public final class ThroughputHarness {
                                 .get()
                                 .deserializeError(getClass().getClassLoader()));
             }
-            Run r = new Run(profile, name, s.records(), seconds, cpu);
+            Run r = new Run(profile, name, s.records(), seconds, cpu, 0);
             System.out.printf(
                     Locale.ROOT,
                     "[harness] %s %s: %.0f records/s, %.1f CPU s per million%n",
@@ -616,8 +665,9 @@ public final class ThroughputHarness {
                         s.checkpointInterval().toMillis(),
                         machine()));
         md.append(
-                "| profile | job | records/s | CPU s per million | vs pass-through (throughput) |\n");
-        md.append("| --- | --- | --- | --- | --- |\n");
+                "| profile | job | records/s | CPU s per million | S3Proxy CPU s per million |"
+                        + " vs pass-through (throughput) |\n");
+        md.append("| --- | --- | --- | --- | --- | --- |\n");
         DefaultCategoryDataset bars = new DefaultCategoryDataset();
         for (Run r : runs) {
             Run base =
@@ -638,14 +688,21 @@ public final class ThroughputHarness {
             j.put("records_per_second", r.recordsPerSecond());
             j.put("cpu_seconds_per_million", r.cpuSecondsPerMillion());
             j.put("throughput_vs_pass_through", ratio);
+            j.put("s3proxy_cpu_seconds", r.s3ProxyCpuSeconds());
             md.append(
                     String.format(
                             Locale.ROOT,
-                            "| %s | %s | %.0f | %.1f | %.2f |%n",
+                            "| %s | %s | %.0f | %.1f | %s | %.2f |%n",
                             r.profile(),
                             r.job(),
                             r.recordsPerSecond(),
                             r.cpuSecondsPerMillion(),
+                            r.s3ProxyCpuSeconds() > 0
+                                    ? String.format(
+                                            Locale.ROOT,
+                                            "%.1f",
+                                            r.s3ProxyCpuSeconds() * 1e6 / r.records())
+                                    : "",
                             ratio));
             bars.addValue(r.recordsPerSecond(), r.job(), r.profile());
         }
@@ -714,7 +771,32 @@ public final class ThroughputHarness {
             }
             cdf.addSeries(series);
         }
-        md.append("\n![throughput](throughput.png)\n\n![latency CDF](latency-cdf.png)\n");
+        md.append(
+                "\n![throughput](throughput.png)\n\n![throughput by batch size](throughput-by-batch.png)"
+                        + "\n\n![latency CDF](latency-cdf.png)\n");
+        XYSeriesCollection byBatch = new XYSeriesCollection();
+        for (String profile : s.profiles()) {
+            XYSeries series = new XYSeries(profile + " (shards local)");
+            for (int size : s.batchSizes()) {
+                Run r = find(profile, jobName("local", size));
+                if (r != null) {
+                    series.add(size, r.recordsPerSecond());
+                }
+            }
+            byBatch.addSeries(series);
+        }
+        JFreeChart batchChart =
+                ChartFactory.createXYLineChart(
+                        "Throughput by batch.max-records",
+                        "batch.max-records",
+                        "records/s",
+                        byBatch,
+                        PlotOrientation.VERTICAL,
+                        true,
+                        false,
+                        false);
+        ChartUtils.saveChartAsPNG(
+                s.out().resolve("throughput-by-batch.png").toFile(), batchChart, 900, 500);
         JFreeChart bar =
                 ChartFactory.createBarChart(
                         "Throughput",

@@ -39,6 +39,7 @@ class ThroughputHarnessITCase {
                         Duration.ofSeconds(5),
                         true,
                         true,
+                        List.of(256, 1024),
                         out);
         Path report = new ThroughputHarness(settings).run();
         String md = Files.readString(report);
@@ -51,11 +52,13 @@ class ThroughputHarnessITCase {
                         "| wide | tfstream (shards local) |",
                         "| wide | tfstream (no shards) |",
                         "| wide | tfstream (shards local gzip) |",
+                        "| wide | tfstream (shards local, batch 256) |",
                         "## Shard writing cost")) {
             assertTrue(md.contains(row), row + " in\n" + md);
         }
         JsonNode json = new ObjectMapper().readTree(out.resolve("report.json").toFile());
-        assertEquals(6, json.get("runs").size());
+        // per profile: pass-through, shards local, s3proxy, no shards, local gzip, batch 256
+        assertEquals(12, json.get("runs").size());
         for (JsonNode r : json.get("runs")) {
             assertTrue(r.get("records_per_second").asDouble() > 0, r.toString());
             assertTrue(r.get("cpu_seconds").asDouble() > 0, r.toString());
@@ -66,5 +69,6 @@ class ThroughputHarnessITCase {
         assertTrue(json.get("stages").get("seed001").get("parse").asLong() > 0);
         assertTrue(Files.size(out.resolve("throughput.png")) > 1000);
         assertTrue(Files.size(out.resolve("latency-cdf.png")) > 1000);
+        assertTrue(Files.size(out.resolve("throughput-by-batch.png")) > 1000);
     }
 }

@@ -10,6 +10,7 @@ import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardManifestCheck;
+import io.tfstream.shards.ShardSuccessMarker;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.tfrecord.Compression;
 import java.io.InputStream;
@@ -96,6 +97,7 @@ class ShardSinkTensorFlowITCase {
             shards =
                     all.filter(Files::isRegularFile)
                             .filter(p -> !ShardManifest.isManifest(p.getFileName().toString()))
+                            .filter(p -> !p.getFileName().toString().startsWith("_"))
                             .sorted()
                             .toList();
         }
@@ -120,6 +122,21 @@ class ShardSinkTensorFlowITCase {
             }
         }
         assertEquals(expected, seen);
+        // the bounded run completed every bucket: its marker lists exactly its shards
+        Map<Path, List<String>> byBucket = new HashMap<>();
+        for (Path shard : shards) {
+            byBucket.computeIfAbsent(shard.getParent(), k -> new ArrayList<>())
+                    .add(shard.getFileName().toString());
+        }
+        for (Map.Entry<Path, List<String>> e : byBucket.entrySet()) {
+            ShardSuccessMarker marker =
+                    ShardSuccessMarker.fromJson(
+                            Files.readString(e.getKey().resolve(ShardSuccessMarker.FILE_NAME)));
+            List<String> names = new ArrayList<>(e.getValue());
+            names.sort(null);
+            assertEquals(
+                    names, marker.shards().stream().map(ShardSuccessMarker.Shard::shard).toList());
+        }
     }
 
     /** Keeps the job running across many checkpoints, so shards are compacted from many parts. */
