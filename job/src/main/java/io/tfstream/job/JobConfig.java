@@ -183,6 +183,11 @@ public final class JobConfig {
         }
         if (get(JobOptions.BATCH_MODE) == JobOptions.BatchMode.EVENT_TIME_WINDOW) {
             checkWindows();
+        } else if (get(JobOptions.OUTPUT_BATCHES_KEY) == JobOptions.BatchKey.BATCH_KEY) {
+            throw new JobConfigException(
+                    "output.batches.key batch_key needs batch.mode event_time_window (batches"
+                            + " closed by count, bytes or delay have no grouping key); use none or"
+                            + " source_partition");
         }
         long payload = batchesMaxMessageBytes();
         if (payload < MIN_BATCH_MESSAGE_BYTES || payload > Integer.MAX_VALUE - 8) {

@@ -426,8 +426,11 @@ public final class JobOptions {
                     .enumType(BatchKey.class)
                     .defaultValue(BatchKey.NONE)
                     .withDescription(
-                            "Kafka key of a payload: none, or source_partition (the batch's first"
-                                    + " source partition as <topic>-<partition>).");
+                            "Kafka key of a payload: none, source_partition (the batch's first"
+                                    + " source partition as <topic>-<partition>), or batch_key"
+                                    + " (batch.mode event_time_window only: the window's"
+                                    + " batch.key, i.e. the Kafka key's bytes, <topic>-<partition>"
+                                    + " or the feature's value).");
 
     public static final ConfigOption<MemorySize> OUTPUT_BATCHES_MAX_MESSAGE_BYTES =
             key("output.batches.max-message-bytes")
@@ -715,7 +718,8 @@ public final class JobOptions {
     /** {@code output.batches.key}. */
     public enum BatchKey {
         NONE,
-        SOURCE_PARTITION
+        SOURCE_PARTITION,
+        BATCH_KEY
     }
 
     /** {@code shards.compression}. */

@@ -94,9 +94,12 @@ public final class TfstreamPipeline {
                         : env.fromSource(source(config), sourceWatermarks, "kafka-source")
                                 .uid(SOURCE_UID);
         // Chained to the source (the default chaining strategy, checked by a test).
+        boolean windows =
+                config.get(JobOptions.BATCH_MODE) == JobOptions.BatchMode.EVENT_TIME_WINDOW;
+        BatchKeySelector keys = windows ? batchKey(config, schema) : null;
         SingleOutputStreamOperator<SourceRecord> accepted =
-                config.get(JobOptions.BATCH_MODE) == JobOptions.BatchMode.EVENT_TIME_WINDOW
-                        ? raw.keyBy(batchKey(config, schema), Types.STRING)
+                windows
+                        ? raw.keyBy(keys, Types.STRING)
                                 .transform(
                                         "window-batch-and-parse",
                                         SourceRecordSerializer.typeInfo(),
@@ -110,7 +113,8 @@ public final class TfstreamPipeline {
                                                                                 .BATCH_ALLOWED_LATENESS)
                                                                 .toMillis(),
                                                         config.get(JobOptions.BATCH_LATE_RECORDS)
-                                                                == JobOptions.LateRecords.DLQ)))
+                                                                == JobOptions.LateRecords.DLQ),
+                                                keys))
                                 .uid(WINDOW_PARSE_UID)
                         : raw.transform(
                                         "batch-and-parse",

@@ -149,6 +149,20 @@ class JobConfigTest {
     }
 
     @Test
+    void theGroupingKeyAsPayloadKeyNeedsWindows() {
+        Map<String, Object> m = minimal();
+        m.put("output.batches.key", "batch_key");
+        assertEquals(
+                "output.batches.key batch_key needs batch.mode event_time_window (batches closed"
+                        + " by count, bytes or delay have no grouping key); use none or"
+                        + " source_partition",
+                error(m));
+        m.put("batch.mode", "event_time_window");
+        assertEquals(
+                JobOptions.BatchKey.BATCH_KEY, JobConfig.of(m).get(JobOptions.OUTPUT_BATCHES_KEY));
+    }
+
+    @Test
     void shardSettingsAreChecked() {
         Map<String, Object> m = minimal();
         m.put("shards.path", "/data/shards");

@@ -34,7 +34,13 @@ public final class TensorBatchSerializationSchema
          * The first source partition of the batch as {@code <topic>-<partition>} (UTF-8): the
          * payloads of one source partition land in one output partition, in order.
          */
-        SOURCE_PARTITION
+        SOURCE_PARTITION,
+        /**
+         * The grouping key of the batch's records ({@link EncodedTensorBatch#key}: the event-time
+         * windows' {@code batch.key}): the payloads of one key land in one output partition.
+         * Payloads without a grouping key have no key.
+         */
+        BATCH_KEY
     }
 
     private final String topic;
@@ -45,14 +51,22 @@ public final class TensorBatchSerializationSchema
         this.key = Objects.requireNonNull(key, "key");
     }
 
-    /** The key of {@code b} under {@code mode}, or null. */
-    public static byte[] key(TensorBatch meta, KeyMode mode) {
-        TensorBatch b = meta;
-        if (mode == KeyMode.NONE || b.getSourcesCount() == 0) {
-            return null;
+    /** The key of {@code payload} under {@code mode}, or null. */
+    public static byte[] key(EncodedTensorBatch payload, KeyMode mode) {
+        switch (mode) {
+            case BATCH_KEY:
+                return payload.key();
+            case SOURCE_PARTITION:
+                TensorBatch b = payload.meta();
+                if (b.getSourcesCount() == 0) {
+                    return null;
+                }
+                SourceRange first = b.getSources(0);
+                return (first.getTopic() + "-" + first.getPartition())
+                        .getBytes(StandardCharsets.UTF_8);
+            default:
+                return null;
         }
-        SourceRange first = b.getSources(0);
-        return (first.getTopic() + "-" + first.getPartition()).getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -67,7 +81,7 @@ public final class TensorBatchSerializationSchema
             h.add(PART, utf8(b.getPart() + "/" + b.getParts()));
         }
         Long ts = timestamp != null && timestamp >= 0 ? timestamp : null;
-        return new ProducerRecord<>(topic, null, ts, key(b, key), payload.toByteArray(), h);
+        return new ProducerRecord<>(topic, null, ts, key(payload, key), payload.toByteArray(), h);
     }
 
     private static byte[] utf8(String s) {

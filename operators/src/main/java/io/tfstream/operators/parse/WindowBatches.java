@@ -18,7 +18,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * batch.max-records} / {@code batch.max-bytes}, records and dead letters emitted as by {@link
  * BatchParseOperator}, and the window's payloads numbered {@code part} 0..{@code parts}-1 under one
  * {@code batch_id} (derived from the key, the window and the records' source ranges: the same after
- * a restart) with {@code window_start_ms} / {@code window_end_ms} set.
+ * a restart) with {@code window_start_ms} / {@code window_end_ms} set, and the key's bytes as the
+ * payloads' grouping key ({@link EncodedTensorBatch#key}).
  */
 public final class WindowBatches {
     private final ParseSettings settings;
@@ -50,10 +51,14 @@ public final class WindowBatches {
         metrics.deadLettered(reason);
     }
 
-    /** Parses and emits the window [start, end) of {@code key} holding {@code records}. */
+    /**
+     * Parses and emits the window [start, end) of {@code key} (as bytes: {@code keyBytes}) holding
+     * {@code records}.
+     */
     public void close(
             Iterable<SourceRecord> records,
             String key,
+            byte[] keyBytes,
             long start,
             long end,
             Output<StreamRecord<SourceRecord>> output,
@@ -94,7 +99,7 @@ public final class WindowBatches {
             if (n > 1) {
                 b.setPart(i).setParts(n);
             }
-            EncodedTensorBatch m = payloads.get(i).withMeta(b.build());
+            EncodedTensorBatch m = payloads.get(i).withMeta(b.build()).withKey(keyBytes);
             metrics.payload(m.serializedSize());
             output.collect(BatchParseOperator.TENSOR_BATCHES, new StreamRecord<>(m));
         }

@@ -26,9 +26,9 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * are parsed once, in batches of at most {@code batch.max-records} / {@code batch.max-bytes}, and
  * emitted like the count-batched operator's output (records, dead letters) with the window's
  * payloads numbered {@code part} 0..{@code parts}-1 under one {@code batch_id} and carrying the
- * window bounds. A window's batch never mixes keys. State and timers are checkpointed; memory holds
- * one window's records per key (they are parsed only at close, so raw bytes are the cheapest thing
- * to keep).
+ * window bounds and the key's bytes ({@link BatchKeySelector#keyBytes}) as their grouping key. A
+ * window's batch never mixes keys. State and timers are checkpointed; memory holds one window's
+ * records per key (they are parsed only at close, so raw bytes are the cheapest thing to keep).
  *
  * <p>A record whose window has already closed is late: counted ({@code tfstream.lateRecords}) and
  * sent to the dead letters with reason {@code late}, or dropped.
@@ -39,15 +39,21 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
 
     private final ParseSettings settings;
     private final WindowSettings window;
+    private final BatchKeySelector keys;
 
     private transient InternalListState<Object, Long, SourceRecord> records;
     private transient InternalTimerService<Long> timers;
     private transient WindowBatches batches;
     private transient Counter late;
 
-    public WindowBatchParseOperator(ParseSettings settings, WindowSettings window) {
+    /**
+     * @param keys the selector the input stream is keyed by: it turns the keys back into bytes
+     */
+    public WindowBatchParseOperator(
+            ParseSettings settings, WindowSettings window, BatchKeySelector keys) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.window = Objects.requireNonNull(window, "window");
+        this.keys = Objects.requireNonNull(keys, "keys");
     }
 
     @Override
@@ -112,9 +118,11 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
         records.setCurrentNamespace(start);
         Iterable<SourceRecord> all = records.get();
         if (all != null) {
+            String key = String.valueOf(timer.getKey());
             batches.close(
                     all,
-                    String.valueOf(timer.getKey()),
+                    key,
+                    keys.keyBytes(key),
                     start,
                     start + window.sizeMs(),
                     output,

@@ -1,6 +1,8 @@
 package io.tfstream.operators.source;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -69,6 +71,12 @@ class SourceRecordSerializerTest {
         io.tfstream.tensor.batch.EncodedTensorBatch b =
                 new io.tfstream.tensor.batch.EncodedTensorBatch(new byte[] {16, 3}, meta);
         assertEquals(b, roundTrip(TensorBatchSerializer.INSTANCE, b));
+        var keyed = b.withKey(new byte[] {(byte) 0xfe, 0});
+        assertArrayEquals(
+                keyed.key(), roundTrip(TensorBatchSerializer.INSTANCE, keyed).key(), "key kept");
+        var emptyKey = b.withKey(new byte[0]);
+        assertArrayEquals(new byte[0], roundTrip(TensorBatchSerializer.INSTANCE, emptyKey).key());
+        assertNull(roundTrip(TensorBatchSerializer.INSTANCE, b).key(), "no key stays none");
         var empty = TensorBatchSerializer.INSTANCE.createInstance();
         assertEquals(empty, roundTrip(TensorBatchSerializer.INSTANCE, empty));
     }

@@ -1,5 +1,6 @@
 package io.tfstream.operators.window;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,6 +18,7 @@ import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.tensor.batch.EncodedTensorBatch;
 import io.tfstream.tensor.batch.TensorBatchCodec;
 import io.tfstream.testing.Seed001Corpus;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +57,8 @@ class WindowBatchParseOperatorTest {
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new WindowBatchParseOperator(
                                 settings(maxRecords),
-                                new WindowSettings(1000, lateness, lateToDlq)),
+                                new WindowSettings(1000, lateness, lateToDlq),
+                                BatchKeySelector.kafkaKey()),
                         BatchKeySelector.kafkaKey(),
                         Types.STRING);
         h.setup(SourceRecordSerializer.INSTANCE);
@@ -70,10 +73,19 @@ class WindowBatchParseOperatorTest {
     private static List<TensorBatch> payloads(
             KeyedOneInputStreamOperatorTestHarness<String, SourceRecord, SourceRecord> h) {
         List<TensorBatch> out = new ArrayList<>();
+        for (EncodedTensorBatch b : encoded(h)) {
+            out.add(b.toMessage());
+        }
+        return out;
+    }
+
+    private static List<EncodedTensorBatch> encoded(
+            KeyedOneInputStreamOperatorTestHarness<String, SourceRecord, SourceRecord> h) {
+        List<EncodedTensorBatch> out = new ArrayList<>();
         var q = h.getSideOutput(BatchParseOperator.TENSOR_BATCHES);
         if (q != null) {
-            for (StreamRecord<io.tfstream.tensor.batch.EncodedTensorBatch> r : q) {
-                out.add(r.getValue().toMessage());
+            for (StreamRecord<EncodedTensorBatch> r : q) {
+                out.add(r.getValue());
             }
         }
         return out;
@@ -99,6 +111,13 @@ class WindowBatchParseOperatorTest {
             Map<Long, List<byte[]>> expected = new HashMap<>();
             expected.put(10L, GOOD.subList(0, 10));
             expected.put(5L, GOOD.subList(10, 15));
+            Map<Long, String> keyOf = Map.of(10L, "a", 5L, "b");
+            for (EncodedTensorBatch e : encoded(h)) {
+                assertArrayEquals(
+                        keyOf.get(e.rows()).getBytes(StandardCharsets.UTF_8),
+                        e.key(),
+                        "the payload carries its window's grouping key");
+            }
             for (TensorBatch b : p) {
                 assertEquals(0, b.getWindowStartMs());
                 assertEquals(1000, b.getWindowEndMs());
@@ -166,5 +185,20 @@ class WindowBatchParseOperatorTest {
         assertEquals("", byFeature.getKey(SourceRecord.of(new byte[] {0x0a, 0x7f}, "in", 0, 0, 0)));
         assertEquals("in-0", BatchKeySelector.sourcePartition().getKey(rec(0, "x", 0)));
         assertEquals("x", BatchKeySelector.kafkaKey().getKey(rec(0, "x", 0)));
+    }
+
+    @Test
+    void keysTurnBackIntoTheBytesTheyCameFrom() {
+        byte[] binary = {(byte) 0xc3, 0x28, 0, (byte) 0xff};
+        SourceRecord r = new SourceRecord(GOOD.get(0), binary, null, null, "tö", 3, 0, 0);
+        BatchKeySelector kafka = BatchKeySelector.kafkaKey();
+        assertArrayEquals(binary, kafka.keyBytes(kafka.getKey(r)), "not valid UTF-8, kept as is");
+        BatchKeySelector partition = BatchKeySelector.sourcePartition();
+        assertArrayEquals(
+                "tö-3".getBytes(StandardCharsets.UTF_8), partition.keyBytes(partition.getKey(r)));
+        BatchKeySelector byFeature = BatchKeySelector.feature("feature1", Seed001Corpus.spec());
+        String number = byFeature.getKey(r);
+        assertTrue(number.matches("[0-4]"), number);
+        assertArrayEquals(number.getBytes(StandardCharsets.US_ASCII), byFeature.keyBytes(number));
     }
 }
