@@ -246,6 +246,10 @@ public final class JobConfig {
     private void checkWindows() {
         positive(JobOptions.BATCH_WINDOW);
         notNegative(JobOptions.BATCH_ALLOWED_LATENESS);
+        if (get(JobOptions.BATCH_WINDOW_MAX_BUFFERED_BYTES).getBytes() < 1) {
+            throw new JobConfigException(
+                    "invalid value for batch.window-max-buffered-bytes: expected >= 1 byte");
+        }
         if (get(JobOptions.EVENT_TIME_SOURCE) != JobOptions.EventTimeSource.KAFKA_TIMESTAMP) {
             throw new JobConfigException(
                     "batch.mode event_time_window needs event-time.source kafka_timestamp (the"

@@ -105,15 +105,7 @@ public final class TfstreamPipeline {
                                         SourceRecordSerializer.typeInfo(),
                                         new WindowBatchParseOperator(
                                                 parseSettings(config, schema),
-                                                new WindowSettings(
-                                                        config.get(JobOptions.BATCH_WINDOW)
-                                                                .toMillis(),
-                                                        config.get(
-                                                                        JobOptions
-                                                                                .BATCH_ALLOWED_LATENESS)
-                                                                .toMillis(),
-                                                        config.get(JobOptions.BATCH_LATE_RECORDS)
-                                                                == JobOptions.LateRecords.DLQ),
+                                                windowSettings(config),
                                                 keys))
                                 .uid(WINDOW_PARSE_UID)
                         : raw.transform(
@@ -250,6 +242,14 @@ public final class TfstreamPipeline {
             b.setTopicPattern(Pattern.compile(config.get(JobOptions.SOURCE_TOPIC_PATTERN)));
         }
         return b.build();
+    }
+
+    static WindowSettings windowSettings(JobConfig config) {
+        return new WindowSettings(
+                config.get(JobOptions.BATCH_WINDOW).toMillis(),
+                config.get(JobOptions.BATCH_ALLOWED_LATENESS).toMillis(),
+                config.get(JobOptions.BATCH_LATE_RECORDS) == JobOptions.LateRecords.DLQ,
+                config.get(JobOptions.BATCH_WINDOW_MAX_BUFFERED_BYTES).getBytes());
     }
 
     /** The grouping key of window batches ({@code batch.key}). */

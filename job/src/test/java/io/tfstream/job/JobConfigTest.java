@@ -163,6 +163,23 @@ class JobConfigTest {
     }
 
     @Test
+    void theWindowBufferBoundIsASizeOfAtLeastOneByte() {
+        Map<String, Object> m = minimal();
+        m.put("batch.mode", "event_time_window");
+        assertEquals(
+                MemorySize.ofMebiBytes(64),
+                JobConfig.of(m).get(JobOptions.BATCH_WINDOW_MAX_BUFFERED_BYTES));
+        m.put("batch.window-max-buffered-bytes", "0 b");
+        assertEquals(
+                "invalid value for batch.window-max-buffered-bytes: expected >= 1 byte", error(m));
+        m.put("batch.window-max-buffered-bytes", "16 kb");
+        assertEquals(
+                16 << 10,
+                TfstreamPipeline.windowSettings(JobConfig.of(m)).maxBufferedBytes(),
+                "passed to the window operator");
+    }
+
+    @Test
     void shardSettingsAreChecked() {
         Map<String, Object> m = minimal();
         m.put("shards.path", "/data/shards");

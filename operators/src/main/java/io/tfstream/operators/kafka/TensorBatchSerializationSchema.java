@@ -12,8 +12,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 /**
  * Writes a {@code TensorBatch} payload as the Kafka value (the serialized message, job contract
  * §4), with headers {@code tfstream.schema.fingerprint}, {@code tfstream.batch.id}, {@code
- * tfstream.batch.rows} and, for a batch split by size, {@code tfstream.batch.part} ({@code
- * part/parts}); the key as {@link KeyMode} says.
+ * tfstream.batch.rows} and, for a batch of several payloads, {@code tfstream.batch.part} ({@code
+ * part/parts}, or {@code part/?} for a window's payload emitted before the window closed, when its
+ * total was not known); the key as {@link KeyMode} says.
  */
 public final class TensorBatchSerializationSchema
         implements KafkaRecordSerializationSchema<EncodedTensorBatch> {
@@ -79,6 +80,9 @@ public final class TensorBatchSerializationSchema
         h.add(ROWS, utf8(Long.toString(payload.rows())));
         if (b.getParts() > 1) {
             h.add(PART, utf8(b.getPart() + "/" + b.getParts()));
+        } else if (b.getParts() == 0 && b.getWindowEndMs() != 0) {
+            // Window payloads emitted at the close always carry parts >= 1.
+            h.add(PART, utf8(b.getPart() + "/?"));
         }
         Long ts = timestamp != null && timestamp >= 0 ? timestamp : null;
         return new ProducerRecord<>(topic, null, ts, key(payload, key), payload.toByteArray(), h);

@@ -58,6 +58,23 @@ class TensorBatchSerializationSchemaTest {
     }
 
     @Test
+    void anEarlyWindowPayloadsPartHeaderHasNoTotal() {
+        TensorBatch.Builder window =
+                PAYLOAD.meta().toBuilder().setWindowStartMs(1000).setWindowEndMs(2000);
+        ProducerRecord<byte[], byte[]> early =
+                write(PAYLOAD.withMeta(window.setPart(3).setParts(0).build()), KeyMode.NONE);
+        assertEquals("3/?", header(early, TensorBatchSerializationSchema.PART));
+        ProducerRecord<byte[], byte[]> whole =
+                write(PAYLOAD.withMeta(window.setPart(0).setParts(1).build()), KeyMode.NONE);
+        assertNull(whole.headers().lastHeader(TensorBatchSerializationSchema.PART));
+        ProducerRecord<byte[], byte[]> unsplit =
+                write(
+                        PAYLOAD.withMeta(PAYLOAD.meta().toBuilder().setPart(0).setParts(0).build()),
+                        KeyMode.NONE);
+        assertNull(unsplit.headers().lastHeader(TensorBatchSerializationSchema.PART));
+    }
+
+    @Test
     void keyNoneIsNoKey() {
         assertNull(write(PAYLOAD, KeyMode.NONE).key());
     }

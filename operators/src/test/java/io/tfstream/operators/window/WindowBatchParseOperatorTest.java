@@ -18,12 +18,14 @@ import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.tensor.Tensor;
 import io.tfstream.tensor.batch.EncodedTensorBatch;
 import io.tfstream.tensor.batch.TensorBatchCodec;
 import io.tfstream.testing.Seed001Corpus;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,11 +55,17 @@ class WindowBatchParseOperatorTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, SourceRecord, SourceRecord>
             harness(int maxRecords, long lateness, boolean lateToDlq) throws Exception {
+        return harness(maxRecords, lateness, lateToDlq, 1L << 30);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, SourceRecord, SourceRecord>
+            harness(int maxRecords, long lateness, boolean lateToDlq, long maxBufferedBytes)
+                    throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new WindowBatchParseOperator(
                                 settings(maxRecords),
-                                new WindowSettings(1000, lateness, lateToDlq),
+                                new WindowSettings(1000, lateness, lateToDlq, maxBufferedBytes),
                                 BatchKeySelector.kafkaKey()),
                         BatchKeySelector.kafkaKey(),
                         Types.STRING);
@@ -174,6 +182,111 @@ class WindowBatchParseOperatorTest {
             // Late and dropped: no dead letter.
             h.processElement(new StreamRecord<>(rec(20, "k", 2500), 2500));
             assertEquals(null, h.getSideOutput(BatchParseOperator.DEAD_LETTERS));
+        }
+    }
+
+    private static Map<String, Tensor> parsed(List<byte[]> rows) throws Exception {
+        return ExampleBatchParser.create(Seed001Corpus.spec())
+                .parse(RecordBatch.of(rows))
+                .features();
+    }
+
+    private static long bytes(List<byte[]> records) {
+        return records.stream().mapToLong(r -> r.length).sum();
+    }
+
+    @Test
+    void aWindowAtItsBufferLimitIsEmittedEarlyAndItsCloseTellsTheTotal() throws Exception {
+        long limit = bytes(GOOD.subList(0, 4));
+        OperatorSubtaskState snapshot;
+        TensorBatch early;
+        try (var h = harness(1000, 0, true, limit)) {
+            h.open();
+            for (int i = 0; i < 3; i++) {
+                h.processElement(new StreamRecord<>(rec(i, "k", 100 + i), 100 + i));
+            }
+            assertEquals(List.of(), payloads(h), "under the limit: buffered");
+            h.processElement(new StreamRecord<>(rec(3, "k", 103), 103));
+            List<TensorBatch> p = payloads(h);
+            assertEquals(1, p.size(), "the record reaching the limit emits the window so far");
+            assertEquals(4, h.extractOutputValues().size(), "its records are emitted with it");
+            early = p.get(0);
+            assertEquals(0, early.getWindowStartMs());
+            assertEquals(1000, early.getWindowEndMs());
+            assertEquals(0, early.getPart());
+            assertEquals(0, early.getParts(), "the total is not known before the close");
+            assertEquals(parsed(GOOD.subList(0, 4)), TensorBatchCodec.decode(early, ""));
+            assertArrayEquals(
+                    "k".getBytes(StandardCharsets.UTF_8), encoded(h).get(0).key(), "grouping key");
+            h.processElement(new StreamRecord<>(rec(4, "k", 104), 104));
+            assertEquals(1, payloads(h).size(), "the buffer starts again from empty");
+            snapshot = h.snapshot(1, 1);
+        }
+        try (var h = harness(1000, 0, true, limit)) {
+            h.initializeState(snapshot);
+            h.open();
+            h.processWatermark(new Watermark(999));
+            List<TensorBatch> p = payloads(h);
+            assertEquals(1, p.size());
+            TensorBatch last = p.get(0);
+            assertEquals(early.getBatchId(), last.getBatchId(), "one batch id across the restore");
+            assertEquals(1, last.getPart(), "numbering goes on after the early payload");
+            assertEquals(2, last.getParts(), "the close tells the total");
+            assertEquals(1, last.getRows());
+            assertEquals(parsed(GOOD.subList(4, 5)), TensorBatchCodec.decode(last, ""));
+            assertEquals(1, h.extractOutputValues().size());
+        }
+    }
+
+    @Test
+    void aWindowThatEmittedEarlyClosesWithAnEmptyPayloadWhenNothingIsLeft() throws Exception {
+        try (var h = harness(1000, 0, true, bytes(GOOD.subList(0, 2)))) {
+            h.open();
+            h.processElement(new StreamRecord<>(rec(0, "k", 10), 10));
+            h.processElement(new StreamRecord<>(rec(1, "k", 11), 11));
+            assertEquals(1, payloads(h).size());
+            // The only record left at the close is rejected: no row remains.
+            byte[] good = GOOD.get(2);
+            SourceRecord broken =
+                    new SourceRecord(
+                            Arrays.copyOf(good, good.length - 3),
+                            "k".getBytes(StandardCharsets.UTF_8),
+                            null,
+                            null,
+                            "in",
+                            0,
+                            2,
+                            12);
+            h.processElement(new StreamRecord<>(broken, 12));
+            h.processWatermark(new Watermark(999));
+            var dead = h.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+            assertEquals(1, dead.size());
+            assertEquals(DeadLetterReason.PARSE_ERROR, dead.peek().getValue().reason());
+            List<TensorBatch> p = payloads(h);
+            assertEquals(2, p.size());
+            TensorBatch last = p.get(1);
+            assertEquals(p.get(0).getBatchId(), last.getBatchId());
+            assertEquals(0, last.getRows());
+            assertEquals(0, last.getSourcesCount());
+            assertEquals(1, last.getPart());
+            assertEquals(2, last.getParts());
+            assertEquals("fp", last.getSchemaFingerprint());
+            assertEquals(parsed(List.of()), TensorBatchCodec.decode(last, ""));
+            assertArrayEquals("k".getBytes(StandardCharsets.UTF_8), encoded(h).get(1).key());
+        }
+    }
+
+    @Test
+    void aWindowUnderItsLimitIsOnePayloadOfOnePart() throws Exception {
+        try (var h = harness(1000, 0, true, bytes(GOOD.subList(0, 3)))) {
+            h.open();
+            h.processElement(new StreamRecord<>(rec(0, "k", 10), 10));
+            h.processElement(new StreamRecord<>(rec(1, "k", 11), 11));
+            h.processWatermark(new Watermark(999));
+            List<TensorBatch> p = payloads(h);
+            assertEquals(1, p.size());
+            assertEquals(0, p.get(0).getPart());
+            assertEquals(1, p.get(0).getParts(), "a window's payloads always tell their total");
         }
     }
 
