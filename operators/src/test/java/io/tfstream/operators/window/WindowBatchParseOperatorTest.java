@@ -291,6 +291,60 @@ class WindowBatchParseOperatorTest {
     }
 
     @Test
+    void aRecordWithinTheAllowedLatenessJoinsItsWindowAndOneAfterItIsLate() throws Exception {
+        // Window [0, 1000) with 500 ms allowed lateness closes at watermark 1499.
+        try (var h = harness(1000, 500, true)) {
+            h.open();
+            for (int i = 0; i < 3; i++) {
+                h.processElement(new StreamRecord<>(rec(i, "k", 100 + i), 100 + i));
+            }
+            h.processWatermark(new Watermark(999));
+            assertEquals(List.of(), payloads(h), "past the end, within the lateness: still open");
+            h.processElement(new StreamRecord<>(rec(3, "k", 900), 900));
+            h.processWatermark(new Watermark(1498));
+            assertEquals(List.of(), payloads(h));
+            assertEquals(null, h.getSideOutput(BatchParseOperator.DEAD_LETTERS), "not late");
+            h.processWatermark(new Watermark(1499));
+            List<TensorBatch> p = payloads(h);
+            assertEquals(1, p.size());
+            assertEquals(0, p.get(0).getWindowStartMs());
+            assertEquals(1000, p.get(0).getWindowEndMs());
+            assertEquals(
+                    parsed(GOOD.subList(0, 4)),
+                    TensorBatchCodec.decode(p.get(0), ""),
+                    "the record within the lateness is a row of its window");
+            h.processElement(new StreamRecord<>(rec(4, "k", 950), 950));
+            var dead = h.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+            assertEquals(1, dead.size());
+            DeadLetter d = dead.peek().getValue();
+            assertEquals(DeadLetterReason.LATE, d.reason());
+            assertEquals(4, d.source().offset());
+            assertEquals(
+                    "event time 950 falls in window [0, 1000) which closed at watermark 1499",
+                    d.error());
+            assertEquals(1, payloads(h).size(), "a late record is in no payload");
+            assertEquals(4, h.extractOutputValues().size(), "nor among the accepted records");
+        }
+    }
+
+    @Test
+    void aRecordAfterTheAllowedLatenessIsDroppedWhenSoConfigured() throws Exception {
+        try (var h = harness(1000, 500, false)) {
+            h.open();
+            h.processElement(new StreamRecord<>(rec(0, "k", 100), 100));
+            h.processWatermark(new Watermark(1200));
+            h.processElement(new StreamRecord<>(rec(1, "k", 800), 800));
+            h.processWatermark(new Watermark(1499));
+            assertEquals(2, payloads(h).get(0).getRows(), "within the lateness: kept");
+            h.processElement(new StreamRecord<>(rec(2, "k", 999), 999));
+            h.processWatermark(new Watermark(5000));
+            assertEquals(1, payloads(h).size());
+            assertEquals(2, h.extractOutputValues().size());
+            assertEquals(null, h.getSideOutput(BatchParseOperator.DEAD_LETTERS), "dropped");
+        }
+    }
+
+    @Test
     void keysFromAFeatureAndTheSourcePartition() throws Exception {
         BatchKeySelector byFeature = BatchKeySelector.feature("feature2", Seed001Corpus.spec());
         String animal = byFeature.getKey(rec(0, "x", 0));
