@@ -183,6 +183,11 @@ public final class JobConfig {
         }
         if (get(JobOptions.BATCH_MODE) == JobOptions.BatchMode.EVENT_TIME_WINDOW) {
             checkWindows();
+        } else if (get(JobOptions.OUTPUT_BATCHES_KEY) == JobOptions.BatchKey.BATCH_KEY) {
+            throw new JobConfigException(
+                    "output.batches.key batch_key needs batch.mode event_time_window (batches"
+                            + " closed by count, bytes or delay have no grouping key); use none or"
+                            + " source_partition");
         }
         long payload = batchesMaxMessageBytes();
         if (payload < MIN_BATCH_MESSAGE_BYTES || payload > Integer.MAX_VALUE - 8) {
@@ -241,6 +246,10 @@ public final class JobConfig {
     private void checkWindows() {
         positive(JobOptions.BATCH_WINDOW);
         notNegative(JobOptions.BATCH_ALLOWED_LATENESS);
+        if (get(JobOptions.BATCH_WINDOW_MAX_BUFFERED_BYTES).getBytes() < 1) {
+            throw new JobConfigException(
+                    "invalid value for batch.window-max-buffered-bytes: expected >= 1 byte");
+        }
         if (get(JobOptions.EVENT_TIME_SOURCE) != JobOptions.EventTimeSource.KAFKA_TIMESTAMP) {
             throw new JobConfigException(
                     "batch.mode event_time_window needs event-time.source kafka_timestamp (the"

@@ -346,6 +346,23 @@ public final class JobOptions {
                             "A record whose window has closed: dlq (dead letter, reason late) or"
                                     + " drop; counted either way (metric lateRecords).");
 
+    /**
+     * 8 batches of the default batch.max-bytes: a closing window holds its records and, briefly,
+     * their payloads (about as large again), one window at a time per subtask.
+     */
+    public static final MemorySize DEFAULT_WINDOW_MAX_BUFFERED_BYTES = MemorySize.ofMebiBytes(64);
+
+    public static final ConfigOption<MemorySize> BATCH_WINDOW_MAX_BUFFERED_BYTES =
+            key("batch.window-max-buffered-bytes")
+                    .memoryType()
+                    .defaultValue(DEFAULT_WINDOW_MAX_BUFFERED_BYTES)
+                    .withDescription(
+                            "Memory bound of event-time windows: one key's window buffers at most"
+                                    + " this many bytes of record values; the record that reaches"
+                                    + " it makes the buffer be parsed and emitted early as payloads"
+                                    + " of that window (parts 0: total not known yet) and the"
+                                    + " window goes on.");
+
     public static final ConfigOption<String> BATCH_KEY =
             key("batch.key")
                     .stringType()
@@ -426,8 +443,11 @@ public final class JobOptions {
                     .enumType(BatchKey.class)
                     .defaultValue(BatchKey.NONE)
                     .withDescription(
-                            "Kafka key of a payload: none, or source_partition (the batch's first"
-                                    + " source partition as <topic>-<partition>).");
+                            "Kafka key of a payload: none, source_partition (the batch's first"
+                                    + " source partition as <topic>-<partition>), or batch_key"
+                                    + " (batch.mode event_time_window only: the window's"
+                                    + " batch.key, i.e. the Kafka key's bytes, <topic>-<partition>"
+                                    + " or the feature's value).");
 
     public static final ConfigOption<MemorySize> OUTPUT_BATCHES_MAX_MESSAGE_BYTES =
             key("output.batches.max-message-bytes")
@@ -635,6 +655,7 @@ public final class JobOptions {
                     BATCH_WINDOW,
                     BATCH_ALLOWED_LATENESS,
                     BATCH_LATE_RECORDS,
+                    BATCH_WINDOW_MAX_BUFFERED_BYTES,
                     BATCH_KEY,
                     DLQ_TOPIC,
                     DLQ_MAX_ERROR_BYTES,
@@ -715,7 +736,8 @@ public final class JobOptions {
     /** {@code output.batches.key}. */
     public enum BatchKey {
         NONE,
-        SOURCE_PARTITION
+        SOURCE_PARTITION,
+        BATCH_KEY
     }
 
     /** {@code shards.compression}. */

@@ -94,23 +94,19 @@ public final class TfstreamPipeline {
                         : env.fromSource(source(config), sourceWatermarks, "kafka-source")
                                 .uid(SOURCE_UID);
         // Chained to the source (the default chaining strategy, checked by a test).
+        boolean windows =
+                config.get(JobOptions.BATCH_MODE) == JobOptions.BatchMode.EVENT_TIME_WINDOW;
+        BatchKeySelector keys = windows ? batchKey(config, schema) : null;
         SingleOutputStreamOperator<SourceRecord> accepted =
-                config.get(JobOptions.BATCH_MODE) == JobOptions.BatchMode.EVENT_TIME_WINDOW
-                        ? raw.keyBy(batchKey(config, schema), Types.STRING)
+                windows
+                        ? raw.keyBy(keys, Types.STRING)
                                 .transform(
                                         "window-batch-and-parse",
                                         SourceRecordSerializer.typeInfo(),
                                         new WindowBatchParseOperator(
                                                 parseSettings(config, schema),
-                                                new WindowSettings(
-                                                        config.get(JobOptions.BATCH_WINDOW)
-                                                                .toMillis(),
-                                                        config.get(
-                                                                        JobOptions
-                                                                                .BATCH_ALLOWED_LATENESS)
-                                                                .toMillis(),
-                                                        config.get(JobOptions.BATCH_LATE_RECORDS)
-                                                                == JobOptions.LateRecords.DLQ)))
+                                                windowSettings(config),
+                                                keys))
                                 .uid(WINDOW_PARSE_UID)
                         : raw.transform(
                                         "batch-and-parse",
@@ -246,6 +242,14 @@ public final class TfstreamPipeline {
             b.setTopicPattern(Pattern.compile(config.get(JobOptions.SOURCE_TOPIC_PATTERN)));
         }
         return b.build();
+    }
+
+    static WindowSettings windowSettings(JobConfig config) {
+        return new WindowSettings(
+                config.get(JobOptions.BATCH_WINDOW).toMillis(),
+                config.get(JobOptions.BATCH_ALLOWED_LATENESS).toMillis(),
+                config.get(JobOptions.BATCH_LATE_RECORDS) == JobOptions.LateRecords.DLQ,
+                config.get(JobOptions.BATCH_WINDOW_MAX_BUFFERED_BYTES).getBytes());
     }
 
     /** The grouping key of window batches ({@code batch.key}). */

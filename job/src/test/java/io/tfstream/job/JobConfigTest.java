@@ -149,6 +149,37 @@ class JobConfigTest {
     }
 
     @Test
+    void theGroupingKeyAsPayloadKeyNeedsWindows() {
+        Map<String, Object> m = minimal();
+        m.put("output.batches.key", "batch_key");
+        assertEquals(
+                "output.batches.key batch_key needs batch.mode event_time_window (batches closed"
+                        + " by count, bytes or delay have no grouping key); use none or"
+                        + " source_partition",
+                error(m));
+        m.put("batch.mode", "event_time_window");
+        assertEquals(
+                JobOptions.BatchKey.BATCH_KEY, JobConfig.of(m).get(JobOptions.OUTPUT_BATCHES_KEY));
+    }
+
+    @Test
+    void theWindowBufferBoundIsASizeOfAtLeastOneByte() {
+        Map<String, Object> m = minimal();
+        m.put("batch.mode", "event_time_window");
+        assertEquals(
+                MemorySize.ofMebiBytes(64),
+                JobConfig.of(m).get(JobOptions.BATCH_WINDOW_MAX_BUFFERED_BYTES));
+        m.put("batch.window-max-buffered-bytes", "0 b");
+        assertEquals(
+                "invalid value for batch.window-max-buffered-bytes: expected >= 1 byte", error(m));
+        m.put("batch.window-max-buffered-bytes", "16 kb");
+        assertEquals(
+                16 << 10,
+                TfstreamPipeline.windowSettings(JobConfig.of(m)).maxBufferedBytes(),
+                "passed to the window operator");
+    }
+
+    @Test
     void shardSettingsAreChecked() {
         Map<String, Object> m = minimal();
         m.put("shards.path", "/data/shards");

@@ -25,18 +25,25 @@ import io.tfstream.spec.SchemaFingerprint;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.VarLenFeature;
 import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.tensor.Column;
+import io.tfstream.tensor.DenseTensor;
+import io.tfstream.tensor.Tensor;
 import io.tfstream.tensor.batch.TensorBatchCodec;
 import io.tfstream.testing.Seed001Corpus;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
@@ -140,7 +147,12 @@ class StreamingJobExactlyOnceITCase {
                         "batch.mode", "event_time_window",
                         "batch.window", "300 ms",
                         "batch.key", "source_partition",
-                        "batch.max-records", "200"));
+                        "batch.max-records", "200",
+                        // The window's key as the payload key: the source partition here, so the
+                        // key check is the same as for source_partition.
+                        "output.batches.key", "batch_key",
+                        // About 150 records: windows of about 300 records emit early.
+                        "batch.window-max-buffered-bytes", "6 kb"));
     }
 
     private void run(
@@ -282,8 +294,10 @@ class StreamingJobExactlyOnceITCase {
     /**
      * Every good record is a row of exactly one committed payload: the payloads' source ranges,
      * narrowed to good records, are disjoint and cover them all, and their sizes are the payloads'
-     * rows. A payload whose rows come from one source partition (rows in offset order) equals the
-     * parse of those records; a split batch has all its parts, each within the size limit.
+     * rows. Every payload equals the parse of its rows: the good records of its source ranges, each
+     * range in offset order, interleaved as the payload's rows are (told apart by their scalar
+     * features, the only choice the ranges leave open). A batch of several payloads has all its
+     * parts, each within the size limit; a window's payloads tell their total at its close.
      */
     private static void checkPayloads(
             ParseSpec spec,
@@ -294,40 +308,50 @@ class StreamingJobExactlyOnceITCase {
             long good)
             throws Exception {
         // partition → offset → good record value
-        Map<Integer, java.util.TreeMap<Long, byte[]>> goodAt = new HashMap<>();
+        Map<Integer, TreeMap<Long, byte[]>> goodAt = new HashMap<>();
         Map<String, Long> timeAt = new HashMap<>();
         for (InputCorpus.Input i : inputs) {
             if (i.reason() == null) {
                 RecordMetadata m = offsets.get(new String(i.key(), StandardCharsets.UTF_8));
                 timeAt.put(m.partition() + "@" + m.offset(), m.timestamp());
-                goodAt.computeIfAbsent(m.partition(), k -> new java.util.TreeMap<>())
+                goodAt.computeIfAbsent(m.partition(), k -> new TreeMap<>())
                         .put(m.offset(), i.value());
             }
         }
-        Map<Integer, java.util.Set<Long>> covered = new HashMap<>();
-        Map<String, java.util.Set<Integer>> partsOf = new HashMap<>();
-        Map<String, Integer> partCount = new HashMap<>();
+        Map<Integer, Set<Long>> covered = new HashMap<>();
+        Map<String, List<Integer>> partsOf = new HashMap<>();
+        Map<String, Integer> totalOf = new HashMap<>();
+        Set<String> windowIds = new HashSet<>();
         long rows = 0;
         int compared = 0;
+        int multiRange = 0;
+        int early = 0;
         long windowed = 0;
         for (ConsumerRecord<byte[], byte[]> r : payloads) {
             TensorBatch b = TensorBatch.parseFrom(r.value());
             assertTrue(r.serializedValueSize() <= 8 * 1024 - JobConfig.BATCH_MESSAGE_RESERVE);
             assertEquals(fingerprint, b.getSchemaFingerprint());
             assertEquals(b.getBatchId(), header(r, TensorBatchSerializationSchema.BATCH_ID));
-            SourceRange first = b.getSources(0);
-            assertEquals(
-                    first.getTopic() + "-" + first.getPartition(),
-                    new String(r.key(), StandardCharsets.UTF_8));
+            if (b.getSourcesCount() > 0) {
+                SourceRange first = b.getSources(0);
+                // source_partition, or batch_key with windows grouped by source partition.
+                assertEquals(
+                        first.getTopic() + "-" + first.getPartition(),
+                        new String(r.key(), StandardCharsets.UTF_8));
+            } else {
+                assertEquals(0, b.getRows(), "only a window's closing payload has no sources");
+                assertTrue(b.getWindowEndMs() > 0 && b.getParts() > 1, b.getBatchId());
+            }
             long inRanges = 0;
-            List<byte[]> ordered = new ArrayList<>();
+            List<List<byte[]>> perRange = new ArrayList<>();
             for (SourceRange range : b.getSourcesList()) {
+                List<byte[]> run = new ArrayList<>();
                 for (Map.Entry<Long, byte[]> e :
                         goodAt.get(range.getPartition())
                                 .subMap(range.getFirstOffset(), true, range.getLastOffset(), true)
                                 .entrySet()) {
                     inRanges++;
-                    ordered.add(e.getValue());
+                    run.add(e.getValue());
                     if (b.getWindowEndMs() > 0) {
                         long t = timeAt.get(range.getPartition() + "@" + e.getKey());
                         assertTrue(
@@ -350,26 +374,138 @@ class StreamingJobExactlyOnceITCase {
                                     + e.getKey()
                                     + " in two payloads");
                 }
+                perRange.add(run);
             }
             assertEquals(b.getRows(), inRanges, "rows of payload " + b.getBatchId());
-            if (b.getSourcesCount() == 1) {
-                assertEquals(expected(spec, ordered), decoded(spec, b), b.getBatchId());
-                compared++;
+            Map<String, Object> decoded = decoded(spec, b);
+            if (perRange.size() > 1) {
+                multiRange++;
             }
+            assertEquals(
+                    expected(spec, rowsInOrder(spec, b, decoded, perRange)),
+                    decoded,
+                    b.getBatchId() + " part " + b.getPart());
+            compared++;
+            partsOf.computeIfAbsent(b.getBatchId(), k -> new ArrayList<>()).add(b.getPart());
             if (b.getParts() > 0) {
-                partsOf.computeIfAbsent(b.getBatchId(), k -> new HashSet<>()).add(b.getPart());
-                partCount.put(b.getBatchId(), b.getParts());
+                assertEquals(
+                        b.getParts(),
+                        totalOf.getOrDefault(b.getBatchId(), b.getParts()),
+                        "one total per batch");
+                totalOf.put(b.getBatchId(), b.getParts());
+            }
+            if (b.getWindowEndMs() > 0) {
+                windowIds.add(b.getBatchId());
+                if (b.getParts() == 0) {
+                    early++;
+                    assertEquals(
+                            b.getPart() + "/?", header(r, TensorBatchSerializationSchema.PART));
+                }
             }
             rows += b.getRows();
         }
+        System.out.printf(
+                "compared %d payloads: %d over several source ranges, %d emitted early%n",
+                compared, multiRange, early);
         assertEquals(good, rows, "payload rows = accepted records");
         assertTrue(windowed == 0 || windowed == good, "every row of a window payload checked");
-        for (Map.Entry<String, Integer> e : partCount.entrySet()) {
-            assertEquals(e.getValue(), partsOf.get(e.getKey()).size(), "parts of " + e.getKey());
+        assertEquals(payloads.size(), compared, "every payload compared");
+        for (Map.Entry<String, List<Integer>> e : partsOf.entrySet()) {
+            List<Integer> parts = new ArrayList<>(e.getValue());
+            parts.sort(null);
+            int total = totalOf.getOrDefault(e.getKey(), 1);
+            assertTrue(
+                    totalOf.containsKey(e.getKey()) || !windowIds.contains(e.getKey()),
+                    "window " + e.getKey() + " told its total");
+            List<Integer> all = new ArrayList<>();
+            for (int i = 0; i < total; i++) {
+                all.add(i);
+            }
+            assertEquals(all, parts, "parts of " + e.getKey());
         }
-        assertTrue(!partCount.isEmpty(), "some batches were split by size");
         assertTrue(
-                compared > payloads.size() / 4, compared + " of " + payloads.size() + " compared");
+                totalOf.values().stream().anyMatch(n -> n > 1),
+                "some batches are several payloads");
+        if (windowIds.isEmpty()) {
+            assertTrue(multiRange > 0, "some count batches mix partitions: their order checked");
+        } else {
+            assertTrue(early > 0, "some windows reached their buffer bound and emitted early");
+        }
+    }
+
+    /**
+     * The rows of payload {@code b}, whose runs per source range are {@code perRange}: each range's
+     * records keep their offset order, and several ranges are interleaved as the payload's rows
+     * are, matched by their scalar (context) features. Records alike in all of those parse alike,
+     * so which of them comes first does not change the expected payload.
+     */
+    private static List<byte[]> rowsInOrder(
+            ParseSpec spec, TensorBatch b, Map<String, Object> decoded, List<List<byte[]>> perRange)
+            throws Exception {
+        if (perRange.size() <= 1) {
+            return perRange.isEmpty() ? List.of() : perRange.get(0);
+        }
+        String[] wanted = signatures(spec, decoded, (int) b.getRows());
+        List<ArrayDeque<byte[]>> runs = new ArrayList<>();
+        List<ArrayDeque<String>> runSignatures = new ArrayList<>();
+        for (List<byte[]> run : perRange) {
+            ArrayDeque<String> sig = new ArrayDeque<>();
+            for (byte[] v : run) {
+                sig.add(signatures(spec, expected(spec, List.of(v)), 1)[0]);
+            }
+            runs.add(new ArrayDeque<>(run));
+            runSignatures.add(sig);
+        }
+        List<byte[]> rows = new ArrayList<>();
+        for (int row = 0; row < wanted.length; row++) {
+            int from = -1;
+            for (int k = 0; k < runs.size() && from < 0; k++) {
+                if (wanted[row].equals(runSignatures.get(k).peek())) {
+                    from = k;
+                }
+            }
+            assertTrue(
+                    from >= 0, b.getBatchId() + " row " + row + ": no source range's next record");
+            runSignatures.get(from).poll();
+            rows.add(runs.get(from).poll());
+        }
+        return rows;
+    }
+
+    /** Per row, its scalar dense (context) features' values. */
+    @SuppressWarnings("unchecked")
+    private static String[] signatures(ParseSpec spec, Map<String, Object> parsed, int rows) {
+        Map<String, Tensor> features =
+                new TreeMap<>(
+                        (Map<String, Tensor>)
+                                parsed.get(
+                                        spec instanceof FeatureSpecs
+                                                ? ""
+                                                : TensorBatchCodec.CONTEXT));
+        StringBuilder[] sig = new StringBuilder[rows];
+        for (int i = 0; i < rows; i++) {
+            sig[i] = new StringBuilder();
+        }
+        for (Map.Entry<String, Tensor> e : features.entrySet()) {
+            if (e.getValue() instanceof DenseTensor d && d.shape().length == 1) {
+                Column c = d.values();
+                for (int i = 0; i < rows; i++) {
+                    sig[i].append(e.getKey()).append('=');
+                    switch (c.dtype()) {
+                        case INT64 -> sig[i].append(c.int64(i));
+                        case FLOAT32 -> sig[i].append(Float.floatToIntBits(c.float32(i)));
+                        default -> sig[i].append(Arrays.toString(c.bytes(i)));
+                    }
+                    sig[i].append(';');
+                }
+            }
+        }
+        String[] out = new String[rows];
+        for (int i = 0; i < rows; i++) {
+            assertTrue(sig[i].length() > 0, "the spec has a scalar dense feature to match rows by");
+            out[i] = sig[i].toString();
+        }
+        return out;
     }
 
     private static Map<String, Object> expected(ParseSpec spec, List<byte[]> rows)

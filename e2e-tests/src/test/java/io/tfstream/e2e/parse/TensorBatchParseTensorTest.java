@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.e2e.sequence.TfSequenceParseOracle;
 import io.tfstream.e2e.sequence.TfTensors;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
@@ -12,19 +13,26 @@ import io.tfstream.parse.ParsedRows;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.FeatureSpecs;
+import io.tfstream.spec.ParseSpec;
 import io.tfstream.spec.RowSplitsDType;
+import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.SparseTensor;
 import io.tfstream.tensor.Tensor;
+import io.tfstream.tensor.batch.TensorBatchCodec;
 import io.tfstream.tensor.batch.TensorBatchSplitter;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.testing.WideProfileCorpus;
 import io.tfstream.testing.WireEdgeCaseGenerator;
+import io.tfstream.testing.sequence.RandomSequenceExamples;
+import io.tfstream.testing.sequence.SequenceEdgeCases;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.tensorflow.Graph;
 import org.tensorflow.Result;
@@ -47,11 +55,16 @@ import org.tensorflow.types.family.TType;
  * TensorProto}, comes back with the dtype, shape and values TensorFlow's own {@code ParseExampleV2}
  * gives for the same records — dense features as {@code <name>}, sparse ones as {@code
  * <name>/indices}, {@code /values}, {@code /dense_shape}, ragged ones as {@code <name>/values} and
- * {@code <name>/row_splits} (job contract §4). Batches are cut by size as the job cuts them, so
- * split parts are checked too.
+ * {@code <name>/row_splits} (job contract §4). SequenceExample payloads likewise against {@code
+ * ParseSequenceExampleV2}: context features under {@code context/}, feature lists under {@code
+ * feature_list/}, lengths as {@code feature_list_lengths/<name>}. Batches are cut by size as the
+ * job cuts them, so split parts are checked too.
  */
 class TensorBatchParseTensorTest {
     private int tensorsChecked;
+    private int contextTensors;
+    private int featureListTensors;
+    private int lengthTensors;
     private int splitParts;
 
     @Test
@@ -71,12 +84,99 @@ class TensorBatchParseTensorTest {
         assertTrue(splitParts > 10, "parts of split batches checked: " + splitParts);
     }
 
-    /** Parses {@code records} in batches of {@code batchSize}, payloads cut at {@code maxBytes}. */
+    @Test
+    void sequenceExamplePayloadsDecodeToTensorFlowsParseSequenceExample() {
+        // Every context and feature-list kind and dtype, then random specs.
+        RandomSequenceExamples gen = new RandomSequenceExamples(20260301L);
+        checkSequences(SequenceEdgeCases.SPEC, gen, 300, 50, Integer.MAX_VALUE);
+        checkSequences(SequenceEdgeCases.SPEC, gen, 300, 64, 8 << 10);
+        for (int s = 0; s < 12; s++) {
+            checkSequences(
+                    gen.spec(), gen, 40, 1 + s * 3, s % 2 == 0 ? Integer.MAX_VALUE : 4 << 10);
+        }
+        assertTrue(contextTensors > 100, "context tensors checked: " + contextTensors);
+        assertTrue(featureListTensors > 100, "feature-list tensors: " + featureListTensors);
+        assertTrue(lengthTensors > 20, "length tensors checked: " + lengthTensors);
+        assertTrue(splitParts > 10, "parts of split batches checked: " + splitParts);
+        System.out.printf(
+                "sequence payloads: %d context, %d feature-list, %d length tensors, %d split"
+                        + " parts%n",
+                contextTensors, featureListTensors, lengthTensors, splitParts);
+    }
+
+    /**
+     * {@code n} records of {@code gen} for {@code spec} that the parser accepts, parsed in batches
+     * of {@code batchSize} and cut at {@code maxBytes}, against {@code parse_sequence_example}.
+     */
+    private void checkSequences(
+            SequenceFeatureSpecs spec,
+            RandomSequenceExamples gen,
+            int n,
+            int batchSize,
+            int maxBytes) {
+        LenientBatchParser parser = LenientBatchParser.create(spec, ParseLimits.none());
+        List<byte[]> records = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            byte[] r = gen.record(spec);
+            List<Object> rejected = new ArrayList<>();
+            parser.parse(RecordBatch.of(List.of(r)), rejected::add);
+            if (rejected.isEmpty()) {
+                records.add(r);
+            }
+        }
+        assertTrue(records.size() > n / 2, records.size() + " of " + n + " records valid");
+        try (TfSequenceParseOracle oracle = new TfSequenceParseOracle(spec)) {
+            check(
+                    spec,
+                    records,
+                    batchSize,
+                    maxBytes,
+                    own -> {
+                        TfSequenceParseOracle.Outcome o = oracle.parse(own, null);
+                        assertNull(o.error());
+                        Map<String, Object> expected = new TreeMap<>();
+                        expected.putAll(tensors(TensorBatchCodec.CONTEXT, o.context()));
+                        expected.putAll(tensors(TensorBatchCodec.FEATURE_LIST, o.featureLists()));
+                        o.lengths()
+                                .forEach(
+                                        (name, t) ->
+                                                expected.put(
+                                                        TensorBatchCodec.FEATURE_LIST_LENGTHS
+                                                                + name,
+                                                        t));
+                        return expected;
+                    });
+        }
+    }
+
     private void check(FeatureSpecs spec, List<byte[]> records, int batchSize, int maxBytes) {
+        try (TfParseOracle oracle = new TfParseOracle(spec)) {
+            check(
+                    spec,
+                    records,
+                    batchSize,
+                    maxBytes,
+                    own -> {
+                        TfParseOracle.Outcome expected = oracle.parse(own);
+                        assertNull(expected.error());
+                        return tensors("", expected.features());
+                    });
+        }
+    }
+
+    /**
+     * Parses {@code records} in batches of {@code batchSize}, payloads cut at {@code maxBytes};
+     * each payload's tensors against {@code oracle}'s over the payload's own records.
+     */
+    private void check(
+            ParseSpec spec,
+            List<byte[]> records,
+            int batchSize,
+            int maxBytes,
+            Function<List<byte[]>, Map<String, Object>> oracle) {
         LenientBatchParser parser = LenientBatchParser.create(spec, ParseLimits.none());
         TensorBatchSplitter splitter = new TensorBatchSplitter(parser, Math.max(maxBytes, 1024));
-        try (TfParseOracle oracle = new TfParseOracle(spec);
-                Graph g = new Graph()) {
+        try (Graph g = new Graph()) {
             Ops tf = Ops.create(g);
             Placeholder<TString> in =
                     tf.placeholder(TString.class, Placeholder.shape(Shape.scalar()));
@@ -121,24 +221,18 @@ class TensorBatchParseTensorTest {
                                         .mapToInt(Integer::parseInt)
                                         .toArray();
                         List<byte[]> own = Arrays.stream(picked).mapToObj(batch::get).toList();
-                        TfParseOracle.Outcome expected = oracle.parse(own);
-                        assertNull(expected.error());
-                        compare(expected.features(), m, session, in, parsers);
+                        compare(oracle.apply(own), m, session, in, parsers);
                     }
                 }
             }
         }
     }
 
-    private void compare(
-            Map<String, Tensor> features,
-            TensorBatch m,
-            Session session,
-            Placeholder<TString> in,
-            Map<DataType, ParseTensor<?>> parsers) {
+    /** The payload tensors of {@code features} (contract §4 names), under {@code prefix}. */
+    private static Map<String, Object> tensors(String prefix, Map<String, Tensor> features) {
         Map<String, Object> expected = new TreeMap<>();
         for (Map.Entry<String, Tensor> e : features.entrySet()) {
-            String name = e.getKey();
+            String name = prefix + e.getKey();
             Tensor t = e.getValue();
             if (t instanceof DenseTensor d) {
                 expected.put(name, d);
@@ -168,6 +262,15 @@ class TensorBatchParseTensorTest {
                 }
             }
         }
+        return expected;
+    }
+
+    private void compare(
+            Map<String, Object> expected,
+            TensorBatch m,
+            Session session,
+            Placeholder<TString> in,
+            Map<DataType, ParseTensor<?>> parsers) {
         assertEquals(expected.keySet(), new java.util.TreeSet<>(m.getTensorsMap().keySet()));
         for (Map.Entry<String, Object> e : expected.entrySet()) {
             org.tensorflow.framework.TensorProto proto = m.getTensorsOrThrow(e.getKey());
@@ -192,6 +295,13 @@ class TensorBatchParseTensorTest {
                     assertEquals(e.getValue(), TfTensors.dense(got), e.getKey());
                 }
                 tensorsChecked++;
+                if (e.getKey().startsWith(TensorBatchCodec.CONTEXT)) {
+                    contextTensors++;
+                } else if (e.getKey().startsWith(TensorBatchCodec.FEATURE_LIST_LENGTHS)) {
+                    lengthTensors++;
+                } else if (e.getKey().startsWith(TensorBatchCodec.FEATURE_LIST)) {
+                    featureListTensors++;
+                }
             }
         }
     }

@@ -12,8 +12,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 /**
  * Writes a {@code TensorBatch} payload as the Kafka value (the serialized message, job contract
  * §4), with headers {@code tfstream.schema.fingerprint}, {@code tfstream.batch.id}, {@code
- * tfstream.batch.rows} and, for a batch split by size, {@code tfstream.batch.part} ({@code
- * part/parts}); the key as {@link KeyMode} says.
+ * tfstream.batch.rows} and, for a batch of several payloads, {@code tfstream.batch.part} ({@code
+ * part/parts}, or {@code part/?} for a window's payload emitted before the window closed, when its
+ * total was not known); the key as {@link KeyMode} says.
  */
 public final class TensorBatchSerializationSchema
         implements KafkaRecordSerializationSchema<EncodedTensorBatch> {
@@ -34,7 +35,13 @@ public final class TensorBatchSerializationSchema
          * The first source partition of the batch as {@code <topic>-<partition>} (UTF-8): the
          * payloads of one source partition land in one output partition, in order.
          */
-        SOURCE_PARTITION
+        SOURCE_PARTITION,
+        /**
+         * The grouping key of the batch's records ({@link EncodedTensorBatch#key}: the event-time
+         * windows' {@code batch.key}): the payloads of one key land in one output partition.
+         * Payloads without a grouping key have no key.
+         */
+        BATCH_KEY
     }
 
     private final String topic;
@@ -45,14 +52,22 @@ public final class TensorBatchSerializationSchema
         this.key = Objects.requireNonNull(key, "key");
     }
 
-    /** The key of {@code b} under {@code mode}, or null. */
-    public static byte[] key(TensorBatch meta, KeyMode mode) {
-        TensorBatch b = meta;
-        if (mode == KeyMode.NONE || b.getSourcesCount() == 0) {
-            return null;
+    /** The key of {@code payload} under {@code mode}, or null. */
+    public static byte[] key(EncodedTensorBatch payload, KeyMode mode) {
+        switch (mode) {
+            case BATCH_KEY:
+                return payload.key();
+            case SOURCE_PARTITION:
+                TensorBatch b = payload.meta();
+                if (b.getSourcesCount() == 0) {
+                    return null;
+                }
+                SourceRange first = b.getSources(0);
+                return (first.getTopic() + "-" + first.getPartition())
+                        .getBytes(StandardCharsets.UTF_8);
+            default:
+                return null;
         }
-        SourceRange first = b.getSources(0);
-        return (first.getTopic() + "-" + first.getPartition()).getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -65,9 +80,12 @@ public final class TensorBatchSerializationSchema
         h.add(ROWS, utf8(Long.toString(payload.rows())));
         if (b.getParts() > 1) {
             h.add(PART, utf8(b.getPart() + "/" + b.getParts()));
+        } else if (b.getParts() == 0 && b.getWindowEndMs() != 0) {
+            // Window payloads emitted at the close always carry parts >= 1.
+            h.add(PART, utf8(b.getPart() + "/?"));
         }
         Long ts = timestamp != null && timestamp >= 0 ? timestamp : null;
-        return new ProducerRecord<>(topic, null, ts, key(b, key), payload.toByteArray(), h);
+        return new ProducerRecord<>(topic, null, ts, key(payload, key), payload.toByteArray(), h);
     }
 
     private static byte[] utf8(String s) {

@@ -12,6 +12,7 @@ import io.tfstream.parse.RecordBatch;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.tensor.batch.EncodedTensorBatch;
 import io.tfstream.tensor.batch.TensorBatchSplitter;
+import io.tfstream.tensor.batch.TensorBatchWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -205,6 +206,24 @@ final class BatchEmitter {
         }
         metrics.batchEncoded(result.messages().size(), System.nanoTime() - start);
         return result.messages();
+    }
+
+    /**
+     * A payload of no rows ({@code parse_example} over no records) with the schema fingerprint, for
+     * a caller that must emit one (a window telling its total); tensor payloads must be on.
+     */
+    EncodedTensorBatch emptyPayload() {
+        ParsedRows none =
+                parser.parse(
+                        RecordBatch.of(List.of()),
+                        e -> {
+                            throw new IllegalStateException("no records, yet a rejection", e);
+                        });
+        return new EncodedTensorBatch(
+                TensorBatchWriter.write(none),
+                TensorBatch.newBuilder()
+                        .setSchemaFingerprint(settings.tensorBatchFingerprint())
+                        .build());
     }
 
     /** Event time from the feature: accepted rows get it, rows without a valid one are rejected. */

@@ -13,7 +13,7 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * The serializer of {@link EncodedTensorBatch} payloads: the tensors half and the metadata message,
- * each length-prefixed.
+ * each length-prefixed, then the grouping key (length, -1 for none).
  */
 public final class TensorBatchSerializer extends ImmutableTypeSerializer<EncodedTensorBatch> {
     private static final long serialVersionUID = 1L;
@@ -34,15 +34,25 @@ public final class TensorBatchSerializer extends ImmutableTypeSerializer<Encoded
         byte[] meta = b.meta().toByteArray();
         out.writeInt(meta.length);
         out.write(meta);
+        byte[] key = b.key();
+        out.writeInt(key == null ? -1 : key.length);
+        if (key != null) {
+            out.write(key);
+        }
     }
 
     @Override
     public EncodedTensorBatch deserialize(DataInputView in) throws IOException {
-        return new EncodedTensorBatch(read(in), TensorBatch.parseFrom(read(in)));
+        byte[] tensors = read(in, false);
+        TensorBatch meta = TensorBatch.parseFrom(read(in, false));
+        return new EncodedTensorBatch(tensors, meta, read(in, true));
     }
 
-    private static byte[] read(DataInputView in) throws IOException {
+    private static byte[] read(DataInputView in, boolean nullable) throws IOException {
         int n = in.readInt();
+        if (nullable && n == -1) {
+            return null;
+        }
         if (n < 0) {
             throw new IOException("corrupt tensor payload: length " + n);
         }
@@ -58,8 +68,12 @@ public final class TensorBatchSerializer extends ImmutableTypeSerializer<Encoded
 
     /** The versioned snapshot of {@link TensorBatchSerializer}. */
     public static final class Snapshot extends VersionedSnapshot<EncodedTensorBatch> {
-        /** The serialized layout version; bump it (and keep reading old data) on any change. */
-        public static final int VERSION = 1;
+        /**
+         * The serialized layout version; bump it on any change. 2: the grouping key was added.
+         * Payloads are never in keyed or operator state, only in flight to the Kafka writer, so
+         * only an unaligned checkpoint's in-flight data can hold version 1: it is refused.
+         */
+        public static final int VERSION = 2;
 
         public Snapshot() {
             super(VERSION, () -> INSTANCE);

@@ -14,13 +14,30 @@ import org.apache.flink.streaming.api.operators.Output;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
- * Closing one key's event-time window: its records parsed once in batches of at most {@code
+ * Emitting one key's event-time window: its records parsed once in batches of at most {@code
  * batch.max-records} / {@code batch.max-bytes}, records and dead letters emitted as by {@link
- * BatchParseOperator}, and the window's payloads numbered {@code part} 0..{@code parts}-1 under one
- * {@code batch_id} (derived from the key, the window and the records' source ranges: the same after
- * a restart) with {@code window_start_ms} / {@code window_end_ms} set.
+ * BatchParseOperator}, and the window's payloads numbered {@code part} 0, 1, … under one {@code
+ * batch_id} (derived from the key, the window and the source ranges of its first payload: the same
+ * after a restart) with {@code window_start_ms} / {@code window_end_ms} set, and the key's bytes as
+ * the payloads' grouping key ({@link EncodedTensorBatch#key}).
+ *
+ * <p>A window is emitted at its close, and before it whenever its buffered records reach {@code
+ * batch.window-max-buffered-bytes} ({@link #emitEarly}). Payloads emitted at the close carry the
+ * window's total in {@code parts} (1 for a window of one payload); payloads emitted early cannot
+ * know it and carry {@code parts} 0. A window that emitted early always emits a payload at its
+ * close, of no rows if nothing is left, so that its total is always told.
  */
 public final class WindowBatches {
+    /**
+     * Bytes the window fields add to a payload after its size was checked: {@code window_start_ms},
+     * {@code window_end_ms} and, over a whole batch, {@code part} and {@code parts} (a tag and a
+     * varint of at most 10 bytes each for the times, 6 for the numbers).
+     */
+    static final int WINDOW_FIELDS = 2 * 11 + 2 * 6;
+
+    /** One key's window. */
+    public record KeyWindow(String key, byte[] keyBytes, long start, long end) {}
+
     private final ParseSettings settings;
     private final BatchParseMetrics metrics;
     private final BatchEmitter emitter;
@@ -32,7 +49,14 @@ public final class WindowBatches {
     public WindowBatches(ParseSettings settings, MetricGroup operatorGroup) throws Exception {
         this.settings = settings;
         this.metrics = new BatchParseMetrics(operatorGroup);
-        this.emitter = new BatchEmitter(settings, metrics);
+        this.emitter =
+                new BatchEmitter(
+                        settings.tensorBatches()
+                                ? settings.withTensorBatches(
+                                        settings.tensorBatchFingerprint(),
+                                        settings.maxPayloadBytes() - WINDOW_FIELDS)
+                                : settings,
+                        metrics);
     }
 
     /** See {@link BatchEmitter#corruptRegion}. */
@@ -50,12 +74,36 @@ public final class WindowBatches {
         metrics.deadLettered(reason);
     }
 
-    /** Parses and emits the window [start, end) of {@code key} holding {@code records}. */
+    /**
+     * Parses and emits the buffered {@code records} of the still open window {@code w}, which had
+     * emitted {@code before}; returns its progress after (nothing buffered).
+     */
+    public WindowProgress emitEarly(
+            Iterable<SourceRecord> records,
+            KeyWindow w,
+            WindowProgress before,
+            Output<StreamRecord<SourceRecord>> output,
+            long now) {
+        return emit(records, w, before, false, output, now);
+    }
+
+    /**
+     * Parses and emits the rest of the closing window {@code w}, which had emitted {@code before}.
+     */
     public void close(
             Iterable<SourceRecord> records,
-            String key,
-            long start,
-            long end,
+            KeyWindow w,
+            WindowProgress before,
+            Output<StreamRecord<SourceRecord>> output,
+            long now) {
+        emit(records, w, before, true, output, now);
+    }
+
+    private WindowProgress emit(
+            Iterable<SourceRecord> records,
+            KeyWindow w,
+            WindowProgress before,
+            boolean closing,
             Output<StreamRecord<SourceRecord>> output,
             long now) {
         List<EncodedTensorBatch> payloads = new ArrayList<>();
@@ -75,29 +123,42 @@ public final class WindowBatches {
             }
         }
         parse(payloads, output, now);
+        int first = before.partsEmitted();
+        if (closing && first > 0 && payloads.isEmpty() && settings.tensorBatches()) {
+            payloads.add(emitter.emptyPayload());
+        }
         if (payloads.isEmpty()) {
-            return;
+            return new WindowProgress(0, first, before.batchId());
         }
-        StringBuilder id = new StringBuilder("window\n").append(key).append('\n');
-        id.append(start).append('-').append(end).append('\n');
-        for (EncodedTensorBatch m : payloads) {
-            id.append(m.meta().getBatchId()).append('/').append(m.meta().getPart()).append('\n');
-        }
-        String windowId = BatchMetadata.sha256(id.toString()).substring(0, 32);
+        String id = before.batchId() != null ? before.batchId() : windowId(w, payloads.get(0));
         int n = payloads.size();
         for (int i = 0; i < n; i++) {
-            TensorBatch.Builder b =
+            TensorBatch meta =
                     payloads.get(i).meta().toBuilder()
-                            .setBatchId(windowId)
-                            .setWindowStartMs(start)
-                            .setWindowEndMs(end);
-            if (n > 1) {
-                b.setPart(i).setParts(n);
-            }
-            EncodedTensorBatch m = payloads.get(i).withMeta(b.build());
+                            .setBatchId(id)
+                            .setWindowStartMs(w.start())
+                            .setWindowEndMs(w.end())
+                            .setPart(first + i)
+                            .setParts(closing ? first + n : 0)
+                            .build();
+            EncodedTensorBatch m = payloads.get(i).withMeta(meta).withKey(w.keyBytes());
             metrics.payload(m.serializedSize());
             output.collect(BatchParseOperator.TENSOR_BATCHES, new StreamRecord<>(m));
         }
+        return new WindowProgress(0, first + n, id);
+    }
+
+    private static String windowId(KeyWindow w, EncodedTensorBatch firstPayload) {
+        return BatchMetadata.sha256(
+                        "window\n"
+                                + w.key()
+                                + '\n'
+                                + w.start()
+                                + '-'
+                                + w.end()
+                                + '\n'
+                                + firstPayload.meta().getBatchId())
+                .substring(0, 32);
     }
 
     private void parse(

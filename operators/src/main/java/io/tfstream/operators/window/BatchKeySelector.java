@@ -32,6 +32,9 @@ import org.apache.flink.api.java.functions.KeySelector;
  * one schema feature (a context feature for SequenceExamples; "" when absent or when the record
  * does not parse, so such records still reach the parse that dead-letters them). A feature key is
  * read with a one-feature projection of the spec, which skips every other feature's values.
+ *
+ * <p>{@link #keyBytes} turns a key back into bytes for the payloads' Kafka key: the Kafka key and a
+ * bytes feature byte for byte, a number feature as its decimal text, a source partition as UTF-8.
  */
 public final class BatchKeySelector implements KeySelector<SourceRecord, String> {
     private static final long serialVersionUID = 1L;
@@ -86,6 +89,16 @@ public final class BatchKeySelector implements KeySelector<SourceRecord, String>
                         ? new SequenceFeatureSpecs(one, FeatureSpecs.of(Map.of()))
                         : one;
         return new BatchKeySelector(Kind.FEATURE, feature, SpecJsonWriter.write(projection));
+    }
+
+    /** {@code key} (a value of {@link #getKey}) as bytes: see the class comment. */
+    public byte[] keyBytes(String key) {
+        // Kafka keys and feature values were read as ISO-8859-1 (one char per byte); file paths and
+        // topic names are text.
+        return key.getBytes(
+                kind == Kind.SOURCE_PARTITION
+                        ? StandardCharsets.UTF_8
+                        : StandardCharsets.ISO_8859_1);
     }
 
     @Override

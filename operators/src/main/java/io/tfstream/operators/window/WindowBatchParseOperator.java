@@ -5,13 +5,18 @@ import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.parse.WindowBatches;
+import io.tfstream.operators.parse.WindowProgress;
+import io.tfstream.operators.parse.WindowProgressSerializer;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
+import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.internal.InternalListState;
+import org.apache.flink.runtime.state.internal.InternalValueState;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
@@ -25,10 +30,15 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * window's start) until the watermark passes the window's end plus the allowed lateness; then they
  * are parsed once, in batches of at most {@code batch.max-records} / {@code batch.max-bytes}, and
  * emitted like the count-batched operator's output (records, dead letters) with the window's
- * payloads numbered {@code part} 0..{@code parts}-1 under one {@code batch_id} and carrying the
- * window bounds. A window's batch never mixes keys. State and timers are checkpointed; memory holds
- * one window's records per key (they are parsed only at close, so raw bytes are the cheapest thing
- * to keep).
+ * payloads numbered under one {@code batch_id}, carrying the window bounds and the key's bytes
+ * ({@link BatchKeySelector#keyBytes}) as their grouping key ({@link WindowBatches}). A window's
+ * batch never mixes keys. State and timers are checkpointed.
+ *
+ * <p>Memory: a key's window buffers at most {@link WindowSettings#maxBufferedBytes} of record
+ * values; the record that reaches it makes the buffer be parsed and emitted at once, as early
+ * payloads of the same window (counted, {@code tfstream.windowEarlyEmits}), and the window goes on
+ * buffering. Raw bytes are kept, not parsed pieces: a record is parsed only in a batch, and raw
+ * bytes are the smallest state.
  *
  * <p>A record whose window has already closed is late: counted ({@code tfstream.lateRecords}) and
  * sent to the dead letters with reason {@code late}, or dropped.
@@ -39,15 +49,23 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
 
     private final ParseSettings settings;
     private final WindowSettings window;
+    private final BatchKeySelector keys;
 
     private transient InternalListState<Object, Long, SourceRecord> records;
+    private transient InternalValueState<Object, Long, WindowProgress> progress;
     private transient InternalTimerService<Long> timers;
     private transient WindowBatches batches;
     private transient Counter late;
+    private transient Counter earlyEmits;
 
-    public WindowBatchParseOperator(ParseSettings settings, WindowSettings window) {
+    /**
+     * @param keys the selector the input stream is keyed by: it turns the keys back into bytes
+     */
+    public WindowBatchParseOperator(
+            ParseSettings settings, WindowSettings window, BatchKeySelector keys) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.window = Objects.requireNonNull(window, "window");
+        this.keys = Objects.requireNonNull(keys, "keys");
     }
 
     @Override
@@ -56,12 +74,19 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
         super.open();
         batches = new WindowBatches(settings, getMetricGroup());
         late = getMetricGroup().addGroup("tfstream").counter("lateRecords");
+        earlyEmits = getMetricGroup().addGroup("tfstream").counter("windowEarlyEmits");
         records =
                 (InternalListState<Object, Long, SourceRecord>)
                         getOrCreateKeyedState(
                                 LongSerializer.INSTANCE,
                                 new ListStateDescriptor<>(
                                         "window-records", SourceRecordSerializer.INSTANCE));
+        progress =
+                (InternalValueState<Object, Long, WindowProgress>)
+                        getOrCreateKeyedState(
+                                LongSerializer.INSTANCE,
+                                new ValueStateDescriptor<>(
+                                        "window-progress", WindowProgressSerializer.INSTANCE));
         timers = getInternalTimerService("window-batches", LongSerializer.INSTANCE, this);
     }
 
@@ -93,7 +118,27 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
         }
         records.setCurrentNamespace(start);
         records.add(r);
+        progress.setCurrentNamespace(start);
+        WindowProgress p = progress.value();
+        p = (p == null ? WindowProgress.NONE : p).plusBytes(r.value().length);
+        if (p.bufferedBytes() >= window.maxBufferedBytes()) {
+            earlyEmits.inc();
+            p =
+                    batches.emitEarly(
+                            records.get(),
+                            keyWindow(getCurrentKey(), start),
+                            p,
+                            output,
+                            getProcessingTimeService().getCurrentProcessingTime());
+            records.clear();
+        }
+        progress.update(p);
         timers.registerEventTimeTimer(start, closes);
+    }
+
+    private WindowBatches.KeyWindow keyWindow(Object key, long start) {
+        String k = String.valueOf(key);
+        return new WindowBatches.KeyWindow(k, keys.keyBytes(k), start, start + window.sizeMs());
     }
 
     private void late(SourceRecord r, String why) {
@@ -110,17 +155,19 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
     public void onEventTime(InternalTimer<Object, Long> timer) throws Exception {
         long start = timer.getNamespace();
         records.setCurrentNamespace(start);
+        progress.setCurrentNamespace(start);
         Iterable<SourceRecord> all = records.get();
-        if (all != null) {
+        WindowProgress p = progress.value();
+        if (all != null || p != null) {
             batches.close(
-                    all,
-                    String.valueOf(timer.getKey()),
-                    start,
-                    start + window.sizeMs(),
+                    all == null ? List.of() : all,
+                    keyWindow(timer.getKey(), start),
+                    p == null ? WindowProgress.NONE : p,
                     output,
                     getProcessingTimeService().getCurrentProcessingTime());
         }
         records.clear();
+        progress.clear();
     }
 
     @Override

@@ -5,9 +5,12 @@ import java.io.Serializable;
 /**
  * Tumbling event-time windows of {@code sizeMs}: a window's batch is closed once the watermark
  * passes its end plus {@code allowedLatenessMs}; a record arriving after that is late and goes to
- * the dead letters (reason {@code late}) or is dropped (counted either way).
+ * the dead letters (reason {@code late}) or is dropped (counted either way). One key's window
+ * buffers at most {@code maxBufferedBytes} of record values before they are parsed and emitted
+ * early.
  */
-public record WindowSettings(long sizeMs, long allowedLatenessMs, boolean lateToDeadLetters)
+public record WindowSettings(
+        long sizeMs, long allowedLatenessMs, boolean lateToDeadLetters, long maxBufferedBytes)
         implements Serializable {
     public WindowSettings {
         if (sizeMs <= 0) {
@@ -16,6 +19,10 @@ public record WindowSettings(long sizeMs, long allowedLatenessMs, boolean lateTo
         if (allowedLatenessMs < 0) {
             throw new IllegalArgumentException(
                     "allowed lateness must be >= 0, got " + allowedLatenessMs);
+        }
+        if (maxBufferedBytes <= 0) {
+            throw new IllegalArgumentException(
+                    "max buffered bytes must be positive, got " + maxBufferedBytes);
         }
     }
 

@@ -1,6 +1,8 @@
 package io.tfstream.operators.source;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +11,8 @@ import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.deadletter.DeadLetterSerializer;
 import io.tfstream.operators.parse.TensorBatchSerializer;
+import io.tfstream.operators.parse.WindowProgress;
+import io.tfstream.operators.parse.WindowProgressSerializer;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
 import java.io.IOException;
@@ -69,8 +73,43 @@ class SourceRecordSerializerTest {
         io.tfstream.tensor.batch.EncodedTensorBatch b =
                 new io.tfstream.tensor.batch.EncodedTensorBatch(new byte[] {16, 3}, meta);
         assertEquals(b, roundTrip(TensorBatchSerializer.INSTANCE, b));
+        var keyed = b.withKey(new byte[] {(byte) 0xfe, 0});
+        assertArrayEquals(
+                keyed.key(), roundTrip(TensorBatchSerializer.INSTANCE, keyed).key(), "key kept");
+        var emptyKey = b.withKey(new byte[0]);
+        assertArrayEquals(new byte[0], roundTrip(TensorBatchSerializer.INSTANCE, emptyKey).key());
+        assertNull(roundTrip(TensorBatchSerializer.INSTANCE, b).key(), "no key stays none");
         var empty = TensorBatchSerializer.INSTANCE.createInstance();
         assertEquals(empty, roundTrip(TensorBatchSerializer.INSTANCE, empty));
+    }
+
+    @Test
+    void windowProgressRoundTripsWithAndWithoutABatchId() throws IOException {
+        WindowProgress none = WindowProgress.NONE.plusBytes(123);
+        assertEquals(none, roundTrip(WindowProgressSerializer.INSTANCE, none));
+        WindowProgress emitted = new WindowProgress(0, 3, "0123456789abcdef");
+        assertEquals(emitted, roundTrip(WindowProgressSerializer.INSTANCE, emitted));
+        DataOutputSerializer out = new DataOutputSerializer(16);
+        out.writeLong(-1);
+        out.writeInt(0);
+        out.writeBoolean(false);
+        IOException e =
+                assertThrows(
+                        IOException.class,
+                        () ->
+                                WindowProgressSerializer.INSTANCE.deserialize(
+                                        new DataInputDeserializer(out.getCopyOfBuffer())));
+        assertTrue(e.getMessage().startsWith("corrupt window progress"), e.getMessage());
+        TypeSerializerSnapshot<WindowProgress> snap =
+                WindowProgressSerializer.INSTANCE.snapshotConfiguration();
+        assertSame(WindowProgressSerializer.INSTANCE, snap.restoreSerializer());
+        assertThrows(
+                IOException.class,
+                () ->
+                        snap.readSnapshot(
+                                2,
+                                new DataInputDeserializer(new byte[0]),
+                                getClass().getClassLoader()));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.tfstream.operators.window;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,11 +18,14 @@ import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.tensor.Tensor;
+import io.tfstream.tensor.batch.EncodedTensorBatch;
 import io.tfstream.tensor.batch.TensorBatchCodec;
 import io.tfstream.testing.Seed001Corpus;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,11 +55,18 @@ class WindowBatchParseOperatorTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, SourceRecord, SourceRecord>
             harness(int maxRecords, long lateness, boolean lateToDlq) throws Exception {
+        return harness(maxRecords, lateness, lateToDlq, 1L << 30);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, SourceRecord, SourceRecord>
+            harness(int maxRecords, long lateness, boolean lateToDlq, long maxBufferedBytes)
+                    throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new WindowBatchParseOperator(
                                 settings(maxRecords),
-                                new WindowSettings(1000, lateness, lateToDlq)),
+                                new WindowSettings(1000, lateness, lateToDlq, maxBufferedBytes),
+                                BatchKeySelector.kafkaKey()),
                         BatchKeySelector.kafkaKey(),
                         Types.STRING);
         h.setup(SourceRecordSerializer.INSTANCE);
@@ -70,10 +81,19 @@ class WindowBatchParseOperatorTest {
     private static List<TensorBatch> payloads(
             KeyedOneInputStreamOperatorTestHarness<String, SourceRecord, SourceRecord> h) {
         List<TensorBatch> out = new ArrayList<>();
+        for (EncodedTensorBatch b : encoded(h)) {
+            out.add(b.toMessage());
+        }
+        return out;
+    }
+
+    private static List<EncodedTensorBatch> encoded(
+            KeyedOneInputStreamOperatorTestHarness<String, SourceRecord, SourceRecord> h) {
+        List<EncodedTensorBatch> out = new ArrayList<>();
         var q = h.getSideOutput(BatchParseOperator.TENSOR_BATCHES);
         if (q != null) {
-            for (StreamRecord<io.tfstream.tensor.batch.EncodedTensorBatch> r : q) {
-                out.add(r.getValue().toMessage());
+            for (StreamRecord<EncodedTensorBatch> r : q) {
+                out.add(r.getValue());
             }
         }
         return out;
@@ -99,6 +119,13 @@ class WindowBatchParseOperatorTest {
             Map<Long, List<byte[]>> expected = new HashMap<>();
             expected.put(10L, GOOD.subList(0, 10));
             expected.put(5L, GOOD.subList(10, 15));
+            Map<Long, String> keyOf = Map.of(10L, "a", 5L, "b");
+            for (EncodedTensorBatch e : encoded(h)) {
+                assertArrayEquals(
+                        keyOf.get(e.rows()).getBytes(StandardCharsets.UTF_8),
+                        e.key(),
+                        "the payload carries its window's grouping key");
+            }
             for (TensorBatch b : p) {
                 assertEquals(0, b.getWindowStartMs());
                 assertEquals(1000, b.getWindowEndMs());
@@ -158,6 +185,165 @@ class WindowBatchParseOperatorTest {
         }
     }
 
+    private static Map<String, Tensor> parsed(List<byte[]> rows) throws Exception {
+        return ExampleBatchParser.create(Seed001Corpus.spec())
+                .parse(RecordBatch.of(rows))
+                .features();
+    }
+
+    private static long bytes(List<byte[]> records) {
+        return records.stream().mapToLong(r -> r.length).sum();
+    }
+
+    @Test
+    void aWindowAtItsBufferLimitIsEmittedEarlyAndItsCloseTellsTheTotal() throws Exception {
+        long limit = bytes(GOOD.subList(0, 4));
+        OperatorSubtaskState snapshot;
+        TensorBatch early;
+        try (var h = harness(1000, 0, true, limit)) {
+            h.open();
+            for (int i = 0; i < 3; i++) {
+                h.processElement(new StreamRecord<>(rec(i, "k", 100 + i), 100 + i));
+            }
+            assertEquals(List.of(), payloads(h), "under the limit: buffered");
+            h.processElement(new StreamRecord<>(rec(3, "k", 103), 103));
+            List<TensorBatch> p = payloads(h);
+            assertEquals(1, p.size(), "the record reaching the limit emits the window so far");
+            assertEquals(4, h.extractOutputValues().size(), "its records are emitted with it");
+            early = p.get(0);
+            assertEquals(0, early.getWindowStartMs());
+            assertEquals(1000, early.getWindowEndMs());
+            assertEquals(0, early.getPart());
+            assertEquals(0, early.getParts(), "the total is not known before the close");
+            assertEquals(parsed(GOOD.subList(0, 4)), TensorBatchCodec.decode(early, ""));
+            assertArrayEquals(
+                    "k".getBytes(StandardCharsets.UTF_8), encoded(h).get(0).key(), "grouping key");
+            h.processElement(new StreamRecord<>(rec(4, "k", 104), 104));
+            assertEquals(1, payloads(h).size(), "the buffer starts again from empty");
+            snapshot = h.snapshot(1, 1);
+        }
+        try (var h = harness(1000, 0, true, limit)) {
+            h.initializeState(snapshot);
+            h.open();
+            h.processWatermark(new Watermark(999));
+            List<TensorBatch> p = payloads(h);
+            assertEquals(1, p.size());
+            TensorBatch last = p.get(0);
+            assertEquals(early.getBatchId(), last.getBatchId(), "one batch id across the restore");
+            assertEquals(1, last.getPart(), "numbering goes on after the early payload");
+            assertEquals(2, last.getParts(), "the close tells the total");
+            assertEquals(1, last.getRows());
+            assertEquals(parsed(GOOD.subList(4, 5)), TensorBatchCodec.decode(last, ""));
+            assertEquals(1, h.extractOutputValues().size());
+        }
+    }
+
+    @Test
+    void aWindowThatEmittedEarlyClosesWithAnEmptyPayloadWhenNothingIsLeft() throws Exception {
+        try (var h = harness(1000, 0, true, bytes(GOOD.subList(0, 2)))) {
+            h.open();
+            h.processElement(new StreamRecord<>(rec(0, "k", 10), 10));
+            h.processElement(new StreamRecord<>(rec(1, "k", 11), 11));
+            assertEquals(1, payloads(h).size());
+            // The only record left at the close is rejected: no row remains.
+            byte[] good = GOOD.get(2);
+            SourceRecord broken =
+                    new SourceRecord(
+                            Arrays.copyOf(good, good.length - 3),
+                            "k".getBytes(StandardCharsets.UTF_8),
+                            null,
+                            null,
+                            "in",
+                            0,
+                            2,
+                            12);
+            h.processElement(new StreamRecord<>(broken, 12));
+            h.processWatermark(new Watermark(999));
+            var dead = h.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+            assertEquals(1, dead.size());
+            assertEquals(DeadLetterReason.PARSE_ERROR, dead.peek().getValue().reason());
+            List<TensorBatch> p = payloads(h);
+            assertEquals(2, p.size());
+            TensorBatch last = p.get(1);
+            assertEquals(p.get(0).getBatchId(), last.getBatchId());
+            assertEquals(0, last.getRows());
+            assertEquals(0, last.getSourcesCount());
+            assertEquals(1, last.getPart());
+            assertEquals(2, last.getParts());
+            assertEquals("fp", last.getSchemaFingerprint());
+            assertEquals(parsed(List.of()), TensorBatchCodec.decode(last, ""));
+            assertArrayEquals("k".getBytes(StandardCharsets.UTF_8), encoded(h).get(1).key());
+        }
+    }
+
+    @Test
+    void aWindowUnderItsLimitIsOnePayloadOfOnePart() throws Exception {
+        try (var h = harness(1000, 0, true, bytes(GOOD.subList(0, 3)))) {
+            h.open();
+            h.processElement(new StreamRecord<>(rec(0, "k", 10), 10));
+            h.processElement(new StreamRecord<>(rec(1, "k", 11), 11));
+            h.processWatermark(new Watermark(999));
+            List<TensorBatch> p = payloads(h);
+            assertEquals(1, p.size());
+            assertEquals(0, p.get(0).getPart());
+            assertEquals(1, p.get(0).getParts(), "a window's payloads always tell their total");
+        }
+    }
+
+    @Test
+    void aRecordWithinTheAllowedLatenessJoinsItsWindowAndOneAfterItIsLate() throws Exception {
+        // Window [0, 1000) with 500 ms allowed lateness closes at watermark 1499.
+        try (var h = harness(1000, 500, true)) {
+            h.open();
+            for (int i = 0; i < 3; i++) {
+                h.processElement(new StreamRecord<>(rec(i, "k", 100 + i), 100 + i));
+            }
+            h.processWatermark(new Watermark(999));
+            assertEquals(List.of(), payloads(h), "past the end, within the lateness: still open");
+            h.processElement(new StreamRecord<>(rec(3, "k", 900), 900));
+            h.processWatermark(new Watermark(1498));
+            assertEquals(List.of(), payloads(h));
+            assertEquals(null, h.getSideOutput(BatchParseOperator.DEAD_LETTERS), "not late");
+            h.processWatermark(new Watermark(1499));
+            List<TensorBatch> p = payloads(h);
+            assertEquals(1, p.size());
+            assertEquals(0, p.get(0).getWindowStartMs());
+            assertEquals(1000, p.get(0).getWindowEndMs());
+            assertEquals(
+                    parsed(GOOD.subList(0, 4)),
+                    TensorBatchCodec.decode(p.get(0), ""),
+                    "the record within the lateness is a row of its window");
+            h.processElement(new StreamRecord<>(rec(4, "k", 950), 950));
+            var dead = h.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+            assertEquals(1, dead.size());
+            DeadLetter d = dead.peek().getValue();
+            assertEquals(DeadLetterReason.LATE, d.reason());
+            assertEquals(4, d.source().offset());
+            assertEquals(
+                    "event time 950 falls in window [0, 1000) which closed at watermark 1499",
+                    d.error());
+            assertEquals(1, payloads(h).size(), "a late record is in no payload");
+            assertEquals(4, h.extractOutputValues().size(), "nor among the accepted records");
+        }
+    }
+
+    @Test
+    void aRecordAfterTheAllowedLatenessIsDroppedWhenSoConfigured() throws Exception {
+        try (var h = harness(1000, 500, false)) {
+            h.open();
+            h.processElement(new StreamRecord<>(rec(0, "k", 100), 100));
+            h.processWatermark(new Watermark(1200));
+            h.processElement(new StreamRecord<>(rec(1, "k", 800), 800));
+            h.processWatermark(new Watermark(1499));
+            assertEquals(2, payloads(h).get(0).getRows(), "within the lateness: kept");
+            h.processElement(new StreamRecord<>(rec(2, "k", 999), 999));
+            h.processWatermark(new Watermark(5000));
+            assertEquals(1, payloads(h).size());
+            assertEquals(2, h.extractOutputValues().size());
+            assertEquals(null, h.getSideOutput(BatchParseOperator.DEAD_LETTERS), "dropped");
+        }
+    }
+
     @Test
     void keysFromAFeatureAndTheSourcePartition() throws Exception {
         BatchKeySelector byFeature = BatchKeySelector.feature("feature2", Seed001Corpus.spec());
@@ -166,5 +352,20 @@ class WindowBatchParseOperatorTest {
         assertEquals("", byFeature.getKey(SourceRecord.of(new byte[] {0x0a, 0x7f}, "in", 0, 0, 0)));
         assertEquals("in-0", BatchKeySelector.sourcePartition().getKey(rec(0, "x", 0)));
         assertEquals("x", BatchKeySelector.kafkaKey().getKey(rec(0, "x", 0)));
+    }
+
+    @Test
+    void keysTurnBackIntoTheBytesTheyCameFrom() {
+        byte[] binary = {(byte) 0xc3, 0x28, 0, (byte) 0xff};
+        SourceRecord r = new SourceRecord(GOOD.get(0), binary, null, null, "tö", 3, 0, 0);
+        BatchKeySelector kafka = BatchKeySelector.kafkaKey();
+        assertArrayEquals(binary, kafka.keyBytes(kafka.getKey(r)), "not valid UTF-8, kept as is");
+        BatchKeySelector partition = BatchKeySelector.sourcePartition();
+        assertArrayEquals(
+                "tö-3".getBytes(StandardCharsets.UTF_8), partition.keyBytes(partition.getKey(r)));
+        BatchKeySelector byFeature = BatchKeySelector.feature("feature1", Seed001Corpus.spec());
+        String number = byFeature.getKey(r);
+        assertTrue(number.matches("[0-4]"), number);
+        assertArrayEquals(number.getBytes(StandardCharsets.US_ASCII), byFeature.keyBytes(number));
     }
 }

@@ -10,14 +10,23 @@ import java.util.Objects;
  * (fingerprint, sources, batch id, window, parts) without tensors. The wire message is the two
  * concatenated ({@link #toByteArray}); the metadata can be replaced (numbering, ids) without
  * touching the tensors.
+ *
+ * <p>{@code key} is not part of the message: it is the grouping key the batch's records share
+ * (event-time windows are grouped by one), as the bytes a Kafka writer may use as the message key,
+ * or null when the batch has none.
  */
-public record EncodedTensorBatch(byte[] tensors, TensorBatch meta) {
+public record EncodedTensorBatch(byte[] tensors, TensorBatch meta, byte[] key) {
     public EncodedTensorBatch {
         Objects.requireNonNull(tensors, "tensors");
         Objects.requireNonNull(meta, "meta");
         if (meta.getTensorsCount() > 0) {
             throw new IllegalArgumentException("the metadata must not hold tensors");
         }
+    }
+
+    /** A payload without a grouping key. */
+    public EncodedTensorBatch(byte[] tensors, TensorBatch meta) {
+        this(tensors, meta, null);
     }
 
     /** The whole message's size in bytes. */
@@ -43,9 +52,14 @@ public record EncodedTensorBatch(byte[] tensors, TensorBatch meta) {
         }
     }
 
-    /** The same tensors with other metadata. */
+    /** The same tensors and key with other metadata. */
     public EncodedTensorBatch withMeta(TensorBatch newMeta) {
-        return new EncodedTensorBatch(tensors, newMeta);
+        return new EncodedTensorBatch(tensors, newMeta, key);
+    }
+
+    /** The same message with grouping key {@code newKey} (null: none). */
+    public EncodedTensorBatch withKey(byte[] newKey) {
+        return new EncodedTensorBatch(tensors, meta, newKey);
     }
 
     /** The rows (the metadata repeats the tensors half's row count). */
@@ -57,12 +71,14 @@ public record EncodedTensorBatch(byte[] tensors, TensorBatch meta) {
     public boolean equals(Object o) {
         return o instanceof EncodedTensorBatch e
                 && java.util.Arrays.equals(tensors, e.tensors)
-                && meta.equals(e.meta);
+                && meta.equals(e.meta)
+                && java.util.Arrays.equals(key, e.key);
     }
 
     @Override
     public int hashCode() {
-        return 31 * java.util.Arrays.hashCode(tensors) + meta.hashCode();
+        return 31 * (31 * java.util.Arrays.hashCode(tensors) + meta.hashCode())
+                + java.util.Arrays.hashCode(key);
     }
 
     @Override
