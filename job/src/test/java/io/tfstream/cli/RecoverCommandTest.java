@@ -22,10 +22,6 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tensorflow.example.Feature;
-import org.tensorflow.example.FeatureList;
-import org.tensorflow.example.FeatureLists;
-import org.tensorflow.example.Int64List;
 import org.tensorflow.example.SequenceExample;
 
 /**
@@ -254,21 +250,7 @@ class RecoverCommandTest {
 
     @Test
     void sequenceExamplesAreCopiedByteForByte() throws IOException {
-        List<byte[]> seqs = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            FeatureList.Builder steps = FeatureList.newBuilder();
-            for (int s = 0; s <= i; s++) {
-                steps.addFeature(
-                        Feature.newBuilder().setInt64List(Int64List.newBuilder().addValue(s)));
-            }
-            seqs.add(
-                    SequenceExample.newBuilder()
-                            .setFeatureLists(
-                                    FeatureLists.newBuilder()
-                                            .putFeatureList("tokens", steps.build()))
-                            .build()
-                            .toByteArray());
-        }
+        List<byte[]> seqs = TestRecords.sequences(5);
         long[] at = TfRecordTestData.offsets(seqs);
         byte[] bytes = TfRecordTestData.write(seqs, Compression.NONE);
         bytes[(int) at[1] + 12 + 2] ^= 0x10;
