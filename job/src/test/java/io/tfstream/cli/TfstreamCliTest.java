@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.reflect.Field;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -48,6 +49,18 @@ class TfstreamCliTest {
     void noCommandIsAUsageError() {
         assertEquals(ExitCodes.USAGE, run());
         assertTrue(err.toString().contains("Missing subcommand"), err.toString());
+    }
+
+    @Test
+    void helpListsEveryExitCode() throws IllegalAccessException {
+        String help = CliRun.of("--help").out();
+        String codes = help.substring(help.indexOf("Exit codes:"));
+        for (Field f : ExitCodes.class.getFields()) {
+            int code = f.getInt(null);
+            assertTrue(
+                    Pattern.compile("(?m)^ +" + code + " +[A-Z].*\\.$").matcher(codes).find(),
+                    f.getName() + " (" + code + ") is not listed:\n" + codes);
+        }
     }
 
     /** The one-line summaries of the "Commands:" list of {@code tfstream --help}, by command. */
