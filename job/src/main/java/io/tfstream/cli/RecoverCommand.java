@@ -59,13 +59,27 @@ final class RecoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter stdout = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        Progress progress =
+                Progress.onTerminal(
+                        spec.commandLine().getOut(),
+                        spec.commandLine().getErr(),
+                        1,
+                        VerifyCommand.sizeOf(in));
+        try {
+            return recover(progress);
+        } finally {
+            progress.done();
+        }
+    }
+
+    private int recover(Progress progress) {
+        PrintWriter stdout = progress.out();
+        PrintWriter err = progress.err();
         SkipReport skipped = new SkipReport(stdout);
         TfRecordReadOptions options =
                 TfRecordReadOptions.defaults().withAutoCompression().skipDamaged(skipped);
         Path tmp = null;
-        try (TfRecordReader reader = TfRecordFiles.openReader(in, options)) {
+        try (TfRecordReader reader = ProgressInput.openReader(in, options, progress)) {
             Compression outCompression =
                     compression == CompressionChoice.AUTO
                             ? reader.compression()
