@@ -5,7 +5,6 @@ import com.google.protobuf.Message;
 import com.google.protobuf.TextFormat;
 import com.google.protobuf.util.JsonFormat;
 import io.tfstream.tfrecord.CorruptRecordException;
-import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
 import java.io.IOException;
@@ -67,8 +66,22 @@ final class CatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        Progress progress =
+                Progress.onTerminal(
+                        spec.commandLine().getOut(),
+                        spec.commandLine().getErr(),
+                        1,
+                        VerifyCommand.sizeOf(file));
+        try {
+            return cat(progress);
+        } finally {
+            progress.done();
+        }
+    }
+
+    private int cat(Progress progress) {
+        PrintWriter out = progress.out();
+        PrintWriter err = progress.err();
         if (!format.equals("json") && !format.equals("pbtxt")) {
             err.println("tfstream cat: --format must be json or pbtxt, got '" + format + "'");
             return ExitCodes.USAGE;
@@ -80,8 +93,8 @@ final class CatCommand implements Callable<Integer> {
         JsonFormat.Printer json = JsonFormat.printer().omittingInsignificantWhitespace();
         int exit = ExitCodes.OK;
         try (TfRecordReader reader =
-                TfRecordFiles.openReader(
-                        file, compression.applyTo(TfRecordReadOptions.defaults()))) {
+                ProgressInput.openReader(
+                        file, compression.applyTo(TfRecordReadOptions.defaults()), progress)) {
             long printed = 0;
             while (printed < limit && reader.next()) {
                 if (reader.recordIndex() < offset) {

@@ -1,7 +1,6 @@
 package io.tfstream.cli;
 
 import io.tfstream.tfrecord.CorruptRecordException;
-import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
 import java.io.IOException;
@@ -44,15 +43,20 @@ final class CountCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        Progress progress =
+                Progress.onTerminal(
+                        spec.commandLine().getOut(),
+                        spec.commandLine().getErr(),
+                        files.size(),
+                        VerifyCommand.totalSize(files));
+        PrintWriter out = progress.out();
+        PrintWriter err = progress.err();
         TfRecordReadOptions options = compression.applyTo(TfRecordReadOptions.defaults());
         long total = 0;
         int exit = ExitCodes.OK;
-        Progress progress = Progress.onTerminal(err, files.size(), VerifyCommand.totalSize(files));
         for (Path file : files) {
             long n = 0;
-            try (TfRecordReader reader = TfRecordFiles.openReader(file, options)) {
+            try (TfRecordReader reader = ProgressInput.openReader(file, options, progress)) {
                 try {
                     while (reader.next()) {
                         n++;

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tfstream.tfrecord.CorruptRecordException;
-import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
 import java.io.IOException;
@@ -89,8 +88,14 @@ final class InspectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        Progress progress =
+                Progress.onTerminal(
+                        spec.commandLine().getOut(),
+                        spec.commandLine().getErr(),
+                        files.size(),
+                        VerifyCommand.totalSize(files));
+        PrintWriter out = progress.out();
+        PrintWriter err = progress.err();
         if (sample < 0) {
             err.println("tfstream inspect: --sample must not be negative");
             return ExitCodes.USAGE;
@@ -98,7 +103,6 @@ final class InspectCommand implements Callable<Integer> {
         int exit = ExitCodes.OK;
         long totalRecords = 0;
         long totalBytes = 0;
-        Progress progress = Progress.onTerminal(err, files.size(), VerifyCommand.totalSize(files));
         for (Path file : files) {
             Map<String, Stats> features = new TreeMap<>();
             Map<String, Stats> lists = new TreeMap<>();
@@ -110,8 +114,8 @@ final class InspectCommand implements Callable<Integer> {
             boolean sequence = seq;
             String damage = null;
             try (TfRecordReader reader =
-                    TfRecordFiles.openReader(
-                            file, compression.applyTo(TfRecordReadOptions.defaults()))) {
+                    ProgressInput.openReader(
+                            file, compression.applyTo(TfRecordReadOptions.defaults()), progress)) {
                 try {
                     while (reader.next()) {
                         records++;

@@ -205,7 +205,7 @@ final class LocalCommand implements Callable<Integer> {
                         files);
         LocalRun.Summary s;
         try {
-            s = new LocalRun(options, stdout, err, System.console() != null).run();
+            s = new LocalRun(options, stdout, err, StderrTerminal.isTerminal()).run();
         } catch (LocalRun.UsageException e) {
             err.println("tfstream local: " + e.getMessage());
             return ExitCodes.USAGE;

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,9 +31,13 @@ import picocli.CommandLine.Parameters;
                 "Copies every intact record of a damaged TFRecord file and reports what was skipped.",
         mixinStandardHelpOptions = true,
         description = {
-            "Prints one line per skipped region ('skipped bytes A..B before record I: reason', offsets"
-                    + " in the decompressed stream) and a summary line. OUT is written whole or not at"
-                    + " all.",
+            "Prints one line per skipped region, 'skipped bytes A..B before record I (records lost:"
+                    + " N): reason', offsets in the decompressed stream; N is 'unknown' when the"
+                    + " region's record headers do not lead from its start to its end (a damaged"
+                    + " length, bytes that were never records). Then a summary line: 'IN: C records"
+                    + " copied to OUT, K damaged regions skipped (B bytes, records lost: L)', with 'at"
+                    + " least L' or 'unknown' when a region is not countable. OUT is written whole"
+                    + " or not at all.",
             "Exit code 0 when nothing was damaged, 1 when something was skipped, 2 when IN cannot be"
                     + " read."
         })
@@ -54,20 +59,27 @@ final class RecoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter stdout = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        long[] skipped = new long[2]; // regions, bytes
+        Progress progress =
+                Progress.onTerminal(
+                        spec.commandLine().getOut(),
+                        spec.commandLine().getErr(),
+                        1,
+                        VerifyCommand.sizeOf(in));
+        try {
+            return recover(progress);
+        } finally {
+            progress.done();
+        }
+    }
+
+    private int recover(Progress progress) {
+        PrintWriter stdout = progress.out();
+        PrintWriter err = progress.err();
+        SkipReport skipped = new SkipReport(stdout);
         TfRecordReadOptions options =
-                TfRecordReadOptions.defaults()
-                        .withAutoCompression()
-                        .skipDamaged(
-                                r -> {
-                                    skipped[0]++;
-                                    skipped[1] += r.length();
-                                    stdout.println(describe(r));
-                                });
+                TfRecordReadOptions.defaults().withAutoCompression().skipDamaged(skipped);
         Path tmp = null;
-        try (TfRecordReader reader = TfRecordFiles.openReader(in, options)) {
+        try (TfRecordReader reader = ProgressInput.openReader(in, options, progress)) {
             Compression outCompression =
                     compression == CompressionChoice.AUTO
                             ? reader.compression()
@@ -90,7 +102,7 @@ final class RecoverCommand implements Callable<Integer> {
                                     + e.offset()
                                     + "..end before record "
                                     + e.recordIndex()
-                                    + ": "
+                                    + " (records lost: unknown): "
                                     + e.reason()
                                     + " (nothing after it can be decompressed)");
                 }
@@ -105,14 +117,16 @@ final class RecoverCommand implements Callable<Integer> {
                             + " records copied to "
                             + out
                             + ", "
-                            + skipped[0]
+                            + skipped.regions
                             + (cut
                                     ? " damaged regions and the rest of the stream"
                                     : " damaged regions")
                             + " skipped ("
-                            + skipped[1]
-                            + " bytes)");
-            return skipped[0] == 0 && !cut ? ExitCodes.OK : ExitCodes.DATA_ERROR;
+                            + skipped.bytes
+                            + " bytes, records lost: "
+                            + skipped.lostTotal(cut)
+                            + ")");
+            return skipped.regions == 0 && !cut ? ExitCodes.OK : ExitCodes.DATA_ERROR;
         } catch (IOException e) {
             err.println("tfstream recover: " + FileErrors.describe(in, e));
             return ExitCodes.USAGE;
@@ -127,14 +141,48 @@ final class RecoverCommand implements Callable<Integer> {
         }
     }
 
-    private static String describe(SkippedRegion r) {
-        return "skipped bytes "
-                + r.offset()
-                + ".."
-                + (r.offset() + r.length())
-                + " before record "
-                + r.recordIndex()
-                + ": "
-                + r.damage().reason();
+    /** Prints each skipped region as it is found and adds it up for the summary line. */
+    private static final class SkipReport implements Consumer<SkippedRegion> {
+        private final PrintWriter out;
+        long regions;
+        long bytes;
+        long recordsLost;
+        boolean uncounted;
+
+        SkipReport(PrintWriter out) {
+            this.out = out;
+        }
+
+        @Override
+        public void accept(SkippedRegion r) {
+            regions++;
+            bytes += r.length();
+            r.recordsLost().ifPresent(n -> recordsLost += n);
+            uncounted |= r.recordsLost().isEmpty();
+            out.println(
+                    "skipped bytes "
+                            + r.offset()
+                            + ".."
+                            + (r.offset() + r.length())
+                            + " before record "
+                            + r.recordIndex()
+                            + " (records lost: "
+                            + (r.recordsLost().isPresent()
+                                    ? Long.toString(r.recordsLost().getAsLong())
+                                    : "unknown")
+                            + "): "
+                            + r.damage().reason());
+        }
+
+        /**
+         * {@code L}, or {@code at least L} / {@code unknown} when a region (or the rest of a cut
+         * stream) was not countable.
+         */
+        String lostTotal(boolean cut) {
+            if (!uncounted && !cut) {
+                return Long.toString(recordsLost);
+            }
+            return recordsLost > 0 ? "at least " + recordsLost : "unknown";
+        }
     }
 }

@@ -7,14 +7,24 @@ import picocli.CommandLine.Command;
 /**
  * Entry point of the {@code tfstream} command line: dispatches to one subcommand per task.
  *
- * <p>Exit codes follow the CLI contract: 0 success, 1 a batch or file reported an error, 2 usage
- * error or unreadable input, 3 the schema or spec was rejected.
+ * <p>Exit codes are those of {@link ExitCodes}, listed by {@code tfstream --help}: 0 success, 1 bad
+ * data reported, 2 usage error or unreadable input, 3 the schema or spec was rejected, 4 the
+ * streaming job failed.
  */
 @Command(
         name = "tfstream",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Streaming tf.train.Example pipelines on Apache Flink.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            ExitCodes.OK + ":Success.",
+            ExitCodes.DATA_ERROR
+                    + ":Bad data, reported: an error batch, a damaged file, a record skipped.",
+            ExitCodes.USAGE + ":Usage error, or an input that cannot be read.",
+            ExitCodes.SPEC_REJECTED + ":The schema or feature spec was rejected.",
+            ExitCodes.JOB_FAILED + ":The streaming job failed (run, local)."
+        },
         subcommands = {
             CommandLine.HelpCommand.class,
             SpecCommand.class,

@@ -3,7 +3,6 @@ package io.tfstream.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tfstream.tfrecord.CorruptRecordException;
-import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
 import java.io.IOException;
@@ -81,7 +80,6 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         TfRecordReadOptions options;
         try {
@@ -102,14 +100,17 @@ final class VerifyCommand implements Callable<Integer> {
                 return ExitCodes.USAGE;
             }
         }
-        Progress progress = Progress.onTerminal(err, targets.size(), totalSize(targets));
+        Progress progress =
+                Progress.onTerminal(
+                        spec.commandLine().getOut(), err, targets.size(), totalSize(targets));
         for (Path file : targets) {
             exit =
                     Math.max(
                             exit,
                             manifest
-                                    ? ManifestChecks.verify(file, json, out, err)
-                                    : verify(file, options, json, out, err));
+                                    ? ManifestChecks.verify(
+                                            file, json, progress.out(), progress.err())
+                                    : verify(file, options, json, progress));
             progress.fileDone(sizeOf(file));
         }
         progress.done();
@@ -117,13 +118,11 @@ final class VerifyCommand implements Callable<Integer> {
     }
 
     private static int verify(
-            Path file,
-            TfRecordReadOptions options,
-            boolean json,
-            PrintWriter out,
-            PrintWriter err) {
+            Path file, TfRecordReadOptions options, boolean json, Progress progress) {
+        PrintWriter out = progress.out();
+        PrintWriter err = progress.err();
         ObjectNode line = JSON.createObjectNode().put("file", file.toString());
-        try (TfRecordReader reader = TfRecordFiles.openReader(file, options)) {
+        try (TfRecordReader reader = ProgressInput.openReader(file, options, progress)) {
             while (reader.next()) {
                 // Reading checks both CRCs of every record.
             }

@@ -1,9 +1,10 @@
 package io.tfstream.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertLinesMatch;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.protobuf.ByteString;
+import com.google.protobuf.TextFormat;
 import com.google.protobuf.util.JsonFormat;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordTestData;
@@ -11,38 +12,24 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tensorflow.example.BytesList;
 import org.tensorflow.example.Example;
 import org.tensorflow.example.Feature;
-import org.tensorflow.example.Features;
 import org.tensorflow.example.Int64List;
 
-/** {@code tfstream cat}: JSON and text format, offset and limit, bad records, missing files. */
+/**
+ * {@code tfstream cat}: JSON and text format, offset and limit, gzip, zlib, truncated and
+ * bit-flipped files, records that are not Examples, SequenceExamples, missing files.
+ */
 class CatCommandTest {
     @TempDir Path dir;
 
     private static Example example(long id, String name) {
-        return Example.newBuilder()
-                .setFeatures(
-                        Features.newBuilder()
-                                .putFeature(
-                                        "id",
-                                        Feature.newBuilder()
-                                                .setInt64List(Int64List.newBuilder().addValue(id))
-                                                .build())
-                                .putFeature(
-                                        "name",
-                                        Feature.newBuilder()
-                                                .setBytesList(
-                                                        BytesList.newBuilder()
-                                                                .addValue(
-                                                                        ByteString.copyFromUtf8(
-                                                                                name)))
-                                                .build()))
-                .build();
+        return TestRecords.example(id, name);
     }
 
     private Path file(List<byte[]> records, Compression c) throws IOException {
@@ -75,7 +62,7 @@ class CatCommandTest {
         assertEquals(0, run.exitCode(), run.err());
         String line = run.out().trim();
         assertEquals(1, run.out().split("\n").length);
-        assertEquals(example(7, "x"), com.google.protobuf.TextFormat.parse(line, Example.class));
+        assertEquals(example(7, "x"), TextFormat.parse(line, Example.class));
     }
 
     @Test
@@ -92,6 +79,56 @@ class CatCommandTest {
         assertEquals(2, run.out().split("\n").length);
         assertTrue(run.err().startsWith("tfstream cat: record 1 at byte "), run.err());
         assertTrue(run.err().contains("is not an Example"), run.err());
+    }
+
+    @Test
+    void aTruncatedFilePrintsTheRecordsBeforeTheCutThenTheDamageAndExits1() throws Exception {
+        List<byte[]> records = TestRecords.examples(3);
+        long[] at = TfRecordTestData.offsets(records);
+        byte[] full = TfRecordTestData.write(records, Compression.NONE);
+        Path f = dir.resolve("cut.tfrecord");
+        Files.write(f, Arrays.copyOf(full, full.length - 3));
+        CliRun run = CliRun.of("cat", f.toString());
+        assertEquals(1, run.exitCode());
+        JsonFormat.Printer json = JsonFormat.printer().omittingInsignificantWhitespace();
+        assertEquals(
+                json.print(example(0, "n0")) + "\n" + json.print(example(1, "n1")) + "\n",
+                run.out());
+        int length = records.get(2).length;
+        assertEquals(
+                "tfstream cat: "
+                        + f
+                        + ": damaged at byte "
+                        + at[2]
+                        + " (record 2): truncated record: "
+                        + (length + 13)
+                        + " of "
+                        + (length + 16)
+                        + " bytes (data length "
+                        + length
+                        + ")\n",
+                run.err());
+    }
+
+    @Test
+    void aFlippedBitStopsAtItsRecordWithTheCrcsAndExits1() throws Exception {
+        List<byte[]> records = TestRecords.examples(4);
+        long[] at = TfRecordTestData.offsets(records);
+        Path f = dir.resolve("flipped.tfrecord");
+        Files.write(f, TestRecords.withFlippedDataBit(records, 2));
+        CliRun run = CliRun.of("cat", "--format", "pbtxt", f.toString());
+        assertEquals(1, run.exitCode());
+        String[] lines = run.out().split("\n");
+        assertEquals(2, lines.length, run.out());
+        assertEquals(example(0, "n0"), TextFormat.parse(lines[0], Example.class));
+        assertEquals(example(1, "n1"), TextFormat.parse(lines[1], Example.class));
+        assertLinesMatch(
+                List.of(
+                        Pattern.quote("tfstream cat: " + f + ": damaged at byte " + at[2])
+                                + " \\(record 2\\): data CRC mismatch: expected masked CRC"
+                                + " 0x\\p{XDigit}{8} \\(stored\\), actual 0x\\p{XDigit}{8}"
+                                + " \\(computed\\)"),
+                List.of(run.err().split("\n")));
     }
 
     @Test

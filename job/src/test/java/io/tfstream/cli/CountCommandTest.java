@@ -1,6 +1,7 @@
 package io.tfstream.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertLinesMatch;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.tfrecord.Compression;
@@ -10,10 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code tfstream count}: records per file and in total; damage and missing files. */
+/**
+ * {@code tfstream count}: records per file and in total for every compression and for
+ * SequenceExamples; truncated and bit-flipped files, missing files.
+ */
 class CountCommandTest {
     @TempDir Path dir;
 
@@ -58,6 +63,35 @@ class CountCommandTest {
                 run.out());
         assertTrue(
                 run.out().contains("(2 records before)\ntotal: 2 records in 1 files\n"), run.out());
+    }
+
+    @Test
+    void aFlippedBitCountsTheRecordsBeforeItAndExits1() throws IOException {
+        long[] at = TfRecordTestData.offsets(records);
+        Path flipped = write("flipped.tfrecord", TestRecords.withFlippedDataBit(records, 1));
+        Path good = write("good.tfrecord", TfRecordTestData.write(records, Compression.NONE));
+        CliRun run = CliRun.of("count", flipped.toString(), good.toString());
+        assertEquals(1, run.exitCode());
+        assertLinesMatch(
+                List.of(
+                        Pattern.quote(flipped + ": damaged at byte " + at[1])
+                                + " \\(record 1\\): data CRC mismatch: expected masked CRC"
+                                + " 0x\\p{XDigit}{8} \\(stored\\), actual 0x\\p{XDigit}{8}"
+                                + " \\(computed\\) \\(1 records before\\)",
+                        Pattern.quote(good + ": 3 records"),
+                        Pattern.quote("total: 4 records in 2 files")),
+                List.of(run.out().split("\n")));
+        assertEquals("", run.err());
+    }
+
+    @Test
+    void countsSequenceExamplesLikeAnyRecord() throws IOException {
+        Path seq =
+                TestRecords.write(
+                        dir.resolve("seq.tfrecord.gz"), TestRecords.sequences(5), Compression.GZIP);
+        CliRun run = CliRun.of("count", seq.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(seq + ": 5 records\ntotal: 5 records in 1 files\n", run.out());
     }
 
     @Test

@@ -5,7 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.reflect.Field;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.UsageMessageSpec;
 
 class TfstreamCliTest {
 
@@ -45,13 +52,25 @@ class TfstreamCliTest {
     }
 
     @Test
-    void everyCommandHasAWholeSummary() {
-        String out = CliRun.of("--help").out();
-        java.util.Map<String, String> summaries = new java.util.LinkedHashMap<>();
+    void helpListsEveryExitCode() throws IllegalAccessException {
+        String help = CliRun.of("--help").out();
+        String codes = help.substring(help.indexOf("Exit codes:"));
+        for (Field f : ExitCodes.class.getFields()) {
+            int code = f.getInt(null);
+            assertTrue(
+                    Pattern.compile("(?m)^ +" + code + " +[A-Z].*\\.$").matcher(codes).find(),
+                    f.getName() + " (" + code + ") is not listed:\n" + codes);
+        }
+    }
+
+    /** The one-line summaries of the "Commands:" list of {@code tfstream --help}, by command. */
+    private static Map<String, String> summaries() {
+        String help = CliRun.of("--help").out();
+        Map<String, String> summaries = new LinkedHashMap<>();
+        Pattern entry = Pattern.compile("^  ([a-z-]+)\\s+(.*)$");
         String current = null;
-        for (String line : out.substring(out.indexOf("Commands:")).split("\n")) {
-            java.util.regex.Matcher m =
-                    java.util.regex.Pattern.compile("^  ([a-z-]+)\\s+(.*)$").matcher(line);
+        for (String line : help.substring(help.indexOf("Commands:")).split("\n")) {
+            Matcher m = entry.matcher(line);
             if (m.matches()) {
                 current = m.group(1);
                 summaries.put(current, m.group(2).trim());
@@ -59,9 +78,29 @@ class TfstreamCliTest {
                 summaries.merge(current, " " + line.trim(), String::concat);
             }
         }
-        for (String c : java.util.List.of("spec", "parse", "parse-seq", "verify", "index", "run")) {
-            String summary = summaries.get(c);
-            assertTrue(summary != null && summary.endsWith("."), c + ": " + summary);
+        return summaries;
+    }
+
+    @Test
+    void everyCommandHasAWholeSummary() {
+        Map<String, String> summaries = summaries();
+        Map<String, CommandLine> commands = TfstreamCli.newCommandLine().getSubcommands();
+        assertEquals(commands.keySet(), summaries.keySet());
+        for (Map.Entry<String, CommandLine> c : commands.entrySet()) {
+            String summary = summaries.get(c.getKey());
+            assertTrue(
+                    summary.endsWith(".") && Character.isUpperCase(summary.charAt(0)),
+                    c.getKey() + ": " + summary);
+            // The list shows only the first header line: a summary split over lines is cut.
+            UsageMessageSpec usage = c.getValue().getCommandSpec().usageMessage();
+            String whole =
+                    usage.header().length > 0
+                            ? String.join(" ", usage.header())
+                            : usage.description()[0];
+            assertEquals(
+                    whole.replaceAll("\\s", ""),
+                    summary.replaceAll("\\s", ""),
+                    c.getKey() + ": the list shows only part of its summary");
         }
     }
 }

@@ -1,12 +1,14 @@
 package io.tfstream.tfrecord;
 
 import io.tfstream.tfrecord.CorruptRecordException.Kind;
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
 import java.util.Arrays;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.zip.ZipException;
 
@@ -192,16 +194,22 @@ public final class TfRecordReader implements Closeable {
         return null;
     }
 
-    /** Skips byte by byte until a whole valid record starts; reports the skipped region. */
+    /**
+     * Skips byte by byte until a whole valid record starts; reports the skipped region with the
+     * records it held where they can be counted ({@link SkippedRecordWalk}).
+     */
     private boolean resync(CorruptRecordException damage) throws IOException {
         long from = window.position();
-        java.io.ByteArrayOutputStream head =
-                keep > 0 ? new java.io.ByteArrayOutputStream(Math.min(keep, 4096)) : null;
+        SkippedRecordWalk walk = new SkippedRecordWalk(from);
+        ByteArrayOutputStream head =
+                keep > 0 ? new ByteArrayOutputStream(Math.min(keep, 4096)) : null;
         while (true) {
             if (window.available() == 0 && !window.ensure(1)) {
-                report(from, window.position(), damage, head);
+                long end = window.position();
+                report(from, end, damage, head, walk.recordsLost(end, true));
                 return false;
             }
+            walk.passing(window, crc);
             if (head != null && head.size() < keep) {
                 head.write(window.buf[window.pos]);
             }
@@ -214,23 +222,33 @@ public final class TfRecordReader implements Closeable {
             }
             if (readAt() == null) {
                 if (recordOffset < 0) {
-                    report(from, window.position(), damage, head);
+                    long end = window.position();
+                    report(from, end, damage, head, walk.recordsLost(end, true));
                     return false;
                 }
-                report(from, recordOffset, damage, head);
+                report(from, recordOffset, damage, head, walk.recordsLost(recordOffset, false));
                 return true;
             }
         }
     }
 
     private void report(
-            long from, long to, CorruptRecordException damage, java.io.ByteArrayOutputStream head) {
+            long from,
+            long to,
+            CorruptRecordException damage,
+            ByteArrayOutputStream head,
+            OptionalLong recordsLost) {
         long index = recordOffset >= 0 ? nextIndex - 1 : nextIndex;
         skippedBytes += to - from;
         skippedRegions++;
         skipListener.accept(
                 new SkippedRegion(
-                        from, to - from, index, damage, head == null ? null : head.toByteArray()));
+                        from,
+                        to - from,
+                        index,
+                        damage,
+                        head == null ? null : head.toByteArray(),
+                        recordsLost));
     }
 
     private CorruptRecordException damage(long at, Kind kind, String reason) {

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class TfRecordResyncTest {
@@ -44,6 +45,7 @@ class TfRecordResyncTest {
         assertEquals(offsets[3] - offsets[2], region.length());
         assertEquals(2, region.recordIndex());
         assertEquals(Kind.DATA_CRC_MISMATCH, region.damage().kind());
+        assertEquals(OptionalLong.of(1), region.recordsLost());
     }
 
     @Test
@@ -82,6 +84,8 @@ class TfRecordResyncTest {
         assertEquals(7, skipped.get(1).length());
         assertEquals(Kind.TRUNCATED, skipped.get(1).damage().kind());
         assertEquals(4, skipped.get(1).recordIndex());
+        assertEquals(OptionalLong.empty(), skipped.get(0).recordsLost());
+        assertEquals(OptionalLong.of(1), skipped.get(1).recordsLost());
     }
 
     @Test
