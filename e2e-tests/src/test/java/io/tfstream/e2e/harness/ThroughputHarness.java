@@ -189,6 +189,9 @@ public final class ThroughputHarness {
                         runs.add(tfstream(profile, in, specFile, "local", false, size));
                     }
                 }
+                if (s.shardCost()) {
+                    runs.add(tfstream(profile, in, specFile, "local windows", false));
+                }
             }
             String profile = s.profiles().get(0);
             Path specFile = work.resolve(profile + "-spec.json");
@@ -330,6 +333,11 @@ public final class ThroughputHarness {
                 m.put("shards.path", work.resolve(profile + "-shards-" + id).toUri().toString());
                 if (shards.endsWith("gzip")) {
                     m.put("shards.compression", "gzip");
+                }
+                if (shards.endsWith("windows")) {
+                    // the same job batching by event-time windows per source partition
+                    m.put("batch.mode", "event_time_window");
+                    m.put("batch.window", "10 s");
                 }
             } else {
                 proxy = S3ProxyProcess.start(work.resolve(profile + "-s3"));
