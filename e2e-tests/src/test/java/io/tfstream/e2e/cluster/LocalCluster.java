@@ -1,0 +1,245 @@
+package io.tfstream.e2e.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The local cluster of {@code deploy/local/} (Kafka broker, S3Proxy, a JobManager and TaskManagers,
+ * each its own process) driven through its scripts, as a user would: a state directory of its own
+ * and free ports, so that it never meets a cluster someone else runs. Every script's stderr is
+ * appended to {@code <state>/logs/scripts.log}; a failing script fails the call with the end of it.
+ */
+public final class LocalCluster implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration UP_TIMEOUT = Duration.ofMinutes(6);
+    private static final Duration TIMEOUT = Duration.ofMinutes(3);
+
+    private final Path scripts;
+    private final Path stateDir;
+    private final Map<String, String> env = new HashMap<>();
+
+    private LocalCluster(Path scripts, Path stateDir) {
+        this.scripts = scripts;
+        this.stateDir = stateDir;
+    }
+
+    /**
+     * A cluster (not started) in {@code stateDir} on free ports. The scripts' location and the job
+     * jar come from the system properties {@code tfstream.deploy.dir} and {@code tfstream.job.jar}
+     * (set by the e2e module's failsafe configuration). The scripts' Maven calls use this build's
+     * local repository ({@code tfstream.maven.repo}).
+     */
+    public static LocalCluster create(Path stateDir) throws IOException {
+        LocalCluster c =
+                new LocalCluster(
+                        Path.of(property("tfstream.deploy.dir")), stateDir.toAbsolutePath());
+        int[] ports = freePorts(5);
+        c.env.put("TFSTREAM_LOCAL_DIR", c.stateDir.toString());
+        c.env.put("TFSTREAM_KAFKA_PORT", Integer.toString(ports[0]));
+        c.env.put("TFSTREAM_KAFKA_CONTROLLER_PORT", Integer.toString(ports[1]));
+        c.env.put("TFSTREAM_S3_PORT", Integer.toString(ports[2]));
+        c.env.put("TFSTREAM_FLINK_REST_PORT", Integer.toString(ports[3]));
+        c.env.put("TFSTREAM_FLINK_RPC_PORT", Integer.toString(ports[4]));
+        c.env.put("TFSTREAM_JOB_JAR", property("tfstream.job.jar"));
+        c.env.put("TFSTREAM_START_TIMEOUT", "180");
+        c.env.put("TFSTREAM_MVN_OPTS", mavenOptions());
+        Files.createDirectories(c.stateDir.resolve("logs"));
+        return c;
+    }
+
+    /** {@code up --taskmanagers n}: starts what is not running and waits until it is ready. */
+    public void up(int taskManagers) {
+        run(UP_TIMEOUT, "up", "--taskmanagers", Integer.toString(taskManagers));
+    }
+
+    /** {@code down}: stops every process; data and logs stay. */
+    public void down() {
+        run(TIMEOUT, "down");
+    }
+
+    /** {@code status --json}, whether the cluster is up or not. */
+    public JsonNode status() {
+        try {
+            return JSON.readTree(run(TIMEOUT, Set.of(0, 3), "status", "--json"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("status --json did not print JSON", e);
+        }
+    }
+
+    /** {@code topics create NAME[:PARTITIONS]...}. */
+    public void createTopics(String... specs) {
+        List<String> args = new ArrayList<>(List.of("topics", "create"));
+        args.addAll(List.of(specs));
+        run(TIMEOUT, args.toArray(String[]::new));
+    }
+
+    /** {@code submit --config config --parallelism p}; returns the job id once it runs. */
+    public String submit(Path config, int parallelism) {
+        return run(
+                        TIMEOUT,
+                        "submit",
+                        "--config",
+                        config.toString(),
+                        "--parallelism",
+                        Integer.toString(parallelism))
+                .trim();
+    }
+
+    /** {@code job stop ID [--drain]}: stop with a savepoint; returns its path. */
+    public String stopJob(String jobId, boolean drain) {
+        return (drain
+                        ? run(TIMEOUT, "job", "stop", jobId, "--drain")
+                        : run(TIMEOUT, "job", "stop", jobId))
+                .trim();
+    }
+
+    /** {@code taskmanager start}: returns the new TaskManager's number once it is registered. */
+    public int startTaskManager() {
+        return Integer.parseInt(run(TIMEOUT, "taskmanager", "start").trim());
+    }
+
+    /** {@code taskmanager kill N}: kill -9. */
+    public void killTaskManager(int index) {
+        run(TIMEOUT, "taskmanager", "kill", Integer.toString(index));
+    }
+
+    public void stopBroker() {
+        run(TIMEOUT, "broker", "stop");
+    }
+
+    public void startBroker() {
+        run(TIMEOUT, "broker", "start");
+    }
+
+    public void stopS3Proxy() {
+        run(TIMEOUT, "s3proxy", "stop");
+    }
+
+    public void startS3Proxy() {
+        run(TIMEOUT, "s3proxy", "start");
+    }
+
+    public String bootstrapServers() {
+        return "localhost:" + env.get("TFSTREAM_KAFKA_PORT");
+    }
+
+    /** Where S3Proxy keeps the objects of {@code bucket}: one file per key. */
+    public Path objects(String bucket) {
+        return stateDir.resolve("s3").resolve(bucket);
+    }
+
+    public Path stateDir() {
+        return stateDir;
+    }
+
+    /** Stops the cluster ({@code down}); stopping a stopped cluster is fine. */
+    @Override
+    public void close() {
+        down();
+    }
+
+    private String run(Duration timeout, String... command) {
+        return run(timeout, Set.of(0), command);
+    }
+
+    /** Runs {@code deploy/local/<command[0]> command[1..]}; returns its stdout. */
+    private String run(Duration timeout, Set<Integer> okCodes, String... command) {
+        List<String> cmd = new ArrayList<>(List.of(command));
+        cmd.set(0, scripts.resolve(command[0]).toString());
+        Path log = stateDir.resolve("logs").resolve("scripts.log");
+        try {
+            Files.writeString(
+                    log,
+                    "\n$ " + String.join(" ", command) + "\n",
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+            ProcessBuilder b = new ProcessBuilder(cmd);
+            b.environment().putAll(env);
+            b.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            b.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            Process p = b.start();
+            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> readAll(p));
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError(
+                        String.join(" ", command) + " did not end in " + timeout + tail(log));
+            }
+            String stdout = out.get(30, TimeUnit.SECONDS);
+            if (!okCodes.contains(p.exitValue())) {
+                throw new AssertionError(
+                        String.join(" ", command)
+                                + " exited with "
+                                + p.exitValue()
+                                + tail(log)
+                                + "\nstdout: "
+                                + stdout);
+            }
+            return stdout;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + command[0], e);
+        } catch (java.util.concurrent.ExecutionException
+                | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot read the output of " + command[0], e);
+        }
+    }
+
+    private static String readAll(Process p) {
+        try (InputStream in = p.getInputStream()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        return "\n--- end of "
+                + log
+                + ":\n"
+                + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+
+    private static String mavenOptions() {
+        String repo = System.getProperty("tfstream.maven.repo", "");
+        return repo.isEmpty() ? "" : "-Dmaven.repo.local=" + repo;
+    }
+
+    private static String property(String name) {
+        String v = System.getProperty(name);
+        if (v == null) {
+            throw new IllegalStateException(
+                    "system property " + name + " is not set (the e2e module's failsafe sets it)");
+        }
+        return v;
+    }
+
+    private static int[] freePorts(int n) throws IOException {
+        Set<Integer> ports = new HashSet<>();
+        while (ports.size() < n) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                ports.add(s.getLocalPort());
+            }
+        }
+        return ports.stream().mapToInt(Integer::intValue).toArray();
+    }
+}
