@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The throughput harness (BENCHMARKS.md, "Throughput harness"): pass-through vs tfstream on one
 # machine, then latency at a fixed rate; report, JSON and charts in e2e-tests/target/harness/.
-# Settings (system properties, defaults in brackets): harness.records [1000000],
+# Settings (system properties, defaults in brackets): harness.records [1000000] (per profile:
+# harness.records.<profile>),
 # harness.profiles [seed001,wide], harness.partitions [4], harness.parallelism [2],
 # harness.checkpoint-ms [1000], harness.batch-delays-ms [50,200,1000], harness.latency-rate [5000],
-# harness.latency-seconds [30], harness.s3 [true], harness.out [target/harness].
+# harness.latency-seconds [30], harness.s3 [true], harness.shard-cost [true] (the job without
+# shards and with gzip shards), harness.batch-sizes [128,1024,4096],
+# harness.warm-up [true] (one unmeasured run of each job first), harness.out [target/harness].
 # Example: benchmarks/run-harness.sh -Dharness.records=200000
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

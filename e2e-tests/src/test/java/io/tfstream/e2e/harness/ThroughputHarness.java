@@ -89,6 +89,7 @@ public final class ThroughputHarness {
             boolean s3,
             boolean shardCost,
             List<Integer> batchSizes,
+            boolean warmUp,
             Path out) {
         /** The defaults of the full run, from system properties {@code harness.*}. */
         public static Settings fromSystemProperties() {
@@ -113,6 +114,7 @@ public final class ThroughputHarness {
                                             .split(","))
                             .map(x -> Integer.parseInt(x.trim()))
                             .toList(),
+                    Boolean.parseBoolean(System.getProperty("harness.warm-up", "true")),
                     Path.of(System.getProperty("harness.out", "target/harness")));
         }
     }
@@ -145,6 +147,11 @@ public final class ThroughputHarness {
 
     private final Settings s;
 
+    /** Records loaded for {@code profile}: {@code harness.records.<profile>}, else the default. */
+    long recordsOf(String profile) {
+        return Long.getLong("harness.records." + profile, s.records());
+    }
+
     /** The job's default batch.max-records. */
     static final int DEFAULT_BATCH = 1024;
 
@@ -174,9 +181,15 @@ public final class ThroughputHarness {
                 Files.writeString(specFile, SpecJsonWriter.write(spec));
                 String in = profile + "-in";
                 createTopics(in, in + "-copy", in + "-dlq", in + "-batches", in + "-records");
-                load(in, pool(profile), s.records());
+                load(in, pool(profile), recordsOf(profile));
+                if (s.warmUp()) {
+                    // Unmeasured: the first job in a JVM pays for class loading and compilation,
+                    // which would otherwise count against whichever job runs first.
+                    passThrough(profile, in);
+                    tfstream(profile, in, specFile, "local", false);
+                }
                 runs.add(passThrough(profile, in));
-                runs.add(tfstream(profile, in, specFile, "local", true));
+                runs.add(tfstream(profile, in, specFile, "local", false));
                 if (s.s3()) {
                     runs.add(tfstream(profile, in, specFile, "s3proxy", false));
                 }
@@ -189,9 +202,8 @@ public final class ThroughputHarness {
                         runs.add(tfstream(profile, in, specFile, "local", false, size));
                     }
                 }
-                if (s.shardCost()) {
-                    runs.add(tfstream(profile, in, specFile, "local windows", false));
-                }
+                // Profiled apart from the measured runs: JFR sampling slows the job it records.
+                tfstream(profile, in, specFile, "local", true);
             }
             String profile = s.profiles().get(0);
             Path specFile = work.resolve(profile + "-spec.json");
@@ -334,11 +346,6 @@ public final class ThroughputHarness {
                 if (shards.endsWith("gzip")) {
                     m.put("shards.compression", "gzip");
                 }
-                if (shards.endsWith("windows")) {
-                    // the same job batching by event-time windows per source partition
-                    m.put("batch.mode", "event_time_window");
-                    m.put("batch.window", "10 s");
-                }
             } else {
                 proxy = S3ProxyProcess.start(work.resolve(profile + "-s3"));
                 proxy.createBucket("harness");
@@ -424,7 +431,7 @@ public final class ThroughputHarness {
                                 .get()
                                 .deserializeError(getClass().getClassLoader()));
             }
-            Run r = new Run(profile, name, s.records(), seconds, cpu, 0);
+            Run r = new Run(profile, name, recordsOf(profile), seconds, cpu, 0);
             System.out.printf(
                     Locale.ROOT,
                     "[harness] %s %s: %.0f records/s, %.1f CPU s per million%n",
@@ -656,7 +663,13 @@ public final class ThroughputHarness {
     private Path report() throws IOException {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode settings = root.putObject("settings");
-        settings.put("records", s.records());
+        ObjectNode loaded = settings.putObject("records");
+        StringBuilder perProfile = new StringBuilder();
+        for (String profile : s.profiles()) {
+            loaded.put(profile, recordsOf(profile));
+            perProfile.append(perProfile.length() == 0 ? "" : ", ");
+            perProfile.append(recordsOf(profile)).append(' ').append(profile);
+        }
         settings.put("partitions", s.partitions());
         settings.put("parallelism", s.parallelism());
         settings.put("checkpoint_interval_ms", s.checkpointInterval().toMillis());
@@ -666,8 +679,8 @@ public final class ThroughputHarness {
         md.append(
                 String.format(
                         Locale.ROOT,
-                        "%d records per profile, %d partitions, parallelism %d, checkpoint every %d ms; %s.%n%n",
-                        s.records(),
+                        "Records loaded: %s; %d partitions, parallelism %d, checkpoint every %d ms; %s.%n%n",
+                        perProfile,
                         s.partitions(),
                         s.parallelism(),
                         s.checkpointInterval().toMillis(),

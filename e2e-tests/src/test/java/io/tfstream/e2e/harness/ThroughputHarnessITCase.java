@@ -40,6 +40,7 @@ class ThroughputHarnessITCase {
                         true,
                         true,
                         List.of(256, 1024),
+                        false,
                         out);
         Path report = new ThroughputHarness(settings).run();
         String md = Files.readString(report);
@@ -53,14 +54,12 @@ class ThroughputHarnessITCase {
                         "| wide | tfstream (no shards) |",
                         "| wide | tfstream (shards local gzip) |",
                         "| wide | tfstream (shards local, batch 256) |",
-                        "| wide | tfstream (shards local windows) |",
                         "## Shard writing cost")) {
             assertTrue(md.contains(row), row + " in\n" + md);
         }
         JsonNode json = new ObjectMapper().readTree(out.resolve("report.json").toFile());
-        // per profile: pass-through, shards local, s3proxy, no shards, local gzip, batch 256,
-        // event-time windows
-        assertEquals(14, json.get("runs").size());
+        // per profile: pass-through, shards local, s3proxy, no shards, local gzip, batch 256
+        assertEquals(12, json.get("runs").size());
         for (JsonNode r : json.get("runs")) {
             assertTrue(r.get("records_per_second").asDouble() > 0, r.toString());
             assertTrue(r.get("cpu_seconds").asDouble() > 0, r.toString());
