@@ -161,7 +161,7 @@ class FileSourceITCase {
         createBackfillTopics(name);
         Path input = Files.createDirectories(dir.resolve(name + "-in/dt=2026-08-01"));
         Path spec = writeSpec(name);
-        int perFile = 10_000;
+        int perFile = 30_000; // enough that the job is still reading when the kill lands
         List<InputCorpus.Input> all =
                 InputCorpus.examples(5 * perFile, 21, Seed001Corpus.spec(), ParseLimits.defaults());
         // "e" is gzip without a suffix: detected by its magic bytes.
