@@ -70,34 +70,17 @@ final class ManifestChecks {
                             : shard + ": no manifest (" + file + ")");
             return ExitCodes.DATA_ERROR;
         } catch (IOException e) {
-            String why = FileErrors.describe(file, e);
-            out.println(
-                    json
-                            ? line.put("status", "unreadable").put("error", why).toString()
-                            : shard + ": unreadable: " + why);
-            err.println("tfstream verify: " + why);
-            return ExitCodes.USAGE;
+            return VerifyCommand.unreadable(
+                    line, shard, FileErrors.describe(file, e), json, out, err);
         }
         List<String> problems;
         try (InputStream in = Files.newInputStream(shard)) {
             problems = ShardManifestCheck.check(in, shard.toString(), m);
         } catch (CorruptRecordException e) {
-            out.println(
-                    json
-                            ? line.put("status", "damaged")
-                                    .put("offset", e.offset())
-                                    .put("record", e.recordIndex())
-                                    .put("reason", e.reason())
-                            : VerifyCommand.damageLine(shard, e));
-            return ExitCodes.DATA_ERROR;
+            return VerifyCommand.damaged(line, shard, e, json, out);
         } catch (IOException e) {
-            String why = FileErrors.describe(shard, e);
-            out.println(
-                    json
-                            ? line.put("status", "unreadable").put("error", why).toString()
-                            : shard + ": unreadable: " + why);
-            err.println("tfstream verify: " + why);
-            return ExitCodes.USAGE;
+            return VerifyCommand.unreadable(
+                    line, shard, FileErrors.describe(shard, e), json, out, err);
         }
         if (!problems.isEmpty()) {
             if (json) {

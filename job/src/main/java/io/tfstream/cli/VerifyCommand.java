@@ -145,24 +145,39 @@ final class VerifyCommand implements Callable<Integer> {
                             + ", ok");
             return ExitCodes.OK;
         } catch (CorruptRecordException e) {
-            out.println(
-                    json
-                            ? line.put("status", "damaged")
-                                    .put("offset", e.offset())
-                                    .put("record", e.recordIndex())
-                                    .put("reason", e.reason())
-                            : damageLine(file, e));
-            return ExitCodes.DATA_ERROR;
+            return damaged(line, file, e, json, out);
         } catch (IOException e) {
-            out.println(
-                    json
-                            ? line.put("status", "unreadable")
-                                    .put("error", FileErrors.describe(file, e))
-                                    .toString()
-                            : file + ": unreadable: " + FileErrors.describe(file, e));
-            err.println("tfstream verify: " + FileErrors.describe(file, e));
-            return ExitCodes.USAGE;
+            return unreadable(line, file, FileErrors.describe(file, e), json, out, err);
         }
+    }
+
+    /** Prints the line of a damaged file; returns its exit code. */
+    static int damaged(
+            ObjectNode line, Path file, CorruptRecordException e, boolean json, PrintWriter out) {
+        out.println(
+                json
+                        ? line.put("status", "damaged")
+                                .put("offset", e.offset())
+                                .put("record", e.recordIndex())
+                                .put("reason", e.reason())
+                        : damageLine(file, e));
+        return ExitCodes.DATA_ERROR;
+    }
+
+    /** Prints the line (and the stderr message) of a file that cannot be read; its exit code. */
+    static int unreadable(
+            ObjectNode line,
+            Path file,
+            String why,
+            boolean json,
+            PrintWriter out,
+            PrintWriter err) {
+        out.println(
+                json
+                        ? line.put("status", "unreadable").put("error", why).toString()
+                        : file + ": unreadable: " + why);
+        err.println("tfstream verify: " + why);
+        return ExitCodes.USAGE;
     }
 
     /** The size of {@code file}, or 0 when it cannot be read (its error is reported elsewhere). */
