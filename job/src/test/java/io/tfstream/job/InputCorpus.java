@@ -42,7 +42,7 @@ public final class InputCorpus {
                             ? brokenExample(i / BAD_EVERY, good.get(i))
                             : good.get(i));
         }
-        return judge(values, spec, limits);
+        return judge("r-", values, spec, limits);
     }
 
     public static List<Input> sequenceExamples(
@@ -56,17 +56,22 @@ public final class InputCorpus {
                             ? brokenSequence(i / BAD_EVERY, good, rnd, i)
                             : good);
         }
-        return judge(values, spec, limits);
+        return judge("r-", values, spec, limits);
     }
 
-    private static List<Input> judge(List<byte[]> values, ParseSpec spec, ParseLimits limits) {
+    /**
+     * {@code values} judged one by one by the lenient parser (accepted, or the reason and message
+     * the job must dead-letter them with), keyed {@code keyPrefix + index}.
+     */
+    public static List<Input> judge(
+            String keyPrefix, List<byte[]> values, ParseSpec spec, ParseLimits limits) {
         LenientBatchParser parser = LenientBatchParser.create(spec, limits);
         List<Input> out = new ArrayList<>(values.size());
         for (int i = 0; i < values.size(); i++) {
             byte[] v = values.get(i);
             List<ExampleParseException> rejected = new ArrayList<>();
             parser.parse(SerializedRecords.of(List.of(v)), rejected::add);
-            byte[] key = ("r-" + i).getBytes(StandardCharsets.UTF_8);
+            byte[] key = (keyPrefix + i).getBytes(StandardCharsets.UTF_8);
             out.add(
                     rejected.isEmpty()
                             ? new Input(key, v, null, null)

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LocalCluster implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
     private static final Duration UP_TIMEOUT = Duration.ofMinutes(6);
     private static final Duration TIMEOUT = Duration.ofMinutes(3);
 
@@ -99,6 +100,50 @@ public final class LocalCluster implements AutoCloseable {
                         "--parallelism",
                         Integer.toString(parallelism))
                 .trim();
+    }
+
+    /** {@code submit ... --from-savepoint savepoint}: the job resumed at another parallelism. */
+    public String submit(Path config, int parallelism, String savepoint) {
+        return run(
+                        TIMEOUT,
+                        "submit",
+                        "--config",
+                        config.toString(),
+                        "--parallelism",
+                        Integer.toString(parallelism),
+                        "--from-savepoint",
+                        savepoint)
+                .trim();
+    }
+
+    /** {@code job cancel ID}: cancel without a savepoint, waiting until it is cancelled. */
+    public void cancelJob(String jobId) {
+        run(TIMEOUT, "job", "cancel", jobId);
+    }
+
+    /** GET of Flink's REST API ({@code path} such as {@code /jobs/ID/checkpoints}) as JSON. */
+    public JsonNode rest(String path) {
+        try {
+            java.net.http.HttpResponse<String> r =
+                    HTTP.send(
+                            java.net.http.HttpRequest.newBuilder(
+                                            java.net.URI.create(
+                                                    "http://localhost:"
+                                                            + env.get("TFSTREAM_FLINK_REST_PORT")
+                                                            + path))
+                                    .timeout(Duration.ofSeconds(30))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("GET " + path + ": " + r.statusCode() + r.body());
+            }
+            return JSON.readTree(r.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException("GET " + path, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted: GET " + path, e);
+        }
     }
 
     /** {@code job stop ID [--drain]}: stop with a savepoint; returns its path. */

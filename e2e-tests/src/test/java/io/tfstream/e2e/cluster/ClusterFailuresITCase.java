@@ -1,0 +1,364 @@
+package io.tfstream.e2e.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.tfstream.e2e.tfrecord.TensorFlowRecordIo;
+import io.tfstream.job.InputCorpus;
+import io.tfstream.job.JobTestSupport;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.tfrecord.Compression;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Exactly once under what production does to a cluster, on the local cluster of {@code
+ * deploy/local/} (a broker, S3Proxy, a JobManager and two TaskManagers, each its own process): the
+ * job with shards on S3, tensor payloads and dead letters, while records (1% broken) are produced,
+ * survives TaskManagers killed with {@code kill -9} (a replacement started each time), a broker
+ * restart, an S3 outage, a rescale through savepoints (2 → 1 → 4) and a storm of garbage input;
+ * after each, every good record is a row of exactly one committed payload and in exactly one
+ * finished shard on S3 (read with the project's reader and TensorFlow's), every broken one in the
+ * dead-letter topic once with its offset.
+ *
+ * <p>The default build runs a reduced version (10 000 records and one kill; the rescale); {@code
+ * -Pe2e} runs every scenario at full size (100 000 records and three kills) and writes the summary
+ * to {@code e2e-tests/RESULTS.md}. Sizes: {@code tfstream.e2e.*} system properties below.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterFailuresITCase {
+    private static final boolean FULL = Boolean.getBoolean("tfstream.e2e.full");
+    private static final int RECORDS =
+            Integer.getInteger("tfstream.e2e.records", FULL ? 100_000 : 10_000);
+    private static final int KILLS = Integer.getInteger("tfstream.e2e.kills", FULL ? 3 : 1);
+    private static final int RATE = Integer.getInteger("tfstream.e2e.rate", FULL ? 2_000 : 1_000);
+    private static final Duration S3_OUTAGE = Duration.ofSeconds(30);
+    private static final Duration BROKER_OUTAGE = Duration.ofSeconds(10);
+    private static final Duration STORM = Duration.ofSeconds(10);
+    private static final Duration RECOVERY_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration OUTPUT_TIMEOUT = Duration.ofMinutes(3);
+    private static final ParseLimits LIMITS = ParseLimits.defaults();
+
+    private static final FailureResults RESULTS = new FailureResults();
+    private static LocalCluster cluster;
+    private static Path state;
+    private static Path spec;
+
+    /** The TaskManagers running, oldest first. */
+    private static final Deque<Integer> TASK_MANAGERS = new ArrayDeque<>(List.of(1, 2));
+
+    @BeforeAll
+    static void up() throws Exception {
+        state = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "cluster-failures-");
+        spec = state.resolve("spec.json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        cluster = LocalCluster.create(state);
+        cluster.up(2);
+    }
+
+    @AfterAll
+    static void down() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (!RESULTS.isEmpty()) {
+            RESULTS.write(
+                    Path.of(
+                            System.getProperty(
+                                    "tfstream.e2e.results", "target/e2e-results/RESULTS.md")),
+                    (FULL ? "Full run (`mvn -Pe2e verify`)" : "Reduced run (default build)")
+                            + " of ClusterFailuresITCase: "
+                            + RECORDS
+                            + " records for the TaskManager kills, 1% broken, parallelism 2,"
+                            + " a checkpoint every second; logs under "
+                            + state.getFileName()
+                            + ".");
+        }
+    }
+
+    /** Scenario 1: TaskManagers killed while records are produced, a replacement each time. */
+    @Test
+    @Order(1)
+    void survivesKilledTaskManagers() throws Exception {
+        Scenario s = Scenario.start("kills", 2);
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(RECORDS, 21, Seed001Corpus.spec(), LIMITS);
+        CompletableFuture<Map<String, RecordMetadata>> producing = s.produceAsync(inputs, RATE);
+        List<Duration> recoveries = new ArrayList<>();
+        for (int k = 0; k < KILLS; k++) {
+            s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
+            int victim = TASK_MANAGERS.removeFirst();
+            long at = System.currentTimeMillis();
+            cluster.killTaskManager(victim);
+            TASK_MANAGERS.addLast(cluster.startTaskManager());
+            recoveries.add(s.watch.awaitRecovery(at, RECOVERY_TIMEOUT));
+        }
+        s.audit.produced(inputs, producing.get());
+        s.finish(KILLS + " TaskManager kills (kill -9)", recoveries, true);
+    }
+
+    /** Scenario 2: the broker stopped and started again on its log dir; S3Proxy down for 30 s. */
+    @Test
+    @Order(2)
+    void survivesBrokerRestartAndS3Outage() throws Exception {
+        assumeTrue(FULL, "full e2e only (-Pe2e)");
+        Scenario s = Scenario.start("outages", 2);
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(RECORDS / 2, 22, Seed001Corpus.spec(), LIMITS);
+        List<List<InputCorpus.Input>> parts = thirds(inputs);
+        List<Duration> recoveries = new ArrayList<>();
+
+        CompletableFuture<Map<String, RecordMetadata>> producing =
+                s.produceAsync(parts.get(0), RATE);
+        s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
+        cluster.stopBroker();
+        Thread.sleep(BROKER_OUTAGE.toMillis());
+        long brokerBack = System.currentTimeMillis();
+        cluster.startBroker();
+        recoveries.add(s.watch.awaitRecovery(brokerBack, RECOVERY_TIMEOUT));
+        s.audit.produced(parts.get(0), producing.get());
+
+        producing = s.produceAsync(parts.get(1), RATE);
+        s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
+        cluster.stopS3Proxy();
+        Thread.sleep(S3_OUTAGE.toMillis());
+        long s3Back = System.currentTimeMillis();
+        cluster.startS3Proxy();
+        recoveries.add(s.watch.awaitRecovery(s3Back, RECOVERY_TIMEOUT));
+        s.audit.produced(parts.get(1), producing.get());
+
+        s.audit.produced(parts.get(2), InputProducer.produce(s.bootstrap(), s.input, parts.get(2)));
+        s.finish("broker restart (10 s down), S3Proxy down 30 s", recoveries, true);
+    }
+
+    /** Scenario 3: stop with a savepoint at parallelism 2, resume at 1, then at 4. */
+    @Test
+    @Order(3)
+    void rescalesThroughSavepoints() throws Exception {
+        Scenario s = Scenario.start("rescale", 2);
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(
+                        FULL ? RECORDS / 2 : RECORDS, 23, Seed001Corpus.spec(), LIMITS);
+        List<List<InputCorpus.Input>> parts = thirds(inputs);
+        int[] parallelism = {2, 1, 4};
+        for (int phase = 0; phase < parts.size(); phase++) {
+            if (phase > 0) {
+                String savepoint = cluster.stopJob(s.watch.jobId(), false);
+                s.watch =
+                        new JobWatch(
+                                cluster, cluster.submit(s.config, parallelism[phase], savepoint));
+            }
+            s.audit.produced(
+                    parts.get(phase),
+                    InputProducer.produce(s.bootstrap(), s.input, parts.get(phase), RATE));
+            if (phase < parts.size() - 1) {
+                s.awaitKafkaOutputs();
+                s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
+            }
+        }
+        s.finish("stop with savepoint and resume: parallelism 2 → 1 → 4", List.of(), true);
+    }
+
+    /** Scenario 4: 50% garbage for 10 s; the job keeps running without a restart. */
+    @Test
+    @Order(4)
+    void keepsRunningThroughAGarbageStorm() throws Exception {
+        assumeTrue(FULL, "full e2e only (-Pe2e)");
+        Scenario s = Scenario.start("storm", 2);
+        List<InputCorpus.Input> before =
+                InputCorpus.examples(RECORDS / 10, 24, Seed001Corpus.spec(), LIMITS);
+        s.audit.produced(before, InputProducer.produce(s.bootstrap(), s.input, before));
+        s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
+        long restarts = s.watch.restarts();
+
+        int n = (int) (RATE * STORM.toSeconds());
+        List<InputCorpus.Input> storm =
+                InputCorpus.judge("storm-", halfGarbage(n, 25), Seed001Corpus.spec(), LIMITS);
+        s.audit.produced(storm, InputProducer.produce(s.bootstrap(), s.input, storm, RATE));
+        s.finish("50% garbage for 10 s", List.of(), false);
+        assertEquals(restarts, s.watch.restarts(), "the job restarted during the storm");
+        assertEquals("RUNNING", s.watch.state());
+        assertTrue(s.audit.bad() >= n / 2, "garbage dead-lettered: " + s.audit.bad());
+        cluster.cancelJob(s.watch.jobId());
+    }
+
+    /** {@code n} records, every other one random bytes of 1 to 300 bytes, else a good Example. */
+    private static List<byte[]> halfGarbage(int n, long seed) {
+        Random rnd = new Random(seed);
+        List<byte[]> good = Seed001Corpus.records(n, seed);
+        List<byte[]> values = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            if (i % 2 == 0) {
+                byte[] garbage = new byte[1 + rnd.nextInt(300)];
+                rnd.nextBytes(garbage);
+                values.add(garbage);
+            } else {
+                values.add(good.get(i));
+            }
+        }
+        return values;
+    }
+
+    private static <T> List<List<T>> thirds(List<T> all) {
+        int a = all.size() / 3;
+        int b = 2 * all.size() / 3;
+        return List.of(all.subList(0, a), all.subList(a, b), all.subList(b, all.size()));
+    }
+
+    /** One scenario's job, topics and shard prefix, and the audit of its outputs. */
+    private static final class Scenario {
+        final String name;
+        final String input;
+        final String deadLetters;
+        final String payloads;
+        final Path config;
+        final OutputAudit audit;
+        JobWatch watch;
+
+        private Scenario(String name, Path config) {
+            this.name = name;
+            this.input = "in-" + name;
+            this.deadLetters = "dlq-" + name;
+            this.payloads = "batches-" + name;
+            this.config = config;
+            this.audit = new OutputAudit(cluster.bootstrapServers(), input);
+        }
+
+        static Scenario start(String name, int parallelism) throws Exception {
+            cluster.createTopics("in-" + name + ":4", "dlq-" + name, "batches-" + name + ":2");
+            Path config = state.resolve(name + ".yaml");
+            Files.writeString(
+                    config,
+                    String.join(
+                            "\n",
+                            "job.name: e2e-" + name,
+                            "checkpoint.interval: 1 s",
+                            "source:",
+                            "  bootstrap-servers: " + cluster.bootstrapServers(),
+                            "  topics: [in-" + name + "]",
+                            "  starting-offsets: earliest",
+                            "spec.path: " + spec,
+                            "batch.max-delay: 100 ms",
+                            "dlq.topic: dlq-" + name,
+                            "output.batches.topic: batches-" + name,
+                            "output.transaction-timeout: 5 min",
+                            "shards.path: s3://tfstream/shards-" + name,
+                            // a part lives through several checkpoints before it is a shard
+                            "shards.max-age: 5 s",
+                            ""));
+            Scenario s = new Scenario(name, config);
+            s.watch = new JobWatch(cluster, cluster.submit(config, parallelism));
+            return s;
+        }
+
+        String bootstrap() {
+            return cluster.bootstrapServers();
+        }
+
+        Path shards() {
+            return cluster.objects("tfstream").resolve("shards-" + name);
+        }
+
+        CompletableFuture<Map<String, RecordMetadata>> produceAsync(
+                List<InputCorpus.Input> inputs, int rate) {
+            return CompletableFuture.supplyAsync(
+                    () -> {
+                        try {
+                            return InputProducer.produce(bootstrap(), input, inputs, rate);
+                        } catch (Exception e) {
+                            throw new IllegalStateException("producing to " + input, e);
+                        }
+                    });
+        }
+
+        /** Waits until the payloads and dead letters hold as many records as were produced. */
+        void awaitKafkaOutputs() throws Exception {
+            JobTestSupport.waitFor(
+                    () ->
+                            OutputAudit.payloadRows(bootstrap(), payloads) >= audit.good()
+                                    && CommittedRecords.read(bootstrap(), deadLetters).size()
+                                            >= audit.bad(),
+                    OUTPUT_TIMEOUT,
+                    name + ": every record so far in the payloads and the dead letters");
+        }
+
+        /**
+         * Waits for every output (a timeout is not a failure by itself: the audit then says what is
+         * missing), lets a few more checkpoints pass so that anything committed twice would show,
+         * audits, checks the shards with TensorFlow's reader, records the row and cancels the job.
+         */
+        void finish(String faults, List<Duration> recoveries, boolean cancel) throws Exception {
+            try {
+                JobTestSupport.waitFor(
+                        () ->
+                                OutputAudit.payloadRows(bootstrap(), payloads) >= audit.good()
+                                        && CommittedRecords.read(bootstrap(), deadLetters).size()
+                                                >= audit.bad()
+                                        && OutputAudit.shardRecordsSoFar(shards()) >= audit.good(),
+                        OUTPUT_TIMEOUT,
+                        name + ": every record in the payloads, the dead letters and the shards");
+            } catch (AssertionError timedOut) {
+                System.out.println("[e2e] " + timedOut.getMessage() + "; auditing what is there");
+            }
+            watch.awaitCheckpoints(3, RECOVERY_TIMEOUT);
+            List<OutputAudit.Counts> counts =
+                    List.of(
+                            audit.payloads(payloads),
+                            audit.shards(shards()),
+                            audit.deadLetters(deadLetters));
+            RESULTS.add(
+                    new FailureResults.Row(
+                            name,
+                            audit.good() + audit.bad(),
+                            audit.good(),
+                            audit.bad(),
+                            faults,
+                            recoveries,
+                            counts));
+            readShardsWithTensorFlow();
+            if (cancel) {
+                cluster.cancelJob(watch.jobId());
+            }
+            for (OutputAudit.Counts c : counts) {
+                assertTrue(c.exact(), name + ": " + c);
+            }
+        }
+
+        /** TensorFlow's TFRecordReaderV2 reads every finished shard to the same records. */
+        private void readShardsWithTensorFlow() throws Exception {
+            List<Path> files = OutputAudit.shardFiles(shards());
+            assertTrue(!files.isEmpty(), "no finished shard under " + shards());
+            for (Path shard : files) {
+                TensorFlowRecordIo.ReadResult tf = TensorFlowRecordIo.read(shard, Compression.NONE);
+                assertNull(tf.error(), shard + ": TensorFlow's reader failed");
+                List<byte[]> ours = OutputAudit.readShard(shard);
+                assertEquals(ours.size(), tf.records().size(), shard.toString());
+                for (int i = 0; i < ours.size(); i++) {
+                    assertTrue(
+                            Arrays.equals(ours.get(i), tf.records().get(i)),
+                            shard + " record " + i);
+                }
+            }
+        }
+    }
+}
