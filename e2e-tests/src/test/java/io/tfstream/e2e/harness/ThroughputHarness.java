@@ -90,7 +90,8 @@ public final class ThroughputHarness {
             boolean shardCost,
             List<Integer> batchSizes,
             boolean warmUp,
-            Path out) {
+            Path out,
+            int repeat) {
         /** The defaults of the full run, from system properties {@code harness.*}. */
         public static Settings fromSystemProperties() {
             return new Settings(
@@ -115,7 +116,8 @@ public final class ThroughputHarness {
                             .map(x -> Integer.parseInt(x.trim()))
                             .toList(),
                     Boolean.parseBoolean(System.getProperty("harness.warm-up", "true")),
-                    Path.of(System.getProperty("harness.out", "target/harness")));
+                    Path.of(System.getProperty("harness.out", "target/harness")),
+                    Integer.getInteger("harness.repeat", 1));
         }
     }
 
@@ -188,20 +190,26 @@ public final class ThroughputHarness {
                     passThrough(profile, in);
                     tfstream(profile, in, specFile, "local", false);
                 }
-                runs.add(passThrough(profile, in));
-                runs.add(tfstream(profile, in, specFile, "local", false));
-                if (s.s3()) {
-                    runs.add(tfstream(profile, in, specFile, "s3proxy", false));
-                }
-                if (s.shardCost()) {
-                    runs.add(tfstream(profile, in, specFile, "none", false));
-                    runs.add(tfstream(profile, in, specFile, "local gzip", false));
-                }
-                for (int size : s.batchSizes()) {
-                    if (size != DEFAULT_BATCH) {
-                        runs.add(tfstream(profile, in, specFile, "local", false, size));
+                // Interleaved repeats, each job's median kept: drift of the machine over the run
+                // falls on every job alike, and one disturbed run does not decide a ratio.
+                Map<String, List<Run>> samples = new LinkedHashMap<>();
+                for (int rep = 0; rep < s.repeat(); rep++) {
+                    sample(samples, passThrough(profile, in));
+                    sample(samples, tfstream(profile, in, specFile, "local", false));
+                    if (s.s3()) {
+                        sample(samples, tfstream(profile, in, specFile, "s3proxy", false));
+                    }
+                    if (s.shardCost()) {
+                        sample(samples, tfstream(profile, in, specFile, "none", false));
+                        sample(samples, tfstream(profile, in, specFile, "local gzip", false));
+                    }
+                    for (int size : s.batchSizes()) {
+                        if (size != DEFAULT_BATCH) {
+                            sample(samples, tfstream(profile, in, specFile, "local", false, size));
+                        }
                     }
                 }
+                samples.values().forEach(list -> runs.add(median(list)));
                 // Profiled apart from the measured runs: JFR sampling slows the job it records.
                 tfstream(profile, in, specFile, "local", true);
             }
@@ -214,6 +222,28 @@ public final class ThroughputHarness {
             deleteTree(work);
         }
         return report();
+    }
+
+    private static void sample(Map<String, List<Run>> samples, Run r) {
+        samples.computeIfAbsent(r.job(), k -> new ArrayList<>()).add(r);
+    }
+
+    /** The median of repeated runs of one job: median wall time and median CPU time. */
+    static Run median(List<Run> runs) {
+        Run first = runs.get(0);
+        return new Run(
+                first.profile(),
+                first.job(),
+                first.records(),
+                medianOf(runs.stream().mapToDouble(Run::seconds).toArray()),
+                medianOf(runs.stream().mapToDouble(Run::cpuSeconds).toArray()),
+                medianOf(runs.stream().mapToDouble(Run::s3ProxyCpuSeconds).toArray()));
+    }
+
+    private static double medianOf(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
     private static ParseSpec spec(String profile) {
@@ -673,17 +703,20 @@ public final class ThroughputHarness {
         settings.put("partitions", s.partitions());
         settings.put("parallelism", s.parallelism());
         settings.put("checkpoint_interval_ms", s.checkpointInterval().toMillis());
+        settings.put("repeat", s.repeat());
         settings.put("machine", machine());
         ArrayNode rs = root.putArray("runs");
         StringBuilder md = new StringBuilder("# tfstream throughput harness\n\n");
         md.append(
                 String.format(
                         Locale.ROOT,
-                        "Records loaded: %s; %d partitions, parallelism %d, checkpoint every %d ms; %s.%n%n",
+                        "Records loaded: %s; %d partitions, parallelism %d, checkpoint every %d ms;"
+                                + " each figure the median of %d interleaved runs; %s.%n%n",
                         perProfile,
                         s.partitions(),
                         s.parallelism(),
                         s.checkpointInterval().toMillis(),
+                        s.repeat(),
                         machine()));
         md.append(
                 "| profile | job | records/s | CPU s per million | S3Proxy CPU s per million |"

@@ -41,7 +41,8 @@ class ThroughputHarnessITCase {
                         true,
                         List.of(256, 1024),
                         false,
-                        out);
+                        out,
+                        1);
         Path report = new ThroughputHarness(settings).run();
         String md = Files.readString(report);
         for (String row :
