@@ -39,6 +39,9 @@ final class FeatureRule {
 
     final boolean imageDomain;
 
+    /** Product of {@code shape.dim.size}; 1 when there is no shape. */
+    final long shapeProduct;
+
     final boolean hasMinCount;
     final long minCount;
     final boolean hasMinFraction;
@@ -99,6 +102,11 @@ final class FeatureRule {
         this.existenceRequired =
                 !this.skipped && (minCount > 0 || minFraction > 0) && this.inEnvironment;
         this.imageDomain = f.hasImageDomain();
+        long product = 1;
+        for (var d : f.getShape().getDimList()) {
+            product *= d.getSize();
+        }
+        this.shapeProduct = product;
         this.domainKind = domainKind(f, stringDomainSet);
         this.hasIntMin = f.getIntDomain().hasMin();
         this.intMin = f.getIntDomain().getMin();

@@ -88,10 +88,7 @@ final class ShapeChecks {
         if (!r.proto.hasShape()) {
             return;
         }
-        long product = 1;
-        for (var d : r.proto.getShape().getDimList()) {
-            product *= d.getSize();
-        }
+        long product = r.shapeProduct;
         int rule = r.index;
         long length;
         if (r.nestLevel == 1) {
