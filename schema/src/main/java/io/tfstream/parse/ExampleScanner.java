@@ -32,8 +32,7 @@ final class ExampleScanner {
          * Takes an entry whose key is not requested, key bytes {@code buf[keyStart, keyStart +
          * keyLen)}; false stops the scan with {@link #ABORTED}. Ignored unless overridden.
          */
-        default boolean visitUnrequested(
-                byte[] buf, int keyStart, int keyLen, int start, int end) {
+        default boolean visitUnrequested(byte[] buf, int keyStart, int keyLen, int start, int end) {
             return true;
         }
     }

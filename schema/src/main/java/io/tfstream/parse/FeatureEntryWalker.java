@@ -104,8 +104,7 @@ public final class FeatureEntryWalker {
         }
 
         @Override
-        public boolean visitUnrequested(
-                byte[] buf, int keyStart, int keyLen, int start, int end) {
+        public boolean visitUnrequested(byte[] buf, int keyStart, int keyLen, int start, int end) {
             target.entry(CONTEXT, -1, buf, keyStart, keyLen, start, end);
             return true;
         }

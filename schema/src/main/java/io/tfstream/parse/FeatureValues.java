@@ -9,8 +9,8 @@ import java.util.Arrays;
  * The decoded values of one serialized {@code tensorflow.Feature} or {@code FeatureList}, read with
  * the Example rules of TensorFlow's fast parser ({@code FeatureListDecoder}): the first byte of a
  * feature is its kind, an empty feature has no kind ({@code KIND_NOT_SET}). Values of each kind go
- * to their own reused buffer, so once the buffers have grown to the largest feature seen nothing
- * is allocated. Counts are checked against {@link ParseLimits} before values are stored.
+ * to their own reused buffer, so once the buffers have grown to the largest feature seen nothing is
+ * allocated. Counts are checked against {@link ParseLimits} before values are stored.
  */
 public final class FeatureValues {
     public static final int KIND_NONE = 0;

@@ -90,7 +90,8 @@ public final class AlertJson {
         return w.toString();
     }
 
-    private static void map(JsonGenerator g, String name, Map<String, Object> m) throws IOException {
+    private static void map(JsonGenerator g, String name, Map<String, Object> m)
+            throws IOException {
         g.writeObjectFieldStart(name);
         for (Map.Entry<String, Object> e : new TreeMap<>(m).entrySet()) {
             g.writeFieldName(e.getKey());

@@ -25,10 +25,13 @@ public final class Alerts {
      * Hex of the first 16 bytes of SHA-256 over (job, schema fingerprint, window start, serialized
      * feature path, anomaly type name), NUL-separated.
      */
-    public static String alertId(String job, String fingerprint, long windowStart, String path, String type) {
+    public static String alertId(
+            String job, String fingerprint, long windowStart, String path, String type) {
         String key = job + '\0' + fingerprint + '\0' + windowStart + '\0' + path + '\0' + type;
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            byte[] d =
+                    MessageDigest.getInstance("SHA-256")
+                            .digest(key.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(d, 0, 16);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every Java platform", e);
@@ -36,7 +39,10 @@ public final class Alerts {
     }
 
     public static List<Alert> of(
-            Context c, WindowAccumulator window, List<WindowFinding> findings, SeverityPolicy severity) {
+            Context c,
+            WindowAccumulator window,
+            List<WindowFinding> findings,
+            SeverityPolicy severity) {
         ValidationSchema schema = window.schema();
         List<Alert> out = new ArrayList<>(findings.size());
         long n = window.numExamples();
@@ -54,19 +60,29 @@ public final class Alerts {
             boolean dataset = w.scope() == AlertScope.DATASET;
             out.add(
                     new Alert(
-                            alertId(c.job(), schema.fingerprint(), c.windowStart(), path, f.type().name()),
+                            alertId(
+                                    c.job(),
+                                    schema.fingerprint(),
+                                    c.windowStart(),
+                                    path,
+                                    f.type().name()),
                             w.scope(),
                             c.windowStart(),
                             c.windowEnd(),
                             c.emittedAt(),
                             c.watermark(),
-                            schema.options().environment() == null ? "" : schema.options().environment(),
+                            schema.options().environment() == null
+                                    ? ""
+                                    : schema.options().environment(),
                             schema.fingerprint(),
                             path,
                             f.path() == null ? List.of() : f.path().steps(),
                             f.type().name(),
                             f.type().getNumber(),
-                            (dataset ? org.tensorflow.metadata.v0.AnomalyInfo.Severity.ERROR : severity.severity(f.type())).name(),
+                            (dataset
+                                            ? org.tensorflow.metadata.v0.AnomalyInfo.Severity.ERROR
+                                            : severity.severity(f.type()))
+                                    .name(),
                             f.shortDescription(),
                             f.description(),
                             n,

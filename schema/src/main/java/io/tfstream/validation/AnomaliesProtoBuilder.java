@@ -58,7 +58,8 @@ public final class AnomaliesProtoBuilder {
     }
 
     /** The {@code AnomalyInfo} of one path (or the dataset) from its reasons, in check order. */
-    public static AnomalyInfo info(List<Finding> reasons, SeverityPolicy severity, boolean dataset) {
+    public static AnomalyInfo info(
+            List<Finding> reasons, SeverityPolicy severity, boolean dataset) {
         List<Finding> kept = reasons;
         if (reasons.stream().allMatch(f -> f.type() == AnomalyInfo.Type.SCHEMA_NEW_COLUMN)) {
             kept = reasons.subList(0, 1);

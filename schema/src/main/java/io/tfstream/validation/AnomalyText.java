@@ -174,7 +174,8 @@ final class AnomalyText {
                 return unexpectedStrings(r.sampleValuesRaw(i), r.sampleCountsOf(i), r.n1(i));
             case BOOL_TYPE_UNEXPECTED_STRING:
                 return boolUnexpectedString(
-                        firstSample(r, i), schema.rule(r.pathId(i)).trueValue,
+                        firstSample(r, i),
+                        schema.rule(r.pathId(i)).trueValue,
                         schema.rule(r.pathId(i)).falseValue);
             case BOOL_TYPE_SMALL_INT:
             case BOOL_TYPE_BIG_INT:

@@ -142,7 +142,11 @@ final class ByteKeyTable {
     /** Adds every key and count of {@code other}, in its insertion order, then its overflow. */
     void addAll(ByteKeyTable other) {
         for (int id = 0; id < other.size; id++) {
-            add(other.pool, other.offsets[id], other.offsets[id + 1] - other.offsets[id], other.counts[id]);
+            add(
+                    other.pool,
+                    other.offsets[id],
+                    other.offsets[id + 1] - other.offsets[id],
+                    other.counts[id]);
         }
         overflow += other.overflow;
     }

@@ -53,7 +53,13 @@ final class CompositeChecks {
             for (int k = 0; k < idx.length; k++) {
                 long diff = (idx[k] >= 0 && f.present(idx[k]) ? f.count(idx[k]) : 0) - valueLength;
                 if (diff != 0) {
-                    out.set(out.add(id, Type.SPARSE_FEATURE_LENGTH_MISMATCH), k, diff, minPass, 0, 0);
+                    out.set(
+                            out.add(id, Type.SPARSE_FEATURE_LENGTH_MISMATCH),
+                            k,
+                            diff,
+                            minPass,
+                            0,
+                            0);
                 }
             }
         }

@@ -19,7 +19,9 @@ public final class DriftEvaluator {
 
     /** The outcome: findings (anomalies and measurements) and TFDV's {@code drift_skew_info}. */
     public record Result(
-            List<WindowFinding> findings, List<DriftSkewInfo> driftSkewInfo, List<FeaturePath> skipped) {}
+            List<WindowFinding> findings,
+            List<DriftSkewInfo> driftSkewInfo,
+            List<FeaturePath> skipped) {}
 
     public static Result compare(WindowAccumulator current, WindowAccumulator previous) {
         ValidationSchema schema = current.schema;
@@ -46,12 +48,20 @@ public final class DriftEvaluator {
                     d = (Double) l[0];
                     value = (String) l[1];
                 }
-                measure(r, info, findings, DriftSkewInfo.Measurement.Type.L_INFTY, d, r.lInfThreshold,
+                measure(
+                        r,
+                        info,
+                        findings,
+                        DriftSkewInfo.Measurement.Type.L_INFTY,
+                        d,
+                        r.lInfThreshold,
                         Type.COMPARATOR_L_INFTY_HIGH,
-                        "The Linfty distance between current and previous is " + TfdvFormat.sixDigits(d)
+                        "The Linfty distance between current and previous is "
+                                + TfdvFormat.sixDigits(d)
                                 + " (up to six significant digits), above the threshold "
                                 + TfdvFormat.sixDigits(r.lInfThreshold)
-                                + ". The feature value with maximum difference is: " + value);
+                                + ". The feature value with maximum difference is: "
+                                + value);
             }
             if (!Double.isNaN(r.jsdThreshold)) {
                 double d =
@@ -61,12 +71,19 @@ public final class DriftEvaluator {
                                         ? Divergences.jensenShannon(cur.histogram, prev.histogram)
                                         : Double.NaN;
                 if (!Double.isNaN(d)) {
-                    measure(r, info, findings, DriftSkewInfo.Measurement.Type.JENSEN_SHANNON_DIVERGENCE, d, r.jsdThreshold,
+                    measure(
+                            r,
+                            info,
+                            findings,
+                            DriftSkewInfo.Measurement.Type.JENSEN_SHANNON_DIVERGENCE,
+                            d,
+                            r.jsdThreshold,
                             Type.COMPARATOR_JENSEN_SHANNON_DIVERGENCE_HIGH,
                             "The approximate Jensen-Shannon divergence between current and previous is "
                                     + TfdvFormat.sixDigits(d)
                                     + " (up to six significant digits), above the threshold "
-                                    + TfdvFormat.sixDigits(r.jsdThreshold) + ".");
+                                    + TfdvFormat.sixDigits(r.jsdThreshold)
+                                    + ".");
                 }
             }
             if (info.getDriftMeasurementsCount() > 0) {
@@ -86,12 +103,31 @@ public final class DriftEvaluator {
             Type anomaly,
             String text) {
         DriftSkewInfo.Measurement m =
-                DriftSkewInfo.Measurement.newBuilder().setType(mt).setValue(value).setThreshold(threshold).build();
+                DriftSkewInfo.Measurement.newBuilder()
+                        .setType(mt)
+                        .setValue(value)
+                        .setThreshold(threshold)
+                        .build();
         info.addDriftMeasurements(m);
         if (value > threshold) {
-            Finding f = new Finding(r.path, anomaly, AnomalyText.shortDescription(anomaly), text, List.of());
-            findings.add(new WindowFinding(f, AlertScope.DRIFT, 0, Long.MAX_VALUE, Long.MIN_VALUE, List.of(),
-                    Map.of(mt.name().toLowerCase(java.util.Locale.ROOT), value), Map.of("threshold", threshold), m));
+            Finding f =
+                    new Finding(
+                            r.path,
+                            anomaly,
+                            AnomalyText.shortDescription(anomaly),
+                            text,
+                            List.of());
+            findings.add(
+                    new WindowFinding(
+                            f,
+                            AlertScope.DRIFT,
+                            0,
+                            Long.MAX_VALUE,
+                            Long.MIN_VALUE,
+                            List.of(),
+                            Map.of(mt.name().toLowerCase(java.util.Locale.ROOT), value),
+                            Map.of("threshold", threshold),
+                            m));
         }
     }
 }

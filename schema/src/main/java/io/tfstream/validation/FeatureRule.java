@@ -90,11 +90,9 @@ final class FeatureRule {
         boolean stringDomainSet = resolvedDomain != null;
         this.type = missingType && stringDomainSet ? FeatureType.BYTES : f.getType();
         this.skipped =
-                skipped
-                        || isDeprecated(f)
-                        || !f.hasName()
-                        || (missingType && !stringDomainSet);
-        this.inEnvironment = parentInEnvironment && inEnvironment(f, environment, defaultEnvironments);
+                skipped || isDeprecated(f) || !f.hasName() || (missingType && !stringDomainSet);
+        this.inEnvironment =
+                parentInEnvironment && inEnvironment(f, environment, defaultEnvironments);
         this.hasMinCount = f.hasPresence() && f.getPresence().hasMinCount();
         this.minCount = f.getPresence().getMinCount();
         this.hasMinFraction = f.hasPresence() && f.getPresence().hasMinFraction();

@@ -101,7 +101,9 @@ public final class RecordResult {
         return sampleTo[i] - sampleFrom[i];
     }
 
-    /** Sample {@code k} of anomaly {@code i}: its bytes are {@code samples().data()[start, end)}. */
+    /**
+     * Sample {@code k} of anomaly {@code i}: its bytes are {@code samples().data()[start, end)}.
+     */
     int sampleIndex(int i, int k) {
         return sampleFrom[i] + k;
     }
@@ -195,7 +197,8 @@ public final class RecordResult {
         int k = unknownKey(i);
         int[] offs = unknownKeys.offsets();
         String name =
-                new String(unknownKeys.data(), offs[k], offs[k + 1] - offs[k], StandardCharsets.UTF_8);
+                new String(
+                        unknownKeys.data(), offs[k], offs[k + 1] - offs[k], StandardCharsets.UTF_8);
         if (variant[i] == io.tfstream.parse.FeatureEntryWalker.FEATURE_LISTS) {
             return name.isEmpty()
                     ? FeaturePath.of(ValidationSchema.SEQUENCE_FEATURE)

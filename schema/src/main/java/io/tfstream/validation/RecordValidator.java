@@ -54,7 +54,9 @@ public final class RecordValidator implements FeatureEntryWalker.Visitor {
         return validate(buf, off, len, out, false);
     }
 
-    /** Validates a serialized {@code SequenceExample} {@code buf[off, off+len)} into {@code out}. */
+    /**
+     * Validates a serialized {@code SequenceExample} {@code buf[off, off+len)} into {@code out}.
+     */
     public RecordResult validateSequenceExample(byte[] buf, int off, int len, RecordResult out) {
         return validate(buf, off, len, out, true);
     }
@@ -109,9 +111,11 @@ public final class RecordValidator implements FeatureEntryWalker.Visitor {
     }
 
     @Override
-    public void entry(int section, int keyId, byte[] buf, int keyStart, int keyLen, int start, int end) {
+    public void entry(
+            int section, int keyId, byte[] buf, int keyStart, int keyLen, int start, int end) {
         if (keyId >= 0) {
-            features.seen(section == FeatureEntryWalker.CONTEXT ? keyId : listBase + keyId, start, end);
+            features.seen(
+                    section == FeatureEntryWalker.CONTEXT ? keyId : listBase + keyId, start, end);
             return;
         }
         if (unknownCount == unknownStart.length) {
@@ -227,7 +231,8 @@ public final class RecordValidator implements FeatureEntryWalker.Visitor {
                 }
             }
             if (!seenBefore(u)) {
-                out.addUnknown(buf, unknownStart[u], unknownLen[u], Type.SCHEMA_NEW_COLUMN, section);
+                out.addUnknown(
+                        buf, unknownStart[u], unknownLen[u], Type.SCHEMA_NEW_COLUMN, section);
             }
         }
     }

@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * The window summary of one per-record anomaly type at one path: how many records had it, the
- * extreme value seen (for range types), sample values with counts, the first example references
- * and the event-time span. Bounded by the {@link ValidationOptions} limits.
+ * extreme value seen (for range types), sample values with counts, the first example references and
+ * the event-time span. Bounded by the {@link ValidationOptions} limits.
  */
 final class RollUp {
     long records;
@@ -115,7 +115,9 @@ final class RollUp {
                         && Arrays.equals(refEventTime, o.refEventTime)
                         && samples.size() == o.samples.size();
         for (int k = 0; same && k < samples.size(); k++) {
-            same = Arrays.equals(samples.key(k), o.samples.key(k)) && samples.count(k) == o.samples.count(k);
+            same =
+                    Arrays.equals(samples.key(k), o.samples.key(k))
+                            && samples.count(k) == o.samples.count(k);
         }
         return same;
     }

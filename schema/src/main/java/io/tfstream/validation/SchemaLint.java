@@ -137,20 +137,36 @@ final class SchemaLint {
             }
         }
         if (f.getPresence().getMinFraction() < 0.0) {
-            add(out, p, Type.INVALID_SCHEMA_SPECIFICATION, "min_fraction should not be negative: clear is equal to zero");
+            add(
+                    out,
+                    p,
+                    Type.INVALID_SCHEMA_SPECIFICATION,
+                    "min_fraction should not be negative: clear is equal to zero");
         }
         if (f.getPresence().getMinFraction() > 1.0) {
-            add(out, p, Type.INVALID_SCHEMA_SPECIFICATION, "min_fraction should not greater than 1");
+            add(
+                    out,
+                    p,
+                    Type.INVALID_SCHEMA_SPECIFICATION,
+                    "min_fraction should not greater than 1");
         }
         if (f.getValueCount().getMin() < 0) {
             add(out, p, Type.INVALID_SCHEMA_SPECIFICATION, "ValueCount.min should not be negative");
         }
         if (f.getValueCount().hasMax() && f.getValueCount().getMax() < f.getValueCount().getMin()) {
-            add(out, p, Type.INVALID_SCHEMA_SPECIFICATION, "ValueCount.max should not be less than min");
+            add(
+                    out,
+                    p,
+                    Type.INVALID_SCHEMA_SPECIFICATION,
+                    "ValueCount.max should not be less than min");
         }
         for (var dim : f.getShape().getDimList()) {
             if (dim.getSize() <= 0) {
-                add(out, p, Type.INVALID_SCHEMA_SPECIFICATION, "Shape dimensions should be positive");
+                add(
+                        out,
+                        p,
+                        Type.INVALID_SCHEMA_SPECIFICATION,
+                        "Shape dimensions should be positive");
             }
         }
         FeatureType type = f.hasType() ? f.getType() : FeatureType.BYTES;
@@ -169,7 +185,11 @@ final class SchemaLint {
             add(out, p, Type.INVALID_SCHEMA_SPECIFICATION, "missing domain: " + f.getDomain());
         }
         if (f.hasDistributionConstraints() && DomainTypes.distributionConstraintsText(f) != null) {
-            add(out, p, Type.INVALID_SCHEMA_SPECIFICATION, DomainTypes.distributionConstraintsText(f));
+            add(
+                    out,
+                    p,
+                    Type.INVALID_SCHEMA_SPECIFICATION,
+                    DomainTypes.distributionConstraintsText(f));
         }
         if (f.hasBoolDomain()
                 && f.getBoolDomain().hasTrueValue()
@@ -189,7 +209,10 @@ final class SchemaLint {
                 }
             }
         }
-        if (f.hasUniqueConstraints() && !(type == FeatureType.BYTES || f.getIntDomain().getIsCategorical() || f.getFloatDomain().getIsCategorical())) {
+        if (f.hasUniqueConstraints()
+                && !(type == FeatureType.BYTES
+                        || f.getIntDomain().getIsCategorical()
+                        || f.getFloatDomain().getIsCategorical())) {
             out.add(
                     new LintFinding(
                             p,

@@ -74,7 +74,8 @@ final class ShapeChecks {
         }
     }
 
-    private static void level(ValueCount vc, long min, long max, int lvl, int rule, RecordResult out) {
+    private static void level(
+            ValueCount vc, long min, long max, int lvl, int rule, RecordResult out) {
         if (vc.hasMin() && min < vc.getMin()) {
             out.set(out.add(rule, Type.FEATURE_TYPE_LOW_NUMBER_VALUES), lvl, 0, 0, 0, 0);
         }
@@ -98,7 +99,9 @@ final class ShapeChecks {
                 return;
             }
         } else {
-            if (f.count[rule] == 0 || f.innerMin[rule] != f.innerMax[rule] || f.innerMin[rule] == 0) {
+            if (f.count[rule] == 0
+                    || f.innerMin[rule] != f.innerMax[rule]
+                    || f.innerMin[rule] == 0) {
                 out.add(rule, Type.INVALID_FEATURE_SHAPE);
                 return;
             }

@@ -125,7 +125,6 @@ final class StringDomainChecks {
 
     private static boolean matches(byte[] want, BytesBuffer bytes, int k) {
         int[] o = bytes.offsets();
-        return want != null
-                && Arrays.equals(want, 0, want.length, bytes.data(), o[k], o[k + 1]);
+        return want != null && Arrays.equals(want, 0, want.length, bytes.data(), o[k], o[k + 1]);
     }
 }

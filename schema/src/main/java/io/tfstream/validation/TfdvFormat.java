@@ -11,7 +11,9 @@ import java.util.Locale;
 public final class TfdvFormat {
     private TfdvFormat() {}
 
-    /** C {@code %g} with six significant digits: {@code 3}, {@code 0.5}, {@code 1e+06}, {@code inf}. */
+    /**
+     * C {@code %g} with six significant digits: {@code 3}, {@code 0.5}, {@code 1e+06}, {@code inf}.
+     */
     public static String sixDigits(double v) {
         if (Double.isNaN(v)) {
             return "nan";

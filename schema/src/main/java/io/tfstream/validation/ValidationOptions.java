@@ -17,8 +17,8 @@ import io.tfstream.parse.ParseLimits;
  *     num_rank_histogram_buckets}); beyond it values are only counted in total, and unique counts
  *     become lower bounds
  * @param maxUnknownFeatures distinct unknown feature names kept per window
- * @param minDriftExamples fewest examples with the feature, on each side, before a drift
- *     comparator is computed
+ * @param minDriftExamples fewest examples with the feature, on each side, before a drift comparator
+ *     is computed
  * @param parseLimits limits on the untrusted records
  */
 public record ValidationOptions(

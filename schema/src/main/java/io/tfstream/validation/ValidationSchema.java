@@ -136,8 +136,7 @@ public final class ValidationSchema {
 
     /**
      * Compiles {@code schema}; throws {@link SchemaLintException} when it cannot be validated
-     * against (then nothing else is checked), otherwise {@link #lintFindings()} lists its
-     * problems.
+     * against (then nothing else is checked), otherwise {@link #lintFindings()} lists its problems.
      */
     public static ValidationSchema build(Schema schema, ValidationOptions options) {
         return new ValidationSchema(schema, options);

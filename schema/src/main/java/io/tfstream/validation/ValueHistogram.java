@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * A mergeable histogram of numeric values on a fixed grid shared by every window: each finite value
  * goes to the bucket of its sign, binary exponent and top three mantissa bits (8 buckets per
- * octave, relative width at most 12.5 %), magnitudes below 2^-64 to a zero bucket and above 2^64
- * to an end bucket; NaN, +inf and -inf are counted apart. Exact and order-independent under merge,
+ * octave, relative width at most 12.5 %), magnitudes below 2^-64 to a zero bucket and above 2^64 to
+ * an end bucket; NaN, +inf and -inf are counted apart. Exact and order-independent under merge,
  * which a quantile sketch is not; bounded at {@link #BUCKETS} longs.
  */
 final class ValueHistogram {

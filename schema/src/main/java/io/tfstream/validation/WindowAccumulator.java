@@ -119,7 +119,8 @@ public final class WindowAccumulator {
             int[] offs = s.offsets();
             for (int k = 0; k < result.sampleCount(i); k++) {
                 int at = result.sampleIndex(i, k);
-                u.samples.add(s.data(), offs[at], offs[at + 1] - offs[at], result.sampleValueCount(i, k));
+                u.samples.add(
+                        s.data(), offs[at], offs[at + 1] - offs[at], result.sampleValueCount(i, k));
             }
         }
     }

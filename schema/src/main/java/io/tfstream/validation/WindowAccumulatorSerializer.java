@@ -104,9 +104,14 @@ public final class WindowAccumulatorSerializer {
         for (int id = 0; id < names.size(); id++) {
             RollUp u = readRollUp(in, a.newRollUp());
             RollUp target =
-                    a.unknown(names.pool(), names.keyStart(id), names.keyEnd(id) - names.keyStart(id), names.count(id));
+                    a.unknown(
+                            names.pool(),
+                            names.keyStart(id),
+                            names.keyEnd(id) - names.keyStart(id),
+                            names.count(id));
             if (target != null) {
-                target.merge(u, org.tensorflow.metadata.v0.AnomalyInfo.Type.SCHEMA_NEW_COLUMN_VALUE);
+                target.merge(
+                        u, org.tensorflow.metadata.v0.AnomalyInfo.Type.SCHEMA_NEW_COLUMN_VALUE);
             }
         }
         a.unknownNames.addOverflow(names.overflow());
@@ -251,7 +256,8 @@ public final class WindowAccumulatorSerializer {
         readTable(in, u.samples);
         int refs = in.readInt();
         if (refs < 0 || refs > u.refSource.length) {
-            throw new IOException(refs + " example refs exceed maxExampleRefs " + u.refSource.length);
+            throw new IOException(
+                    refs + " example refs exceed maxExampleRefs " + u.refSource.length);
         }
         u.refs = refs;
         for (int k = 0; k < refs; k++) {

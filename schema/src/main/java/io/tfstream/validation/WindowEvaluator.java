@@ -39,7 +39,15 @@ public final class WindowEvaluator {
     private static void feature(FeatureRule r, FeatureStats s, long n, List<WindowFinding> out) {
         if (s.present == 0) {
             if (r.existenceRequired) {
-                add(out, r, Type.SCHEMA_MISSING_COLUMN, "Column is completely missing", n, n, Map.of("num_present", 0L), expected(r));
+                add(
+                        out,
+                        r,
+                        Type.SCHEMA_MISSING_COLUMN,
+                        "Column is completely missing",
+                        n,
+                        n,
+                        Map.of("num_present", 0L),
+                        expected(r));
             }
             return;
         }
@@ -80,14 +88,24 @@ public final class WindowEvaluator {
                     out,
                     r,
                     Type.FEATURE_TYPE_LOW_FRACTION_PRESENT,
-                    "The feature was expected everywhere, but was missing in " + missing + " examples.",
+                    "The feature was expected everywhere, but was missing in "
+                            + missing
+                            + " examples.",
                     missing,
                     n,
                     Map.of("num_missing", missing),
                     Map.of("presence.min_fraction", r.minFraction));
         }
         if (r.proto.hasShape() && missing != 0) {
-            add(out, r, Type.INVALID_FEATURE_SHAPE, AnomalyText.SHAPE_NOT_ALWAYS_PRESENT, missing, n, Map.of("num_missing", missing), Map.of());
+            add(
+                    out,
+                    r,
+                    Type.INVALID_FEATURE_SHAPE,
+                    AnomalyText.SHAPE_NOT_ALWAYS_PRESENT,
+                    missing,
+                    n,
+                    Map.of("num_missing", missing),
+                    Map.of());
         }
         if (r.stringDomain != null && r.maxOffDomain > 0 && s.inDomain + s.outDomain > 0) {
             double off = (double) s.outDomain / (s.inDomain + s.outDomain);
@@ -103,12 +121,37 @@ public final class WindowEvaluator {
     private static void uniques(FeatureRule r, FeatureStats s, long n, List<WindowFinding> out) {
         long unique = s.values.size();
         var u = r.proto.getUniqueConstraints();
-        Map<String, Object> observed = Map.of("unique", unique, "unique_exact", s.values.overflow() == 0);
+        Map<String, Object> observed =
+                Map.of("unique", unique, "unique_exact", s.values.overflow() == 0);
         if (u.hasMin() && unique < u.getMin() && s.values.overflow() == 0) {
-            add(out, r, Type.FEATURE_TYPE_LOW_UNIQUE, "Expected at least " + u.getMin() + " unique values but found only " + unique + ".", n, n, observed, Map.of("unique_constraints.min", u.getMin()));
+            add(
+                    out,
+                    r,
+                    Type.FEATURE_TYPE_LOW_UNIQUE,
+                    "Expected at least "
+                            + u.getMin()
+                            + " unique values but found only "
+                            + unique
+                            + ".",
+                    n,
+                    n,
+                    observed,
+                    Map.of("unique_constraints.min", u.getMin()));
         }
         if (u.hasMax() && unique > u.getMax()) {
-            add(out, r, Type.FEATURE_TYPE_HIGH_UNIQUE, "Expected no more than " + u.getMax() + " unique values but found " + unique + ".", n, n, observed, Map.of("unique_constraints.max", u.getMax()));
+            add(
+                    out,
+                    r,
+                    Type.FEATURE_TYPE_HIGH_UNIQUE,
+                    "Expected no more than "
+                            + u.getMax()
+                            + " unique values but found "
+                            + unique
+                            + ".",
+                    n,
+                    n,
+                    observed,
+                    Map.of("unique_constraints.max", u.getMax()));
         }
     }
 
@@ -118,16 +161,37 @@ public final class WindowEvaluator {
         }
         DatasetConstraints d = schema.schema().getDatasetConstraints();
         if (d.hasMinExamplesCount() && n < d.getMinExamplesCount()) {
-            out.add(dataset(Type.DATASET_LOW_NUM_EXAMPLES, "The dataset has " + n + " examples, which is fewer than expected.", n, "min_examples_count", d.getMinExamplesCount()));
+            out.add(
+                    dataset(
+                            Type.DATASET_LOW_NUM_EXAMPLES,
+                            "The dataset has " + n + " examples, which is fewer than expected.",
+                            n,
+                            "min_examples_count",
+                            d.getMinExamplesCount()));
         }
         if (d.hasMaxExamplesCount() && n > d.getMaxExamplesCount()) {
-            out.add(dataset(Type.DATASET_HIGH_NUM_EXAMPLES, "The dataset has " + n + " examples, which is more than expected.", n, "max_examples_count", d.getMaxExamplesCount()));
+            out.add(
+                    dataset(
+                            Type.DATASET_HIGH_NUM_EXAMPLES,
+                            "The dataset has " + n + " examples, which is more than expected.",
+                            n,
+                            "max_examples_count",
+                            d.getMaxExamplesCount()));
         }
     }
 
     private static WindowFinding dataset(Type t, String text, long n, String setting, long limit) {
         Finding f = new Finding(null, t, AnomalyText.shortDescription(t), text, List.of());
-        return new WindowFinding(f, AlertScope.DATASET, n, Long.MAX_VALUE, Long.MIN_VALUE, List.of(), Map.of("num_examples", n), Map.of("dataset_constraints." + setting, limit), null);
+        return new WindowFinding(
+                f,
+                AlertScope.DATASET,
+                n,
+                Long.MAX_VALUE,
+                Long.MIN_VALUE,
+                List.of(),
+                Map.of("num_examples", n),
+                Map.of("dataset_constraints." + setting, limit),
+                null);
     }
 
     private static Map<String, Object> expected(FeatureRule r) {
@@ -141,8 +205,26 @@ public final class WindowEvaluator {
         return m;
     }
 
-    private static void add(List<WindowFinding> out, FeatureRule r, Type t, String text, long affected, long n, Map<String, Object> observed, Map<String, Object> expected) {
+    private static void add(
+            List<WindowFinding> out,
+            FeatureRule r,
+            Type t,
+            String text,
+            long affected,
+            long n,
+            Map<String, Object> observed,
+            Map<String, Object> expected) {
         Finding f = new Finding(r.path, t, AnomalyText.shortDescription(t), text, List.of());
-        out.add(new WindowFinding(f, AlertScope.WINDOW, affected, Long.MAX_VALUE, Long.MIN_VALUE, List.of(), observed, expected, null));
+        out.add(
+                new WindowFinding(
+                        f,
+                        AlertScope.WINDOW,
+                        affected,
+                        Long.MAX_VALUE,
+                        Long.MIN_VALUE,
+                        List.of(),
+                        observed,
+                        expected,
+                        null));
     }
 }

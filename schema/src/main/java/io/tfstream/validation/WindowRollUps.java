@@ -32,21 +32,65 @@ final class WindowRollUps {
             RecordResult tmp = new RecordResult();
             int start = names.keyStart(id);
             int section = names.pool()[start];
-            int i = tmp.addUnknown(names.pool(), start + 1, names.keyEnd(id) - start - 1, Type.SCHEMA_NEW_COLUMN, section);
-            out.add(finding(schema, tmp, i, a.unknownRollUps[id], Type.SCHEMA_NEW_COLUMN, 0, a.numExamples));
+            int i =
+                    tmp.addUnknown(
+                            names.pool(),
+                            start + 1,
+                            names.keyEnd(id) - start - 1,
+                            Type.SCHEMA_NEW_COLUMN,
+                            section);
+            out.add(
+                    finding(
+                            schema,
+                            tmp,
+                            i,
+                            a.unknownRollUps[id],
+                            Type.SCHEMA_NEW_COLUMN,
+                            0,
+                            a.numExamples));
         }
     }
 
-    private static WindowFinding finding(ValidationSchema schema, RecordResult tmp, int i, RollUp u, Type t, long total, long n) {
-        tmp.set(i, u.variant, t == Type.ENUM_TYPE_UNEXPECTED_STRING_VALUES ? total : u.n1, u.n2, u.d1, u.d2);
+    private static WindowFinding finding(
+            ValidationSchema schema,
+            RecordResult tmp,
+            int i,
+            RollUp u,
+            Type t,
+            long total,
+            long n) {
+        tmp.set(
+                i,
+                u.variant,
+                t == Type.ENUM_TYPE_UNEXPECTED_STRING_VALUES ? total : u.n1,
+                u.n2,
+                u.d1,
+                u.d2);
         for (int k = 0; k < u.samples.size(); k++) {
-            tmp.sample(i, u.samples.pool(), u.samples.keyStart(k), u.samples.keyEnd(k) - u.samples.keyStart(k), u.samples.count(k), Integer.MAX_VALUE);
+            tmp.sample(
+                    i,
+                    u.samples.pool(),
+                    u.samples.keyStart(k),
+                    u.samples.keyEnd(k) - u.samples.keyStart(k),
+                    u.samples.count(k),
+                    Integer.MAX_VALUE);
         }
         List<ExampleRef> refs = new ArrayList<>();
         for (int k = 0; k < u.refs; k++) {
-            refs.add(new ExampleRef(u.refSource[k], u.refPartition[k], u.refOffset[k], u.refEventTime[k]));
+            refs.add(
+                    new ExampleRef(
+                            u.refSource[k], u.refPartition[k], u.refOffset[k], u.refEventTime[k]));
         }
-        return new WindowFinding(tmp.finding(i, schema), AlertScope.RECORD, u.records, u.firstSeen, u.lastSeen, refs, Map.of("affected_fraction", n == 0 ? 0.0 : (double) u.records / n), Map.of(), null);
+        return new WindowFinding(
+                tmp.finding(i, schema),
+                AlertScope.RECORD,
+                u.records,
+                u.firstSeen,
+                u.lastSeen,
+                refs,
+                Map.of("affected_fraction", n == 0 ? 0.0 : (double) u.records / n),
+                Map.of(),
+                null);
     }
 
     /** {@code ENUM_TYPE_UNEXPECTED_STRING_VALUES} over the window, with {@code min_domain_mass}. */
@@ -61,7 +105,22 @@ final class WindowRollUps {
             samples.add(new SampleValue(TfdvFormat.cEscape(values[k]), counts[k]));
         }
         String text = AnomalyText.unexpectedStrings(values, counts, s.totValues);
-        Finding f = new Finding(r.path, Type.ENUM_TYPE_UNEXPECTED_STRING_VALUES, "Unexpected string values", text, samples);
-        return new WindowFinding(f, AlertScope.WINDOW, n, Long.MAX_VALUE, Long.MIN_VALUE, List.of(), Map.of("off_domain_fraction", off), Map.of("distribution_constraints.min_domain_mass", 1 - r.maxOffDomain), null);
+        Finding f =
+                new Finding(
+                        r.path,
+                        Type.ENUM_TYPE_UNEXPECTED_STRING_VALUES,
+                        "Unexpected string values",
+                        text,
+                        samples);
+        return new WindowFinding(
+                f,
+                AlertScope.WINDOW,
+                n,
+                Long.MAX_VALUE,
+                Long.MIN_VALUE,
+                List.of(),
+                Map.of("off_domain_fraction", off),
+                Map.of("distribution_constraints.min_domain_mass", 1 - r.maxOffDomain),
+                null);
     }
 }

@@ -82,7 +82,9 @@ final class WireText {
         }
     }
 
-    /** Whether {@code b[from, to)} is well-formed UTF-8 (no overlongs, surrogates or > U+10FFFF). */
+    /**
+     * Whether {@code b[from, to)} is well-formed UTF-8 (no overlongs, surrogates or > U+10FFFF).
+     */
     static boolean validUtf8(byte[] b, int from, int to) {
         int i = from;
         while (i < to) {

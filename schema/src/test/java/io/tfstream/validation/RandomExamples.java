@@ -76,9 +76,7 @@ final class RandomExamples {
                     fs[k] =
                             c == 0
                                     ? Float.NaN
-                                    : c == 1
-                                            ? Float.POSITIVE_INFINITY
-                                            : r.nextFloat() * 1200 - 100;
+                                    : c == 1 ? Float.POSITIVE_INFINITY : r.nextFloat() * 1200 - 100;
                 }
                 return floats(fs);
             case 2:

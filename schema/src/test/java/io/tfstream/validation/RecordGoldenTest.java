@@ -40,7 +40,8 @@ class RecordGoldenTest {
         assertEquals(List.of(ENUM_TYPE_UNEXPECTED_STRING_VALUES), types(f));
         AnomalyInfo i = info(f, "annotated_enum");
         assertEquals("Unexpected string values", i.getShortDescription());
-        assertEquals("Examples contain values missing from the schema: D (~100%). ", i.getDescription());
+        assertEquals(
+                "Examples contain values missing from the schema: D (~100%). ", i.getDescription());
         assertEquals(AnomalyInfo.Severity.ERROR, i.getSeverity());
     }
 
@@ -104,7 +105,10 @@ class RecordGoldenTest {
         SchemaLintException e =
                 assertThrows(
                         SchemaLintException.class,
-                        () -> compiled(G3, ValidationOptions.defaults().withEnvironment("INVALID")));
+                        () ->
+                                compiled(
+                                        G3,
+                                        ValidationOptions.defaults().withEnvironment("INVALID")));
         assertTrue(e.getMessage().startsWith("Environment INVALID not found in the schema."));
     }
 
@@ -147,7 +151,8 @@ class RecordGoldenTest {
     void g6NonIntStrings() {
         List<Finding> f =
                 validate(
-                        compiled("feature { name: \"qty\" type: INT int_domain { min: 1 max: 10 } }"),
+                        compiled(
+                                "feature { name: \"qty\" type: INT int_domain { min: 1 max: 10 } }"),
                         example("qty", strings("abc")));
         assertEquals(List.of(UNEXPECTED_DATA_TYPE, INT_TYPE_NOT_INT_STRING), types(f));
         assertEquals("Invalid values", f.get(1).shortDescription());
@@ -264,7 +269,8 @@ class RecordGoldenTest {
                                 + "sparse_feature { name: \"sp\" index_feature { name: \"idx\" }"
                                 + " value_feature { name: \"val\" } }");
         List<Finding> a = validate(s, example("idx", int64s(0, 3), "val", floats(1.5f)));
-        assertEquals(List.of(SPARSE_FEATURE_LENGTH_MISMATCH, SPARSE_FEATURE_LENGTH_MISMATCH), types(a));
+        assertEquals(
+                List.of(SPARSE_FEATURE_LENGTH_MISMATCH, SPARSE_FEATURE_LENGTH_MISMATCH), types(a));
         assertEquals(
                 "Mismatch between index feature: idx and value column, with max_length_diff = 1",
                 a.get(0).description());
@@ -272,6 +278,7 @@ class RecordGoldenTest {
                 "Mismatch between index feature: idx and value column, with min_length_diff = 1",
                 a.get(1).description());
         assertEquals("Multiple errors", info(a, "sp").getShortDescription());
-        assertEquals(List.of(), validate(s, example("idx", int64s(0, 3), "val", floats(1.5f, 2.5f))));
+        assertEquals(
+                List.of(), validate(s, example("idx", int64s(0, 3), "val", floats(1.5f, 2.5f))));
     }
 }

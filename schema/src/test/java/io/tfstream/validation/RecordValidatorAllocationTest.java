@@ -8,10 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.tensorflow.example.Example;
 
 /**
- * Once warm, validating a record and adding it to a window accumulator allocates nothing per
- * record (measured with the thread allocation counter, so deterministic): the bytes allocated for
- * a pass over many records stay below a small constant. The schema has no {@code float_domain} on
- * bytes data (the one check that parses through a String).
+ * Once warm, validating a record and adding it to a window accumulator allocates nothing per record
+ * (measured with the thread allocation counter, so deterministic): the bytes allocated for a pass
+ * over many records stay below a small constant. The schema has no {@code float_domain} on bytes
+ * data (the one check that parses through a String).
  */
 class RecordValidatorAllocationTest {
     private static final com.sun.management.ThreadMXBean THREADS =
@@ -43,7 +43,11 @@ class RecordValidatorAllocationTest {
     }
 
     private static void run(
-            byte[][] records, RecordValidator v, RecordResult r, RecordRef ref, WindowAccumulator w) {
+            byte[][] records,
+            RecordValidator v,
+            RecordResult r,
+            RecordRef ref,
+            WindowAccumulator w) {
         for (int i = 0; i < records.length; i++) {
             v.validateExample(records[i], 0, records[i].length, r);
             w.add(v, r, ref.set("t", 0, i, i));

@@ -11,8 +11,8 @@ import org.tensorflow.example.Feature;
 
 /**
  * Generated cases: random Examples ({@link RandomExamples}) validated from their bytes give exactly
- * the (path, type) list that a plain reference implementation over the parsed {@code Example}
- * proto computes for {@link RandomExamples#SCHEMA}.
+ * the (path, type) list that a plain reference implementation over the parsed {@code Example} proto
+ * computes for {@link RandomExamples#SCHEMA}.
  */
 class ReferenceRecordValidationTest {
     @Test
@@ -85,7 +85,8 @@ class ReferenceRecordValidationTest {
                 if (!parsed.isEmpty() && parsed.stream().mapToLong(x -> x).min().getAsLong() < 0) {
                     out.add("age:INT_TYPE_SMALL_INT");
                 }
-                if (!parsed.isEmpty() && parsed.stream().mapToLong(x -> x).max().getAsLong() > 120) {
+                if (!parsed.isEmpty()
+                        && parsed.stream().mapToLong(x -> x).max().getAsLong() > 120) {
                     out.add("age:INT_TYPE_BIG_INT");
                 }
                 break;
@@ -111,7 +112,8 @@ class ReferenceRecordValidationTest {
                 if (!real.isEmpty() && real.stream().mapToDouble(d -> d).min().getAsDouble() < 0) {
                     out.add("price:FLOAT_TYPE_SMALL_FLOAT");
                 }
-                if (!real.isEmpty() && real.stream().mapToDouble(d -> d).max().getAsDouble() > 1000) {
+                if (!real.isEmpty()
+                        && real.stream().mapToDouble(d -> d).max().getAsDouble() > 1000) {
                     out.add("price:FLOAT_TYPE_BIG_FLOAT");
                 }
                 if (real.stream().anyMatch(d -> d.isInfinite())) {
@@ -129,7 +131,8 @@ class ReferenceRecordValidationTest {
                 }
                 if (!ints.isEmpty() && ints.stream().mapToLong(x -> x).min().getAsLong() < 0) {
                     out.add("flag:BOOL_TYPE_SMALL_INT");
-                } else if (!ints.isEmpty() && ints.stream().mapToLong(x -> x).max().getAsLong() > 1) {
+                } else if (!ints.isEmpty()
+                        && ints.stream().mapToLong(x -> x).max().getAsLong() > 1) {
                     out.add("flag:BOOL_TYPE_BIG_INT");
                 }
                 if (floats.stream().anyMatch(x -> x.isNaN() || (x != 0f && x != 1f))) {

@@ -71,7 +71,8 @@ class WindowAccumulatorTest {
     @Test
     void stateOfAnotherSchemaIsRejected() {
         ValidationSchema other = Fixtures.compiled("feature { name: \"x\" type: INT }");
-        byte[] bytes = new WindowAccumulatorSerializer(other).serialize(new WindowAccumulator(other));
+        byte[] bytes =
+                new WindowAccumulatorSerializer(other).serialize(new WindowAccumulator(other));
         IOException e = assertThrows(IOException.class, () -> serializer.deserialize(1, bytes));
         assertTrue(e.getMessage().startsWith("window state was written for schema"));
         assertThrows(

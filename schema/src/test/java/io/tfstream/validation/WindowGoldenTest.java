@@ -36,7 +36,9 @@ class WindowGoldenTest {
                         example("x", int64s(3), "user_id", strings("u3")),
                         example("x", int64s(4)));
         List<Finding> f = findings(window(s, w));
-        assertEquals(List.of(FEATURE_TYPE_LOW_NUMBER_PRESENT, FEATURE_TYPE_LOW_FRACTION_PRESENT), types(f));
+        assertEquals(
+                List.of(FEATURE_TYPE_LOW_NUMBER_PRESENT, FEATURE_TYPE_LOW_FRACTION_PRESENT),
+                types(f));
         Anomalies a =
                 AnomaliesProtoBuilder.build(s, f, List.of(), SeverityPolicy.allErrors(), false);
         AnomalyInfo i = a.getAnomalyInfoOrThrow("user_id");
@@ -50,7 +52,8 @@ class WindowGoldenTest {
         assertEquals(Anomalies.AnomalyNameFormat.SERIALIZED_PATH, a.getAnomalyNameFormat());
         // Per record (recommended): nothing; TFDV-faithful: the two records without user_id.
         assertEquals(List.of(), validate(s, w.get(1)));
-        ValidationSchema tfdv = compiled(G12, ValidationOptions.defaults().withTfdvRecordPresence(true));
+        ValidationSchema tfdv =
+                compiled(G12, ValidationOptions.defaults().withTfdvRecordPresence(true));
         assertEquals(List.of(SCHEMA_MISSING_COLUMN), types(validate(tfdv, w.get(1))));
         assertEquals(List.of(), validate(tfdv, w.get(0)));
     }
@@ -58,7 +61,8 @@ class WindowGoldenTest {
     @Test
     void g12NobodyHasTheFeature() {
         ValidationSchema s = compiled(G12);
-        List<Finding> f = findings(window(s, List.of(example("x", int64s(1)), example("x", int64s(2)))));
+        List<Finding> f =
+                findings(window(s, List.of(example("x", int64s(1)), example("x", int64s(2)))));
         assertEquals(List.of(SCHEMA_MISSING_COLUMN), types(f));
         assertEquals("Column is completely missing", f.get(0).description());
     }
@@ -100,28 +104,46 @@ class WindowGoldenTest {
     @Test
     void g14DatasetExampleCounts() {
         ValidationSchema s1 =
-                compiled("feature { name: \"x\" type: INT } dataset_constraints { min_examples_count: 5 }");
-        List<Example> three = List.of(example("x", int64s(1)), example("x", int64s(2)), example("x", int64s(3)));
+                compiled(
+                        "feature { name: \"x\" type: INT } dataset_constraints { min_examples_count: 5 }");
+        List<Example> three =
+                List.of(example("x", int64s(1)), example("x", int64s(2)), example("x", int64s(3)));
         List<Finding> f = findings(window(s1, three));
         assertEquals(List.of(DATASET_LOW_NUM_EXAMPLES), types(f));
         assertEquals(null, f.get(0).path());
         assertEquals("Low num examples in dataset.", f.get(0).shortDescription());
-        assertEquals("The dataset has 3 examples, which is fewer than expected.", f.get(0).description());
-        Anomalies a = AnomaliesProtoBuilder.build(s1, f, List.of(), SeverityPolicy.allErrors(), false);
+        assertEquals(
+                "The dataset has 3 examples, which is fewer than expected.",
+                f.get(0).description());
+        Anomalies a =
+                AnomaliesProtoBuilder.build(s1, f, List.of(), SeverityPolicy.allErrors(), false);
         assertEquals(0, a.getAnomalyInfoCount());
         assertEquals(AnomalyInfo.Severity.ERROR, a.getDatasetAnomalyInfo().getSeverity());
         assertEquals(List.of(), validate(s1, three.get(0)));
         List<Finding> empty = findings(window(s1, List.of()));
-        assertEquals("The dataset has 0 examples, which is fewer than expected.", empty.get(0).description());
-        List<Example> six = List.of(three.get(0), three.get(1), three.get(2), three.get(0), three.get(1), three.get(2));
+        assertEquals(
+                "The dataset has 0 examples, which is fewer than expected.",
+                empty.get(0).description());
+        List<Example> six =
+                List.of(
+                        three.get(0),
+                        three.get(1),
+                        three.get(2),
+                        three.get(0),
+                        three.get(1),
+                        three.get(2));
         ValidationSchema s2 =
-                compiled("feature { name: \"x\" type: INT } dataset_constraints { min_examples_count: 1 max_examples_count: 4 }");
+                compiled(
+                        "feature { name: \"x\" type: INT } dataset_constraints { min_examples_count: 1 max_examples_count: 4 }");
         List<Finding> high = findings(window(s2, six));
         assertEquals(List.of(DATASET_HIGH_NUM_EXAMPLES), types(high));
         assertEquals("High num examples in dataset.", high.get(0).shortDescription());
-        assertEquals("The dataset has 6 examples, which is more than expected.", high.get(0).description());
+        assertEquals(
+                "The dataset has 6 examples, which is more than expected.",
+                high.get(0).description());
         ValidationSchema s3 =
-                compiled("feature { name: \"x\" type: INT } dataset_constraints { max_examples_count: 4 }");
+                compiled(
+                        "feature { name: \"x\" type: INT } dataset_constraints { max_examples_count: 4 }");
         assertEquals(List.of(DATASET_HIGH_NUM_EXAMPLES), types(findings(window(s3, six))));
     }
 
@@ -190,7 +212,9 @@ class WindowGoldenTest {
                                 + " infinity_norm { threshold: 0.1 } } }",
                         noMinimum());
         DriftEvaluator.Result l =
-                DriftEvaluator.compare(window(linf, latencies(101, 102, 103, 104)), window(linf, latencies(1, 2, 3, 4)));
+                DriftEvaluator.compare(
+                        window(linf, latencies(101, 102, 103, 104)),
+                        window(linf, latencies(1, 2, 3, 4)));
         assertEquals(List.of(), l.findings());
         assertEquals(0.0, l.driftSkewInfo().get(0).getDriftMeasurements(0).getValue(), 0);
     }
