@@ -27,6 +27,14 @@ final class ExampleScanner {
          * {@link #ABORTED}.
          */
         boolean visit(int keyId, byte[] buf, int start, int end);
+
+        /**
+         * Takes an entry whose key is not requested, key bytes {@code buf[keyStart, keyStart +
+         * keyLen)}; false stops the scan with {@link #ABORTED}. Ignored unless overridden.
+         */
+        default boolean visitUnrequested(byte[] buf, int keyStart, int keyLen, int start, int end) {
+            return true;
+        }
     }
 
     int[] keyId = new int[16];
@@ -222,6 +230,10 @@ final class ExampleScanner {
             featureStart[count] = fStart;
             featureEnd[count] = fStart + fLen;
             count++;
+        } else if (visitor != null
+                && !visitor.visitUnrequested(buf, keyStart, keyLen, fStart, fStart + fLen)) {
+            aborted = true;
+            return false;
         }
         return true;
     }

@@ -28,6 +28,8 @@ final class SequenceExampleScanner {
     /** Map entries (requested or not) of the record scanned last. */
     int totalEntries;
 
+    private FeatureEntryWalker.Visitor visitor;
+
     SequenceExampleScanner(List<String> contextKeys, List<String> listKeys) {
         tables[CONTEXT] = new KeyTable(new ArrayList<>(contextKeys));
         tables[LISTS] = new KeyTable(new ArrayList<>(listKeys));
@@ -72,6 +74,20 @@ final class SequenceExampleScanner {
 
     int end(int section, int key, int record) {
         return end[section][key * records + record];
+    }
+
+    /**
+     * Scans one record and hands every map entry to {@code v} in wire order instead of storing the
+     * requested ones (a repeated key is seen as often as it occurs: the caller keeps the last);
+     * false when TensorFlow reports an invalid protocol message.
+     */
+    boolean walk(byte[] buf, int off, int len, FeatureEntryWalker.Visitor v) {
+        visitor = v;
+        try {
+            return scan(0, buf, off, len);
+        } finally {
+            visitor = null;
+        }
     }
 
     /** Scans record {@code index}; false when TensorFlow reports an invalid protocol message. */
@@ -126,7 +142,9 @@ final class SequenceExampleScanner {
         c.popLimit(outer);
         totalEntries++;
         int id = tables[section].find(c.buf, keyStart, keyLen);
-        if (id >= 0) {
+        if (visitor != null) {
+            visitor.entry(section, id, c.buf, keyStart, keyLen, valueStart, valueStart + valueLen);
+        } else if (id >= 0) {
             int at = id * records + index;
             start[section][at] = valueStart;
             end[section][at] = valueStart + valueLen;

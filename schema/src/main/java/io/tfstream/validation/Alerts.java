@@ -1,0 +1,105 @@
+package io.tfstream.validation;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/** Makes {@link Alert}s from the findings of a window, with deterministic alert ids. */
+public final class Alerts {
+    private Alerts() {}
+
+    /** Where and when a window's alerts are made. */
+    public record Context(
+            String job,
+            long windowStart,
+            long windowEnd,
+            long emittedAt,
+            long watermark,
+            long lateCount,
+            long controlWindowStart) {}
+
+    /**
+     * Hex of the first 16 bytes of SHA-256 over (job, schema fingerprint, window start, serialized
+     * feature path, anomaly type name), NUL-separated.
+     */
+    public static String alertId(
+            String job, String fingerprint, long windowStart, String path, String type) {
+        String key = job + '\0' + fingerprint + '\0' + windowStart + '\0' + path + '\0' + type;
+        try {
+            byte[] d =
+                    MessageDigest.getInstance("SHA-256")
+                            .digest(key.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
+    }
+
+    public static List<Alert> of(
+            Context c,
+            WindowAccumulator window,
+            List<WindowFinding> findings,
+            SeverityPolicy severity) {
+        ValidationSchema schema = window.schema();
+        List<Alert> out = new ArrayList<>(findings.size());
+        long n = window.numExamples();
+        for (WindowFinding w : findings) {
+            Finding f = w.finding();
+            String path = f.path() == null ? "" : f.path().serialized();
+            long present = 0;
+            if (f.path() != null) {
+                for (FeatureRule r : schema.rules()) {
+                    if (r.path.equals(f.path())) {
+                        present = window.stats[r.index].present;
+                    }
+                }
+            }
+            boolean dataset = w.scope() == AlertScope.DATASET;
+            out.add(
+                    new Alert(
+                            alertId(
+                                    c.job(),
+                                    schema.fingerprint(),
+                                    c.windowStart(),
+                                    path,
+                                    f.type().name()),
+                            w.scope(),
+                            c.windowStart(),
+                            c.windowEnd(),
+                            c.emittedAt(),
+                            c.watermark(),
+                            schema.options().environment() == null
+                                    ? ""
+                                    : schema.options().environment(),
+                            schema.fingerprint(),
+                            path,
+                            f.path() == null ? List.of() : f.path().steps(),
+                            f.type().name(),
+                            f.type().getNumber(),
+                            (dataset
+                                            ? org.tensorflow.metadata.v0.AnomalyInfo.Severity.ERROR
+                                            : severity.severity(f.type()))
+                                    .name(),
+                            f.shortDescription(),
+                            f.description(),
+                            n,
+                            present,
+                            n - present,
+                            w.affectedExamples(),
+                            n == 0 ? 0 : (double) w.affectedExamples() / n,
+                            w.observed(),
+                            w.expected(),
+                            w.measurement(),
+                            w.measurement() == null ? -1 : c.controlWindowStart(),
+                            f.samples(),
+                            w.exampleRefs(),
+                            w.firstSeen(),
+                            w.lastSeen(),
+                            c.lateCount()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,137 @@
+package io.tfstream.validation;
+
+import io.tfstream.parse.FeatureValues;
+import io.tfstream.tensor.BytesBuffer;
+import io.tfstream.tensor.Float32Buffer;
+import io.tfstream.tensor.Int64Buffer;
+
+/**
+ * The window statistics of one schema feature that TFDV's window-level checks read ({@code
+ * CommonStatistics}, numeric min/max, the rank histogram of string values), kept mergeable: counts
+ * of present examples and of values, per-kind counts, numeric extremes, a bounded exact value→count
+ * table (categorical features), in/out-of-domain counts with the out-of-domain values, and a {@link
+ * ValueHistogram} for features with a Jensen-Shannon drift comparator.
+ */
+final class FeatureStats {
+    long present;
+    long minValues = Long.MAX_VALUE;
+    long maxValues = Long.MIN_VALUE;
+    long totValues;
+    final long[] kinds = new long[4];
+    double numMin = Double.POSITIVE_INFINITY;
+    double numMax = Double.NEGATIVE_INFINITY;
+    long inDomain;
+    long outDomain;
+
+    /** Value counts for categorical features (L-infinity, unique counts), or null. */
+    final ByteKeyTable values;
+
+    /** Out-of-domain values for string-domain features with {@code min_domain_mass}, or null. */
+    final ByteKeyTable offDomain;
+
+    /** For a Jensen-Shannon comparator on numeric data, or null. */
+    final ValueHistogram histogram;
+
+    FeatureStats(FeatureRule r, ValidationOptions o) {
+        boolean needValues =
+                r.categorical
+                        && (r.hasUniqueConstraints()
+                                || !Double.isNaN(r.lInfThreshold)
+                                || !Double.isNaN(r.jsdThreshold));
+        values = needValues ? new ByteKeyTable(o.maxDistinctValues()) : null;
+        offDomain = r.stringDomain != null ? new ByteKeyTable(o.maxDistinctValues()) : null;
+        histogram = !Double.isNaN(r.jsdThreshold) && !r.categorical ? new ValueHistogram() : null;
+    }
+
+    /** Adds what one record holds for the feature (it is present). */
+    void add(FeatureRule r, RecordFeatures f, byte[] scratch) {
+        int rule = r.index;
+        present++;
+        long n = f.count(rule);
+        minValues = Math.min(minValues, n);
+        maxValues = Math.max(maxValues, n);
+        kinds[f.kind(rule)]++;
+        FeatureValues v = f.values();
+        Int64Buffer ints = v.int64s();
+        for (int k = f.int64From(rule); k < f.int64To(rule); k++) {
+            long x = ints.get(k);
+            numeric(x);
+            if (values != null) {
+                int len = decimal(x, scratch);
+                values.add(scratch, scratch.length - len, len, 1);
+            }
+        }
+        Float32Buffer floats = v.floats();
+        for (int k = f.floatFrom(rule); k < f.floatTo(rule); k++) {
+            numeric(floats.get(k));
+        }
+        BytesBuffer bytes = v.bytes();
+        int[] offs = bytes.offsets();
+        for (int k = f.bytesFrom(rule); k < f.bytesTo(rule); k++) {
+            int len = offs[k + 1] - offs[k];
+            if (values != null) {
+                values.add(bytes.data(), offs[k], len, 1);
+            }
+            if (r.stringDomain != null) {
+                if (r.stringDomain.find(bytes.data(), offs[k], len) >= 0) {
+                    inDomain++;
+                } else {
+                    outDomain++;
+                    offDomain.add(bytes.data(), offs[k], len, 1);
+                }
+            }
+        }
+        totValues +=
+                (f.int64To(rule) - f.int64From(rule))
+                        + (f.floatTo(rule) - f.floatFrom(rule))
+                        + (f.bytesTo(rule) - f.bytesFrom(rule));
+    }
+
+    private void numeric(double x) {
+        if (!Double.isNaN(x)) {
+            numMin = Math.min(numMin, x);
+            numMax = Math.max(numMax, x);
+        }
+        if (histogram != null) {
+            histogram.add(x);
+        }
+    }
+
+    /** Writes {@code x} in decimal at the end of {@code buf}; returns its length. */
+    static int decimal(long x, byte[] buf) {
+        int p = buf.length;
+        boolean neg = x < 0;
+        do {
+            long q = x / 10;
+            buf[--p] = (byte) ('0' + Math.abs(x - q * 10));
+            x = q;
+        } while (x != 0);
+        if (neg) {
+            buf[--p] = '-';
+        }
+        return buf.length - p;
+    }
+
+    void merge(FeatureStats o) {
+        present += o.present;
+        minValues = Math.min(minValues, o.minValues);
+        maxValues = Math.max(maxValues, o.maxValues);
+        totValues += o.totValues;
+        for (int k = 0; k < kinds.length; k++) {
+            kinds[k] += o.kinds[k];
+        }
+        numMin = Math.min(numMin, o.numMin);
+        numMax = Math.max(numMax, o.numMax);
+        inDomain += o.inDomain;
+        outDomain += o.outDomain;
+        if (values != null) {
+            values.addAll(o.values);
+        }
+        if (offDomain != null) {
+            offDomain.addAll(o.offDomain);
+        }
+        if (histogram != null) {
+            histogram.merge(o.histogram);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.tfstream.validation;
+
+import io.tfstream.parse.ParseLimits;
+
+/**
+ * Settings of a {@link ValidationSchema}, each bounding memory or choosing between TFDV's behaviour
+ * and the streaming one (see the decisions in the package documentation).
+ *
+ * @param environment the validation environment ({@code default_environment} value), or null for
+ *     none (every feature is in)
+ * @param tfdvRecordPresence true: an absent feature with any presence constraint is {@code
+ *     SCHEMA_MISSING_COLUMN} in every record, as TFDV's {@code validate_instance}; false (the
+ *     default): only features with {@code min_fraction: 1} or a {@code shape}
+ * @param maxSamplesPerAnomaly distinct sample values kept per anomaly, per record and per window
+ * @param maxExampleRefs example references kept per window roll-up
+ * @param maxDistinctValues distinct values counted per feature and window (TFDV's {@code
+ *     num_rank_histogram_buckets}); beyond it values are only counted in total, and unique counts
+ *     become lower bounds
+ * @param maxUnknownFeatures distinct unknown feature names kept per window
+ * @param minDriftExamples fewest examples with the feature, on each side, before a drift comparator
+ *     is computed
+ * @param parseLimits limits on the untrusted records
+ */
+public record ValidationOptions(
+        String environment,
+        boolean tfdvRecordPresence,
+        int maxSamplesPerAnomaly,
+        int maxExampleRefs,
+        int maxDistinctValues,
+        int maxUnknownFeatures,
+        long minDriftExamples,
+        ParseLimits parseLimits) {
+
+    public static final int DEFAULT_MAX_SAMPLES_PER_ANOMALY = 10;
+    public static final int DEFAULT_MAX_EXAMPLE_REFS = 5;
+    public static final int DEFAULT_MAX_DISTINCT_VALUES = 1000;
+    public static final int DEFAULT_MAX_UNKNOWN_FEATURES = 256;
+    public static final long DEFAULT_MIN_DRIFT_EXAMPLES = 100;
+
+    public ValidationOptions {
+        positive("maxSamplesPerAnomaly", maxSamplesPerAnomaly);
+        positive("maxExampleRefs", maxExampleRefs);
+        positive("maxDistinctValues", maxDistinctValues);
+        positive("maxUnknownFeatures", maxUnknownFeatures);
+        if (minDriftExamples < 0) {
+            throw new IllegalArgumentException(
+                    "minDriftExamples must be >= 0, got " + minDriftExamples);
+        }
+        if (parseLimits == null) {
+            throw new IllegalArgumentException("parseLimits must be set");
+        }
+    }
+
+    public static ValidationOptions defaults() {
+        return new ValidationOptions(
+                null,
+                false,
+                DEFAULT_MAX_SAMPLES_PER_ANOMALY,
+                DEFAULT_MAX_EXAMPLE_REFS,
+                DEFAULT_MAX_DISTINCT_VALUES,
+                DEFAULT_MAX_UNKNOWN_FEATURES,
+                DEFAULT_MIN_DRIFT_EXAMPLES,
+                ParseLimits.defaults());
+    }
+
+    public ValidationOptions withEnvironment(String env) {
+        return new ValidationOptions(
+                env,
+                tfdvRecordPresence,
+                maxSamplesPerAnomaly,
+                maxExampleRefs,
+                maxDistinctValues,
+                maxUnknownFeatures,
+                minDriftExamples,
+                parseLimits);
+    }
+
+    public ValidationOptions withTfdvRecordPresence(boolean v) {
+        return new ValidationOptions(
+                environment,
+                v,
+                maxSamplesPerAnomaly,
+                maxExampleRefs,
+                maxDistinctValues,
+                maxUnknownFeatures,
+                minDriftExamples,
+                parseLimits);
+    }
+
+    public ValidationOptions withMinDriftExamples(long v) {
+        return new ValidationOptions(
+                environment,
+                tfdvRecordPresence,
+                maxSamplesPerAnomaly,
+                maxExampleRefs,
+                maxDistinctValues,
+                maxUnknownFeatures,
+                v,
+                parseLimits);
+    }
+
+    public ValidationOptions withMaxDistinctValues(int v) {
+        return new ValidationOptions(
+                environment,
+                tfdvRecordPresence,
+                maxSamplesPerAnomaly,
+                maxExampleRefs,
+                v,
+                maxUnknownFeatures,
+                minDriftExamples,
+                parseLimits);
+    }
+
+    private static void positive(String name, int v) {
+        if (v <= 0) {
+            throw new IllegalArgumentException(name + " must be positive, got " + v);
+        }
+    }
+}
