@@ -128,6 +128,7 @@ public final class ThroughputHarness {
             long records,
             double seconds,
             double cpuSeconds,
+            double kernelCpuSeconds,
             double s3ProxyCpuSeconds) {
         double recordsPerSecond() {
             return records / seconds;
@@ -135,6 +136,11 @@ public final class ThroughputHarness {
 
         double cpuSecondsPerMillion() {
             return cpuSeconds * 1e6 / records;
+        }
+
+        /** The part of {@link #cpuSecondsPerMillion()} spent in the kernel (system time). */
+        double kernelCpuSecondsPerMillion() {
+            return kernelCpuSeconds * 1e6 / records;
         }
     }
 
@@ -237,6 +243,7 @@ public final class ThroughputHarness {
                 first.records(),
                 medianOf(runs.stream().mapToDouble(Run::seconds).toArray()),
                 medianOf(runs.stream().mapToDouble(Run::cpuSeconds).toArray()),
+                medianOf(runs.stream().mapToDouble(Run::kernelCpuSeconds).toArray()),
                 medianOf(runs.stream().mapToDouble(Run::s3ProxyCpuSeconds).toArray()));
     }
 
@@ -244,6 +251,20 @@ public final class ThroughputHarness {
         double[] v = values.clone();
         Arrays.sort(v);
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /**
+     * This process's system (kernel) CPU time so far: field 15, {@code stime}, of {@code
+     * /proc/self/stat}, in clock ticks of 1/100 s; 0 where there is no such file.
+     */
+    static double kernelCpuSeconds() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[15 - 3]) / 100.0;
+        } catch (IOException | RuntimeException notLinux) {
+            return 0;
+        }
     }
 
     private static ParseSpec spec(String profile) {
@@ -328,7 +349,11 @@ public final class ThroughputHarness {
                                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                                 .setTransactionalIdPrefix(profile + "-pass-through")
                                 .build());
-        return measure(profile, "pass-through", flink, env, null);
+        try {
+            return measure(profile, "pass-through", flink, env, null);
+        } finally {
+            resetOutputs(in);
+        }
     }
 
     private Map<String, Object> jobSettings(String profile, String in, Path specFile) {
@@ -407,6 +432,7 @@ public final class ThroughputHarness {
                                 r.records(),
                                 r.seconds(),
                                 r.cpuSeconds(),
+                                r.kernelCpuSeconds(),
                                 proxy.cpuSeconds());
             }
             return r;
@@ -414,7 +440,30 @@ public final class ThroughputHarness {
             if (proxy != null) {
                 proxy.close();
             }
+            // What a run leaves (gigabytes at full size) must not pile up over the runs.
+            deleteTree(work.resolve(profile + "-shards-" + id));
+            deleteTree(work.resolve(profile + "-s3"));
+            resetOutputs(in);
         }
+    }
+
+    /** Deletes and creates again the output topics of {@code in}: each run starts empty. */
+    private void resetOutputs(String in) throws Exception {
+        List<String> outputs = List.of(in + "-copy", in + "-dlq", in + "-batches", in + "-records");
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
+        try (Admin admin = Admin.create(p)) {
+            admin.deleteTopics(outputs).all().get(60, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (admin.listTopics().names().get(60, TimeUnit.SECONDS).stream()
+                    .anyMatch(outputs::contains)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("output topics of " + in + " not deleted");
+                }
+                Thread.sleep(100);
+            }
+        }
+        createTopics(outputs.toArray(String[]::new));
     }
 
     /** The report's name of a tfstream run. */
@@ -442,11 +491,13 @@ public final class ThroughputHarness {
                 jfr.start();
             }
             long cpu0 = os.getProcessCpuTime();
+            double kernel0 = kernelCpuSeconds();
             long t0 = System.nanoTime();
             JobID id = cluster.submit(env, profile + "-" + name);
             JobResult result = cluster.await(id);
             double seconds = (System.nanoTime() - t0) / 1e9;
             double cpu = (os.getProcessCpuTime() - cpu0) / 1e9;
+            double kernel = kernelCpuSeconds() - kernel0;
             if (jfr != null) {
                 jfr.stop();
                 Path file = work.resolve(profile + ".jfr");
@@ -461,7 +512,7 @@ public final class ThroughputHarness {
                                 .get()
                                 .deserializeError(getClass().getClassLoader()));
             }
-            Run r = new Run(profile, name, recordsOf(profile), seconds, cpu, 0);
+            Run r = new Run(profile, name, recordsOf(profile), seconds, cpu, kernel, 0);
             System.out.printf(
                     Locale.ROOT,
                     "[harness] %s %s: %.0f records/s, %.1f CPU s per million%n",
@@ -654,8 +705,9 @@ public final class ThroughputHarness {
         md.append(
                 "\n## Shard writing cost (CPU per record, the same job with and without shards)\n\n");
         md.append(
-                "| profile | no shards (CPU s per million) | shards local | added | shards local gzip | added |\n");
-        md.append("| --- | --- | --- | --- | --- | --- |\n");
+                "| profile | no shards (CPU s per million) | shards local | added | of which kernel"
+                        + " | shards local gzip | added |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- |\n");
         ObjectNode cost = root.putObject("shard_cost");
         for (String profile : s.profiles()) {
             Run none = find(profile, "tfstream (no shards)");
@@ -670,14 +722,18 @@ public final class ThroughputHarness {
             ObjectNode p = cost.putObject(profile);
             p.put("added_cpu_local", addedLocal);
             p.put("added_cpu_local_gzip", addedGzip);
+            double addedKernel =
+                    (local.kernelCpuSecondsPerMillion() - none.kernelCpuSecondsPerMillion()) / base;
+            p.put("added_kernel_cpu_local", addedKernel);
             md.append(
                     String.format(
                             Locale.ROOT,
-                            "| %s | %.1f | %.1f | %+.0f%% | %.1f | %+.0f%% |%n",
+                            "| %s | %.1f | %.1f | %+.0f%% | %+.0f%% | %.1f | %+.0f%% |%n",
                             profile,
                             base,
                             local.cpuSecondsPerMillion(),
                             addedLocal * 100,
+                            addedKernel * 100,
                             gzip.cpuSecondsPerMillion(),
                             addedGzip * 100));
         }
@@ -739,6 +795,7 @@ public final class ThroughputHarness {
             j.put("records", r.records());
             j.put("seconds", r.seconds());
             j.put("cpu_seconds", r.cpuSeconds());
+            j.put("kernel_cpu_seconds", r.kernelCpuSeconds());
             j.put("records_per_second", r.recordsPerSecond());
             j.put("cpu_seconds_per_million", r.cpuSecondsPerMillion());
             j.put("throughput_vs_pass_through", ratio);
