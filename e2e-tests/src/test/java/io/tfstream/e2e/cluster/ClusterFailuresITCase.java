@@ -130,25 +130,23 @@ class ClusterFailuresITCase {
         List<List<InputCorpus.Input>> parts = thirds(inputs);
         List<Duration> recoveries = new ArrayList<>();
 
-        CompletableFuture<Map<String, RecordMetadata>> producing =
-                s.produceAsync(parts.get(0), RATE);
-        s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
-        cluster.stopBroker();
-        Thread.sleep(BROKER_OUTAGE.toMillis());
-        long brokerBack = System.currentTimeMillis();
-        cluster.startBroker();
-        recoveries.add(s.watch.awaitRecovery(brokerBack, RECOVERY_TIMEOUT));
-        s.audit.produced(parts.get(0), producing.get());
-
-        producing = s.produceAsync(parts.get(1), RATE);
-        s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
-        cluster.stopS3Proxy();
-        Thread.sleep(S3_OUTAGE.toMillis());
-        long s3Back = System.currentTimeMillis();
-        cluster.startS3Proxy();
-        recoveries.add(s.watch.awaitRecovery(s3Back, RECOVERY_TIMEOUT));
-        s.audit.produced(parts.get(1), producing.get());
-
+        Runnable[][] outages = {
+            {cluster::stopBroker, cluster::startBroker},
+            {cluster::stopS3Proxy, cluster::startS3Proxy}
+        };
+        Duration[] down = {BROKER_OUTAGE, S3_OUTAGE};
+        for (int i = 0; i < outages.length; i++) {
+            // records keep coming while the service is down; the producer retries through it
+            CompletableFuture<Map<String, RecordMetadata>> producing =
+                    s.produceAsync(parts.get(i), RATE);
+            s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
+            outages[i][0].run();
+            Thread.sleep(down[i].toMillis());
+            long back = System.currentTimeMillis();
+            outages[i][1].run();
+            recoveries.add(s.watch.awaitRecovery(back, RECOVERY_TIMEOUT));
+            s.audit.produced(parts.get(i), producing.get());
+        }
         s.audit.produced(parts.get(2), InputProducer.produce(s.bootstrap(), s.input, parts.get(2)));
         s.finish("broker restart (10 s down), S3Proxy down 30 s", recoveries, true);
     }
