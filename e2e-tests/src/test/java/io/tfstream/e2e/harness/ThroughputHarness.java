@@ -464,6 +464,32 @@ public final class ThroughputHarness {
             }
         }
         createTopics(outputs.toArray(String[]::new));
+        awaitTopics(outputs);
+    }
+
+    /** Waits until every broker answers for {@code topics} (a new job checks them at start). */
+    private void awaitTopics(List<String> topics) throws Exception {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
+        try (Admin admin = Admin.create(p)) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (true) {
+                try {
+                    admin.describeTopics(topics).allTopicNames().get(10, TimeUnit.SECONDS);
+                    if (admin.listTopics().names().get(10, TimeUnit.SECONDS).containsAll(topics)) {
+                        return;
+                    }
+                } catch (java.util.concurrent.ExecutionException notYet) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("topics " + topics + " not ready", notYet);
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("topics " + topics + " not listed");
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     /** The report's name of a tfstream run. */
