@@ -8,8 +8,8 @@ import java.util.Objects;
 /**
  * Event-time buckets of a {@link DateTimeFormatter} pattern in a zone: the bucket of an instant,
  * and when that bucket ends (the first later millisecond whose bucket differs). Works for any
- * pattern without knowing its fields, by probing forward in doubling steps and then bisecting; the
- * last bucket's interval is cached, so consecutive records of one bucket cost a comparison. Not
+ * pattern without knowing its fields, by probing in doubling steps and then bisecting; the last
+ * bucket's whole interval is cached, so records of one bucket, in any order, cost a comparison. Not
  * thread-safe.
  */
 public final class BucketClock {
@@ -41,22 +41,43 @@ public final class BucketClock {
             return cachedEnd;
         }
         String bucket = bucketOf(t);
+        long outside = firstOutside(t, bucket, 1);
+        if (outside == Long.MAX_VALUE) {
+            return Long.MAX_VALUE;
+        }
+        // The whole bucket is cached, not only from t on: records arriving out of order within a
+        // bucket (several partitions, late records) then cost a comparison too.
+        long before = firstOutside(t, bucket, -1);
+        cachedStart = before == Long.MIN_VALUE ? Long.MIN_VALUE : before + 1;
+        cachedEnd = outside;
+        cachedBucket = bucket;
+        return outside;
+    }
+
+    /**
+     * The instant in another bucket than {@code bucket} nearest to {@code t} in {@code direction}
+     * (1: later, -1: earlier), found by doubling steps then bisecting; {@link Long#MAX_VALUE} or
+     * {@link Long#MIN_VALUE} when there is none within about 70 years.
+     */
+    private long firstOutside(long t, String bucket, int direction) {
         long inside = t;
         long step = 1;
-        long outside = Long.MAX_VALUE;
+        long outside = direction > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+        boolean found = false;
         while (step <= MAX_PROBE) {
-            long probe = saturatingAdd(t, step);
+            long probe = direction > 0 ? saturatingAdd(t, step) : saturatingAdd(t, -step);
             if (!bucketOf(probe).equals(bucket)) {
                 outside = probe;
+                found = true;
                 break;
             }
             inside = probe;
             step <<= 1;
         }
-        if (outside == Long.MAX_VALUE) {
-            return Long.MAX_VALUE;
+        if (!found) {
+            return outside;
         }
-        while (outside - inside > 1) {
+        while (Math.abs(outside - inside) > 1) {
             long mid = inside + (outside - inside) / 2;
             if (bucketOf(mid).equals(bucket)) {
                 inside = mid;
@@ -64,10 +85,13 @@ public final class BucketClock {
                 outside = mid;
             }
         }
-        cachedStart = t;
-        cachedEnd = outside;
-        cachedBucket = bucket;
         return outside;
+    }
+
+    /** The first millisecond of the bucket holding {@code t} ({@link #endOf} caches both). */
+    public long startOf(long t) {
+        endOf(t);
+        return t >= cachedStart && t < cachedEnd ? cachedStart : Long.MIN_VALUE;
     }
 
     /** The bucket of {@code t} when it is the cached one, else computed. */
@@ -77,6 +101,9 @@ public final class BucketClock {
 
     private static long saturatingAdd(long a, long b) {
         long r = a + b;
-        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+        if (((a ^ r) & (b ^ r)) < 0) {
+            return b > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+        }
+        return r;
     }
 }

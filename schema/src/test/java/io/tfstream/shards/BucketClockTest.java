@@ -43,4 +43,35 @@ class BucketClockTest {
             }
         }
     }
+
+    /** The cached interval is the whole bucket: its start is the bucket's first millisecond. */
+    @Test
+    void theStartIsTheFirstMillisecondOfTheBucket() {
+        Random rnd = new Random(5);
+        String[] patterns = {"'dt='yyyy-MM-dd/'hour='HH", "yyyy/MM/dd/HH/mm", "yyyy-MM", "HH"};
+        for (String pattern : patterns) {
+            BucketClock c = new BucketClock(pattern, ZoneId.of("Europe/Berlin"));
+            for (int i = 0; i < 200; i++) {
+                long t = 1_600_000_000_000L + (long) (rnd.nextDouble() * 400L * 86_400_000L);
+                long start = c.startOf(t);
+                assertEquals(c.bucketOf(t), c.bucketOf(start), pattern + " at " + t);
+                assertNotEquals(c.bucketOf(t), c.bucketOf(start - 1), pattern + " at " + t);
+            }
+        }
+    }
+
+    /** Records out of order within a bucket get the same end as in order (regression). */
+    @Test
+    void recordsOutOfOrderWithinABucketGetTheBucketsEnd() {
+        BucketClock c = new BucketClock("'dt='yyyy-MM-dd/'hour='HH", ZoneId.of("UTC"));
+        long hour = Instant.parse("2026-11-24T10:00:00Z").toEpochMilli();
+        long end = hour + 3_600_000L;
+        Random rnd = new Random(7);
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(end, c.endOf(hour + (long) (rnd.nextDouble() * 3_600_000L)));
+        }
+        assertEquals(hour, c.startOf(hour + 1));
+        assertEquals(end + 3_600_000L, c.endOf(end));
+        assertEquals(end, c.endOf(end - 1));
+    }
 }
