@@ -70,9 +70,10 @@ final class ValidationRun {
         boolean timed = time != EventTimeReader.NONE;
         if (!timed && eventTimes != null && result.status() == RecordResult.Status.OK) {
             untimed++;
-            if (needsTime) {
-                return;
-            }
+        }
+        if (needsTime && !timed) {
+            // No window to put it in (a record that does not parse has none either).
+            return;
         }
         ref.set(file, 0, index, timed ? time : 0);
         windows.add(validator, result, ref, timed);

@@ -559,6 +559,74 @@ class ValidateCommandTest {
     }
 
     @Test
+    void aRecordThatDoesNotParseOpensNoWindow() throws IOException {
+        Path s =
+                schema(
+                        "feature { name: \"x\" type: INT }\n"
+                                + "feature { name: \"ts\" type: INT }\n"
+                                + "dataset_constraints { min_examples_count: 2 }\n");
+        byte[] garbage = {(byte) 0x0a, (byte) 0x7f, 1, 2};
+        Path f =
+                TestRecords.write(
+                        dir.resolve("f.tfrecord"),
+                        List.of(
+                                example("ts", int64s(61_000), "x", int64s(1)).toByteArray(),
+                                garbage,
+                                example("ts", int64s(62_000), "x", int64s(2)).toByteArray()),
+                        Compression.NONE);
+        CliRun run =
+                CliRun.of(
+                        "validate",
+                        "--schema",
+                        s.toString(),
+                        "--window",
+                        "1m",
+                        "--event-time-feature",
+                        "ts",
+                        f.toString());
+        assertEquals(1, run.exitCode(), run.err());
+        assertEquals("", run.out());
+        assertTrue(run.err().contains(": record 1 at byte "), run.err());
+    }
+
+    @Test
+    void aSequenceExampleTakesItsEventTimeFromTheContext() throws IOException {
+        Path s =
+                schema(
+                        "feature { name: \"ts\" type: INT }\n"
+                                + "feature { name: \"##SEQUENCE##\" type: STRUCT struct_domain {\n"
+                                + "  feature { name: \"tokens\" type: INT int_domain { max: 2 } }\n"
+                                + "} }\n");
+        Path f =
+                records(
+                        "seq.tfrecord",
+                        TestRecords.sequence(0, 2).toBuilder()
+                                .setContext(Features.newBuilder().putFeature("ts", int64s(5_000)))
+                                .build(),
+                        TestRecords.sequence(0, 4).toBuilder()
+                                .setContext(Features.newBuilder().putFeature("ts", int64s(15_000)))
+                                .build());
+        CliRun run =
+                CliRun.of(
+                        "validate",
+                        "--schema",
+                        s.toString(),
+                        "--sequence",
+                        "--window",
+                        "10s",
+                        "--event-time-feature",
+                        "ts",
+                        f.toString());
+        assertEquals(1, run.exitCode(), run.err());
+        List<JsonNode> alerts = alerts(run);
+        assertEquals(
+                List.of("##SEQUENCE##.tokens INT_TYPE_BIG_INT Unexpectedly large value: 3."),
+                summary(alerts));
+        assertEquals(10_000, alerts.get(0).get("window_start").asLong());
+        assertEquals(15_000, alerts.get(0).get("first_seen").asLong());
+    }
+
+    @Test
     void sequenceExamplesAreValidatedPerNestLevel() throws IOException {
         Path s =
                 schema(
