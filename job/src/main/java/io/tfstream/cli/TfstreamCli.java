@@ -35,6 +35,7 @@ import picocli.CommandLine.Command;
             CountCommand.class,
             InspectCommand.class,
             CatCommand.class,
+            ValidateCommand.class,
             RecoverCommand.class,
             RunCommand.class,
             LocalCommand.class

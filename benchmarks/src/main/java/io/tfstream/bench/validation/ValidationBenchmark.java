@@ -1,0 +1,115 @@
+package io.tfstream.bench.validation;
+
+import io.tfstream.parse.ExampleBatchParser;
+import io.tfstream.parse.ExampleParseException;
+import io.tfstream.parse.ParsedBatch;
+import io.tfstream.parse.RecordBatch;
+import io.tfstream.testing.WideProfileCorpus;
+import io.tfstream.validation.RecordRef;
+import io.tfstream.validation.RecordResult;
+import io.tfstream.validation.RecordValidator;
+import io.tfstream.validation.ValidationOptions;
+import io.tfstream.validation.ValidationSchema;
+import io.tfstream.validation.WindowAccumulator;
+import io.tfstream.validation.WindowEvaluator;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What validation adds to the streaming job's parse, per batch of the wide profile ({@link
+ * WideValidationProfile}, a domain on every feature): {@code parse} is the job's batch parser
+ * ({@link ExampleBatchParser} into columns), {@code validate} is {@link RecordValidator} plus
+ * {@link WindowAccumulator#add} per record, {@code parseAndValidate} both. One op = one batch;
+ * average time per op. The window accumulator is fresh each iteration (one window per iteration).
+ * Allocation per record: {@code -prof gc}, {@code gc.alloc.rate.norm} / batch.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = "-Xmx2g")
+@State(Scope.Thread)
+public class ValidationBenchmark {
+    @Param({"1024"})
+    public int batch;
+
+    RecordBatch serialized;
+    ExampleBatchParser parser;
+    ValidationSchema schema;
+    RecordValidator validator;
+    RecordResult result;
+    RecordRef ref;
+    WindowAccumulator window;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        serialized = RecordBatch.of(WideValidationProfile.records(batch));
+        parser = ExampleBatchParser.create(WideProfileCorpus.spec());
+        schema =
+                ValidationSchema.build(
+                        WideValidationProfile.schema(), ValidationOptions.defaults());
+        validator = new RecordValidator(schema);
+        result = new RecordResult();
+        ref = new RecordRef();
+        checkClean();
+    }
+
+    @Setup(Level.Iteration)
+    public void newWindow() {
+        window = new WindowAccumulator(schema);
+    }
+
+    /** The corpus must pass the schema: a benchmark of the clean path, not of anomaly roll-ups. */
+    private void checkClean() {
+        WindowAccumulator w = new WindowAccumulator(schema);
+        for (int i = 0; i < serialized.size(); i++) {
+            validator.validateExample(
+                    serialized.buffer(i), serialized.offset(i), serialized.length(i), result);
+            if (result.status() != RecordResult.Status.OK || result.count() != 0) {
+                throw new IllegalStateException(
+                        "record " + i + ": " + result.status() + " " + result.findings(schema));
+            }
+            w.add(validator, result, ref.set("bench", 0, i, i));
+        }
+        if (!WindowEvaluator.evaluate(w).isEmpty()) {
+            throw new IllegalStateException("window findings: " + WindowEvaluator.evaluate(w));
+        }
+    }
+
+    @Benchmark
+    public ParsedBatch parse() throws ExampleParseException {
+        return parser.parse(serialized);
+    }
+
+    @Benchmark
+    public long validate() {
+        return validateBatch();
+    }
+
+    @Benchmark
+    public ParsedBatch parseAndValidate() throws ExampleParseException {
+        ParsedBatch parsed = parser.parse(serialized);
+        validateBatch();
+        return parsed;
+    }
+
+    private long validateBatch() {
+        RecordBatch b = serialized;
+        for (int i = 0; i < b.size(); i++) {
+            validator.validateExample(b.buffer(i), b.offset(i), b.length(i), result);
+            window.add(validator, result, ref.set("bench", 0, i, i));
+        }
+        return window.numExamples();
+    }
+}

@@ -1,0 +1,164 @@
+package io.tfstream.cli;
+
+import io.tfstream.validation.Alert;
+import io.tfstream.validation.AlertScope;
+import io.tfstream.validation.Alerts;
+import io.tfstream.validation.DriftEvaluator;
+import io.tfstream.validation.Finding;
+import io.tfstream.validation.LintFinding;
+import io.tfstream.validation.RecordRef;
+import io.tfstream.validation.RecordResult;
+import io.tfstream.validation.RecordValidator;
+import io.tfstream.validation.SeverityPolicy;
+import io.tfstream.validation.ValidationSchema;
+import io.tfstream.validation.WindowAccumulator;
+import io.tfstream.validation.WindowEvaluator;
+import io.tfstream.validation.WindowFinding;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The windows of a {@code tfstream validate} run: either one window over the whole input, or
+ * tumbling event-time windows {@code [k·size, (k+1)·size)} aligned to the epoch (as Flink's {@code
+ * TumblingEventTimeWindows}), each a {@link WindowAccumulator}. Once everything is read, {@link
+ * #alerts} gives the schema's lint alerts, then per window in time order its tier W alerts (with
+ * the roll-ups of the per-record reasons) and its drift alerts against the previous window that
+ * holds records.
+ */
+final class ValidationWindows {
+    private final ValidationSchema schema;
+    private final long size;
+    private final TreeMap<Long, WindowAccumulator> windows = new TreeMap<>();
+    private long minTime = Long.MAX_VALUE;
+    private long maxTime = Long.MIN_VALUE;
+
+    /**
+     * @param size window length in ms, or 0 for one window over the whole input
+     */
+    ValidationWindows(ValidationSchema schema, long size) {
+        if (size < 0) {
+            throw new IllegalArgumentException("window size must be >= 0, got " + size);
+        }
+        this.schema = schema;
+        this.size = size;
+        if (size == 0) {
+            windows.put(0L, new WindowAccumulator(schema));
+        }
+    }
+
+    /**
+     * Adds the record {@code validator} validated last to the window of {@code ref.eventTime};
+     * {@code timed} says whether that event time was read from the record.
+     */
+    void add(RecordValidator validator, RecordResult result, RecordRef ref, boolean timed) {
+        if (timed) {
+            minTime = Math.min(minTime, ref.eventTime);
+            maxTime = Math.max(maxTime, ref.eventTime);
+        }
+        long start = size == 0 ? 0 : Math.floorDiv(ref.eventTime, size) * size;
+        windows.computeIfAbsent(start, s -> new WindowAccumulator(schema))
+                .add(validator, result, ref);
+    }
+
+    /** The alerts of the whole run, made at {@code now}; {@code job} goes into the alert ids. */
+    List<Alert> alerts(String job, long now) {
+        long watermark = maxTime == Long.MIN_VALUE ? 0 : maxTime;
+        SeverityPolicy severity = SeverityPolicy.allErrors();
+        List<Alert> out = new ArrayList<>(lintAlerts(job, now, watermark, severity));
+        WindowAccumulator previous = null;
+        long previousStart = -1;
+        for (Map.Entry<Long, WindowAccumulator> w : windows.entrySet()) {
+            long start = w.getKey();
+            long end = start + size;
+            if (size == 0) {
+                start = minTime == Long.MAX_VALUE ? 0 : minTime;
+                end = maxTime == Long.MIN_VALUE ? 0 : maxTime + 1;
+            }
+            WindowAccumulator acc = w.getValue();
+            Alerts.Context context =
+                    new Alerts.Context(job, start, end, now, watermark, 0, previousStart);
+            out.addAll(
+                    Alerts.of(
+                            context,
+                            acc,
+                            onePerPathAndType(WindowEvaluator.evaluate(acc)),
+                            severity));
+            if (previous != null) {
+                out.addAll(
+                        Alerts.of(
+                                context,
+                                acc,
+                                DriftEvaluator.compare(acc, previous).findings(),
+                                severity));
+            }
+            previous = acc;
+            previousStart = start;
+        }
+        return out;
+    }
+
+    /**
+     * The findings without those whose (path, type) came before: a feature absent from a whole
+     * window is both the window's {@code SCHEMA_MISSING_COLUMN} and the roll-up of the per-record
+     * one, but §4.4 has one alert (one alert id) per window, path and type. The window-level
+     * finding comes first and is kept.
+     */
+    static List<WindowFinding> onePerPathAndType(List<WindowFinding> findings) {
+        Set<String> seen = new HashSet<>();
+        List<WindowFinding> out = new ArrayList<>(findings.size());
+        for (WindowFinding w : findings) {
+            Finding f = w.finding();
+            String key = (f.path() == null ? "" : f.path().serialized()) + '\0' + f.type();
+            if (seen.add(key)) {
+                out.add(w);
+            }
+        }
+        return out;
+    }
+
+    /** One {@code SCHEMA} alert per lint finding, tied to no window (start and end 0). */
+    private List<Alert> lintAlerts(String job, long now, long watermark, SeverityPolicy severity) {
+        List<Alert> out = new ArrayList<>();
+        for (LintFinding f : schema.lintFindings()) {
+            String path = f.path() == null ? "" : f.path().serialized();
+            out.add(
+                    new Alert(
+                            Alerts.alertId(job, schema.fingerprint(), 0, path, f.type().name()),
+                            AlertScope.SCHEMA,
+                            0,
+                            0,
+                            now,
+                            watermark,
+                            schema.options().environment() == null
+                                    ? ""
+                                    : schema.options().environment(),
+                            schema.fingerprint(),
+                            path,
+                            f.path() == null ? List.of() : f.path().steps(),
+                            f.type().name(),
+                            f.type().getNumber(),
+                            severity.severity(f.type()).name(),
+                            f.shortDescription(),
+                            f.description(),
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            Map.of(),
+                            Map.of(),
+                            null,
+                            -1,
+                            List.of(),
+                            List.of(),
+                            Long.MAX_VALUE,
+                            Long.MIN_VALUE,
+                            0));
+        }
+        return out;
+    }
+}
