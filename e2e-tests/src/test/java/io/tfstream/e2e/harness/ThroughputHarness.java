@@ -288,6 +288,7 @@ public final class ThroughputHarness {
             }
             admin.createTopics(topics).all().get(60, TimeUnit.SECONDS);
         }
+        awaitTopics(List.of(names));
     }
 
     private void load(String topic, List<byte[]> pool, long n) throws Exception {
@@ -464,7 +465,6 @@ public final class ThroughputHarness {
             }
         }
         createTopics(outputs.toArray(String[]::new));
-        awaitTopics(outputs);
     }
 
     /** Waits until every broker answers for {@code topics} (a new job checks them at start). */
