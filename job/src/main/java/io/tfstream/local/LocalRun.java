@@ -68,8 +68,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * produces the input (the seed-001 sample or a TFRecord file, with broken records mixed in if
  * asked), runs the streaming job bounded at the produced end offsets on an embedded Flink cluster
  * with the web UI, and once the job has finished (its final checkpoint committed every output)
- * drains the dead-letter and batches topics into files and writes {@code summary.json} (job
- * contract §5).
+ * drains the dead-letter and batches topics (and, with validation on, the alerts topic) into files
+ * and writes {@code summary.json} (job contract §5).
  */
 public final class LocalRun {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -462,6 +462,7 @@ public final class LocalRun {
                         JobOptions.DLQ_TOPIC.key(),
                         JobOptions.OUTPUT_BATCHES_TOPIC.key(),
                         JobOptions.OUTPUT_RECORDS_TOPIC.key(),
+                        JobOptions.VALIDATION_ALERTS_TOPIC.key(),
                         JobOptions.SHARDS_PATH.key(),
                         JobOptions.SCHEMA_PATH.key(),
                         JobOptions.SPEC_PATH.key(),
