@@ -608,10 +608,11 @@ public final class JobOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "The schema environment to validate in (e.g. SERVING):"
-                                    + " features not in it are ignored, as TFDV's environment"
-                                    + " argument. Unset: the schema's default_environment"
-                                    + " rules without one.");
+                            "The schema environment to validate in (e.g. SERVING), as TFDV's"
+                                    + " environment argument: a feature is checked when it is"
+                                    + " in_environment, or when it is not not_in_environment and"
+                                    + " the environment is one of default_environment. Unset:"
+                                    + " every feature is checked.");
 
     public static final ConfigOption<Duration> VALIDATION_WINDOW =
             key("validation.window")

@@ -26,6 +26,11 @@ final class PartialWindows {
     private final TreeMap<Long, WindowAccumulator> open = new TreeMap<>();
     private final TreeMap<Long, Long> late = new TreeMap<>();
 
+    /** The window of the last record: consecutive records mostly share one (no boxing then). */
+    private long lastStart;
+
+    private WindowAccumulator last;
+
     PartialWindows(ValidationSchema schema, long size, int splits) {
         this.schema = schema;
         this.serializer = new WindowAccumulatorSerializer(schema);
@@ -35,11 +40,16 @@ final class PartialWindows {
 
     /** The accumulator of the window starting at {@code start}, created when absent. */
     WindowAccumulator window(long start) {
+        if (last != null && start == lastStart) {
+            return last;
+        }
         WindowAccumulator a = open.get(start);
         if (a == null) {
             a = new WindowAccumulator(schema);
             open.put(start, a);
         }
+        lastStart = start;
+        last = a;
         return a;
     }
 
@@ -65,6 +75,9 @@ final class PartialWindows {
             long lateCount = late.getOrDefault(start, 0L);
             late.remove(start);
             it.remove();
+            if (e.getValue() == last) {
+                last = null;
+            }
             byte[] whole = serializer.serialize(e.getValue());
             for (int s = 0; s < splits; s++) {
                 byte[] bytes = whole;
