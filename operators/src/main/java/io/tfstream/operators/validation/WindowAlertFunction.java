@@ -6,7 +6,6 @@ import io.tfstream.validation.Alerts;
 import io.tfstream.validation.AnomaliesProtoBuilder;
 import io.tfstream.validation.DriftEvaluator;
 import io.tfstream.validation.Finding;
-import io.tfstream.validation.LintFinding;
 import io.tfstream.validation.SeverityPolicy;
 import io.tfstream.validation.ValidationSchema;
 import io.tfstream.validation.WindowAccumulator;
@@ -27,8 +26,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.tensorflow.metadata.v0.DriftSkewInfo;
 
 /**
@@ -37,14 +34,14 @@ import org.tensorflow.metadata.v0.DriftSkewInfo;
  * it (tier W), compares it with the previous non-empty window of the split (tier C, drift) and
  * emits one alert per feature path × anomaly type as JSON keyed by the deterministic alert id;
  * optionally the window's TFDV {@code Anomalies} on {@link #ANOMALIES}. Each split reports only the
- * findings of its paths; split 0 also the dataset-level ones, and it keeps a timer at every window
- * end so that a window without records still fires (an empty window reports 0 examples). A partial
- * of a window already fired (after a restore) is counted as late in the next window.
+ * findings of its paths; split 0 also the dataset-level ones and, with its first window, the
+ * schema's lint findings (scope {@code SCHEMA}, once), and it keeps a timer at every window end so
+ * that a window without records still fires (an empty window reports 0 examples). A partial of a
+ * window already fired (after a restore) is counted as late in the next window.
  */
 public final class WindowAlertFunction
         extends KeyedProcessFunction<Integer, WindowPartial, ValidationOutput> {
     private static final long serialVersionUID = 1L;
-    private static final Logger LOG = LoggerFactory.getLogger(WindowAlertFunction.class);
 
     /** Each fired window's {@code Anomalies} proto, keyed {@code <window start>/<split>}. */
     public static final OutputTag<ValidationOutput> ANOMALIES =
@@ -60,6 +57,7 @@ public final class WindowAlertFunction
     private transient ValueState<WindowPartial> previous;
     private transient ValueState<Long> firedUpTo;
     private transient ValueState<Long> lateCarry;
+    private transient ValueState<Boolean> lintReported;
 
     /**
      * @param anomalies whether to emit the {@code Anomalies} proto of each window on {@link
@@ -87,11 +85,9 @@ public final class WindowAlertFunction
                 getRuntimeContext().getState(new ValueStateDescriptor<>("fired-up-to", Types.LONG));
         lateCarry =
                 getRuntimeContext().getState(new ValueStateDescriptor<>("late-carry", Types.LONG));
-        if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
-            for (LintFinding f : schema.lintFindings()) {
-                LOG.warn("validation schema lint: {}", f);
-            }
-        }
+        lintReported =
+                getRuntimeContext()
+                        .getState(new ValueStateDescriptor<>("lint-reported", Types.BOOLEAN));
     }
 
     @Override
@@ -174,7 +170,21 @@ public final class WindowAlertFunction
                         ctx.timerService().currentWatermark(),
                         lateCount,
                         prev == null ? -1 : prev.windowStart());
-        for (Alert a : Alerts.of(context, window, findings, severity)) {
+        List<Alert> alerts = new ArrayList<>();
+        if (split == 0 && lintReported.value() == null) {
+            alerts.addAll(
+                    LintAlerts.of(
+                            schema,
+                            settings.job(),
+                            severity,
+                            start,
+                            end,
+                            context.emittedAt(),
+                            context.watermark()));
+            lintReported.update(true);
+        }
+        alerts.addAll(Alerts.of(context, window, findings, severity));
+        for (Alert a : alerts) {
             out.collect(
                     new ValidationOutput(
                             a.alertId(), AlertJson.write(a).getBytes(StandardCharsets.UTF_8)));

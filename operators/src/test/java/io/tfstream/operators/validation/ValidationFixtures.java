@@ -34,8 +34,12 @@ final class ValidationFixtures {
     static final long WINDOW = 60_000;
 
     static ValidationSettings settings(int splits, List<String> actions) {
+        return settings(SCHEMA, splits, actions);
+    }
+
+    static ValidationSettings settings(String schema, int splits, List<String> actions) {
         return new ValidationSettings(
-                SCHEMA.getBytes(StandardCharsets.UTF_8),
+                schema.getBytes(StandardCharsets.UTF_8),
                 "schema.pbtxt",
                 false,
                 null,

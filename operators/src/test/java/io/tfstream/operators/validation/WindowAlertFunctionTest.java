@@ -170,6 +170,33 @@ class WindowAlertFunctionTest {
         }
     }
 
+    @Test
+    void schemaLintFindingsAreReportedOnceWithTheFirstWindow() throws Exception {
+        ValidationSettings s =
+                settings(
+                        "feature { name: \"d\" type: FLOAT"
+                                + " unique_constraints { min: 1 max: 2 } }\n",
+                        1,
+                        List.of());
+        ValidationSchema lint = s.buildSchema();
+        assertTrue(!lint.lintFindings().isEmpty(), "the schema has lint findings");
+        WindowAccumulatorSerializer ser = new WindowAccumulatorSerializer(lint);
+        byte[] empty = ser.serialize(new WindowAccumulator(lint));
+        try (var h = harness(s, null)) {
+            h.processElement(
+                    new StreamRecord<>(
+                            new WindowPartial(0, 0, WINDOW, 0, ser.getVersion(), empty),
+                            WINDOW - 1));
+            h.processWatermark(new Watermark(3 * WINDOW - 1));
+            List<String> a = alerts(h);
+            List<String> schemaAlerts =
+                    a.stream().filter(j -> field(j, "scope").equals("SCHEMA")).toList();
+            assertEquals(lint.lintFindings().size(), schemaAlerts.size(), a.toString());
+            assertEquals("0", field(schemaAlerts.get(0), "window_start"));
+            assertEquals("d", field(schemaAlerts.get(0), "feature_path"));
+        }
+    }
+
     /** Ten examples of mostly US. */
     private WindowPartial us(long start) {
         return partial(
