@@ -16,6 +16,7 @@ import io.tfstream.validation.LintFinding;
 import io.tfstream.validation.SchemaLintException;
 import io.tfstream.validation.ValidationSchema;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.slf4j.Logger;
@@ -56,12 +57,20 @@ final class ValidationStage {
                                 new RecordValidationOperator(settings))
                         .uid(RECORD_UID);
         boolean anomalies = config.contains(JobOptions.VALIDATION_ANOMALIES_TOPIC);
+        // Fixed here, so that the keys of the splits (chosen by key group) survive restores.
+        int configured = accepted.getExecutionEnvironment().getConfig().getMaxParallelism();
+        int maxParallelism =
+                configured > 0
+                        ? configured
+                        : KeyGroupRangeAssignment.computeDefaultMaxParallelism(
+                                Math.max(1, parallelism));
         SingleOutputStreamOperator<ValidationOutput> alerts =
                 validated
                         .getSideOutput(RecordValidationOperator.PARTIALS)
-                        .keyBy(new SplitKey(), Types.INT)
+                        .keyBy(new SplitKey(settings.splits(), maxParallelism), Types.INT)
                         .process(new WindowAlertFunction(settings, anomalies))
                         .returns(ValidationOutputSerializer.typeInfo())
+                        .setMaxParallelism(maxParallelism)
                         .name("validation-windows")
                         .uid(WINDOW_UID);
         String job = config.get(JobOptions.JOB_NAME);

@@ -58,6 +58,7 @@ public final class WindowAlertFunction
     private transient ValueState<Long> firedUpTo;
     private transient ValueState<Long> lateCarry;
     private transient ValueState<Boolean> lintReported;
+    private transient ValueState<Integer> splitOfKey;
 
     /**
      * @param anomalies whether to emit the {@code Anomalies} proto of each window on {@link
@@ -88,6 +89,7 @@ public final class WindowAlertFunction
         lintReported =
                 getRuntimeContext()
                         .getState(new ValueStateDescriptor<>("lint-reported", Types.BOOLEAN));
+        splitOfKey = getRuntimeContext().getState(new ValueStateDescriptor<>("split", Types.INT));
     }
 
     @Override
@@ -100,6 +102,7 @@ public final class WindowAlertFunction
             lateCarry.update(carry + n + p.lateCount());
             return;
         }
+        splitOfKey.update(p.split());
         WindowPartial merged = open.get(p.windowStart());
         if (merged == null) {
             merged = p;
@@ -124,7 +127,12 @@ public final class WindowAlertFunction
             throws Exception {
         long end = timestamp + 1;
         long start = end - settings.windowMillis();
-        int split = ctx.getCurrentKey();
+        Integer splitOrNull = splitOfKey.value();
+        if (splitOrNull == null) {
+            throw new IllegalStateException(
+                    "validation window timer for key " + ctx.getCurrentKey() + " without a split");
+        }
+        int split = splitOrNull;
         int splits = settings.splits();
         WindowPartial p = open.get(start);
         open.remove(start);

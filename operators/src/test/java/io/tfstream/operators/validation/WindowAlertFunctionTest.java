@@ -42,7 +42,7 @@ class WindowAlertFunctionTest {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new KeyedProcessOperator<>(new WindowAlertFunction(s, true)),
-                        new SplitKey(),
+                        new SplitKey(s.splits(), 128),
                         Types.INT);
         if (restored != null) {
             h.initializeState(restored);
