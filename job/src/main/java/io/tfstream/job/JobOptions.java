@@ -651,8 +651,11 @@ public final class JobOptions {
                     .defaultValue(-1)
                     .withDescription(
                             "Feature-path hash splits the window evaluation is keyed by (-1: the"
-                                    + " job's parallelism). More splits spread large schemas over"
-                                    + " more subtasks; each window sends one partial per subtask"
+                                    + " job's parallelism), each on its own subtask. More splits"
+                                    + " spread large schemas over more subtasks; each window sends"
+                                    + " one partial per subtask and split. Set it explicitly to"
+                                    + " restore a savepoint at another parallelism: open windows"
+                                    + " are kept per split."); each window sends one partial per subtask"
                                     + " and split.");
 
     public static final ConfigOption<Long> VALIDATION_MIN_DRIFT_EXAMPLES =
