@@ -655,8 +655,7 @@ public final class JobOptions {
                                     + " spread large schemas over more subtasks; each window sends"
                                     + " one partial per subtask and split. Set it explicitly to"
                                     + " restore a savepoint at another parallelism: open windows"
-                                    + " are kept per split."); each window sends one partial per subtask"
-                                    + " and split.");
+                                    + " are kept per split.");
 
     public static final ConfigOption<Long> VALIDATION_MIN_DRIFT_EXAMPLES =
             key("validation.min-drift-examples")
