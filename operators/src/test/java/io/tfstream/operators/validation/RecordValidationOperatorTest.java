@@ -12,6 +12,7 @@ import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.testing.ProtoFeatures;
 import io.tfstream.validation.ValidationSchema;
 import io.tfstream.validation.WindowAccumulator;
 import io.tfstream.validation.WindowAccumulatorSerializer;
@@ -88,6 +89,48 @@ class RecordValidationOperatorTest {
                     true,
                     dlq.get(0).error().startsWith("country: ENUM_TYPE_UNEXPECTED_STRING_VALUES"),
                     dlq.get(0).error());
+        }
+    }
+
+    @Test
+    void sequenceExamplesAreValidatedAsSuch() throws Exception {
+        String schema =
+                "feature { name: \"ctx\" type: BYTES value_count { min: 1 max: 1 } }\n"
+                        + "feature { name: \"##SEQUENCE##\" type: STRUCT struct_domain {\n"
+                        + "  feature { name: \"clicks\" type: INT int_domain { min: 0 } }\n"
+                        + "} }\n";
+        ValidationSettings s =
+                new ValidationSettings(
+                        schema.getBytes(StandardCharsets.UTF_8),
+                        "seq.pbtxt",
+                        true,
+                        null,
+                        WINDOW,
+                        1,
+                        5,
+                        ValidationActions.parse(List.of("ERROR=mark")),
+                        "test-job",
+                        io.tfstream.parse.ParseLimits.defaults());
+        byte[] bad =
+                org.tensorflow.example.SequenceExample.newBuilder()
+                        .setContext(
+                                org.tensorflow.example.Features.newBuilder()
+                                        .putFeature("ctx", ProtoFeatures.strings("a")))
+                        .setFeatureLists(
+                                org.tensorflow.example.FeatureLists.newBuilder()
+                                        .putFeatureList(
+                                                "clicks",
+                                                org.tensorflow.example.FeatureList.newBuilder()
+                                                        .addFeature(ProtoFeatures.int64s(-5))
+                                                        .build()))
+                        .build()
+                        .toByteArray();
+        try (var h = harness(s, null)) {
+            h.processElement(new StreamRecord<>(SourceRecord.of(bad, "in", 0, 1, 1), 1000));
+            SourceRecord out = h.extractOutputValues().get(0);
+            assertArrayEquals(
+                    "INT_TYPE_SMALL_INT".getBytes(StandardCharsets.UTF_8),
+                    out.lastHeader(RecordValidationOperator.ANOMALIES_HEADER));
         }
     }
 
