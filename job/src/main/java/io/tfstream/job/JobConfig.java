@@ -200,6 +200,7 @@ public final class JobConfig {
         if (get(JobOptions.JOB_NAME).isBlank()) {
             throw new JobConfigException("job.name must not be empty");
         }
+        ValidationConfig.check(this);
     }
 
     private void checkKafkaSource() {

@@ -47,7 +47,7 @@ public final class JobOptions {
                     .defaultValue("tfstream")
                     .withDescription(
                             "Name of the Flink job; also the start of every Kafka sink's"
-                                    + " transactional id (<job.name>-dlq, -records, -batches)."
+                                    + " transactional id (<job.name>-dlq, -records, -batches, -alerts, -anomalies)."
                                     + " Two jobs writing to one cluster need different names.");
 
     public static final ConfigOption<Integer> PARALLELISM =
@@ -588,6 +588,99 @@ public final class JobOptions {
                                     + " (bucketed by the time it is written); counted in the"
                                     + " metric tfstream.skewedRecords either way.");
 
+    // --- validation
+
+    public static final Duration DEFAULT_VALIDATION_WINDOW = Duration.ofMinutes(1);
+
+    public static final ConfigOption<Boolean> VALIDATION_ENABLED =
+            key("validation.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Validate every accepted record against the TFMD schema of"
+                                    + " schema.path (TFDV anomaly types), and each event-time"
+                                    + " window of validation.window as a whole; alerts go to"
+                                    + " validation.alerts-topic. Needs schema.path (not"
+                                    + " spec.path).");
+
+    public static final ConfigOption<String> VALIDATION_ENVIRONMENT =
+            key("validation.environment")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The schema environment to validate in (e.g. SERVING), as TFDV's"
+                                    + " environment argument: a feature is checked when it is"
+                                    + " in_environment, or when it is not not_in_environment and"
+                                    + " the environment is one of default_environment. Unset:"
+                                    + " every feature is checked.");
+
+    public static final ConfigOption<Duration> VALIDATION_WINDOW =
+            key("validation.window")
+                    .durationType()
+                    .defaultValue(DEFAULT_VALIDATION_WINDOW)
+                    .withDescription(
+                            "Size of the tumbling event-time windows evaluated as one dataset"
+                                    + " (presence, example counts, unique values, drift against"
+                                    + " the previous non-empty window). A window fires when the"
+                                    + " watermark passes its end; a window without records"
+                                    + " fires too (0 examples).");
+
+    public static final ConfigOption<String> VALIDATION_ALERTS_TOPIC =
+            key("validation.alerts-topic")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Kafka topic of the alerts (one JSON record per window x feature"
+                                    + " path x anomaly type, key = alert_id), written exactly"
+                                    + " once with transactional id prefix <job.name>-alerts."
+                                    + " Required with validation.enabled.");
+
+    public static final ConfigOption<String> VALIDATION_ANOMALIES_TOPIC =
+            key("validation.anomalies-topic")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Kafka topic of each window's TFDV Anomalies proto (one per window"
+                                    + " and feature-path split, key = <window start>/<split>),"
+                                    + " exactly once with prefix <job.name>-anomalies. Unset:"
+                                    + " not written.");
+
+    public static final ConfigOption<Integer> VALIDATION_SPLITS =
+            key("validation.splits")
+                    .intType()
+                    .defaultValue(-1)
+                    .withDescription(
+                            "Feature-path hash splits the window evaluation is keyed by (-1: the"
+                                    + " job's parallelism), each on its own subtask. More splits"
+                                    + " spread large schemas over more subtasks; each window sends"
+                                    + " one partial per subtask and split. Set it explicitly to"
+                                    + " restore a savepoint at another parallelism: open windows"
+                                    + " are kept per split.");
+
+    public static final ConfigOption<Long> VALIDATION_MIN_DRIFT_EXAMPLES =
+            key("validation.min-drift-examples")
+                    .longType()
+                    .defaultValue(
+                            io.tfstream.validation.ValidationOptions.DEFAULT_MIN_DRIFT_EXAMPLES)
+                    .withDescription(
+                            "Fewest examples with a feature, in the window and in the previous"
+                                    + " one, before its drift comparator is computed (small"
+                                    + " samples diverge by chance).");
+
+    public static final ConfigOption<List<String>> VALIDATION_ACTIONS =
+            key("validation.actions")
+                    .stringType()
+                    .asList()
+                    .noDefaultValue()
+                    .withDescription(
+                            "What happens to a record with a per-record anomaly, as NAME=action"
+                                    + " entries (';'-separated); NAME an anomaly type (e.g."
+                                    + " INT_TYPE_BIG_INT) or a severity (ERROR, WARNING), action"
+                                    + " pass, mark (header tfstream.anomalies = the type names)"
+                                    + " or divert (dead letter, reason validation). A type's"
+                                    + " entry wins over its severity's; a record takes its"
+                                    + " strongest action. Unset: pass.");
+
     // --- S3
 
     public static final ConfigOption<String> S3_ENDPOINT =
@@ -681,6 +774,14 @@ public final class JobOptions {
                     SHARDS_LATE_RECORDS,
                     SHARDS_MAX_BUCKET_SKEW,
                     SHARDS_SKEW_ACTION,
+                    VALIDATION_ENABLED,
+                    VALIDATION_ENVIRONMENT,
+                    VALIDATION_WINDOW,
+                    VALIDATION_ALERTS_TOPIC,
+                    VALIDATION_ANOMALIES_TOPIC,
+                    VALIDATION_SPLITS,
+                    VALIDATION_MIN_DRIFT_EXAMPLES,
+                    VALIDATION_ACTIONS,
                     S3_ENDPOINT,
                     S3_PATH_STYLE_ACCESS,
                     S3_CREDENTIALS_FILE);

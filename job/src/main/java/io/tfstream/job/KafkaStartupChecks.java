@@ -19,9 +19,9 @@ import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * Checks at start what would otherwise fail later and loop through restarts: the input and output
- * topics exist, the batches topic takes the largest payload message, and the sinks' transaction
- * timeout is within the broker's {@code transaction.max.timeout.ms} (otherwise every exactly-once
- * transaction is refused).
+ * topics (validation's included) exist, the batches topic takes the largest payload message, and
+ * the sinks' transaction timeout is within the broker's {@code transaction.max.timeout.ms}
+ * (otherwise every exactly-once transaction is refused).
  */
 public final class KafkaStartupChecks {
     /** How long the checks wait for the cluster. */
@@ -57,6 +57,20 @@ public final class KafkaStartupChecks {
                 String batches = config.get(JobOptions.OUTPUT_BATCHES_TOPIC);
                 requireTopics(admin, outputServers, List.of(batches), "output.batches.topic");
                 checkMessageSize(admin, outputServers, batches, config.batchesMaxMessageBytes());
+            }
+            if (config.get(JobOptions.VALIDATION_ENABLED)) {
+                requireTopics(
+                        admin,
+                        outputServers,
+                        List.of(config.get(JobOptions.VALIDATION_ALERTS_TOPIC)),
+                        "validation.alerts-topic");
+                if (config.contains(JobOptions.VALIDATION_ANOMALIES_TOPIC)) {
+                    requireTopics(
+                            admin,
+                            outputServers,
+                            List.of(config.get(JobOptions.VALIDATION_ANOMALIES_TOPIC)),
+                            "validation.anomalies-topic");
+                }
             }
             checkTransactionTimeout(
                     admin, outputServers, config.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT));

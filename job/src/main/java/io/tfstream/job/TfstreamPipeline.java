@@ -46,8 +46,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * Builds the streaming job's dataflow (job contract §1) on an environment: KafkaSource → event time
  * and watermarks → batch-and-parse (chained to the source, one per subtask) → accepted records
  * (optional exactly-once records topic, optional TFRecord shards), the batches' tensor payloads
- * (optional exactly-once batches topic) and dead letters (exactly-once dead-letter topic). Every
- * stage runs at the job's parallelism; nothing runs at parallelism 1.
+ * (optional exactly-once batches topic) and dead letters (exactly-once dead-letter topic); with
+ * {@code validation.enabled}, the {@link ValidationStage} between the accepted records and their
+ * sinks. Every stage runs at the job's parallelism; nothing runs at parallelism 1.
  */
 public final class TfstreamPipeline {
     /** Stable operator ids: state in checkpoints and savepoints is matched by them. */
@@ -144,6 +145,13 @@ public final class TfstreamPipeline {
                         : accepted.assignTimestampsAndWatermarks(watermarks(config))
                                 .name("feature-event-time")
                                 .uid(FEATURE_TIME_UID);
+        if (config.get(JobOptions.VALIDATION_ENABLED)) {
+            ValidationStage.Result v =
+                    ValidationStage.apply(
+                            timed, config, schema, parseLimits(config), env.getParallelism());
+            timed = v.accepted();
+            deadLetters = deadLetters.union(v.diverted());
+        }
         boolean shards = config.contains(JobOptions.SHARDS_PATH);
         Optional<Duration> maxSkew = config.maxBucketSkew();
         if (shards && maxSkew.isPresent()) {
@@ -303,14 +311,17 @@ public final class TfstreamPipeline {
         return idle.isZero() ? w : w.withIdleness(idle);
     }
 
+    static ParseLimits parseLimits(JobConfig config) {
+        return new ParseLimits(
+                (int) config.get(JobOptions.MAX_RECORD_BYTES).getBytes(),
+                config.get(JobOptions.MAX_VALUES_PER_FEATURE),
+                config.get(JobOptions.MAX_FEATURES_PER_EXAMPLE),
+                (int) config.get(JobOptions.MAX_BYTES_PER_VALUE).getBytes(),
+                config.get(JobOptions.MAX_RAGGED_ROWS));
+    }
+
     static ParseSettings parseSettings(JobConfig config, JobSchema schema) {
-        ParseLimits limits =
-                new ParseLimits(
-                        (int) config.get(JobOptions.MAX_RECORD_BYTES).getBytes(),
-                        config.get(JobOptions.MAX_VALUES_PER_FEATURE),
-                        config.get(JobOptions.MAX_FEATURES_PER_EXAMPLE),
-                        (int) config.get(JobOptions.MAX_BYTES_PER_VALUE).getBytes(),
-                        config.get(JobOptions.MAX_RAGGED_ROWS));
+        ParseLimits limits = parseLimits(config);
         BatchTriggers triggers =
                 new BatchTriggers(
                         config.get(JobOptions.BATCH_MAX_RECORDS),

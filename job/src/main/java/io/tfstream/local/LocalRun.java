@@ -68,8 +68,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * produces the input (the seed-001 sample or a TFRecord file, with broken records mixed in if
  * asked), runs the streaming job bounded at the produced end offsets on an embedded Flink cluster
  * with the web UI, and once the job has finished (its final checkpoint committed every output)
- * drains the dead-letter and batches topics into files and writes {@code summary.json} (job
- * contract §5).
+ * drains the dead-letter and batches topics (and, with validation on, the alerts topic) into files
+ * and writes {@code summary.json} (job contract §5).
  */
 public final class LocalRun {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -141,6 +141,7 @@ public final class LocalRun {
             long shardRecords,
             long batches,
             long batchRows,
+            long alerts,
             long checkpoints,
             double seconds) {}
 
@@ -307,6 +308,13 @@ public final class LocalRun {
                 Map<String, Long> byReason = new TreeMap<>();
                 long dead = drainDeadLetters(bootstrap, topics.dlq(), outDir, byReason);
                 long[] batches = drainBatches(bootstrap, topics.batches(), outDir);
+                long alerts =
+                        config.get(JobOptions.VALIDATION_ENABLED)
+                                ? AlertsDrain.drain(
+                                        bootstrap,
+                                        config.get(JobOptions.VALIDATION_ALERTS_TOPIC),
+                                        outDir.resolve("alerts.jsonl"))
+                                : 0;
                 List<String> shardNames = new ArrayList<>();
                 long shardRecords =
                         s3 == null
@@ -322,13 +330,18 @@ public final class LocalRun {
                                 shardRecords,
                                 batches[0],
                                 batches[1],
+                                alerts,
                                 checkpoints,
                                 (System.nanoTime() - start) / 1e9);
                 writeSummary(s, outDir.resolve("summary.json"));
                 if (o.summaryJson() != null) {
                     writeSummary(s, o.summaryJson());
                 }
-                if (s.shardRecords() != s.accepted() || s.batchRows() != s.accepted()) {
+                // Payloads are made by the parse, before the records it accepted are validated:
+                // records dead-lettered after it (reason validation) are rows too.
+                long parsed =
+                        s.accepted() + s.deadLetteredByReason().getOrDefault("validation", 0L);
+                if (s.shardRecords() != s.accepted() || s.batchRows() != parsed) {
                     throw new JobFailedException(
                             "the outputs do not add up: "
                                     + s.accepted()
@@ -347,11 +360,12 @@ public final class LocalRun {
     }
 
     /** Topic names of a run. */
-    record Topics(String input, String dlq, String records, String batches) {}
+    record Topics(String input, String dlq, String records, String batches, String alerts) {}
 
     private static Topics topics(String runId) {
         String base = runId.isEmpty() ? "examples" : "tfstream-local-" + runId;
-        return new Topics(base, base + "-dlq", base + "-records", base + "-batches");
+        return new Topics(
+                base, base + "-dlq", base + "-records", base + "-batches", base + "-alerts");
     }
 
     private static String runId() {
@@ -397,6 +411,8 @@ public final class LocalRun {
         m.put(JobOptions.DLQ_TOPIC.key(), topics.dlq());
         m.put(JobOptions.OUTPUT_RECORDS_TOPIC.key(), topics.records());
         m.put(JobOptions.OUTPUT_BATCHES_TOPIC.key(), topics.batches());
+        // Used when validation is on (--set validation.enabled=true).
+        m.put(JobOptions.VALIDATION_ALERTS_TOPIC.key(), topics.alerts());
         m.put(JobOptions.SHARDS_COMPRESSION.key(), o.compression().name().toLowerCase());
         m.put(JobOptions.BATCH_MAX_DELAY.key(), "200 ms");
         m.put(JobOptions.OUTPUT_TRANSACTION_TIMEOUT.key(), "5 min");
@@ -446,6 +462,7 @@ public final class LocalRun {
                         JobOptions.DLQ_TOPIC.key(),
                         JobOptions.OUTPUT_BATCHES_TOPIC.key(),
                         JobOptions.OUTPUT_RECORDS_TOPIC.key(),
+                        JobOptions.VALIDATION_ALERTS_TOPIC.key(),
                         JobOptions.SHARDS_PATH.key(),
                         JobOptions.SCHEMA_PATH.key(),
                         JobOptions.SPEC_PATH.key(),
@@ -625,7 +642,8 @@ public final class LocalRun {
                                     new NewTopic(t.input(), o.partitions(), (short) 1),
                                     new NewTopic(t.dlq(), o.partitions(), (short) 1),
                                     new NewTopic(t.records(), o.partitions(), (short) 1),
-                                    new NewTopic(t.batches(), o.partitions(), (short) 1)))
+                                    new NewTopic(t.batches(), o.partitions(), (short) 1),
+                                    new NewTopic(t.alerts(), o.partitions(), (short) 1)))
                     .all()
                     .get(60, TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
@@ -874,7 +892,7 @@ public final class LocalRun {
         j.put("shard_records", s.shardRecords());
         j.put("batches", s.batches());
         j.put("batch_rows", s.batchRows());
-        j.put("alerts", 0);
+        j.put("alerts", s.alerts());
         j.put("checkpoints", s.checkpoints());
         j.put("seconds", Math.round(s.seconds() * 10) / 10.0);
         Path parent = file.toAbsolutePath().getParent();

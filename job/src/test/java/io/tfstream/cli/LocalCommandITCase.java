@@ -38,8 +38,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -193,6 +195,49 @@ class LocalCommandITCase {
         assertEquals(300, second.get("records_in").asLong());
         assertEquals(300, second.get("shard_records").asLong());
         assertEquals(0, Files.readAllLines(out.resolve("dlq.jsonl")).size());
+    }
+
+    @Test
+    void validationWritesTheCommittedAlertsAndCountsThem() throws Exception {
+        Path out = dir.resolve("validation-out");
+        Path schema = dir.resolve("seed-with-constraints.pbtxt");
+        // At least a million examples per window: every window raises one dataset alert.
+        Files.writeString(
+                schema,
+                new String(SeedDataset.schemaPbtxt(), StandardCharsets.UTF_8)
+                        + "\ndataset_constraints { min_examples_count: 1000000 }\n");
+        CliRun run =
+                CliRun.of(
+                        "local",
+                        "--schema",
+                        schema.toString(),
+                        "--records",
+                        "300",
+                        "--partitions",
+                        "2",
+                        "--parallelism",
+                        "2",
+                        "--set",
+                        "validation.enabled=true",
+                        "--out",
+                        out.toString(),
+                        "--rest-port",
+                        "0");
+        assertEquals(0, run.exitCode(), run.err());
+        List<String> lines = Files.readAllLines(out.resolve("alerts.jsonl"));
+        JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+        assertEquals(lines.size(), summary.get("alerts").asLong());
+        long examples = 0;
+        Set<String> ids = new HashSet<>();
+        for (String line : lines) {
+            JsonNode a = JSON.readTree(line);
+            assertTrue(ids.add(a.get("alert_id").asText()), "each alert once: " + line);
+            if (a.get("anomaly_type").asText().equals("DATASET_LOW_NUM_EXAMPLES")) {
+                examples += a.get("num_examples").asLong();
+            }
+        }
+        // The windows' dataset alerts count every record once.
+        assertEquals(300, examples, lines.toString());
     }
 
     @Test

@@ -91,6 +91,27 @@ class JobStartupChecksITCase {
     }
 
     @Test
+    void missingValidationTopicsAreNamed() throws Exception {
+        Path schema = dir.resolve("schema.pbtxt");
+        Files.write(schema, io.tfstream.sample.SeedDataset.schemaPbtxt());
+        Map<String, Object> m = settings();
+        m.remove("spec.path");
+        m.put("schema.path", schema.toString());
+        m.put("validation.enabled", "true");
+        m.put("validation.alerts-topic", "alerts");
+        assertTrue(
+                fails(JobConfigException.class, m)
+                        .startsWith("validation.alerts-topic: topic 'alerts' does not exist"));
+        m.put("validation.alerts-topic", "dlq");
+        JobLauncher.prepare(JobConfig.of(m));
+        m.put("validation.anomalies-topic", "anomalies");
+        assertTrue(
+                fails(JobConfigException.class, m)
+                        .startsWith(
+                                "validation.anomalies-topic: topic 'anomalies' does not exist"));
+    }
+
+    @Test
     void payloadMessagesMustFitTheBatchesTopic() throws Exception {
         Map<String, Object> m = settings();
         m.put("output.batches.topic", "batches");

@@ -30,7 +30,9 @@ class TfstreamPipelineTest {
         if (!"files".equals(extra.get("source.type"))) {
             m.put("source.topics", "in");
         }
-        m.put("spec.path", spec.toString());
+        if (!extra.containsKey("schema.path")) {
+            m.put("spec.path", spec.toString());
+        }
         m.put("dlq.topic", "dlq");
         m.put("parallelism", 3);
         m.putAll(extra);
@@ -63,6 +65,30 @@ class TfstreamPipelineTest {
         }
         assertTrue(String.join(" | ", names).contains("dead-letter-sink"), names.toString());
         assertTrue(String.join(" | ", names).contains("records-sink"), names.toString());
+    }
+
+    @Test
+    void validationIsChainedAfterParsingAndItsWindowsRunAtTheJobsParallelism() throws Exception {
+        Path schema = dir.resolve("schema.pbtxt");
+        Files.write(schema, io.tfstream.sample.SeedDataset.schemaPbtxt());
+        Map<String, Object> m = new HashMap<>();
+        m.put("schema.path", schema.toString());
+        m.put("validation.enabled", "true");
+        m.put("validation.alerts-topic", "alerts");
+        m.put("validation.anomalies-topic", "anomalies");
+        m.put("output.records.topic", "clean");
+        JobGraph g = graph(m);
+        JobVertex source = vertexOf(g, "kafka-source");
+        assertTrue(source.getName().contains("record-validation"), source.getName());
+        List<String> names = new ArrayList<>();
+        for (JobVertex v : g.getVertices()) {
+            names.add(v.getName());
+            assertEquals(3, v.getParallelism(), v.getName());
+        }
+        String all = String.join(" | ", names);
+        assertTrue(all.contains("validation-windows"), all);
+        assertTrue(all.contains("alerts-sink"), all);
+        assertTrue(all.contains("anomalies-sink"), all);
     }
 
     @Test

@@ -1,0 +1,293 @@
+package io.tfstream.job;
+
+import static io.tfstream.job.JobTestSupport.completedCheckpoints;
+import static io.tfstream.job.JobTestSupport.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.tfstream.operators.deadletter.DeadLetterHeaders;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.tensorflow.example.BytesList;
+import org.tensorflow.example.Example;
+import org.tensorflow.example.Feature;
+import org.tensorflow.example.Features;
+import org.tensorflow.example.Int64List;
+
+/**
+ * Validation alerts end to end on a MiniCluster and a real KRaft broker, unbounded source, 10 s
+ * event-time windows on Kafka timestamps: a window with a burst of out-of-range values (diverted to
+ * the dead letters), one of the same distribution, an empty one, one with a shifted distribution,
+ * then records far ahead that close them all. The alerts topic, read with {@code read_committed},
+ * holds exactly the expected alerts, each once: the burst's roll-up, the no-data alert of every
+ * empty window, drift only for the shifted window; the diverted records are dead letters exactly
+ * once. The same with the TaskManager killed after two completed checkpoints.
+ */
+class ValidationAlertsITCase {
+    private static final int PARALLELISM = 2;
+    private static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
+    private static final long W = 10_000;
+    private static final int PER_WINDOW = 60;
+    private static final int BURST = 12;
+
+    private static final String SCHEMA =
+            "feature { name: \"age\" type: INT int_domain { min: 0 max: 120 }"
+                    + " presence { min_fraction: 1.0 } }\n"
+                    + "feature { name: \"country\" type: BYTES domain: \"country\""
+                    + " presence { min_count: 1 }"
+                    + " drift_comparator { infinity_norm { threshold: 0.2 } } }\n"
+                    + "string_domain { name: \"country\" value: \"US\" value: \"DE\""
+                    + " value: \"FR\" }\n"
+                    + "dataset_constraints { min_examples_count: 1 }\n";
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(PARALLELISM * 2)
+                            .build());
+
+    private static KafkaTestCluster kafka;
+    private static int liveTaskManager;
+
+    @TempDir static Path dir;
+
+    @BeforeAll
+    static void startKafka() throws Exception {
+        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
+    }
+
+    @AfterAll
+    static void stopKafka() throws Exception {
+        kafka.close();
+    }
+
+    @Test
+    void aBurstAnEmptyWindowAndDriftRaiseExactlyTheExpectedAlerts(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        run(cluster, "val", false);
+    }
+
+    @Test
+    void theSameAlertsExactlyOnceAcrossATaskManagerFailure(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        run(cluster, "valfail", true);
+    }
+
+    private void run(MiniCluster cluster, String name, boolean kill) throws Exception {
+        String in = name + "-in";
+        String dlq = name + "-dlq";
+        String alerts = name + "-alerts";
+        String records = name + "-records";
+        kafka.createTopic(in, 2);
+        kafka.createTopic(dlq, 1);
+        kafka.createTopic(alerts, 2);
+        kafka.createTopic(records, 2);
+        Path schema = dir.resolve(name + "-schema.pbtxt");
+        Files.writeString(schema, SCHEMA);
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("job.name", name);
+        settings.put("parallelism", PARALLELISM);
+        settings.put("checkpoint.interval", "500 ms");
+        settings.put("source.bootstrap-servers", kafka.bootstrapServers());
+        settings.put("source.topics", List.of(in));
+        settings.put("source.starting-offsets", "earliest");
+        settings.put("schema.path", schema.toString());
+        settings.put("batch.max-delay", "100 ms");
+        settings.put("dlq.topic", dlq);
+        settings.put("output.records.topic", records);
+        settings.put("output.transaction-timeout", "2 min");
+        settings.put("event-time.max-out-of-orderness", "0 ms");
+        settings.put("validation.enabled", "true");
+        settings.put("validation.window", "10 s");
+        settings.put("validation.alerts-topic", alerts);
+        settings.put("validation.min-drift-examples", "10");
+        settings.put("validation.actions", "INT_TYPE_BIG_INT=divert");
+        settings.put("flink.restart-strategy.type", "fixed-delay");
+        settings.put("flink.restart-strategy.fixed-delay.attempts", "1000");
+        settings.put("flink.restart-strategy.fixed-delay.delay", "200 ms");
+        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        JobLauncher.flinkConfiguration(job.config()));
+        TfstreamPipeline.build(env, job.config(), job.schema());
+        JobClient client = env.executeAsync(name);
+        JobID id = client.getJobID();
+
+        // Window 0: US-heavy with a burst of out-of-range ages; window 1: the same countries.
+        produce(in, window(0, "US", BURST));
+        produce(in, window(1, "US", 0));
+        if (kill) {
+            waitFor(
+                    () -> completedCheckpoints(cluster, id) >= 2,
+                    Duration.ofMinutes(2),
+                    "two completed checkpoints");
+            cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
+            cluster.startTaskManager();
+        }
+        // Window 2: empty; window 3: DE-heavy; then one record per partition at window 10.
+        produce(in, window(3, "DE", 0));
+        List<ProducerRecord<byte[], byte[]>> ahead = new ArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            ahead.add(record(in, p, T0 + 10 * W, "ahead-" + p, 30, "US"));
+        }
+        produce(in, ahead);
+
+        // Windows 0..9 fire: 0 burst, 2 and 4..9 empty, 3 drift.
+        int expected = 1 + 7 + 1;
+        waitFor(
+                () -> kafka.readCommitted(alerts).size() >= expected,
+                Duration.ofMinutes(3),
+                "the alerts of windows 0 to 9");
+        long done = completedCheckpoints(cluster, id);
+        waitFor(
+                () -> completedCheckpoints(cluster, id) > done + 1,
+                Duration.ofMinutes(1),
+                "checkpoints");
+        if (kill) {
+            assertTrue(
+                    cluster.getExecutionGraph(id).get().getStatusTimestamp(JobStatus.RESTARTING)
+                            > 0,
+                    "the job restarted after the TaskManager was killed");
+        }
+        client.cancel().get(1, TimeUnit.MINUTES);
+
+        Map<String, String> byId = new HashMap<>();
+        TreeMap<String, Integer> kinds = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(alerts)) {
+            String json = new String(r.value(), StandardCharsets.UTF_8);
+            String alertId = field(json, "alert_id");
+            assertEquals(alertId, new String(r.key(), StandardCharsets.UTF_8));
+            assertEquals(null, byId.put(alertId, json), "alert " + alertId + " twice");
+            long window = (Long.parseLong(field(json, "window_start")) - T0) / W;
+            kinds.merge(
+                    window + ":" + field(json, "feature_path") + "/" + field(json, "anomaly_type"),
+                    1,
+                    Integer::sum);
+            if (field(json, "anomaly_type").equals("DATASET_LOW_NUM_EXAMPLES")) {
+                assertEquals("0", field(json, "num_examples"), json);
+            }
+            if (field(json, "anomaly_type").equals("INT_TYPE_BIG_INT")) {
+                assertEquals(String.valueOf(PER_WINDOW), field(json, "num_examples"), json);
+                assertEquals(String.valueOf(BURST), field(json, "num_affected_examples"), json);
+            }
+        }
+        TreeMap<String, Integer> want = new TreeMap<>();
+        want.put("0:age/INT_TYPE_BIG_INT", 1);
+        for (int w : new int[] {2, 4, 5, 6, 7, 8, 9}) {
+            want.put(w + ":/DATASET_LOW_NUM_EXAMPLES", 1);
+        }
+        want.put("3:country/COMPARATOR_L_INFTY_HIGH", 1);
+        assertEquals(want, kinds);
+
+        List<ConsumerRecord<byte[], byte[]>> dead = kafka.readCommitted(dlq);
+        assertEquals(BURST, dead.size(), "diverted records, each once");
+        for (ConsumerRecord<byte[], byte[]> r : dead) {
+            assertEquals("validation", header(r, DeadLetterHeaders.REASON));
+            assertTrue(header(r, DeadLetterHeaders.ERROR).contains("INT_TYPE_BIG_INT"));
+            assertEquals(in, header(r, DeadLetterHeaders.SOURCE_TOPIC));
+        }
+        int produced = 3 * PER_WINDOW + 2;
+        assertEquals(produced - BURST, kafka.readCommitted(records).size(), "accepted, each once");
+    }
+
+    /** {@link #PER_WINDOW} records of window {@code w}: 80% {@code main}, 10% each other. */
+    private static List<ProducerRecord<byte[], byte[]>> window(int w, String main, int burst) {
+        List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>();
+        String other = main.equals("US") ? "DE" : "US";
+        for (int i = 0; i < PER_WINDOW; i++) {
+            String country = i % 10 == 8 ? other : i % 10 == 9 ? "FR" : main;
+            long age = i < burst ? 500 + i : 20 + i % 50;
+            out.add(
+                    record(
+                            "",
+                            i % 2,
+                            T0 + w * W + i * (W / PER_WINDOW),
+                            "w" + w + "-" + i,
+                            age,
+                            country));
+        }
+        return out;
+    }
+
+    private static ProducerRecord<byte[], byte[]> record(
+            String topic, int partition, long ts, String key, long age, String country) {
+        Features.Builder f = Features.newBuilder();
+        f.putFeature(
+                "age",
+                Feature.newBuilder().setInt64List(Int64List.newBuilder().addValue(age)).build());
+        f.putFeature(
+                "country",
+                Feature.newBuilder()
+                        .setBytesList(
+                                BytesList.newBuilder().addValue(ByteString.copyFromUtf8(country)))
+                        .build());
+        return new ProducerRecord<>(
+                topic,
+                partition,
+                ts,
+                key.getBytes(StandardCharsets.UTF_8),
+                Example.newBuilder().setFeatures(f).build().toByteArray());
+    }
+
+    private static void produce(String topic, List<ProducerRecord<byte[], byte[]>> records) {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (ProducerRecord<byte[], byte[]> r : records) {
+                producer.send(
+                        new ProducerRecord<>(
+                                topic, r.partition(), r.timestamp(), r.key(), r.value()));
+            }
+            producer.flush();
+        }
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+        var h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    /** A top-level string or number field of an alert. */
+    static String field(String json, String name) {
+        Matcher m =
+                Pattern.compile("\"" + Pattern.quote(name) + "\":(\"([^\"]*)\"|[-0-9.eE]+)")
+                        .matcher(json);
+        if (!m.find()) {
+            throw new AssertionError("no field " + name + " in " + json);
+        }
+        return m.group(2) != null ? m.group(2) : m.group(1);
+    }
+}

@@ -1,0 +1,77 @@
+package io.tfstream.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.operators.validation.ValidationAction;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.tensorflow.metadata.v0.AnomalyInfo;
+
+/** The validation.* options: defaults, required combinations and the actions' syntax. */
+class ValidationConfigTest {
+    private static Map<String, Object> enabled() {
+        Map<String, Object> m = new HashMap<>();
+        m.put("source.bootstrap-servers", "localhost:9092");
+        m.put("source.topics", "in");
+        m.put("schema.path", "schema.pbtxt");
+        m.put("dlq.topic", "dlq");
+        m.put("validation.enabled", "true");
+        m.put("validation.alerts-topic", "alerts");
+        return m;
+    }
+
+    private static String error(Map<String, Object> m) {
+        return assertThrows(JobConfigException.class, () -> JobConfig.of(m)).getMessage();
+    }
+
+    @Test
+    void defaults() {
+        Map<String, Object> m = enabled();
+        m.remove("validation.enabled");
+        m.remove("validation.alerts-topic");
+        JobConfig c = JobConfig.of(m);
+        assertEquals(false, c.get(JobOptions.VALIDATION_ENABLED));
+        assertEquals(Duration.ofMinutes(1), c.get(JobOptions.VALIDATION_WINDOW));
+        assertEquals(-1, c.get(JobOptions.VALIDATION_SPLITS));
+        assertEquals(100L, c.get(JobOptions.VALIDATION_MIN_DRIFT_EXAMPLES));
+        assertTrue(ValidationConfig.actions(c).allPass());
+    }
+
+    @Test
+    void enabledNeedsAnAlertsTopicAndATfmdSchema() {
+        Map<String, Object> m = enabled();
+        m.remove("validation.alerts-topic");
+        assertTrue(error(m).contains("validation.alerts-topic"), error(m));
+        m = enabled();
+        m.remove("schema.path");
+        m.put("spec.path", "spec.json");
+        assertTrue(error(m).contains("validation.enabled needs schema.path"), error(m));
+    }
+
+    @Test
+    void actionsByTypeWinOverSeverity() {
+        Map<String, Object> m = enabled();
+        m.put("validation.actions", "ERROR=mark;int_type_big_int=divert");
+        var a = ValidationConfig.actions(JobConfig.of(m));
+        var severity = io.tfstream.validation.SeverityPolicy.allErrors();
+        assertEquals(ValidationAction.DIVERT, a.of(AnomalyInfo.Type.INT_TYPE_BIG_INT, severity));
+        assertEquals(ValidationAction.MARK, a.of(AnomalyInfo.Type.INT_TYPE_SMALL_INT, severity));
+    }
+
+    @Test
+    void badActionsAndSplitsNameTheSetting() {
+        Map<String, Object> m = enabled();
+        m.put("validation.actions", "NOT_A_TYPE=divert");
+        assertTrue(error(m).contains("validation.actions"), error(m));
+        assertTrue(error(m).contains("NOT_A_TYPE"), error(m));
+        m.put("validation.actions", "INT_TYPE_BIG_INT=drop");
+        assertTrue(error(m).contains("pass, mark, divert"), error(m));
+        m = enabled();
+        m.put("validation.splits", "0");
+        assertTrue(error(m).contains("validation.splits"), error(m));
+    }
+}

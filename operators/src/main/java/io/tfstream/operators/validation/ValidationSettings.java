@@ -1,0 +1,125 @@
+package io.tfstream.operators.validation;
+
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.spec.MalformedSpecFileException;
+import io.tfstream.spec.schema.SchemaLoader;
+import io.tfstream.validation.ValidationOptions;
+import io.tfstream.validation.ValidationSchema;
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * The small serializable configuration of the validation operators: the TFMD schema as bytes (the
+ * {@link ValidationSchema} is built on the task by {@link #buildSchema}), the environment, the
+ * window size, the number of feature-path splits, the per-record actions and the job name (part of
+ * every alert id).
+ */
+public final class ValidationSettings implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final byte[] schemaBytes;
+    private final String schemaName;
+    private final boolean sequence;
+    private final String environment;
+    private final long windowMillis;
+    private final int splits;
+    private final long minDriftExamples;
+    private final ValidationActions actions;
+    private final String job;
+    private final int[] limits;
+
+    public ValidationSettings(
+            byte[] schemaBytes,
+            String schemaName,
+            boolean sequence,
+            String environment,
+            long windowMillis,
+            int splits,
+            long minDriftExamples,
+            ValidationActions actions,
+            String job,
+            ParseLimits limits) {
+        this.schemaBytes = Objects.requireNonNull(schemaBytes, "schemaBytes").clone();
+        this.schemaName = Objects.requireNonNull(schemaName, "schemaName");
+        this.sequence = sequence;
+        this.environment = environment;
+        if (windowMillis <= 0) {
+            throw new IllegalArgumentException("window must be positive, got " + windowMillis);
+        }
+        if (splits <= 0) {
+            throw new IllegalArgumentException("splits must be positive, got " + splits);
+        }
+        if (minDriftExamples < 0) {
+            throw new IllegalArgumentException(
+                    "minDriftExamples must be >= 0, got " + minDriftExamples);
+        }
+        this.windowMillis = windowMillis;
+        this.splits = splits;
+        this.minDriftExamples = minDriftExamples;
+        this.actions = Objects.requireNonNull(actions, "actions");
+        this.job = Objects.requireNonNull(job, "job");
+        this.limits =
+                new int[] {
+                    limits.maxRecordBytes(),
+                    limits.maxValuesPerFeature(),
+                    limits.maxFeaturesPerExample(),
+                    limits.maxBytesPerValue(),
+                    limits.maxRaggedRows()
+                };
+    }
+
+    /**
+     * Builds the validation schema (tier S lint runs here).
+     *
+     * @throws io.tfstream.validation.SchemaLintException on a fatal lint finding
+     * @throws IllegalArgumentException when the bytes are not a TFMD schema
+     */
+    public ValidationSchema buildSchema() {
+        try {
+            ValidationOptions o =
+                    ValidationOptions.defaults()
+                            .withEnvironment(environment)
+                            .withMinDriftExamples(minDriftExamples);
+            o =
+                    new ValidationOptions(
+                            o.environment(),
+                            o.tfdvRecordPresence(),
+                            o.maxSamplesPerAnomaly(),
+                            o.maxExampleRefs(),
+                            o.maxDistinctValues(),
+                            o.maxUnknownFeatures(),
+                            o.minDriftExamples(),
+                            new ParseLimits(limits[0], limits[1], limits[2], limits[3], limits[4]));
+            return ValidationSchema.build(SchemaLoader.parse(schemaBytes, schemaName), o);
+        } catch (MalformedSpecFileException e) {
+            throw new IllegalArgumentException(
+                    schemaName + " is not a TFMD schema: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether records are {@code SequenceExample}s. */
+    public boolean sequence() {
+        return sequence;
+    }
+
+    public long windowMillis() {
+        return windowMillis;
+    }
+
+    public int splits() {
+        return splits;
+    }
+
+    public ValidationActions actions() {
+        return actions;
+    }
+
+    public String job() {
+        return job;
+    }
+
+    /** The start of the window of event time {@code t}: {@code [start, start + window)}. */
+    public long windowStart(long t) {
+        return t - Math.floorMod(t, windowMillis);
+    }
+}

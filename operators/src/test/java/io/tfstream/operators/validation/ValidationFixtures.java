@@ -1,0 +1,91 @@
+package io.tfstream.operators.validation;
+
+import com.google.protobuf.ByteString;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.parse.ParseLimits;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.tensorflow.example.BytesList;
+import org.tensorflow.example.Example;
+import org.tensorflow.example.Feature;
+import org.tensorflow.example.Features;
+import org.tensorflow.example.Int64List;
+
+/**
+ * A TFMD schema with a per-record check (age in [0, 120]), a string domain with drift comparator
+ * (country), a dataset constraint (at least one example per window), and Examples for it.
+ */
+final class ValidationFixtures {
+    private ValidationFixtures() {}
+
+    static final String SCHEMA =
+            "feature { name: \"age\" type: INT int_domain { min: 0 max: 120 }"
+                    + " presence { min_fraction: 1.0 } }\n"
+                    + "feature { name: \"country\" type: BYTES domain: \"country\""
+                    + " presence { min_count: 1 }"
+                    + " drift_comparator { infinity_norm { threshold: 0.2 } } }\n"
+                    + "string_domain { name: \"country\" value: \"US\" value: \"DE\""
+                    + " value: \"FR\" value: \"XX\" }\n"
+                    + "dataset_constraints { min_examples_count: 1 }\n";
+
+    static final long WINDOW = 60_000;
+
+    static ValidationSettings settings(int splits, List<String> actions) {
+        return settings(SCHEMA, splits, actions);
+    }
+
+    static ValidationSettings settings(String schema, int splits, List<String> actions) {
+        return new ValidationSettings(
+                schema.getBytes(StandardCharsets.UTF_8),
+                "schema.pbtxt",
+                false,
+                null,
+                WINDOW,
+                splits,
+                5,
+                ValidationActions.parse(actions),
+                "test-job",
+                ParseLimits.defaults());
+    }
+
+    static byte[] example(long age, String country) {
+        Features.Builder f = Features.newBuilder();
+        f.putFeature(
+                "age",
+                Feature.newBuilder().setInt64List(Int64List.newBuilder().addValue(age)).build());
+        f.putFeature(
+                "country",
+                Feature.newBuilder()
+                        .setBytesList(
+                                BytesList.newBuilder().addValue(ByteString.copyFromUtf8(country)))
+                        .build());
+        return Example.newBuilder().setFeatures(f).build().toByteArray();
+    }
+
+    static SourceRecord record(long offset, long age, String country) {
+        return SourceRecord.of(example(age, country), "in", 0, offset, offset);
+    }
+
+    /** The string value of a top-level field of an alert. */
+    static String field(String json, String name) {
+        Matcher m =
+                Pattern.compile("\"" + Pattern.quote(name) + "\":(\"([^\"]*)\"|[-0-9.eE]+)")
+                        .matcher(json);
+        if (!m.find()) {
+            throw new AssertionError("no field " + name + " in " + json);
+        }
+        return m.group(2) != null ? m.group(2) : m.group(1);
+    }
+
+    /** "<feature_path>/<anomaly_type>" of each alert. */
+    static List<String> summary(List<String> alerts) {
+        List<String> out = new ArrayList<>();
+        for (String a : alerts) {
+            out.add(field(a, "feature_path") + "/" + field(a, "anomaly_type"));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,88 @@
+package io.tfstream.operators.validation;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The serializers of the validation stream elements and state round-trip, refuse lengths beyond
+ * their limits before allocating, and their snapshots refuse other layout versions.
+ */
+class ValidationSerializersTest {
+    @Test
+    void windowPartialRoundTrips() throws IOException {
+        WindowPartial p = new WindowPartial(3, 60_000, 120_000, 7, 1, new byte[] {1, 2, 3});
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        WindowPartialSerializer.INSTANCE.serialize(p, out);
+        WindowPartial back =
+                WindowPartialSerializer.INSTANCE.deserialize(
+                        new DataInputDeserializer(out.getCopyOfBuffer()));
+        assertEquals(p.split(), back.split());
+        assertEquals(p.windowStart(), back.windowStart());
+        assertEquals(p.windowEnd(), back.windowEnd());
+        assertEquals(p.lateCount(), back.lateCount());
+        assertEquals(p.version(), back.version());
+        assertArrayEquals(p.accumulator(), back.accumulator());
+    }
+
+    @Test
+    void aCorruptPartialLengthIsRefusedBeforeAllocation() throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        out.writeInt(0);
+        out.writeLong(0);
+        out.writeLong(10);
+        out.writeLong(0);
+        out.writeInt(1);
+        out.writeInt(Integer.MAX_VALUE);
+        IOException e =
+                assertThrows(
+                        IOException.class,
+                        () ->
+                                WindowPartialSerializer.INSTANCE.deserialize(
+                                        new DataInputDeserializer(out.getCopyOfBuffer())));
+        assertTrue(e.getMessage().contains("accumulator length"), e.getMessage());
+    }
+
+    @Test
+    void validationOutputRoundTrips() throws IOException {
+        ValidationOutput o =
+                new ValidationOutput("id-1", "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        ValidationOutputSerializer.INSTANCE.serialize(o, out);
+        ValidationOutput back =
+                ValidationOutputSerializer.INSTANCE.deserialize(
+                        new DataInputDeserializer(out.getCopyOfBuffer()));
+        assertEquals("id-1", back.key());
+        assertArrayEquals(o.value(), back.value());
+    }
+
+    @Test
+    void snapshotsOfOtherVersionsAreRefused() throws IOException {
+        var snapshot = new WindowPartialSerializer.Snapshot();
+        assertTrue(
+                snapshot.resolveSchemaCompatibility(new WindowPartialSerializer.Snapshot())
+                        .isCompatibleAsIs());
+        DataInputDeserializer in = new DataInputDeserializer(new byte[0]);
+        IOException e =
+                assertThrows(
+                        IOException.class,
+                        () ->
+                                snapshot.readSnapshot(
+                                        WindowPartialSerializer.Snapshot.VERSION + 1,
+                                        in,
+                                        getClass().getClassLoader()));
+        assertTrue(e.getMessage().contains("layout version"), e.getMessage());
+        TypeSerializerSchemaCompatibility<ValidationOutput> c =
+                new ValidationOutputSerializer.Snapshot()
+                        .resolveSchemaCompatibility(new ValidationOutputSerializer.Snapshot());
+        assertTrue(c.isCompatibleAsIs());
+    }
+}

@@ -1,0 +1,213 @@
+package io.tfstream.operators.validation;
+
+import static io.tfstream.operators.validation.ValidationFixtures.WINDOW;
+import static io.tfstream.operators.validation.ValidationFixtures.field;
+import static io.tfstream.operators.validation.ValidationFixtures.settings;
+import static io.tfstream.operators.validation.ValidationFixtures.summary;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.validation.RecordRef;
+import io.tfstream.validation.RecordResult;
+import io.tfstream.validation.RecordValidator;
+import io.tfstream.validation.ValidationSchema;
+import io.tfstream.validation.WindowAccumulator;
+import io.tfstream.validation.WindowAccumulatorSerializer;
+import io.tfstream.validation.WindowSplits;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+import org.tensorflow.metadata.v0.Anomalies;
+
+/**
+ * {@link WindowAlertFunction} in Flink's keyed operator test harness: partials of several subtasks
+ * merged, one alert per path × type when the watermark passes the window's end, an empty window
+ * firing the no-data alert, keyed state through a snapshot and restore, drift only between windows
+ * of different distributions, and each split reporting only its own paths.
+ */
+@SuppressWarnings("try") // the harness's close() may throw InterruptedException
+class WindowAlertFunctionTest {
+    private final ValidationSchema schema = settings(1, List.of()).buildSchema();
+    private final WindowAccumulatorSerializer serializer = new WindowAccumulatorSerializer(schema);
+
+    private static KeyedOneInputStreamOperatorTestHarness<Integer, WindowPartial, ValidationOutput>
+            harness(ValidationSettings s, OperatorSubtaskState restored) throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new WindowAlertFunction(s, true)),
+                        new SplitKey(s.splits(), 128),
+                        Types.INT);
+        if (restored != null) {
+            h.initializeState(restored);
+        }
+        h.open();
+        return h;
+    }
+
+    /**
+     * A partial of window {@code start} fed records {@code (age, country)}, restricted to split.
+     */
+    private WindowPartial partial(long start, int split, int splits, Object... ageCountry) {
+        WindowAccumulator a = new WindowAccumulator(schema);
+        RecordValidator v = new RecordValidator(schema);
+        RecordResult r = new RecordResult();
+        RecordRef ref = new RecordRef();
+        for (int i = 0; i < ageCountry.length; i += 2) {
+            byte[] b =
+                    ValidationFixtures.example(
+                            ((Number) ageCountry[i]).longValue(), (String) ageCountry[i + 1]);
+            v.validateExample(b, 0, b.length, r);
+            a.add(v, r, ref.set("in", 0, i, start + i));
+        }
+        WindowSplits.restrict(a, split, splits);
+        return new WindowPartial(
+                split, start, start + WINDOW, 0, serializer.getVersion(), serializer.serialize(a));
+    }
+
+    private static List<String> alerts(
+            KeyedOneInputStreamOperatorTestHarness<Integer, WindowPartial, ValidationOutput> h) {
+        List<String> out = new ArrayList<>();
+        for (ValidationOutput o : h.extractOutputValues()) {
+            String json = new String(o.value(), StandardCharsets.UTF_8);
+            assertEquals(o.key(), field(json, "alert_id"));
+            out.add(json);
+        }
+        return out;
+    }
+
+    @Test
+    void mergesPartialsAndAlertsOncePerPathAndTypeAtTheWindowEnd() throws Exception {
+        try (var h = harness(settings(1, List.of()), null)) {
+            h.processElement(new StreamRecord<>(partial(0, 0, 1, 30, "US", 500, "US"), WINDOW - 1));
+            h.processElement(new StreamRecord<>(partial(0, 0, 1, 600, "DE", 31, "FR"), WINDOW - 1));
+            h.processWatermark(new Watermark(WINDOW - 2));
+            assertEquals(List.of(), alerts(h));
+            h.processWatermark(new Watermark(WINDOW - 1));
+            List<String> a = alerts(h);
+            assertEquals(List.of("age/INT_TYPE_BIG_INT"), summary(a));
+            assertEquals("4", field(a.get(0), "num_examples"));
+            assertEquals("2", field(a.get(0), "num_affected_examples"));
+            assertEquals("0", field(a.get(0), "window_start"));
+            assertEquals(String.valueOf(WINDOW), field(a.get(0), "window_end"));
+            var anomalies = h.getSideOutput(WindowAlertFunction.ANOMALIES);
+            assertEquals(1, anomalies.size());
+            Anomalies proto = Anomalies.parseFrom(anomalies.peek().getValue().value());
+            assertTrue(proto.containsAnomalyInfo("age"), proto.toString());
+        }
+    }
+
+    @Test
+    void anEmptyWindowRaisesTheNoDataAlert() throws Exception {
+        try (var h = harness(settings(1, List.of()), null)) {
+            h.processElement(new StreamRecord<>(partial(0, 0, 1, 30, "US"), WINDOW - 1));
+            h.processWatermark(new Watermark(WINDOW - 1));
+            assertEquals(List.of(), alerts(h));
+            h.processWatermark(new Watermark(2 * WINDOW - 1));
+            List<String> a = alerts(h);
+            assertEquals(List.of("/DATASET_LOW_NUM_EXAMPLES"), summary(a));
+            assertEquals(String.valueOf(WINDOW), field(a.get(0), "window_start"));
+            assertEquals("0", field(a.get(0), "num_examples"));
+            assertEquals("DATASET", field(a.get(0), "scope"));
+        }
+    }
+
+    @Test
+    void openWindowsAndThePreviousWindowSurviveASnapshotAndRestore() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = harness(settings(1, List.of()), null)) {
+            h.processElement(new StreamRecord<>(us(0), WINDOW - 1));
+            h.processWatermark(new Watermark(WINDOW - 1));
+            h.processElement(new StreamRecord<>(partial(WINDOW, 0, 1, 500, "DE"), 2 * WINDOW - 1));
+            snapshot = h.snapshot(1, 1);
+        }
+        try (var h = harness(settings(1, List.of()), snapshot)) {
+            h.processElement(new StreamRecord<>(de(WINDOW), 2 * WINDOW - 1));
+            h.processWatermark(new Watermark(2 * WINDOW - 1));
+            List<String> s = summary(alerts(h));
+            assertTrue(s.contains("age/INT_TYPE_BIG_INT"), s.toString());
+            // Drift against the window fired before the snapshot: previous-window state restored.
+            assertTrue(s.contains("country/COMPARATOR_L_INFTY_HIGH"), s.toString());
+        }
+    }
+
+    @Test
+    void driftOnlyBetweenWindowsOfDifferentDistributions() throws Exception {
+        try (var h = harness(settings(1, List.of()), null)) {
+            h.processElement(new StreamRecord<>(us(0), WINDOW - 1));
+            h.processElement(new StreamRecord<>(us(WINDOW), 2 * WINDOW - 1));
+            h.processElement(new StreamRecord<>(de(2 * WINDOW), 3 * WINDOW - 1));
+            h.processWatermark(new Watermark(2 * WINDOW - 1));
+            assertEquals(List.of(), alerts(h));
+            h.processWatermark(new Watermark(3 * WINDOW - 1));
+            List<String> a = alerts(h);
+            assertEquals(List.of("country/COMPARATOR_L_INFTY_HIGH"), summary(a));
+            assertEquals("DRIFT", field(a.get(0), "scope"));
+            assertEquals(String.valueOf(WINDOW), field(a.get(0), "control_window_start"));
+        }
+    }
+
+    @Test
+    void eachSplitReportsOnlyItsOwnPaths() throws Exception {
+        int splits = 2;
+        int ageSplit = WindowSplits.splitOf(io.tfstream.validation.FeaturePath.of("age"), splits);
+        try (var h = harness(settings(splits, List.of()), null)) {
+            for (int s = 0; s < splits; s++) {
+                h.processElement(new StreamRecord<>(partial(0, s, splits, 500, "US"), WINDOW - 1));
+            }
+            h.processWatermark(new Watermark(WINDOW - 1));
+            List<String> a = alerts(h);
+            assertEquals(List.of("age/INT_TYPE_BIG_INT"), summary(a));
+            // The alert came from the key of the age path's split, which alone kept its stats.
+            assertEquals(1, a.size());
+            assertTrue(ageSplit == 0 || ageSplit == 1);
+        }
+    }
+
+    @Test
+    void schemaLintFindingsAreReportedOnceWithTheFirstWindow() throws Exception {
+        ValidationSettings s =
+                settings(
+                        "feature { name: \"d\" type: FLOAT"
+                                + " unique_constraints { min: 1 max: 2 } }\n",
+                        1,
+                        List.of());
+        ValidationSchema lint = s.buildSchema();
+        assertTrue(!lint.lintFindings().isEmpty(), "the schema has lint findings");
+        WindowAccumulatorSerializer ser = new WindowAccumulatorSerializer(lint);
+        byte[] empty = ser.serialize(new WindowAccumulator(lint));
+        try (var h = harness(s, null)) {
+            h.processElement(
+                    new StreamRecord<>(
+                            new WindowPartial(0, 0, WINDOW, 0, ser.getVersion(), empty),
+                            WINDOW - 1));
+            h.processWatermark(new Watermark(3 * WINDOW - 1));
+            List<String> a = alerts(h);
+            List<String> schemaAlerts =
+                    a.stream().filter(j -> field(j, "scope").equals("SCHEMA")).toList();
+            assertEquals(lint.lintFindings().size(), schemaAlerts.size(), a.toString());
+            assertEquals("0", field(schemaAlerts.get(0), "window_start"));
+            assertEquals("d", field(schemaAlerts.get(0), "feature_path"));
+        }
+    }
+
+    /** Ten examples of mostly US. */
+    private WindowPartial us(long start) {
+        return partial(
+                start, 0, 1, 1, "US", 2, "US", 3, "US", 4, "US", 5, "US", 6, "US", 7, "US", 8, "US",
+                9, "DE", 10, "FR");
+    }
+
+    /** Ten examples of mostly DE. */
+    private WindowPartial de(long start) {
+        return partial(
+                start, 0, 1, 1, "DE", 2, "DE", 3, "DE", 4, "DE", 5, "DE", 6, "DE", 7, "DE", 8, "DE",
+                9, "US", 10, "FR");
+    }
+}
