@@ -8,7 +8,8 @@
 # harness.latency-seconds [30], harness.s3 [true], harness.shard-cost [true] (the job without
 # shards and with gzip shards), harness.batch-sizes [128,1024,4096],
 # harness.warm-up [true] (one unmeasured run of each job first), harness.repeat [1] (interleaved
-# repeats of the measured runs, the median of each job reported), harness.out [target/harness].
+# repeats of the measured runs, the median of each job reported), harness.validation [true] (the
+# job with TFDV validation on, from the profile's TFMD schema), harness.out [target/harness].
 # Example: benchmarks/run-harness.sh -Dharness.records=200000
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -85,7 +85,7 @@ final class ValidationWindows {
                     Alerts.of(
                             context,
                             acc,
-                            onePerPathAndType(WindowEvaluator.evaluate(acc)),
+                            WindowEvaluator.evaluate(acc),
                             severity));
             if (previous != null) {
                 out.addAll(
@@ -97,25 +97,6 @@ final class ValidationWindows {
             }
             previous = acc;
             previousStart = start;
-        }
-        return out;
-    }
-
-    /**
-     * The findings without those whose (path, type) came before: a feature absent from a whole
-     * window is both the window's {@code SCHEMA_MISSING_COLUMN} and the roll-up of the per-record
-     * one, but §4.4 has one alert (one alert id) per window, path and type. The window-level
-     * finding comes first and is kept.
-     */
-    static List<WindowFinding> onePerPathAndType(List<WindowFinding> findings) {
-        Set<String> seen = new HashSet<>();
-        List<WindowFinding> out = new ArrayList<>(findings.size());
-        for (WindowFinding w : findings) {
-            Finding f = w.finding();
-            String key = (f.path() == null ? "" : f.path().serialized()) + '\0' + f.type();
-            if (seen.add(key)) {
-                out.add(w);
-            }
         }
         return out;
     }

@@ -33,6 +33,25 @@ public final class WindowEvaluator {
         }
         WindowRollUps.findings(a, out);
         dataset(schema, n, out);
+        return onePerPathAndType(out);
+    }
+
+    /**
+     * The findings without those whose (path, type) came before: a feature absent from a whole
+     * window is both the window's {@code SCHEMA_MISSING_COLUMN} and the roll-up of the per-record
+     * one, but an alert (and its id) is one per window, path and type. The window-level finding
+     * comes first and is kept.
+     */
+    static List<WindowFinding> onePerPathAndType(List<WindowFinding> findings) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        List<WindowFinding> out = new ArrayList<>(findings.size());
+        for (WindowFinding w : findings) {
+            Finding f = w.finding();
+            String key = (f.path() == null ? "" : f.path().serialized()) + '\0' + f.type();
+            if (seen.add(key)) {
+                out.add(w);
+            }
+        }
         return out;
     }
 

@@ -91,7 +91,8 @@ public final class ThroughputHarness {
             List<Integer> batchSizes,
             boolean warmUp,
             Path out,
-            int repeat) {
+            int repeat,
+            boolean validation) {
         /** The defaults of the full run, from system properties {@code harness.*}. */
         public static Settings fromSystemProperties() {
             return new Settings(
@@ -117,7 +118,8 @@ public final class ThroughputHarness {
                             .toList(),
                     Boolean.parseBoolean(System.getProperty("harness.warm-up", "true")),
                     Path.of(System.getProperty("harness.out", "target/harness")),
-                    Integer.getInteger("harness.repeat", 1));
+                    Integer.getInteger("harness.repeat", 1),
+                    Boolean.parseBoolean(System.getProperty("harness.validation", "true")));
         }
     }
 
@@ -160,6 +162,9 @@ public final class ThroughputHarness {
         return Long.getLong("harness.records." + profile, s.records());
     }
 
+    /** The shards setting of the run with validation on (shards local). */
+    static final String VALIDATED = "local, validation";
+
     /** The job's default batch.max-records. */
     static final int DEFAULT_BATCH = 1024;
 
@@ -188,7 +193,13 @@ public final class ThroughputHarness {
                 Path specFile = work.resolve(profile + "-spec.json");
                 Files.writeString(specFile, SpecJsonWriter.write(spec));
                 String in = profile + "-in";
-                createTopics(in, in + "-copy", in + "-dlq", in + "-batches", in + "-records");
+                createTopics(
+                        in,
+                        in + "-copy",
+                        in + "-dlq",
+                        in + "-batches",
+                        in + "-records",
+                        in + "-alerts");
                 load(in, pool(profile), recordsOf(profile));
                 if (s.warmUp()) {
                     // Unmeasured: the first job in a JVM pays for class loading and compilation,
@@ -208,6 +219,9 @@ public final class ThroughputHarness {
                     if (s.shardCost()) {
                         sample(samples, tfstream(profile, in, specFile, "none", false));
                         sample(samples, tfstream(profile, in, specFile, "local gzip", false));
+                    }
+                    if (s.validation()) {
+                        sample(samples, tfstream(profile, in, specFile, VALIDATED, false));
                     }
                     for (int size : s.batchSizes()) {
                         if (size != DEFAULT_BATCH) {
@@ -395,6 +409,16 @@ public final class ThroughputHarness {
         m.put("job.name", profile + "-tfstream-" + id);
         S3ProxyProcess proxy = null;
         try {
+            if (shards.equals(VALIDATED)) {
+                // The same job with TFDV validation on: the profile's TFMD schema instead of its
+                // spec (the same spec derives from it), alerts to a topic, shards local.
+                Path schemaFile = work.resolve(profile + "-schema.pbtxt");
+                Files.writeString(schemaFile, HarnessSchemas.of(profile));
+                m.remove("spec.path");
+                m.put("schema.path", schemaFile.toString());
+                m.put("validation.enabled", true);
+                m.put("validation.alerts-topic", in + "-alerts");
+            }
             if (shards.equals("none")) {
                 // the same job without shards: what shard writing costs
             } else if (shards.startsWith("local")) {
@@ -450,7 +474,13 @@ public final class ThroughputHarness {
 
     /** Deletes and creates again the output topics of {@code in}: each run starts empty. */
     private void resetOutputs(String in) throws Exception {
-        List<String> outputs = List.of(in + "-copy", in + "-dlq", in + "-batches", in + "-records");
+        List<String> outputs =
+                List.of(
+                        in + "-copy",
+                        in + "-dlq",
+                        in + "-batches",
+                        in + "-records",
+                        in + "-alerts");
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", kafka.bootstrapServers());
         try (Admin admin = Admin.create(p)) {

@@ -42,7 +42,8 @@ class ThroughputHarnessITCase {
                         List.of(256, 1024),
                         false,
                         out,
-                        1);
+                        1,
+                        true);
         Path report = new ThroughputHarness(settings).run();
         String md = Files.readString(report);
         for (String row :
@@ -55,12 +56,15 @@ class ThroughputHarnessITCase {
                         "| wide | tfstream (no shards) |",
                         "| wide | tfstream (shards local gzip) |",
                         "| wide | tfstream (shards local, batch 256) |",
+                        "| seed001 | tfstream (shards local, validation) |",
+                        "| wide | tfstream (shards local, validation) |",
                         "## Shard writing cost")) {
             assertTrue(md.contains(row), row + " in\n" + md);
         }
         JsonNode json = new ObjectMapper().readTree(out.resolve("report.json").toFile());
-        // per profile: pass-through, shards local, s3proxy, no shards, local gzip, batch 256
-        assertEquals(12, json.get("runs").size());
+        // per profile: pass-through, shards local, s3proxy, no shards, local gzip, validation,
+        // batch 256
+        assertEquals(14, json.get("runs").size());
         for (JsonNode r : json.get("runs")) {
             assertTrue(r.get("records_per_second").asDouble() > 0, r.toString());
             assertTrue(r.get("cpu_seconds").asDouble() > 0, r.toString());
