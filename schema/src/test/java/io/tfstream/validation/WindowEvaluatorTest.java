@@ -27,6 +27,7 @@ class WindowEvaluatorTest {
                 findings(window(s, List.of(example("x", int64s(1)), example("x", int64s(2)))));
         assertEquals(List.of(SCHEMA_MISSING_COLUMN), types(f));
         assertEquals("id", f.get(0).path().serialized());
-        assertEquals("Column is completely missing", f.get(0).shortDescription());
+        assertEquals("Column dropped", f.get(0).shortDescription());
+        assertEquals("Column is completely missing", f.get(0).description());
     }
 }
