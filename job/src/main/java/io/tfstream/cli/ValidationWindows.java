@@ -4,7 +4,6 @@ import io.tfstream.validation.Alert;
 import io.tfstream.validation.AlertScope;
 import io.tfstream.validation.Alerts;
 import io.tfstream.validation.DriftEvaluator;
-import io.tfstream.validation.Finding;
 import io.tfstream.validation.LintFinding;
 import io.tfstream.validation.RecordRef;
 import io.tfstream.validation.RecordResult;
@@ -13,12 +12,9 @@ import io.tfstream.validation.SeverityPolicy;
 import io.tfstream.validation.ValidationSchema;
 import io.tfstream.validation.WindowAccumulator;
 import io.tfstream.validation.WindowEvaluator;
-import io.tfstream.validation.WindowFinding;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -81,12 +77,7 @@ final class ValidationWindows {
             WindowAccumulator acc = w.getValue();
             Alerts.Context context =
                     new Alerts.Context(job, start, end, now, watermark, 0, previousStart);
-            out.addAll(
-                    Alerts.of(
-                            context,
-                            acc,
-                            WindowEvaluator.evaluate(acc),
-                            severity));
+            out.addAll(Alerts.of(context, acc, WindowEvaluator.evaluate(acc), severity));
             if (previous != null) {
                 out.addAll(
                         Alerts.of(
