@@ -1,8 +1,5 @@
 package io.tfstream.e2e.harness;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tfstream.job.EmbeddedCluster;
 import io.tfstream.job.JobConfig;
 import io.tfstream.job.JobLauncher;
@@ -21,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,9 +26,6 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.jfr.Recording;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordingFile;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
@@ -53,13 +46,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.jfree.chart.ChartFactory;
-import org.jfree.chart.ChartUtils;
-import org.jfree.chart.JFreeChart;
-import org.jfree.chart.plot.PlotOrientation;
-import org.jfree.data.category.DefaultCategoryDataset;
-import org.jfree.data.xy.XYSeries;
-import org.jfree.data.xy.XYSeriesCollection;
 
 /**
  * The throughput harness: the whole tfstream job against a pass-through job (Kafka → Kafka, bytes
@@ -74,78 +60,6 @@ import org.jfree.data.xy.XYSeriesCollection;
  * broker's work in both jobs alike.
  */
 public final class ThroughputHarness {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** What to run. */
-    public record Settings(
-            long records,
-            List<String> profiles,
-            int partitions,
-            int parallelism,
-            Duration checkpointInterval,
-            List<Duration> batchDelays,
-            int latencyRate,
-            Duration latencyDuration,
-            boolean s3,
-            boolean shardCost,
-            List<Integer> batchSizes,
-            boolean warmUp,
-            Path out,
-            int repeat,
-            boolean validation) {
-        /** The defaults of the full run, from system properties {@code harness.*}. */
-        public static Settings fromSystemProperties() {
-            return new Settings(
-                    Long.getLong("harness.records", 1_000_000),
-                    Arrays.asList(
-                            System.getProperty("harness.profiles", "seed001,wide").split(",")),
-                    Integer.getInteger("harness.partitions", 4),
-                    Integer.getInteger("harness.parallelism", 2),
-                    Duration.ofMillis(Long.getLong("harness.checkpoint-ms", 1000)),
-                    Arrays.stream(
-                                    System.getProperty("harness.batch-delays-ms", "50,200,1000")
-                                            .split(","))
-                            .map(s -> Duration.ofMillis(Long.parseLong(s.trim())))
-                            .toList(),
-                    Integer.getInteger("harness.latency-rate", 5000),
-                    Duration.ofSeconds(Long.getLong("harness.latency-seconds", 30)),
-                    Boolean.parseBoolean(System.getProperty("harness.s3", "true")),
-                    Boolean.parseBoolean(System.getProperty("harness.shard-cost", "true")),
-                    Arrays.stream(
-                                    System.getProperty("harness.batch-sizes", "128,1024,4096")
-                                            .split(","))
-                            .map(x -> Integer.parseInt(x.trim()))
-                            .toList(),
-                    Boolean.parseBoolean(System.getProperty("harness.warm-up", "true")),
-                    Path.of(System.getProperty("harness.out", "target/harness")),
-                    Integer.getInteger("harness.repeat", 1),
-                    Boolean.parseBoolean(System.getProperty("harness.validation", "true")));
-        }
-    }
-
-    /** One measured run. */
-    public record Run(
-            String profile,
-            String job,
-            long records,
-            double seconds,
-            double cpuSeconds,
-            double kernelCpuSeconds,
-            double s3ProxyCpuSeconds) {
-        double recordsPerSecond() {
-            return records / seconds;
-        }
-
-        double cpuSecondsPerMillion() {
-            return cpuSeconds * 1e6 / records;
-        }
-
-        /** The part of {@link #cpuSecondsPerMillion()} spent in the kernel (system time). */
-        double kernelCpuSecondsPerMillion() {
-            return kernelCpuSeconds * 1e6 / records;
-        }
-    }
-
     /** Latency of one batch delay. */
     public record Latency(
             long batchDelayMs,
@@ -155,7 +69,7 @@ public final class ThroughputHarness {
             double max,
             List<Double> sorted) {}
 
-    private final Settings s;
+    private final HarnessSettings s;
 
     /** Records loaded for {@code profile}: {@code harness.records.<profile>}, else the default. */
     long recordsOf(String profile) {
@@ -168,18 +82,18 @@ public final class ThroughputHarness {
     /** The job's default batch.max-records. */
     static final int DEFAULT_BATCH = 1024;
 
-    private final List<Run> runs = new ArrayList<>();
+    private final List<HarnessRun> runs = new ArrayList<>();
     private final List<Latency> latencies = new ArrayList<>();
     private final Map<String, Map<String, Long>> stages = new LinkedHashMap<>();
     private EmbeddedKafka kafka;
     private Path work;
 
-    public ThroughputHarness(Settings settings) {
+    public ThroughputHarness(HarnessSettings settings) {
         this.s = settings;
     }
 
     public static void main(String[] args) throws Exception {
-        new ThroughputHarness(Settings.fromSystemProperties()).run();
+        new ThroughputHarness(HarnessSettings.fromSystemProperties()).run();
     }
 
     /** Runs everything and writes the report; returns the report's path. */
@@ -209,7 +123,7 @@ public final class ThroughputHarness {
                 }
                 // Interleaved repeats, each job's median kept: drift of the machine over the run
                 // falls on every job alike, and one disturbed run does not decide a ratio.
-                Map<String, List<Run>> samples = new LinkedHashMap<>();
+                Map<String, List<HarnessRun>> samples = new LinkedHashMap<>();
                 for (int rep = 0; rep < s.repeat(); rep++) {
                     sample(samples, passThrough(profile, in));
                     sample(samples, tfstream(profile, in, specFile, "local", false));
@@ -229,7 +143,7 @@ public final class ThroughputHarness {
                         }
                     }
                 }
-                samples.values().forEach(list -> runs.add(median(list)));
+                samples.values().forEach(list -> runs.add(HarnessRun.median(list)));
                 // Profiled apart from the measured runs: JFR sampling slows the job it records.
                 tfstream(profile, in, specFile, "local", true);
             }
@@ -241,30 +155,11 @@ public final class ThroughputHarness {
         } finally {
             deleteTree(work);
         }
-        return report();
+        return new HarnessReport(s, runs, latencies, stages, this::recordsOf).write();
     }
 
-    private static void sample(Map<String, List<Run>> samples, Run r) {
+    private static void sample(Map<String, List<HarnessRun>> samples, HarnessRun r) {
         samples.computeIfAbsent(r.job(), k -> new ArrayList<>()).add(r);
-    }
-
-    /** The median of repeated runs of one job: median wall time and median CPU time. */
-    static Run median(List<Run> runs) {
-        Run first = runs.get(0);
-        return new Run(
-                first.profile(),
-                first.job(),
-                first.records(),
-                medianOf(runs.stream().mapToDouble(Run::seconds).toArray()),
-                medianOf(runs.stream().mapToDouble(Run::cpuSeconds).toArray()),
-                medianOf(runs.stream().mapToDouble(Run::kernelCpuSeconds).toArray()),
-                medianOf(runs.stream().mapToDouble(Run::s3ProxyCpuSeconds).toArray()));
-    }
-
-    private static double medianOf(double[] values) {
-        double[] v = values.clone();
-        Arrays.sort(v);
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
     /**
@@ -335,7 +230,7 @@ public final class ThroughputHarness {
     }
 
     /** Kafka → Kafka, bytes, key and headers unchanged, exactly once. */
-    private Run passThrough(String profile, String in) throws Exception {
+    private HarnessRun passThrough(String profile, String in) throws Exception {
         Configuration flink = flink();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         env.setParallelism(s.parallelism());
@@ -388,12 +283,13 @@ public final class ThroughputHarness {
     }
 
     /** The whole job, bounded at the loaded end: parse, dead letters, shards, payloads. */
-    private Run tfstream(String profile, String in, Path specFile, String shards, boolean profiled)
+    private HarnessRun tfstream(
+            String profile, String in, Path specFile, String shards, boolean profiled)
             throws Exception {
         return tfstream(profile, in, specFile, shards, profiled, DEFAULT_BATCH);
     }
 
-    private Run tfstream(
+    private HarnessRun tfstream(
             String profile,
             String in,
             Path specFile,
@@ -442,7 +338,7 @@ public final class ThroughputHarness {
                     StreamExecutionEnvironment.getExecutionEnvironment(flink);
             env.setParallelism(s.parallelism());
             TfstreamPipeline.build(env, job.config(), job.schema());
-            Run r =
+            HarnessRun r =
                     measure(
                             profile,
                             jobName(shards, batchSize),
@@ -451,7 +347,7 @@ public final class ThroughputHarness {
                             profiled ? profile : null);
             if (proxy != null) {
                 r =
-                        new Run(
+                        new HarnessRun(
                                 r.profile(),
                                 r.job(),
                                 r.records(),
@@ -529,7 +425,7 @@ public final class ThroughputHarness {
     }
 
     /** Runs the job to its end; wall and process CPU time, and a JFR profile when asked. */
-    private Run measure(
+    private HarnessRun measure(
             String profile,
             String name,
             Configuration flink,
@@ -559,7 +455,7 @@ public final class ThroughputHarness {
                 Path file = work.resolve(profile + ".jfr");
                 jfr.dump(file);
                 jfr.close();
-                stages.put(profile, stages(file));
+                stages.put(profile, JfrStages.of(file));
             }
             if (result.getSerializedThrowable().isPresent()) {
                 throw new IllegalStateException(
@@ -568,7 +464,8 @@ public final class ThroughputHarness {
                                 .get()
                                 .deserializeError(getClass().getClassLoader()));
             }
-            Run r = new Run(profile, name, recordsOf(profile), seconds, cpu, kernel, 0);
+            HarnessRun r =
+                    new HarnessRun(profile, name, recordsOf(profile), seconds, cpu, kernel, 0);
             System.out.printf(
                     Locale.ROOT,
                     "[harness] %s %s: %.0f records/s, %.1f CPU s per million%n",
@@ -578,74 +475,6 @@ public final class ThroughputHarness {
                     r.cpuSecondsPerMillion());
             return r;
         }
-    }
-
-    /** Execution samples by stage: the frame nearest the top of the stack that names one. */
-    static Map<String, Long> stages(Path jfr) throws IOException {
-        Map<String, Long> counts = new LinkedHashMap<>();
-        for (String st :
-                List.of(
-                        "source",
-                        "parse",
-                        "encode",
-                        "shard write",
-                        "kafka produce",
-                        "broker",
-                        "other")) {
-            counts.put(st, 0L);
-        }
-        for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
-            if (!e.getEventType().getName().equals("jdk.ExecutionSample")
-                    || e.getStackTrace() == null) {
-                continue;
-            }
-            String stage = "other";
-            for (RecordedFrame f : e.getStackTrace().getFrames()) {
-                String c = f.getMethod().getType().getName();
-                String found = stage(c);
-                if (found != null) {
-                    stage = found;
-                    break;
-                }
-            }
-            counts.merge(stage, 1L, Long::sum);
-        }
-        return counts;
-    }
-
-    private static String stage(String c) {
-        if (c.startsWith("io.tfstream.parse.") || c.startsWith("io.tfstream.operators.parse.")) {
-            return "parse";
-        }
-        if (c.startsWith("io.tfstream.tensor.batch.") || c.startsWith("io.tfstream.proto.")) {
-            return "encode";
-        }
-        if (c.startsWith("io.tfstream.tfrecord.")
-                || c.startsWith("io.tfstream.operators.shards.")
-                || c.startsWith("java.util.zip.")
-                || c.startsWith("org.apache.flink.connector.file.")
-                || c.startsWith("org.apache.hadoop.")
-                || c.startsWith("com.amazonaws.")) {
-            return "shard write";
-        }
-        if (c.startsWith("org.apache.kafka.clients.producer.")
-                || c.startsWith("org.apache.flink.connector.kafka.sink.")) {
-            return "kafka produce";
-        }
-        if (c.startsWith("org.apache.kafka.clients.consumer.")
-                || c.startsWith("org.apache.flink.connector.kafka.source.")
-                || c.startsWith("io.tfstream.operators.source.")) {
-            return "source";
-        }
-        if (c.startsWith("kafka.")
-                || c.startsWith("org.apache.kafka.server.")
-                || c.startsWith("org.apache.kafka.storage.")
-                || c.startsWith("org.apache.kafka.raft.")
-                || c.startsWith("org.apache.kafka.coordinator.")
-                || c.startsWith("org.apache.kafka.controller.")) {
-            return "broker";
-        }
-        return null;
     }
 
     /**
@@ -751,260 +580,6 @@ public final class ThroughputHarness {
             return Double.NaN;
         }
         return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
-    }
-
-    /** CPU per record of shard writing: the job with shards against the same job without. */
-    private void shardCost(StringBuilder md, ObjectNode root) {
-        if (!s.shardCost()) {
-            return;
-        }
-        md.append(
-                "\n## Shard writing cost (CPU per record, the same job with and without shards)\n\n");
-        md.append(
-                "| profile | no shards (CPU s per million) | shards local | added | of which kernel"
-                        + " | shards local gzip | added |\n");
-        md.append("| --- | --- | --- | --- | --- | --- | --- |\n");
-        ObjectNode cost = root.putObject("shard_cost");
-        for (String profile : s.profiles()) {
-            Run none = find(profile, "tfstream (no shards)");
-            Run local = find(profile, "tfstream (shards local)");
-            Run gzip = find(profile, "tfstream (shards local gzip)");
-            if (none == null || local == null || gzip == null) {
-                continue;
-            }
-            double base = none.cpuSecondsPerMillion();
-            double addedLocal = local.cpuSecondsPerMillion() / base - 1;
-            double addedGzip = gzip.cpuSecondsPerMillion() / base - 1;
-            ObjectNode p = cost.putObject(profile);
-            p.put("added_cpu_local", addedLocal);
-            p.put("added_cpu_local_gzip", addedGzip);
-            double addedKernel =
-                    (local.kernelCpuSecondsPerMillion() - none.kernelCpuSecondsPerMillion()) / base;
-            p.put("added_kernel_cpu_local", addedKernel);
-            md.append(
-                    String.format(
-                            Locale.ROOT,
-                            "| %s | %.1f | %.1f | %+.0f%% | %+.0f%% | %.1f | %+.0f%% |%n",
-                            profile,
-                            base,
-                            local.cpuSecondsPerMillion(),
-                            addedLocal * 100,
-                            addedKernel * 100,
-                            gzip.cpuSecondsPerMillion(),
-                            addedGzip * 100));
-        }
-    }
-
-    private Run find(String profile, String job) {
-        return runs.stream()
-                .filter(r -> r.profile().equals(profile) && r.job().equals(job))
-                .findFirst()
-                .orElse(null);
-    }
-
-    private Path report() throws IOException {
-        ObjectNode root = JSON.createObjectNode();
-        ObjectNode settings = root.putObject("settings");
-        ObjectNode loaded = settings.putObject("records");
-        StringBuilder perProfile = new StringBuilder();
-        for (String profile : s.profiles()) {
-            loaded.put(profile, recordsOf(profile));
-            perProfile.append(perProfile.length() == 0 ? "" : ", ");
-            perProfile.append(recordsOf(profile)).append(' ').append(profile);
-        }
-        settings.put("partitions", s.partitions());
-        settings.put("parallelism", s.parallelism());
-        settings.put("checkpoint_interval_ms", s.checkpointInterval().toMillis());
-        settings.put("repeat", s.repeat());
-        settings.put("machine", machine());
-        ArrayNode rs = root.putArray("runs");
-        StringBuilder md = new StringBuilder("# tfstream throughput harness\n\n");
-        md.append(
-                String.format(
-                        Locale.ROOT,
-                        "Records loaded: %s; %d partitions, parallelism %d, checkpoint every %d ms;"
-                                + " each figure the median of %d interleaved runs; %s.%n%n",
-                        perProfile,
-                        s.partitions(),
-                        s.parallelism(),
-                        s.checkpointInterval().toMillis(),
-                        s.repeat(),
-                        machine()));
-        md.append(
-                "| profile | job | records/s | CPU s per million | S3Proxy CPU s per million |"
-                        + " vs pass-through (throughput) |\n");
-        md.append("| --- | --- | --- | --- | --- | --- |\n");
-        DefaultCategoryDataset bars = new DefaultCategoryDataset();
-        for (Run r : runs) {
-            Run base =
-                    runs.stream()
-                            .filter(
-                                    x ->
-                                            x.profile().equals(r.profile())
-                                                    && x.job().equals("pass-through"))
-                            .findFirst()
-                            .orElse(r);
-            double ratio = r.recordsPerSecond() / base.recordsPerSecond();
-            ObjectNode j = rs.addObject();
-            j.put("profile", r.profile());
-            j.put("job", r.job());
-            j.put("records", r.records());
-            j.put("seconds", r.seconds());
-            j.put("cpu_seconds", r.cpuSeconds());
-            j.put("kernel_cpu_seconds", r.kernelCpuSeconds());
-            j.put("records_per_second", r.recordsPerSecond());
-            j.put("cpu_seconds_per_million", r.cpuSecondsPerMillion());
-            j.put("throughput_vs_pass_through", ratio);
-            j.put("s3proxy_cpu_seconds", r.s3ProxyCpuSeconds());
-            md.append(
-                    String.format(
-                            Locale.ROOT,
-                            "| %s | %s | %.0f | %.1f | %s | %.2f |%n",
-                            r.profile(),
-                            r.job(),
-                            r.recordsPerSecond(),
-                            r.cpuSecondsPerMillion(),
-                            r.s3ProxyCpuSeconds() > 0
-                                    ? String.format(
-                                            Locale.ROOT,
-                                            "%.1f",
-                                            r.s3ProxyCpuSeconds() * 1e6 / r.records())
-                                    : "",
-                            ratio));
-            bars.addValue(r.recordsPerSecond(), r.job(), r.profile());
-        }
-        shardCost(md, root);
-        md.append(
-                "\n## CPU by stage (JFR execution samples of the tfstream run, shards local)\n\n");
-        ObjectNode st = root.putObject("stages");
-        for (Map.Entry<String, Map<String, Long>> e : stages.entrySet()) {
-            long total = e.getValue().values().stream().mapToLong(Long::longValue).sum();
-            ObjectNode p = st.putObject(e.getKey());
-            md.append("- ").append(e.getKey()).append(": ");
-            List<String> parts = new ArrayList<>();
-            for (Map.Entry<String, Long> x : e.getValue().entrySet()) {
-                p.put(x.getKey(), x.getValue());
-                parts.add(
-                        String.format(
-                                Locale.ROOT,
-                                "%s %.0f%%",
-                                x.getKey(),
-                                total == 0 ? 0 : 100.0 * x.getValue() / total));
-            }
-            md.append(String.join(", ", parts))
-                    .append(String.format(Locale.ROOT, " (%d samples)%n", total));
-        }
-        md.append("\n## End-to-end latency (append → visible to a read_committed consumer)\n\n");
-        md.append(
-                String.format(
-                        Locale.ROOT,
-                        "%d records/s for %d s, profile %s.%n%n",
-                        s.latencyRate(),
-                        s.latencyDuration().toSeconds(),
-                        s.profiles().get(0)));
-        md.append(
-                "| batch delay | p50 ms | p99 ms | max ms | target p99 ≤ checkpoint + delay + 200 ms | records |\n");
-        md.append("| --- | --- | --- | --- | --- | --- |\n");
-        ArrayNode ls = root.putArray("latency");
-        XYSeriesCollection cdf = new XYSeriesCollection();
-        for (Latency l : latencies) {
-            long target = s.checkpointInterval().toMillis() + l.batchDelayMs() + 200;
-            ObjectNode j = ls.addObject();
-            j.put("batch_delay_ms", l.batchDelayMs());
-            j.put("p50_ms", l.p50());
-            j.put("p99_ms", l.p99());
-            j.put("max_ms", l.max());
-            j.put("samples", l.samples());
-            j.put("target_p99_ms", target);
-            md.append(
-                    String.format(
-                            Locale.ROOT,
-                            "| %d ms | %.0f | %.0f | %.0f | %d ms: %s | %d |%n",
-                            l.batchDelayMs(),
-                            l.p50(),
-                            l.p99(),
-                            l.max(),
-                            target,
-                            l.p99() <= target ? "met" : "missed",
-                            l.samples()));
-            XYSeries series = new XYSeries("batch delay " + l.batchDelayMs() + " ms");
-            List<Double> sorted = l.sorted();
-            int step = Math.max(1, sorted.size() / 500);
-            for (int i = 0; i < sorted.size(); i += step) {
-                series.add(sorted.get(i).doubleValue(), (double) (i + 1) / sorted.size());
-            }
-            if (!sorted.isEmpty()) {
-                series.add(sorted.get(sorted.size() - 1).doubleValue(), 1.0);
-            }
-            cdf.addSeries(series);
-        }
-        md.append(
-                "\n![throughput](throughput.png)\n\n![throughput by batch size](throughput-by-batch.png)"
-                        + "\n\n![latency CDF](latency-cdf.png)\n");
-        XYSeriesCollection byBatch = new XYSeriesCollection();
-        for (String profile : s.profiles()) {
-            XYSeries series = new XYSeries(profile + " (shards local)");
-            for (int size : s.batchSizes()) {
-                Run r = find(profile, jobName("local", size));
-                if (r != null) {
-                    series.add(size, r.recordsPerSecond());
-                }
-            }
-            byBatch.addSeries(series);
-        }
-        JFreeChart batchChart =
-                ChartFactory.createXYLineChart(
-                        "Throughput by batch.max-records",
-                        "batch.max-records",
-                        "records/s",
-                        byBatch,
-                        PlotOrientation.VERTICAL,
-                        true,
-                        false,
-                        false);
-        ChartUtils.saveChartAsPNG(
-                s.out().resolve("throughput-by-batch.png").toFile(), batchChart, 900, 500);
-        JFreeChart bar =
-                ChartFactory.createBarChart(
-                        "Throughput",
-                        "profile",
-                        "records/s",
-                        bars,
-                        PlotOrientation.VERTICAL,
-                        true,
-                        false,
-                        false);
-        ChartUtils.saveChartAsPNG(s.out().resolve("throughput.png").toFile(), bar, 900, 500);
-        JFreeChart line =
-                ChartFactory.createXYLineChart(
-                        "End-to-end latency CDF",
-                        "latency (ms)",
-                        "fraction of records",
-                        cdf,
-                        PlotOrientation.VERTICAL,
-                        true,
-                        false,
-                        false);
-        ChartUtils.saveChartAsPNG(s.out().resolve("latency-cdf.png").toFile(), line, 900, 500);
-        Files.writeString(
-                s.out().resolve("report.json"),
-                JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
-        Path report = s.out().resolve("report.md");
-        Files.writeString(report, md.toString());
-        System.out.println("[harness] report: " + report.toAbsolutePath());
-        return report;
-    }
-
-    private static String machine() {
-        return Runtime.getRuntime().availableProcessors()
-                + " cores, "
-                + System.getProperty("java.vm.name")
-                + " "
-                + System.getProperty("java.version")
-                + ", "
-                + System.getProperty("os.name")
-                + " "
-                + System.getProperty("os.arch");
     }
 
     private static void deleteTree(Path root) throws IOException {

@@ -21,14 +21,14 @@ class ThroughputHarnessITCase {
     @Test
     void runsEndToEndAndWritesItsReport() throws Exception {
         if (System.getProperty("harness.records") != null) {
-            ThroughputHarness.Settings full = ThroughputHarness.Settings.fromSystemProperties();
+            HarnessSettings full = HarnessSettings.fromSystemProperties();
             Path report = new ThroughputHarness(full).run();
             assertTrue(Files.readString(report).contains("| pass-through |"));
             return;
         }
         Path out = Path.of("target", "harness-smoke");
-        ThroughputHarness.Settings settings =
-                new ThroughputHarness.Settings(
+        HarnessSettings settings =
+                new HarnessSettings(
                         20_000,
                         List.of("seed001", "wide"),
                         4,
@@ -58,7 +58,8 @@ class ThroughputHarnessITCase {
                         "| wide | tfstream (shards local, batch 256) |",
                         "| seed001 | tfstream (shards local, validation) |",
                         "| wide | tfstream (shards local, validation) |",
-                        "## Shard writing cost")) {
+                        "## Shard writing cost",
+                        "## Validation cost")) {
             assertTrue(md.contains(row), row + " in\n" + md);
         }
         JsonNode json = new ObjectMapper().readTree(out.resolve("report.json").toFile());
@@ -73,6 +74,7 @@ class ThroughputHarnessITCase {
         assertEquals(5000, latency.get("samples").asLong(), "every produced record seen once");
         assertTrue(latency.get("p99_ms").asDouble() >= latency.get("p50_ms").asDouble());
         assertTrue(json.get("stages").get("seed001").get("parse").asLong() > 0);
+        assertTrue(json.get("validation_cost").get("wide").has("added_cpu"));
         assertTrue(Files.size(out.resolve("throughput.png")) > 1000);
         assertTrue(Files.size(out.resolve("latency-cdf.png")) > 1000);
         assertTrue(Files.size(out.resolve("throughput-by-batch.png")) > 1000);

@@ -1,0 +1,343 @@
+package io.tfstream.e2e.harness;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tfstream.e2e.harness.ThroughputHarness.Latency;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToLongFunction;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/**
+ * The harness's report: Markdown and JSON tables of the runs (ratios to the pass-through job, the
+ * cost of shard writing and of validation, CPU by stage, latency) and the PNG charts.
+ */
+final class HarnessReport {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HarnessSettings s;
+    private final List<HarnessRun> runs;
+    private final List<Latency> latencies;
+    private final Map<String, Map<String, Long>> stages;
+    private final ToLongFunction<String> recordsOf;
+
+    HarnessReport(
+            HarnessSettings s,
+            List<HarnessRun> runs,
+            List<Latency> latencies,
+            Map<String, Map<String, Long>> stages,
+            ToLongFunction<String> recordsOf) {
+        this.s = s;
+        this.runs = runs;
+        this.latencies = latencies;
+        this.stages = stages;
+        this.recordsOf = recordsOf;
+    }
+
+    /** CPU per record of shard writing: the job with shards against the same job without. */
+    private void shardCost(StringBuilder md, ObjectNode root) {
+        if (!s.shardCost()) {
+            return;
+        }
+        md.append(
+                "\n## Shard writing cost (CPU per record, the same job with and without shards)\n\n");
+        md.append(
+                "| profile | no shards (CPU s per million) | shards local | added | of which kernel"
+                        + " | shards local gzip | added |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- |\n");
+        ObjectNode cost = root.putObject("shard_cost");
+        for (String profile : s.profiles()) {
+            HarnessRun none = find(profile, "tfstream (no shards)");
+            HarnessRun local = find(profile, "tfstream (shards local)");
+            HarnessRun gzip = find(profile, "tfstream (shards local gzip)");
+            if (none == null || local == null || gzip == null) {
+                continue;
+            }
+            double base = none.cpuSecondsPerMillion();
+            double addedLocal = local.cpuSecondsPerMillion() / base - 1;
+            double addedGzip = gzip.cpuSecondsPerMillion() / base - 1;
+            ObjectNode p = cost.putObject(profile);
+            p.put("added_cpu_local", addedLocal);
+            p.put("added_cpu_local_gzip", addedGzip);
+            double addedKernel =
+                    (local.kernelCpuSecondsPerMillion() - none.kernelCpuSecondsPerMillion()) / base;
+            p.put("added_kernel_cpu_local", addedKernel);
+            md.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %.1f | %.1f | %+.0f%% | %+.0f%% | %.1f | %+.0f%% |%n",
+                            profile,
+                            base,
+                            local.cpuSecondsPerMillion(),
+                            addedLocal * 100,
+                            addedKernel * 100,
+                            gzip.cpuSecondsPerMillion(),
+                            addedGzip * 100));
+        }
+    }
+
+    private HarnessRun find(String profile, String job) {
+        return runs.stream()
+                .filter(r -> r.profile().equals(profile) && r.job().equals(job))
+                .findFirst()
+                .orElse(null);
+    }
+
+    /** Writes report.md, report.json and the charts into the output directory. */
+    Path write() throws IOException {
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode settings = root.putObject("settings");
+        ObjectNode loaded = settings.putObject("records");
+        StringBuilder perProfile = new StringBuilder();
+        for (String profile : s.profiles()) {
+            loaded.put(profile, recordsOf.applyAsLong(profile));
+            perProfile.append(perProfile.length() == 0 ? "" : ", ");
+            perProfile.append(recordsOf.applyAsLong(profile)).append(' ').append(profile);
+        }
+        settings.put("partitions", s.partitions());
+        settings.put("parallelism", s.parallelism());
+        settings.put("checkpoint_interval_ms", s.checkpointInterval().toMillis());
+        settings.put("repeat", s.repeat());
+        settings.put("machine", machine());
+        ArrayNode rs = root.putArray("runs");
+        StringBuilder md = new StringBuilder("# tfstream throughput harness\n\n");
+        md.append(
+                String.format(
+                        Locale.ROOT,
+                        "Records loaded: %s; %d partitions, parallelism %d, checkpoint every %d ms;"
+                                + " each figure the median of %d interleaved runs; %s.%n%n",
+                        perProfile,
+                        s.partitions(),
+                        s.parallelism(),
+                        s.checkpointInterval().toMillis(),
+                        s.repeat(),
+                        machine()));
+        md.append(
+                "| profile | job | records/s | CPU s per million | S3Proxy CPU s per million |"
+                        + " vs pass-through (throughput) |\n");
+        md.append("| --- | --- | --- | --- | --- | --- |\n");
+        DefaultCategoryDataset bars = new DefaultCategoryDataset();
+        for (HarnessRun r : runs) {
+            HarnessRun base =
+                    runs.stream()
+                            .filter(
+                                    x ->
+                                            x.profile().equals(r.profile())
+                                                    && x.job().equals("pass-through"))
+                            .findFirst()
+                            .orElse(r);
+            double ratio = r.recordsPerSecond() / base.recordsPerSecond();
+            ObjectNode j = rs.addObject();
+            j.put("profile", r.profile());
+            j.put("job", r.job());
+            j.put("records", r.records());
+            j.put("seconds", r.seconds());
+            j.put("cpu_seconds", r.cpuSeconds());
+            j.put("kernel_cpu_seconds", r.kernelCpuSeconds());
+            j.put("records_per_second", r.recordsPerSecond());
+            j.put("cpu_seconds_per_million", r.cpuSecondsPerMillion());
+            j.put("throughput_vs_pass_through", ratio);
+            j.put("s3proxy_cpu_seconds", r.s3ProxyCpuSeconds());
+            md.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %s | %.0f | %.1f | %s | %.2f |%n",
+                            r.profile(),
+                            r.job(),
+                            r.recordsPerSecond(),
+                            r.cpuSecondsPerMillion(),
+                            r.s3ProxyCpuSeconds() > 0
+                                    ? String.format(
+                                            Locale.ROOT,
+                                            "%.1f",
+                                            r.s3ProxyCpuSeconds() * 1e6 / r.records())
+                                    : "",
+                            ratio));
+            bars.addValue(r.recordsPerSecond(), r.job(), r.profile());
+        }
+        shardCost(md, root);
+        validationCost(md, root);
+        md.append(
+                "\n## CPU by stage (JFR execution samples of the tfstream run, shards local)\n\n");
+        ObjectNode st = root.putObject("stages");
+        for (Map.Entry<String, Map<String, Long>> e : stages.entrySet()) {
+            long total = e.getValue().values().stream().mapToLong(Long::longValue).sum();
+            ObjectNode p = st.putObject(e.getKey());
+            md.append("- ").append(e.getKey()).append(": ");
+            List<String> parts = new ArrayList<>();
+            for (Map.Entry<String, Long> x : e.getValue().entrySet()) {
+                p.put(x.getKey(), x.getValue());
+                parts.add(
+                        String.format(
+                                Locale.ROOT,
+                                "%s %.0f%%",
+                                x.getKey(),
+                                total == 0 ? 0 : 100.0 * x.getValue() / total));
+            }
+            md.append(String.join(", ", parts))
+                    .append(String.format(Locale.ROOT, " (%d samples)%n", total));
+        }
+        md.append("\n## End-to-end latency (append → visible to a read_committed consumer)\n\n");
+        md.append(
+                String.format(
+                        Locale.ROOT,
+                        "%d records/s for %d s, profile %s.%n%n",
+                        s.latencyRate(),
+                        s.latencyDuration().toSeconds(),
+                        s.profiles().get(0)));
+        md.append(
+                "| batch delay | p50 ms | p99 ms | max ms | target p99 ≤ checkpoint + delay + 200 ms | records |\n");
+        md.append("| --- | --- | --- | --- | --- | --- |\n");
+        ArrayNode ls = root.putArray("latency");
+        XYSeriesCollection cdf = new XYSeriesCollection();
+        for (Latency l : latencies) {
+            long target = s.checkpointInterval().toMillis() + l.batchDelayMs() + 200;
+            ObjectNode j = ls.addObject();
+            j.put("batch_delay_ms", l.batchDelayMs());
+            j.put("p50_ms", l.p50());
+            j.put("p99_ms", l.p99());
+            j.put("max_ms", l.max());
+            j.put("samples", l.samples());
+            j.put("target_p99_ms", target);
+            md.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %d ms | %.0f | %.0f | %.0f | %d ms: %s | %d |%n",
+                            l.batchDelayMs(),
+                            l.p50(),
+                            l.p99(),
+                            l.max(),
+                            target,
+                            l.p99() <= target ? "met" : "missed",
+                            l.samples()));
+            XYSeries series = new XYSeries("batch delay " + l.batchDelayMs() + " ms");
+            List<Double> sorted = l.sorted();
+            int step = Math.max(1, sorted.size() / 500);
+            for (int i = 0; i < sorted.size(); i += step) {
+                series.add(sorted.get(i).doubleValue(), (double) (i + 1) / sorted.size());
+            }
+            if (!sorted.isEmpty()) {
+                series.add(sorted.get(sorted.size() - 1).doubleValue(), 1.0);
+            }
+            cdf.addSeries(series);
+        }
+        md.append(
+                "\n![throughput](throughput.png)\n\n![throughput by batch size](throughput-by-batch.png)"
+                        + "\n\n![latency CDF](latency-cdf.png)\n");
+        XYSeriesCollection byBatch = new XYSeriesCollection();
+        for (String profile : s.profiles()) {
+            XYSeries series = new XYSeries(profile + " (shards local)");
+            for (int size : s.batchSizes()) {
+                HarnessRun r = find(profile, ThroughputHarness.jobName("local", size));
+                if (r != null) {
+                    series.add(size, r.recordsPerSecond());
+                }
+            }
+            byBatch.addSeries(series);
+        }
+        JFreeChart batchChart =
+                ChartFactory.createXYLineChart(
+                        "Throughput by batch.max-records",
+                        "batch.max-records",
+                        "records/s",
+                        byBatch,
+                        PlotOrientation.VERTICAL,
+                        true,
+                        false,
+                        false);
+        ChartUtils.saveChartAsPNG(
+                s.out().resolve("throughput-by-batch.png").toFile(), batchChart, 900, 500);
+        JFreeChart bar =
+                ChartFactory.createBarChart(
+                        "Throughput",
+                        "profile",
+                        "records/s",
+                        bars,
+                        PlotOrientation.VERTICAL,
+                        true,
+                        false,
+                        false);
+        ChartUtils.saveChartAsPNG(s.out().resolve("throughput.png").toFile(), bar, 900, 500);
+        JFreeChart line =
+                ChartFactory.createXYLineChart(
+                        "End-to-end latency CDF",
+                        "latency (ms)",
+                        "fraction of records",
+                        cdf,
+                        PlotOrientation.VERTICAL,
+                        true,
+                        false,
+                        false);
+        ChartUtils.saveChartAsPNG(s.out().resolve("latency-cdf.png").toFile(), line, 900, 500);
+        Files.writeString(
+                s.out().resolve("report.json"),
+                JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
+        Path report = s.out().resolve("report.md");
+        Files.writeString(report, md.toString());
+        System.out.println("[harness] report: " + report.toAbsolutePath());
+        return report;
+    }
+
+    private static String machine() {
+        return Runtime.getRuntime().availableProcessors()
+                + " cores, "
+                + System.getProperty("java.vm.name")
+                + " "
+                + System.getProperty("java.version")
+                + ", "
+                + System.getProperty("os.name")
+                + " "
+                + System.getProperty("os.arch");
+    }
+
+    /** CPU per record of validation: the job with shards local, with and without validation. */
+    private void validationCost(StringBuilder md, ObjectNode root) {
+        if (!s.validation()) {
+            return;
+        }
+        md.append("\n## Validation cost (CPU per record, the same job with and without)\n\n");
+        md.append(
+                "| profile | shards local (CPU s per million) | with validation | added |"
+                        + " throughput vs pass-through |\n");
+        md.append("| --- | --- | --- | --- | --- |\n");
+        ObjectNode cost = root.putObject("validation_cost");
+        for (String profile : s.profiles()) {
+            HarnessRun local = find(profile, "tfstream (shards local)");
+            HarnessRun validated =
+                    find(
+                            profile,
+                            ThroughputHarness.jobName(
+                                    ThroughputHarness.VALIDATED, ThroughputHarness.DEFAULT_BATCH));
+            HarnessRun pass = find(profile, "pass-through");
+            if (local == null || validated == null || pass == null) {
+                continue;
+            }
+            double added = validated.cpuSecondsPerMillion() / local.cpuSecondsPerMillion() - 1;
+            double ratio = validated.recordsPerSecond() / pass.recordsPerSecond();
+            ObjectNode p = cost.putObject(profile);
+            p.put("added_cpu", added);
+            p.put("throughput_vs_pass_through", ratio);
+            md.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %.1f | %.1f | %+.0f%% | %.2f |%n",
+                            profile,
+                            local.cpuSecondsPerMillion(),
+                            validated.cpuSecondsPerMillion(),
+                            added * 100,
+                            ratio));
+        }
+    }
+}
