@@ -1,10 +1,8 @@
 package io.tfstream.cli;
 
 import io.tfstream.validation.Alert;
-import io.tfstream.validation.AlertScope;
 import io.tfstream.validation.Alerts;
 import io.tfstream.validation.DriftEvaluator;
-import io.tfstream.validation.LintFinding;
 import io.tfstream.validation.RecordRef;
 import io.tfstream.validation.RecordResult;
 import io.tfstream.validation.RecordValidator;
@@ -64,7 +62,7 @@ final class ValidationWindows {
     List<Alert> alerts(String job, long now) {
         long watermark = maxTime == Long.MIN_VALUE ? 0 : maxTime;
         SeverityPolicy severity = SeverityPolicy.allErrors();
-        List<Alert> out = new ArrayList<>(lintAlerts(job, now, watermark, severity));
+        List<Alert> out = new ArrayList<>(Alerts.lint(schema, job, severity, 0, 0, now, watermark));
         WindowAccumulator previous = null;
         long previousStart = -1;
         for (Map.Entry<Long, WindowAccumulator> w : windows.entrySet()) {
@@ -88,48 +86,6 @@ final class ValidationWindows {
             }
             previous = acc;
             previousStart = start;
-        }
-        return out;
-    }
-
-    /** One {@code SCHEMA} alert per lint finding, tied to no window (start and end 0). */
-    private List<Alert> lintAlerts(String job, long now, long watermark, SeverityPolicy severity) {
-        List<Alert> out = new ArrayList<>();
-        for (LintFinding f : schema.lintFindings()) {
-            String path = f.path() == null ? "" : f.path().serialized();
-            out.add(
-                    new Alert(
-                            Alerts.alertId(job, schema.fingerprint(), 0, path, f.type().name()),
-                            AlertScope.SCHEMA,
-                            0,
-                            0,
-                            now,
-                            watermark,
-                            schema.options().environment() == null
-                                    ? ""
-                                    : schema.options().environment(),
-                            schema.fingerprint(),
-                            path,
-                            f.path() == null ? List.of() : f.path().steps(),
-                            f.type().name(),
-                            f.type().getNumber(),
-                            severity.severity(f.type()).name(),
-                            f.shortDescription(),
-                            f.description(),
-                            0,
-                            0,
-                            0,
-                            0,
-                            0,
-                            Map.of(),
-                            Map.of(),
-                            null,
-                            -1,
-                            List.of(),
-                            List.of(),
-                            Long.MAX_VALUE,
-                            Long.MIN_VALUE,
-                            0));
         }
         return out;
     }

@@ -6,6 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 
 /** Makes {@link Alert}s from the findings of a window, with deterministic alert ids. */
 public final class Alerts {
@@ -99,6 +100,58 @@ public final class Alerts {
                             w.firstSeen(),
                             w.lastSeen(),
                             c.lateCount()));
+        }
+        return out;
+    }
+
+    /**
+     * The tier-S (schema lint) findings of {@code schema} as {@link AlertScope#SCHEMA} alerts.
+     * Their ids do not depend on a window (window start 0 in the id), so a report repeated after a
+     * restore carries the same ids.
+     */
+    public static List<Alert> lint(
+            ValidationSchema schema,
+            String job,
+            SeverityPolicy severity,
+            long windowStart,
+            long windowEnd,
+            long emittedAt,
+            long watermark) {
+        List<Alert> out = new ArrayList<>();
+        String env = schema.options().environment() == null ? "" : schema.options().environment();
+        for (LintFinding f : schema.lintFindings()) {
+            String path = f.path() == null ? "" : f.path().serialized();
+            out.add(
+                    new Alert(
+                            Alerts.alertId(job, schema.fingerprint(), 0, path, f.type().name()),
+                            AlertScope.SCHEMA,
+                            windowStart,
+                            windowEnd,
+                            emittedAt,
+                            watermark,
+                            env,
+                            schema.fingerprint(),
+                            path,
+                            f.path() == null ? List.of() : f.path().steps(),
+                            f.type().name(),
+                            f.type().getNumber(),
+                            severity.severity(f.type()).name(),
+                            f.shortDescription(),
+                            f.description(),
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            Map.of(),
+                            Map.of(),
+                            null,
+                            -1,
+                            List.of(),
+                            List.of(),
+                            Long.MAX_VALUE,
+                            Long.MIN_VALUE,
+                            0));
         }
         return out;
     }

@@ -181,7 +181,7 @@ public final class WindowAlertFunction
         List<Alert> alerts = new ArrayList<>();
         if (split == 0 && lintReported.value() == null) {
             alerts.addAll(
-                    LintAlerts.of(
+                    Alerts.lint(
                             schema,
                             settings.job(),
                             severity,
