@@ -5,8 +5,8 @@ import static io.tfstream.job.JobTestSupport.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.protobuf.ByteString;
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
+import io.tfstream.testing.ProtoFeatures;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,11 +38,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.tensorflow.example.BytesList;
 import org.tensorflow.example.Example;
-import org.tensorflow.example.Feature;
 import org.tensorflow.example.Features;
-import org.tensorflow.example.Int64List;
 
 /**
  * Validation alerts end to end on a MiniCluster and a real KRaft broker, unbounded source, 10 s
@@ -243,16 +240,11 @@ class ValidationAlertsITCase {
 
     private static ProducerRecord<byte[], byte[]> record(
             String topic, int partition, long ts, String key, long age, String country) {
-        Features.Builder f = Features.newBuilder();
-        f.putFeature(
-                "age",
-                Feature.newBuilder().setInt64List(Int64List.newBuilder().addValue(age)).build());
-        f.putFeature(
-                "country",
-                Feature.newBuilder()
-                        .setBytesList(
-                                BytesList.newBuilder().addValue(ByteString.copyFromUtf8(country)))
-                        .build());
+        Features f =
+                Features.newBuilder()
+                        .putFeature("age", ProtoFeatures.int64s(age))
+                        .putFeature("country", ProtoFeatures.strings(country))
+                        .build();
         return new ProducerRecord<>(
                 topic,
                 partition,

@@ -1,18 +1,15 @@
 package io.tfstream.operators.validation;
 
-import com.google.protobuf.ByteString;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.parse.ParseLimits;
+import io.tfstream.testing.ProtoFeatures;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.tensorflow.example.BytesList;
 import org.tensorflow.example.Example;
-import org.tensorflow.example.Feature;
 import org.tensorflow.example.Features;
-import org.tensorflow.example.Int64List;
 
 /**
  * A TFMD schema with a per-record check (age in [0, 120]), a string domain with drift comparator
@@ -52,16 +49,11 @@ final class ValidationFixtures {
     }
 
     static byte[] example(long age, String country) {
-        Features.Builder f = Features.newBuilder();
-        f.putFeature(
-                "age",
-                Feature.newBuilder().setInt64List(Int64List.newBuilder().addValue(age)).build());
-        f.putFeature(
-                "country",
-                Feature.newBuilder()
-                        .setBytesList(
-                                BytesList.newBuilder().addValue(ByteString.copyFromUtf8(country)))
-                        .build());
+        Features f =
+                Features.newBuilder()
+                        .putFeature("age", ProtoFeatures.int64s(age))
+                        .putFeature("country", ProtoFeatures.strings(country))
+                        .build();
         return Example.newBuilder().setFeatures(f).build().toByteArray();
     }
 
