@@ -8,12 +8,14 @@ import io.tfstream.tfrecord.TfRecordReader;
 import io.tfstream.validation.Alert;
 import io.tfstream.validation.AlertJson;
 import io.tfstream.validation.SchemaLintException;
+import io.tfstream.validation.SeverityPolicy;
 import io.tfstream.validation.ValidationOptions;
 import io.tfstream.validation.ValidationSchema;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.flink.util.TimeUtils;
@@ -114,6 +116,15 @@ final class ValidateCommand implements Callable<Integer> {
     private long minDriftExamples;
 
     @Option(
+            names = "--severity-override",
+            paramLabel = "TYPE=SEVERITY",
+            description =
+                    "TFDV's severity_overrides: the severity (ERROR or WARNING) of the alerts of"
+                            + " anomaly type TYPE, e.g. SCHEMA_NEW_COLUMN=WARNING; repeatable."
+                            + " Dataset-level anomalies stay ERROR.")
+    private List<String> severityOverrides = new ArrayList<>();
+
+    @Option(
             names = {"--sequence", "--seq"},
             description = "Records are tf.train.SequenceExamples.")
     private boolean sequence;
@@ -137,6 +148,13 @@ final class ValidateCommand implements Callable<Integer> {
         }
         if (minDriftExamples < 0) {
             err.println("tfstream validate: --min-drift-examples must not be negative");
+            return ExitCodes.USAGE;
+        }
+        SeverityPolicy severity;
+        try {
+            severity = SeverityPolicy.parse(severityOverrides);
+        } catch (IllegalArgumentException e) {
+            err.println("tfstream validate: --severity-override " + e.getMessage());
             return ExitCodes.USAGE;
         }
         Schema parsed;
@@ -170,7 +188,7 @@ final class ValidateCommand implements Callable<Integer> {
         ValidationRun run =
                 new ValidationRun(
                         schema,
-                        new ValidationWindows(schema, size),
+                        new ValidationWindows(schema, size, severity),
                         eventTimeFeature == null
                                 ? null
                                 : new EventTimeReader(

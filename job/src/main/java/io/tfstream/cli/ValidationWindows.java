@@ -30,15 +30,19 @@ final class ValidationWindows {
     private long minTime = Long.MAX_VALUE;
     private long maxTime = Long.MIN_VALUE;
 
+    private final SeverityPolicy severity;
+
     /**
      * @param size window length in ms, or 0 for one window over the whole input
+     * @param severity the severity of each anomaly type (after overrides)
      */
-    ValidationWindows(ValidationSchema schema, long size) {
+    ValidationWindows(ValidationSchema schema, long size, SeverityPolicy severity) {
         if (size < 0) {
             throw new IllegalArgumentException("window size must be >= 0, got " + size);
         }
         this.schema = schema;
         this.size = size;
+        this.severity = severity;
         if (size == 0) {
             windows.put(0L, new WindowAccumulator(schema));
         }
@@ -61,7 +65,6 @@ final class ValidationWindows {
     /** The alerts of the whole run, made at {@code now}; {@code job} goes into the alert ids. */
     List<Alert> alerts(String job, long now) {
         long watermark = maxTime == Long.MIN_VALUE ? 0 : maxTime;
-        SeverityPolicy severity = SeverityPolicy.allErrors();
         List<Alert> out = new ArrayList<>(Alerts.lint(schema, job, severity, 0, 0, now, watermark));
         WindowAccumulator previous = null;
         long previousStart = -1;

@@ -681,6 +681,18 @@ public final class JobOptions {
                                     + " entry wins over its severity's; a record takes its"
                                     + " strongest action. Unset: pass.");
 
+    public static final ConfigOption<List<String>> VALIDATION_SEVERITY_OVERRIDES =
+            key("validation.severity-overrides")
+                    .stringType()
+                    .asList()
+                    .noDefaultValue()
+                    .withDescription(
+                            "TFDV's severity_overrides as TYPE=SEVERITY entries (';'-separated),"
+                                    + " e.g. SCHEMA_NEW_COLUMN=WARNING: the severity of alerts and"
+                                    + " Anomalies reasons of that type, and the severity"
+                                    + " validation.actions matches. Dataset-level anomalies stay"
+                                    + " ERROR, as in TFDV. Unset: every type is ERROR.");
+
     // --- S3
 
     public static final ConfigOption<String> S3_ENDPOINT =
@@ -782,6 +794,7 @@ public final class JobOptions {
                     VALIDATION_SPLITS,
                     VALIDATION_MIN_DRIFT_EXAMPLES,
                     VALIDATION_ACTIONS,
+                    VALIDATION_SEVERITY_OVERRIDES,
                     S3_ENDPOINT,
                     S3_PATH_STYLE_ACCESS,
                     S3_CREDENTIALS_FILE);

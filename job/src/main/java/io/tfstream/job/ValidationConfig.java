@@ -3,6 +3,7 @@ package io.tfstream.job;
 import io.tfstream.operators.validation.ValidationActions;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.parse.ParseLimits;
+import io.tfstream.validation.SeverityPolicy;
 import java.util.List;
 
 /**
@@ -45,6 +46,21 @@ final class ValidationConfig {
                     "invalid value for validation.min-drift-examples: expected >= 0");
         }
         actions(c);
+        severityOverrides(c);
+    }
+
+    static List<String> severityOverrides(JobConfig c) {
+        List<String> entries =
+                c.contains(JobOptions.VALIDATION_SEVERITY_OVERRIDES)
+                        ? c.get(JobOptions.VALIDATION_SEVERITY_OVERRIDES)
+                        : List.of();
+        try {
+            SeverityPolicy.parse(entries);
+        } catch (IllegalArgumentException e) {
+            throw new JobConfigException(
+                    "invalid value for validation.severity-overrides: " + e.getMessage(), e);
+        }
+        return entries;
     }
 
     static ValidationActions actions(JobConfig c) {
@@ -75,6 +91,7 @@ final class ValidationConfig {
                 splits > 0 ? splits : Math.max(1, parallelism),
                 c.get(JobOptions.VALIDATION_MIN_DRIFT_EXAMPLES),
                 actions(c),
+                severityOverrides(c),
                 c.get(JobOptions.JOB_NAME),
                 limits);
     }

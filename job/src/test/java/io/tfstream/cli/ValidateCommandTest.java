@@ -166,6 +166,35 @@ class ValidateCommandTest {
     }
 
     @Test
+    void severityOverridesLowerAnAlertToAWarning() throws IOException {
+        Path s = schema(G1);
+        Path f = records("g1w.tfrecord", example("annotated_enum", strings("D")));
+        CliRun run =
+                CliRun.of(
+                        "validate",
+                        "--schema",
+                        s.toString(),
+                        "--severity-override",
+                        "enum_type_unexpected_string_values=warning",
+                        f.toString());
+        assertEquals(1, run.exitCode(), run.err());
+        List<JsonNode> alerts = alerts(run);
+        assertEquals(1, alerts.size());
+        assertEquals("WARNING", alerts.get(0).get("severity").asText());
+        CliRun bad =
+                CliRun.of(
+                        "validate",
+                        "--schema",
+                        s.toString(),
+                        "--severity-override",
+                        "ENUM_TYPE_UNEXPECTED_STRING_VALUES=INFO",
+                        f.toString());
+        assertEquals(2, bad.exitCode());
+        assertEquals("", bad.out());
+        assertTrue(bad.err().contains("severity must be ERROR or WARNING"), bad.err());
+    }
+
+    @Test
     void recordGoldenCasesRollUpOverTheWindow() throws IOException {
         // G2 (new column), G7 (int range), G8 (float range, Inf) in one window; refs by index.
         Path s =

@@ -63,6 +63,24 @@ class ValidationConfigTest {
     }
 
     @Test
+    void severityOverridesReachTheSettingsAndTheActionsBySeverity() {
+        Map<String, Object> m = enabled();
+        m.put("validation.severity-overrides", "schema_new_column=warning");
+        m.put("validation.actions", "ERROR=divert;WARNING=mark");
+        JobConfig c = JobConfig.of(m);
+        var severity =
+                io.tfstream.validation.SeverityPolicy.parse(ValidationConfig.severityOverrides(c));
+        assertEquals(
+                AnomalyInfo.Severity.WARNING,
+                severity.severity(AnomalyInfo.Type.SCHEMA_NEW_COLUMN));
+        assertEquals(
+                AnomalyInfo.Severity.ERROR, severity.severity(AnomalyInfo.Type.INT_TYPE_BIG_INT));
+        var a = ValidationConfig.actions(c);
+        assertEquals(ValidationAction.MARK, a.of(AnomalyInfo.Type.SCHEMA_NEW_COLUMN, severity));
+        assertEquals(ValidationAction.DIVERT, a.of(AnomalyInfo.Type.INT_TYPE_BIG_INT, severity));
+    }
+
+    @Test
     void badActionsAndSplitsNameTheSetting() {
         Map<String, Object> m = enabled();
         m.put("validation.actions", "NOT_A_TYPE=divert");
@@ -70,6 +88,10 @@ class ValidationConfigTest {
         assertTrue(error(m).contains("NOT_A_TYPE"), error(m));
         m.put("validation.actions", "INT_TYPE_BIG_INT=drop");
         assertTrue(error(m).contains("pass, mark, divert"), error(m));
+        m = enabled();
+        m.put("validation.severity-overrides", "SCHEMA_NEW_COLUMN=INFO");
+        assertTrue(error(m).contains("validation.severity-overrides"), error(m));
+        assertTrue(error(m).contains("ERROR or WARNING"), error(m));
         m = enabled();
         m.put("validation.splits", "0");
         assertTrue(error(m).contains("validation.splits"), error(m));

@@ -1,6 +1,8 @@
 package io.tfstream.validation;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The distances of TFDV's {@code metrics.cc}: L-infinity between two value→count maps (each
@@ -42,24 +44,126 @@ final class Divergences {
     }
 
     /**
-     * JSD of two numeric histograms on the shared grid; NaN counts get a bucket per side, so NaN on
-     * both sides still counts as different, as TFDV does.
+     * TFDV's {@code JensenShannonDivergence} of two numeric features: each side's {@code STANDARD}
+     * histogram ({@link StandardHistogram}), aligned as {@code AlignHistograms} does (point and
+     * infinite buckets stripped, the rest rebucketed onto the union of both sides' boundaries
+     * assuming values spread evenly inside a bucket, point masses added back per distinct point,
+     * infinite mass as one bucket per side, NaN in two buckets that never overlap), then the JSD of
+     * the normalized counts. NaN when a side has nothing to normalize.
      */
     static double jensenShannon(ValueHistogram cur, ValueHistogram prev) {
-        int n = ValueHistogram.BUCKETS;
-        double[] p = new double[n + 4];
-        double[] q = new double[n + 4];
-        for (int i = 0; i < n; i++) {
-            p[i] = cur.counts[i];
-            q[i] = prev.counts[i];
+        StandardHistogram a = StandardHistogram.of(cur, StandardHistogram.TFDV_BUCKETS);
+        StandardHistogram b = StandardHistogram.of(prev, StandardHistogram.TFDV_BUCKETS);
+        double[][] aligned = align(a, b);
+        return jensenShannon(aligned[0], aligned[1]);
+    }
+
+    /** {@code AlignHistograms}: the two sides' counts over one common list of buckets. */
+    static double[][] align(StandardHistogram h1, StandardHistogram h2) {
+        Stripped s1 = strip(h1);
+        Stripped s2 = strip(h2);
+        java.util.TreeSet<Double> b1 = boundaries(s1.buckets);
+        java.util.TreeSet<Double> b2 = boundaries(s2.buckets);
+        List<Double> c1 = counts(s1.buckets);
+        List<Double> c2 = counts(s2.buckets);
+        if (!b1.equals(b2)) {
+            java.util.TreeSet<Double> all = new java.util.TreeSet<>(b1);
+            all.addAll(b2);
+            double[] bounds = all.stream().mapToDouble(Double::doubleValue).toArray();
+            c1 = rebucket(bounds, s1.buckets);
+            c2 = rebucket(bounds, s2.buckets);
         }
-        p[n] = cur.posInf;
-        q[n] = prev.posInf;
-        p[n + 1] = cur.negInf;
-        q[n + 1] = prev.negInf;
-        p[n + 2] = cur.nan;
-        q[n + 3] = prev.nan;
-        return jensenShannon(p, q);
+        java.util.TreeSet<Double> points = new java.util.TreeSet<>(s1.points.keySet());
+        points.addAll(s2.points.keySet());
+        for (double p : points) {
+            c1.add(s1.points.getOrDefault(p, 0.0));
+            c2.add(s2.points.getOrDefault(p, 0.0));
+        }
+        if (s1.infinite != 0) {
+            c1.add(s1.infinite);
+            c2.add(0.0);
+        }
+        if (s2.infinite != 0) {
+            c1.add(0.0);
+            c2.add(s2.infinite);
+        }
+        if (h1.numNan > 0 || h2.numNan > 0) {
+            c1.add(0.0);
+            c1.add(h1.numNan);
+            c2.add(h2.numNan);
+            c2.add(0.0);
+        }
+        return new double[][] {
+            c1.stream().mapToDouble(Double::doubleValue).toArray(),
+            c2.stream().mapToDouble(Double::doubleValue).toArray()
+        };
+    }
+
+    /**
+     * A histogram without its point and infinite buckets ({@code StripPointAndInfiniteBuckets}).
+     */
+    private record Stripped(
+            List<double[]> buckets, java.util.TreeMap<Double, Double> points, double infinite) {}
+
+    private static Stripped strip(StandardHistogram h) {
+        List<double[]> buckets = new ArrayList<>();
+        java.util.TreeMap<Double, Double> points = new java.util.TreeMap<>();
+        double infinite = 0;
+        for (double[] b : h.buckets) {
+            if (!Double.isFinite(b[0]) || !Double.isFinite(b[1])) {
+                infinite += b[2];
+            } else if (b[0] == b[1]) {
+                points.merge(b[0], b[2], Double::sum);
+            } else {
+                buckets.add(b);
+            }
+        }
+        return new Stripped(buckets, points, infinite);
+    }
+
+    private static java.util.TreeSet<Double> boundaries(List<double[]> buckets) {
+        java.util.TreeSet<Double> s = new java.util.TreeSet<>();
+        for (double[] b : buckets) {
+            s.add(b[0]);
+            s.add(b[1]);
+        }
+        return s;
+    }
+
+    private static List<Double> counts(List<double[]> buckets) {
+        List<Double> c = new ArrayList<>();
+        for (double[] b : buckets) {
+            c.add(b[2]);
+        }
+        return c;
+    }
+
+    /**
+     * {@code RebucketHistogram}: the counts of {@code buckets} over the buckets between consecutive
+     * {@code bounds} (which hold every bound of {@code buckets}), spread evenly inside a bucket.
+     */
+    private static List<Double> rebucket(double[] bounds, List<double[]> buckets) {
+        List<Double> out = new ArrayList<>();
+        int index = 0;
+        for (double[] b : buckets) {
+            double low = b[0];
+            double high = b[1];
+            while (low > bounds[index]) {
+                out.add(0.0);
+                index++;
+            }
+            int from = index;
+            while (high > bounds[index]) {
+                index++;
+            }
+            for (int i = from; i < index; i++) {
+                out.add((bounds[i + 1] - bounds[i]) / (high - low) * b[2]);
+            }
+        }
+        for (int i = index; i < bounds.length - 1; i++) {
+            out.add(0.0);
+        }
+        return out;
     }
 
     /** {@code (KL(P‖M) + KL(Q‖M)) / 2} of two unnormalized count vectors, capped at 1. */

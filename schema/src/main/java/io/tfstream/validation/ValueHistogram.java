@@ -6,8 +6,13 @@ import java.util.Arrays;
  * A mergeable histogram of numeric values on a fixed grid shared by every window: each finite value
  * goes to the bucket of its sign, binary exponent and top three mantissa bits (8 buckets per
  * octave, relative width at most 12.5 %), magnitudes below 2^-64 to a zero bucket and above 2^64 to
- * an end bucket; NaN, +inf and -inf are counted apart. Exact and order-independent under merge,
- * which a quantile sketch is not; bounded at {@link #BUCKETS} longs.
+ * an end bucket; NaN, +inf and -inf are counted apart, and the exact finite minimum and maximum are
+ * kept. Exact and order-independent under merge, which a quantile sketch is not; bounded at {@link
+ * #BUCKETS} longs.
+ *
+ * <p>It plays the part of TFDV's quantile sketch: {@link StandardHistogram#of} derives TFDV's
+ * {@code STANDARD} histogram (equal-width buckets over the finite [min, max], counts interpolated)
+ * from it, as TFDV derives that histogram from its quantiles.
  */
 final class ValueHistogram {
     static final int OCTAVES = 128;
@@ -22,6 +27,8 @@ final class ValueHistogram {
     long nan;
     long posInf;
     long negInf;
+    double finiteMin = Double.POSITIVE_INFINITY;
+    double finiteMax = Double.NEGATIVE_INFINITY;
 
     void add(double v) {
         if (Double.isNaN(v)) {
@@ -32,6 +39,8 @@ final class ValueHistogram {
             negInf++;
         } else {
             counts[bucket(v)]++;
+            finiteMin = Math.min(finiteMin, v);
+            finiteMax = Math.max(finiteMax, v);
         }
     }
 
@@ -47,6 +56,53 @@ final class ValueHistogram {
         return v > 0 ? ZERO + k : ZERO - k;
     }
 
+    /** The lower bound of bucket {@code b} (its values are at least this). */
+    static double lower(int b) {
+        if (b == ZERO) {
+            return -0x1p-64;
+        }
+        return b > ZERO ? magnitudeLow(b - ZERO) : -magnitudeHigh(ZERO - b);
+    }
+
+    /**
+     * The upper bound of bucket {@code b} (its values are below this, or at most it at the ends).
+     */
+    static double upper(int b) {
+        if (b == ZERO) {
+            return 0x1p-64;
+        }
+        return b > ZERO ? magnitudeHigh(b - ZERO) : -magnitudeLow(ZERO - b);
+    }
+
+    /** Smallest magnitude of side bucket {@code k} (1 ≤ k ≤ {@link #PER_SIDE}). */
+    private static double magnitudeLow(int k) {
+        int exp = (k - 1) / 8 - 64;
+        int sub = (k - 1) % 8;
+        return Math.scalb(1.0 + sub / 8.0, exp);
+    }
+
+    /**
+     * Largest magnitude of side bucket {@code k}: the next bucket's low, the end bucket unbounded.
+     */
+    private static double magnitudeHigh(int k) {
+        return k == PER_SIDE ? Double.MAX_VALUE : magnitudeLow(k + 1);
+    }
+
+    /**
+     * Sets the finite minimum and maximum from the occupied buckets' bounds, for state written
+     * before they were kept (serializer version 1).
+     */
+    void boundsFromBuckets() {
+        finiteMin = Double.POSITIVE_INFINITY;
+        finiteMax = Double.NEGATIVE_INFINITY;
+        for (int b = 0; b < BUCKETS; b++) {
+            if (counts[b] != 0) {
+                finiteMin = Math.min(finiteMin, lower(b));
+                finiteMax = Math.max(finiteMax, upper(b));
+            }
+        }
+    }
+
     void merge(ValueHistogram o) {
         for (int i = 0; i < BUCKETS; i++) {
             counts[i] += o.counts[i];
@@ -54,6 +110,8 @@ final class ValueHistogram {
         nan += o.nan;
         posInf += o.posInf;
         negInf += o.negInf;
+        finiteMin = Math.min(finiteMin, o.finiteMin);
+        finiteMax = Math.max(finiteMax, o.finiteMax);
     }
 
     long total() {
@@ -70,7 +128,9 @@ final class ValueHistogram {
                 && Arrays.equals(counts, h.counts)
                 && nan == h.nan
                 && posInf == h.posInf
-                && negInf == h.negInf;
+                && negInf == h.negInf
+                && Double.compare(finiteMin, h.finiteMin) == 0
+                && Double.compare(finiteMax, h.finiteMax) == 0;
     }
 
     @Override

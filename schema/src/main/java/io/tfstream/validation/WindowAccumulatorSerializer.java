@@ -14,8 +14,11 @@ import java.io.UncheckedIOException;
  * The bytes start with the schema fingerprint; restoring under a different schema is refused.
  */
 public final class WindowAccumulatorSerializer {
-    /** Version 1: the layout written by {@link #serialize}. */
-    public static final int VERSION = 1;
+    /**
+     * Version 2: the layout written by {@link #serialize}; version 1 (read) lacked the numeric
+     * histograms' exact finite minimum and maximum, which are then taken from the occupied buckets.
+     */
+    public static final int VERSION = 2;
 
     private final ValidationSchema schema;
 
@@ -64,11 +67,11 @@ public final class WindowAccumulatorSerializer {
      * @throws IOException for an unknown version, another schema, or damaged bytes
      */
     public WindowAccumulator deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
+        if (version != VERSION && version != 1) {
             throw new IOException(
                     "unknown WindowAccumulator serializer version "
                             + version
-                            + "; this build reads version "
+                            + "; this build reads versions 1 to "
                             + VERSION);
         }
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
@@ -86,7 +89,7 @@ public final class WindowAccumulatorSerializer {
         a.overLimit = in.readLong();
         expect(in.readInt(), a.stats.length, "features");
         for (FeatureStats s : a.stats) {
-            readStats(in, s);
+            readStats(in, s, version);
         }
         expect(in.readInt(), a.rollUps.length, "paths");
         for (int p = 0; p < a.rollUps.length; p++) {
@@ -150,6 +153,8 @@ public final class WindowAccumulatorSerializer {
             out.writeLong(h.nan);
             out.writeLong(h.posInf);
             out.writeLong(h.negInf);
+            out.writeDouble(h.finiteMin);
+            out.writeDouble(h.finiteMax);
             int nonZero = 0;
             for (long c : h.counts) {
                 nonZero += c != 0 ? 1 : 0;
@@ -164,7 +169,8 @@ public final class WindowAccumulatorSerializer {
         }
     }
 
-    private static void readStats(DataInputStream in, FeatureStats s) throws IOException {
+    private static void readStats(DataInputStream in, FeatureStats s, int version)
+            throws IOException {
         s.present = in.readLong();
         s.minValues = in.readLong();
         s.maxValues = in.readLong();
@@ -187,6 +193,10 @@ public final class WindowAccumulatorSerializer {
             h.nan = in.readLong();
             h.posInf = in.readLong();
             h.negInf = in.readLong();
+            if (version >= 2) {
+                h.finiteMin = in.readDouble();
+                h.finiteMax = in.readDouble();
+            }
             int n = in.readInt();
             for (int i = 0; i < n; i++) {
                 int b = in.readInt();
@@ -194,6 +204,9 @@ public final class WindowAccumulatorSerializer {
                     throw new IOException("histogram bucket " + b + " out of range");
                 }
                 h.counts[b] = in.readLong();
+            }
+            if (version == 1) {
+                h.boundsFromBuckets();
             }
         }
     }

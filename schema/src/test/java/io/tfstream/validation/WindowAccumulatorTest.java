@@ -56,15 +56,64 @@ class WindowAccumulatorTest {
         }
         WindowAccumulator empty = new WindowAccumulator(schema);
         byte[] e = serializer.serialize(empty);
-        assertArrayEquals(e, serializer.serialize(serializer.deserialize(1, e)));
+        assertArrayEquals(
+                e, serializer.serialize(serializer.deserialize(serializer.getVersion(), e)));
+    }
+
+    /**
+     * State written by the version-1 layout (stored bytes: 40 {@link RandomExamples}, seed 7) still
+     * restores: every count is as the window's, and the numeric histograms' finite range, which
+     * version 1 did not keep, is taken from the occupied buckets, so that it encloses the exact
+     * one.
+     */
+    @Test
+    void storedVersionOneStateRestores() throws IOException {
+        byte[] v1;
+        try (var in = getClass().getResourceAsStream("/snapshots/window-accumulator-v1.bin")) {
+            v1 = in.readAllBytes();
+        }
+        WindowAccumulator expected = Windows.window(schema, RandomExamples.examples(7, 40));
+        WindowAccumulator restored = serializer.deserialize(1, v1);
+        assertEquals(expected.numExamples(), restored.numExamples());
+        assertEquals(
+                WindowEvaluator.evaluate(expected).toString(),
+                WindowEvaluator.evaluate(restored).toString());
+        int checked = 0;
+        for (int i = 0; i < expected.stats.length; i++) {
+            ValueHistogram want = expected.stats[i].histogram;
+            ValueHistogram got = restored.stats[i].histogram;
+            if (want == null) {
+                continue;
+            }
+            assertArrayEquals(want.counts, got.counts);
+            assertTrue(got.finiteMin <= want.finiteMin && got.finiteMax >= want.finiteMax);
+            checked++;
+        }
+        assertEquals(1, checked);
+        // Written again, it is version-2 state equal to the window's but for the finite range.
+        restored.stats[1].histogram.finiteMin = expected.stats[1].histogram.finiteMin;
+        restored.stats[1].histogram.finiteMax = expected.stats[1].histogram.finiteMax;
+        assertArrayEquals(serializer.serialize(expected), serializer.serialize(restored));
+    }
+
+    /** The version-2 layout, pinned by its stored bytes (same window as above). */
+    @Test
+    void storedVersionTwoStateIsTheLayoutWrittenToday() throws IOException {
+        byte[] v2;
+        try (var in = getClass().getResourceAsStream("/snapshots/window-accumulator-v2.bin")) {
+            v2 = in.readAllBytes();
+        }
+        WindowAccumulator a = Windows.window(schema, RandomExamples.examples(7, 40));
+        assertArrayEquals(v2, serializer.serialize(a));
+        assertArrayEquals(v2, serializer.serialize(serializer.deserialize(2, v2)));
     }
 
     @Test
     void unknownVersionIsRejected() {
         byte[] bytes = serializer.serialize(new WindowAccumulator(schema));
-        IOException e = assertThrows(IOException.class, () -> serializer.deserialize(2, bytes));
+        IOException e = assertThrows(IOException.class, () -> serializer.deserialize(3, bytes));
         assertEquals(
-                "unknown WindowAccumulator serializer version 2; this build reads version 1",
+                "unknown WindowAccumulator serializer version 3; this build reads versions 1 to 2",
                 e.getMessage());
     }
 

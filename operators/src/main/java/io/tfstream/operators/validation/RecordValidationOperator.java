@@ -91,7 +91,7 @@ public final class RecordValidationOperator extends AbstractStreamOperator<Sourc
         validator = new RecordValidator(schema);
         result = new RecordResult();
         ref = new RecordRef();
-        severity = SeverityPolicy.allErrors();
+        severity = settings.severity();
         var g = getMetricGroup().addGroup(METRIC_GROUP);
         anomalous = g.counter("validationAnomalousRecords");
         marked = g.counter("validationMarkedRecords");

@@ -3,16 +3,19 @@ package io.tfstream.operators.validation;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.schema.SchemaLoader;
+import io.tfstream.validation.SeverityPolicy;
 import io.tfstream.validation.ValidationOptions;
 import io.tfstream.validation.ValidationSchema;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * The small serializable configuration of the validation operators: the TFMD schema as bytes (the
  * {@link ValidationSchema} is built on the task by {@link #buildSchema}), the environment, the
- * window size, the number of feature-path splits, the per-record actions and the job name (part of
- * every alert id).
+ * window size, the number of feature-path splits, the per-record actions, the severity overrides
+ * and the job name (part of every alert id).
  */
 public final class ValidationSettings implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -27,7 +30,9 @@ public final class ValidationSettings implements Serializable {
     private final ValidationActions actions;
     private final String job;
     private final int[] limits;
+    private final ArrayList<String> severityOverrides;
 
+    /** Settings without severity overrides (every anomaly type is an {@code ERROR}). */
     public ValidationSettings(
             byte[] schemaBytes,
             String schemaName,
@@ -39,6 +44,38 @@ public final class ValidationSettings implements Serializable {
             ValidationActions actions,
             String job,
             ParseLimits limits) {
+        this(
+                schemaBytes,
+                schemaName,
+                sequence,
+                environment,
+                windowMillis,
+                splits,
+                minDriftExamples,
+                actions,
+                List.of(),
+                job,
+                limits);
+    }
+
+    /**
+     * @param severityOverrides TFDV's {@code severity_overrides} as {@code TYPE=SEVERITY} entries
+     *     ({@link SeverityPolicy#parse})
+     */
+    public ValidationSettings(
+            byte[] schemaBytes,
+            String schemaName,
+            boolean sequence,
+            String environment,
+            long windowMillis,
+            int splits,
+            long minDriftExamples,
+            ValidationActions actions,
+            List<String> severityOverrides,
+            String job,
+            ParseLimits limits) {
+        SeverityPolicy.parse(severityOverrides); // fails here, not on the task
+        this.severityOverrides = new ArrayList<>(severityOverrides);
         this.schemaBytes = Objects.requireNonNull(schemaBytes, "schemaBytes").clone();
         this.schemaName = Objects.requireNonNull(schemaName, "schemaName");
         this.sequence = sequence;
@@ -112,6 +149,11 @@ public final class ValidationSettings implements Serializable {
 
     public ValidationActions actions() {
         return actions;
+    }
+
+    /** The severity of each anomaly type after the overrides. */
+    public SeverityPolicy severity() {
+        return SeverityPolicy.parse(severityOverrides);
     }
 
     public String job() {

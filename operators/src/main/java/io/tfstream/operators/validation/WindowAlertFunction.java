@@ -73,7 +73,7 @@ public final class WindowAlertFunction
     public void open(OpenContext openContext) {
         schema = settings.buildSchema();
         serializer = new WindowAccumulatorSerializer(schema);
-        severity = SeverityPolicy.allErrors();
+        severity = settings.severity();
         var partials = WindowPartialSerializer.typeInfo();
         open =
                 getRuntimeContext()
