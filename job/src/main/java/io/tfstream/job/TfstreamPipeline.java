@@ -18,6 +18,7 @@ import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordDeserializer;
 import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.operators.window.BatchKeySelector;
 import io.tfstream.operators.window.WindowBatchParseOperator;
 import io.tfstream.operators.window.WindowSettings;
@@ -47,8 +48,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * and watermarks → batch-and-parse (chained to the source, one per subtask) → accepted records
  * (optional exactly-once records topic, optional TFRecord shards), the batches' tensor payloads
  * (optional exactly-once batches topic) and dead letters (exactly-once dead-letter topic); with
- * {@code validation.enabled}, the {@link ValidationStage} between the accepted records and their
- * sinks. Every stage runs at the job's parallelism; nothing runs at parallelism 1.
+ * {@code validation.enabled}, the rows validated inside batch-and-parse and the window evaluation
+ * of the {@link ValidationStage}. Every stage runs at the job's parallelism; nothing runs at
+ * parallelism 1.
  */
 public final class TfstreamPipeline {
     /** Stable operator ids: state in checkpoints and savepoints is matched by them. */
@@ -98,6 +100,18 @@ public final class TfstreamPipeline {
         boolean windows =
                 config.get(JobOptions.BATCH_MODE) == JobOptions.BatchMode.EVENT_TIME_WINDOW;
         BatchKeySelector keys = windows ? batchKey(config, schema) : null;
+        boolean validation = config.get(JobOptions.VALIDATION_ENABLED);
+        ParseSettings parse = parseSettings(config, schema);
+        ValidationSettings validationSettings = null;
+        if (validation) {
+            validationSettings =
+                    ValidationStage.settings(
+                            config, schema, parseLimits(config), env.getParallelism());
+            parse =
+                    parse.withValidation(
+                            validationSettings,
+                            config.get(JobOptions.EVENT_TIME_OUT_OF_ORDERNESS).toMillis());
+        }
         SingleOutputStreamOperator<SourceRecord> accepted =
                 windows
                         ? raw.keyBy(keys, Types.STRING)
@@ -105,14 +119,12 @@ public final class TfstreamPipeline {
                                         "window-batch-and-parse",
                                         SourceRecordSerializer.typeInfo(),
                                         new WindowBatchParseOperator(
-                                                parseSettings(config, schema),
-                                                windowSettings(config),
-                                                keys))
+                                                parse, windowSettings(config), keys))
                                 .uid(WINDOW_PARSE_UID)
                         : raw.transform(
                                         "batch-and-parse",
                                         SourceRecordSerializer.typeInfo(),
-                                        new BatchParseOperator(parseSettings(config, schema)))
+                                        new BatchParseOperator(parse))
                                 .uid(PARSE_UID);
         DataStream<DeadLetter> deadLetters =
                 accepted.getSideOutput(BatchParseOperator.DEAD_LETTERS);
@@ -145,12 +157,8 @@ public final class TfstreamPipeline {
                         : accepted.assignTimestampsAndWatermarks(watermarks(config))
                                 .name("feature-event-time")
                                 .uid(FEATURE_TIME_UID);
-        if (config.get(JobOptions.VALIDATION_ENABLED)) {
-            ValidationStage.Result v =
-                    ValidationStage.apply(
-                            timed, config, schema, parseLimits(config), env.getParallelism());
-            timed = v.accepted();
-            deadLetters = deadLetters.union(v.diverted());
+        if (validation) {
+            ValidationStage.apply(accepted, config, validationSettings, kafkaTime);
         }
         boolean shards = config.contains(JobOptions.SHARDS_PATH);
         Optional<Duration> maxSkew = config.maxBucketSkew();

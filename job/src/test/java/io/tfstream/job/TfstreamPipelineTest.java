@@ -68,7 +68,7 @@ class TfstreamPipelineTest {
     }
 
     @Test
-    void validationIsChainedAfterParsingAndItsWindowsRunAtTheJobsParallelism() throws Exception {
+    void validationRunsInsideParsingAndItsWindowsRunAtTheJobsParallelism() throws Exception {
         Path schema = dir.resolve("schema.pbtxt");
         Files.write(schema, io.tfstream.sample.SeedDataset.schemaPbtxt());
         Map<String, Object> m = new HashMap<>();
@@ -79,13 +79,15 @@ class TfstreamPipelineTest {
         m.put("output.records.topic", "clean");
         JobGraph g = graph(m);
         JobVertex source = vertexOf(g, "kafka-source");
-        assertTrue(source.getName().contains("record-validation"), source.getName());
+        // Records are validated by batch-and-parse itself: no operator of its own.
+        assertTrue(source.getName().contains("batch-and-parse"), source.getName());
         List<String> names = new ArrayList<>();
         for (JobVertex v : g.getVertices()) {
             names.add(v.getName());
             assertEquals(3, v.getParallelism(), v.getName());
         }
         String all = String.join(" | ", names);
+        assertTrue(!all.contains("record-validation"), all);
         assertTrue(all.contains("validation-windows"), all);
         assertTrue(all.contains("alerts-sink"), all);
         assertTrue(all.contains("anomalies-sink"), all);

@@ -48,7 +48,8 @@ import org.tensorflow.example.Features;
  * then records far ahead that close them all. The alerts topic, read with {@code read_committed},
  * holds exactly the expected alerts, each once: the burst's roll-up, the no-data alert of every
  * empty window, drift only for the shifted window; the diverted records are dead letters exactly
- * once. The same with the TaskManager killed after two completed checkpoints.
+ * once and in no tensor payload (payload rows = accepted records). The same with the TaskManager
+ * killed after two completed checkpoints.
  */
 class ValidationAlertsITCase {
     private static final int PARALLELISM = 2;
@@ -65,6 +66,7 @@ class ValidationAlertsITCase {
                     + " drift_comparator { infinity_norm { threshold: 0.2 } } }\n"
                     + "string_domain { name: \"country\" value: \"US\" value: \"DE\""
                     + " value: \"FR\" }\n"
+                    + "feature { name: \"ts\" type: INT value_count { min: 1 max: 1 } }\n"
                     + "dataset_constraints { min_examples_count: 1 }\n";
 
     @RegisterExtension
@@ -93,21 +95,34 @@ class ValidationAlertsITCase {
     @Test
     void aBurstAnEmptyWindowAndDriftRaiseExactlyTheExpectedAlerts(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
-        run(cluster, "val", false);
+        run(cluster, "val", false, false);
     }
 
     @Test
     void theSameAlertsExactlyOnceAcrossATaskManagerFailure(@InjectMiniCluster MiniCluster cluster)
             throws Exception {
-        run(cluster, "valfail", true);
+        run(cluster, "valfail", true, false);
     }
 
-    private void run(MiniCluster cluster, String name, boolean kill) throws Exception {
+    /**
+     * Event time from a feature: the parse operator's output is timed downstream, so the window
+     * deltas get watermarks of their own; the same alerts, the same exactly-once counts.
+     */
+    @Test
+    void theSameAlertsWithEventTimeFromAFeature(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        run(cluster, "valfeat", false, true);
+    }
+
+    private void run(MiniCluster cluster, String name, boolean kill, boolean featureTime)
+            throws Exception {
         String in = name + "-in";
         String dlq = name + "-dlq";
         String alerts = name + "-alerts";
         String records = name + "-records";
+        String batches = name + "-batches";
         kafka.createTopic(in, 2);
+        kafka.createTopic(batches, 2);
         kafka.createTopic(dlq, 1);
         kafka.createTopic(alerts, 2);
         kafka.createTopic(records, 2);
@@ -124,8 +139,13 @@ class ValidationAlertsITCase {
         settings.put("batch.max-delay", "100 ms");
         settings.put("dlq.topic", dlq);
         settings.put("output.records.topic", records);
+        settings.put("output.batches.topic", batches);
         settings.put("output.transaction-timeout", "2 min");
         settings.put("event-time.max-out-of-orderness", "0 ms");
+        if (featureTime) {
+            settings.put("event-time.source", "feature");
+            settings.put("event-time.feature", "ts");
+        }
         settings.put("validation.enabled", "true");
         settings.put("validation.window", "10 s");
         settings.put("validation.alerts-topic", alerts);
@@ -217,6 +237,12 @@ class ValidationAlertsITCase {
         }
         int produced = 3 * PER_WINDOW + 2;
         assertEquals(produced - BURST, kafka.readCommitted(records).size(), "accepted, each once");
+        // Diverted records are in no tensor payload: the payloads' rows are the accepted ones.
+        long rows = 0;
+        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(batches)) {
+            rows += io.tfstream.proto.v1.TensorBatch.parseFrom(r.value()).getRows();
+        }
+        assertEquals(produced - BURST, rows, "payload rows = accepted records");
     }
 
     /** {@link #PER_WINDOW} records of window {@code w}: 80% {@code main}, 10% each other. */
@@ -244,6 +270,7 @@ class ValidationAlertsITCase {
                 Features.newBuilder()
                         .putFeature("age", ProtoFeatures.int64s(age))
                         .putFeature("country", ProtoFeatures.strings(country))
+                        .putFeature("ts", ProtoFeatures.int64s(ts))
                         .build();
         return new ProducerRecord<>(
                 topic,

@@ -35,6 +35,16 @@ public final class ExampleBatchParser {
     private final Minibatches minibatches = new Minibatches();
     private final DirectRow direct;
 
+    /**
+     * Rows of the last parse that its one-pass path did not read alone, or that hold keys not
+     * requested (see {@link #rawColumns()}).
+     */
+    private boolean[] irregular = new boolean[0];
+
+    private boolean[] unrequested = new boolean[0];
+    private int lastRows = -1;
+    private RawColumns raw;
+
     private ExampleBatchParser(ExampleParsePlan plan, ParseLimits limits) {
         this.plan = plan;
         this.limits = limits;
@@ -75,6 +85,23 @@ public final class ExampleBatchParser {
     }
 
     /**
+     * The per-key columns of the last {@link #parse} or {@link #parseLenient} before they became
+     * tensors, row by row as in the returned batch, for a caller that reads the values again (the
+     * validation of the parsed rows) without decoding the records twice; null when the last parse
+     * failed or had to parse its records again one by one. Valid until the next parse.
+     */
+    public RawColumns rawColumns() {
+        if (lastRows < 0) {
+            return null;
+        }
+        if (raw == null) {
+            raw = new RawColumns(columns);
+        }
+        raw.set(lastRows, irregular, unrequested);
+        return raw;
+    }
+
+    /**
      * Parses all records, failing on the first bad one as TensorFlow does. An empty batch gives
      * TensorFlow's empty outputs ({@code [0] + shape} dense, {@code [0, 0]} sparse, row splits
      * {@code [0]}).
@@ -88,7 +115,9 @@ public final class ExampleBatchParser {
         for (int i = 0; i < n; i++) {
             parseOne(records, i, i);
         }
-        return assembler.assemble(columns, n, null);
+        ParsedBatch b = assembler.assemble(columns, n, null);
+        lastRows = n;
+        return b;
     }
 
     /**
@@ -113,7 +142,9 @@ public final class ExampleBatchParser {
             }
         }
         try {
-            return assembler.assemble(columns, row, rowToRecord);
+            ParsedBatch b = assembler.assemble(columns, row, rowToRecord);
+            lastRows = row;
+            return b;
         } catch (ExampleParseException e) {
             return LenientRetry.retry(
                     this::parse, ParsedBatch::withRows, records, rowToRecord, row, rejected);
@@ -121,8 +152,14 @@ public final class ExampleBatchParser {
     }
 
     private void begin(SerializedRecords records) {
+        lastRows = -1;
+        int n = records.size();
+        if (irregular.length < n) {
+            irregular = new boolean[n];
+            unrequested = new boolean[n];
+        }
         for (KeyColumn c : columns) {
-            c.start(records.size());
+            c.start(n);
         }
         minibatches.split(records);
     }
@@ -145,9 +182,12 @@ public final class ExampleBatchParser {
         DirectRow direct = this.direct;
         direct.row = row;
         direct.seen = 0;
+        irregular[row] = false;
+        unrequested[row] = false;
         int scanned = s.scan(buf, off, len, maxEntries, direct);
         int seen = direct.seen;
         if (scanned == ExampleScanner.ABORTED) {
+            irregular[row] = true;
             for (KeyColumn c : columns) {
                 c.rollback(row);
             }
@@ -236,10 +276,17 @@ public final class ExampleBatchParser {
                     size = col.bytes.size();
             }
             col.seenRow = row;
+            col.rowState[row] = RawColumns.PRESENT;
             seen++;
             if (!col.dense) {
                 col.ends[row + 1] = size;
             }
+            return true;
+        }
+
+        @Override
+        public boolean visitUnrequested(byte[] buf, int keyStart, int keyLen, int start, int end) {
+            unrequested[row] = true;
             return true;
         }
 
@@ -248,12 +295,15 @@ public final class ExampleBatchParser {
             int row = this.row;
             if (start == end) { // Feature{}: no kind
                 if (col.dense) {
-                    return true; // an earlier entry or the default applies
+                    // An earlier entry or the default applies: which one depends on the order.
+                    irregular[row] = true;
+                    return true;
                 }
                 if (col.seenRow == row) {
                     return false;
                 }
                 col.seenRow = row;
+                col.rowState[row] = RawColumns.NO_KIND;
                 seen++;
                 col.ends[row + 1] = col.size();
                 return true;
@@ -262,6 +312,7 @@ public final class ExampleBatchParser {
                 return false;
             }
             col.seenRow = row;
+            col.rowState[row] = RawColumns.PRESENT;
             seen++;
             RawKey key = col.key;
             if (!col.dense) {
@@ -369,6 +420,7 @@ public final class ExampleBatchParser {
             if (col.seenRow == row) {
                 continue;
             }
+            col.rowState[row] = RawColumns.ABSENT;
             if (col.key.kind == RawKey.Kind.DENSE_FIXED) {
                 col.appendDefault(col.key.defaultValue);
             } else {

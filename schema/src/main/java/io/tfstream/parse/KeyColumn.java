@@ -32,6 +32,12 @@ final class KeyColumn {
     BytesBuffer bytes;
     int[] ends;
 
+    /**
+     * Per row of the batch: {@link RawColumns#ABSENT}, {@link RawColumns#PRESENT} or {@link
+     * RawColumns#NO_KIND}; written for every row parsed on the one-pass path.
+     */
+    byte[] rowState = new byte[0];
+
     /** The last row this key was seen in (TensorFlow's {@code *_last_example}). */
     int seenRow;
 
@@ -73,6 +79,9 @@ final class KeyColumn {
             default:
                 long bytesWanted = hint * lastBytes / lastValues + 16;
                 bytes = new BytesBuffer(hint, (int) Math.min(bytesWanted, MAX_PRESIZE * 8L));
+        }
+        if (rowState.length < rows) {
+            rowState = new byte[rows];
         }
         if (key.kind != RawKey.Kind.DENSE_FIXED) {
             if (ends == null || ends.length < rows + 1) {

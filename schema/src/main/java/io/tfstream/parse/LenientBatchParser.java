@@ -24,6 +24,9 @@ public final class LenientBatchParser {
     private final SequenceExampleBatchParser sequences;
     private final List<ExampleParseException> pending = new ArrayList<>();
 
+    /** Parses rejected records alone, so that the batch parser keeps its columns. */
+    private ExampleBatchParser alone;
+
     private LenientBatchParser(ExampleBatchParser e, SequenceExampleBatchParser s) {
         this.examples = e;
         this.sequences = s;
@@ -43,6 +46,14 @@ public final class LenientBatchParser {
             return new LenientBatchParser(null, SequenceExampleBatchParser.create(s, limits));
         }
         throw new IllegalArgumentException("unsupported spec " + spec);
+    }
+
+    /**
+     * The columns of the last {@link #parse} or {@link #parseSubset} of {@code Example}s ({@link
+     * ExampleBatchParser#rawColumns()}); null for SequenceExamples or when not available.
+     */
+    public RawColumns rawColumns() {
+        return examples == null ? null : examples.rawColumns();
     }
 
     /** Whether records are SequenceExamples. */
@@ -89,7 +100,10 @@ public final class LenientBatchParser {
         try {
             SerializedRecords one = RecordSubset.single(records, i);
             if (examples != null) {
-                examples.parse(one);
+                if (alone == null) {
+                    alone = ExampleBatchParser.create(examples.specs(), examples.limits());
+                }
+                alone.parse(one);
             } else {
                 sequences.parse(one);
             }

@@ -100,6 +100,14 @@ public final class WindowAccumulator {
                 stats[r.index].add(r, f, scratch);
             }
         }
+        addFindings(result, ref);
+    }
+
+    /**
+     * Adds only the findings of a record (its roll-ups), for a caller that added its statistics and
+     * counted it otherwise ({@link BatchValidator}).
+     */
+    void addFindings(RecordResult result, RecordRef ref) {
         for (int i = 0; i < result.count(); i++) {
             RollUp u = rollUp(result, i);
             if (u == null) {

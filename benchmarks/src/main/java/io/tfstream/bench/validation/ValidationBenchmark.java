@@ -5,6 +5,7 @@ import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParsedBatch;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.testing.WideProfileCorpus;
+import io.tfstream.validation.BatchValidator;
 import io.tfstream.validation.RecordRef;
 import io.tfstream.validation.RecordResult;
 import io.tfstream.validation.RecordValidator;
@@ -30,9 +31,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * What validation adds to the streaming job's parse, per batch of the wide profile ({@link
  * WideValidationProfile}, a domain on every feature): {@code parse} is the job's batch parser
  * ({@link ExampleBatchParser} into columns), {@code validate} is {@link RecordValidator} plus
- * {@link WindowAccumulator#add} per record, {@code parseAndValidate} both. One op = one batch;
- * average time per op. The window accumulator is fresh each iteration (one window per iteration).
- * Allocation per record: {@code -prof gc}, {@code gc.alloc.rate.norm} / batch.
+ * {@link WindowAccumulator#add} per record (from the records' bytes, as {@code tfstream validate}
+ * does), {@code parseAndValidate} both, and {@code parseAndValidateColumns} the job's way: the
+ * parse, then {@link BatchValidator} over the parser's columns (same findings and window state).
+ * One op = one batch; average time per op. The window accumulator is fresh each iteration (one
+ * window per iteration). Allocation per record: {@code -prof gc}, {@code gc.alloc.rate.norm} /
+ * batch.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -51,6 +55,8 @@ public class ValidationBenchmark {
     RecordResult result;
     RecordRef ref;
     WindowAccumulator window;
+    BatchValidator columns;
+    BatchValidator.Rows rows;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -62,6 +68,24 @@ public class ValidationBenchmark {
         validator = new RecordValidator(schema);
         result = new RecordResult();
         ref = new RecordRef();
+        columns = new BatchValidator(schema, false);
+        rows =
+                new BatchValidator.Rows() {
+                    @Override
+                    public WindowAccumulator window(int row) {
+                        return window;
+                    }
+
+                    @Override
+                    public void ref(int row, RecordRef r) {
+                        r.set("bench", 0, row, row);
+                    }
+
+                    @Override
+                    public void anomalous(int row, RecordResult r) {
+                        throw new IllegalStateException("row " + row + ": " + r.findings(schema));
+                    }
+                };
         checkClean();
     }
 
@@ -85,6 +109,21 @@ public class ValidationBenchmark {
         if (!WindowEvaluator.evaluate(w).isEmpty()) {
             throw new IllegalStateException("window findings: " + WindowEvaluator.evaluate(w));
         }
+        // The columns path must decide every row from the columns (none read again).
+        window = new WindowAccumulator(schema);
+        try {
+            parseAndValidateColumns();
+        } catch (ExampleParseException e) {
+            throw new IllegalStateException(e);
+        }
+        if (columns.rowsFromBytes() != 0 || columns.rowsFromColumns() != serialized.size()) {
+            throw new IllegalStateException(
+                    "columns path read "
+                            + columns.rowsFromBytes()
+                            + " rows again, "
+                            + columns.rowsFromColumns()
+                            + " from columns");
+        }
     }
 
     @Benchmark
@@ -101,6 +140,13 @@ public class ValidationBenchmark {
     public ParsedBatch parseAndValidate() throws ExampleParseException {
         ParsedBatch parsed = parser.parse(serialized);
         validateBatch();
+        return parsed;
+    }
+
+    @Benchmark
+    public ParsedBatch parseAndValidateColumns() throws ExampleParseException {
+        ParsedBatch parsed = parser.parse(serialized);
+        columns.validate(parser.rawColumns(), serialized, r -> r, parsed.rows(), rows);
         return parsed;
     }
 

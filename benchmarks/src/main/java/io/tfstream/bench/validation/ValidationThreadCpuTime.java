@@ -3,7 +3,7 @@ package io.tfstream.bench.validation;
 import java.lang.management.ManagementFactory;
 
 /**
- * The three operations of {@link ValidationBenchmark} timed by the calling thread's CPU time, a
+ * The four operations of {@link ValidationBenchmark} timed by the calling thread's CPU time, a
  * steadier figure than JMH's wall clock on a machine shared with other work: after a warm-up, the
  * operations run interleaved round-robin, {@code rounds} samples of about 300 ms of thread CPU time
  * each, and the best sample per operation is printed as nanoseconds per record, with the bytes the
@@ -32,8 +32,8 @@ public final class ValidationThreadCpuTime {
         b.batch = 1024;
         b.setUp();
         b.newWindow();
-        String[] names = {"parse", "validate", "parseAndValidate"};
-        Op[] ops = {b::parse, b::validate, b::parseAndValidate};
+        String[] names = {"parse", "validate", "parseAndValidate", "parseAndValidateColumns"};
+        Op[] ops = {b::parse, b::validate, b::parseAndValidate, b::parseAndValidateColumns};
         int[] perSample = new int[ops.length];
         for (int o = 0; o < ops.length; o++) {
             long start = System.nanoTime();
@@ -70,8 +70,13 @@ public final class ValidationThreadCpuTime {
                     "| %s | %.0f | %.1f |%n", names[o], best[o] / records, bytes[o] / records);
         }
         System.out.printf(
-                "validation adds %.0f%% to parse (parseAndValidate / parse - 1)%n",
+                "validation from the bytes adds %.0f%% to parse (parseAndValidate / parse - 1)%n",
                 100.0 * (best[2] / (double) perSample[2]) / (best[0] / (double) perSample[0])
+                        - 100);
+        System.out.printf(
+                "validation from the columns adds %.0f%% to parse"
+                        + " (parseAndValidateColumns / parse - 1)%n",
+                100.0 * (best[3] / (double) perSample[3]) / (best[0] / (double) perSample[0])
                         - 100);
         if (sink == 42) {
             System.out.println(sink);

@@ -4,6 +4,7 @@ import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.operators.validation.BatchValidation;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.Int64FeatureColumn;
 import io.tfstream.parse.LenientBatchParser;
@@ -25,7 +26,9 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * rejected records (and records whose event-time feature is missing, or whose payload alone is too
  * large) to the dead letters with their reason and TensorFlow's message, accepted records to the
  * main output with their event time, the batch's tensor payloads returned to the caller (which
- * numbers and emits them), metrics and the dead-letter circuit breaker.
+ * numbers and emits them), metrics and the dead-letter circuit breaker; with validation on, the
+ * validation of the accepted rows from the parser's columns before anything is emitted, so that a
+ * diverted record is a dead letter and in no payload.
  */
 final class BatchEmitter {
     private final ParseSettings settings;
@@ -33,6 +36,7 @@ final class BatchEmitter {
     private final LenientBatchParser parser;
     private final TensorBatchSplitter splitter;
     private final DeadLetterRate rate;
+    private final BatchValidation validation;
     private final List<ExampleParseException> rejected = new ArrayList<>();
     private String[] errors = new String[64];
     private DeadLetterReason[] reasons = new DeadLetterReason[64];
@@ -46,7 +50,11 @@ final class BatchEmitter {
     /** The payloads of a batch and the circuit breaker's message when it tripped (else null). */
     record Result(List<EncodedTensorBatch> payloads, String tripped) {}
 
-    BatchEmitter(ParseSettings settings, BatchParseMetrics metrics) throws Exception {
+    BatchEmitter(
+            ParseSettings settings,
+            BatchParseMetrics metrics,
+            org.apache.flink.metrics.MetricGroup group)
+            throws Exception {
         this.settings = settings;
         this.metrics = metrics;
         this.parser = LenientBatchParser.create(settings.spec(), settings.limits());
@@ -55,6 +63,21 @@ final class BatchEmitter {
                         ? new TensorBatchSplitter(parser, settings.maxPayloadBytes())
                         : null;
         this.rate = settings.guard().enabled() ? new DeadLetterRate(settings.guard()) : null;
+        this.validation =
+                settings.validation() == null
+                        ? null
+                        : new BatchValidation(
+                                settings.validation(),
+                                settings.eventTime().source() == EventTimeSettings.Source.FEATURE,
+                                settings.validationLagMillis(),
+                                group);
+    }
+
+    /** The watermark the operator has just emitted (validation's late records). */
+    void watermarkEmitted(long watermark) {
+        if (validation != null) {
+            validation.watermark(watermark);
+        }
     }
 
     /**
@@ -119,6 +142,20 @@ final class BatchEmitter {
         if (et.source() == EventTimeSettings.Source.FEATURE) {
             assignFeatureTimes(rows, et);
         }
+        if (validation != null) {
+            validation.validate(
+                    parser.rawColumns(),
+                    batch,
+                    rows,
+                    pending,
+                    timestamps,
+                    hasTimestamp,
+                    errors,
+                    (i, why) -> {
+                        errors[i] = why;
+                        reasons[i] = DeadLetterReason.VALIDATION;
+                    });
+        }
         List<EncodedTensorBatch> payloads = splitter != null ? tensorBatches(rows) : List.of();
         long dead = 0;
         for (int i = 0; i < n; i++) {
@@ -131,11 +168,17 @@ final class BatchEmitter {
                         new StreamRecord<>(new DeadLetter(r, reasons[i], errors[i])));
             } else {
                 metrics.accepted();
+                if (validation != null) {
+                    r = validation.marked(r, i);
+                }
                 output.collect(
                         hasTimestamp[i]
                                 ? new StreamRecord<>(r, timestamps[i])
                                 : new StreamRecord<>(r));
             }
+        }
+        if (validation != null) {
+            validation.emit(output);
         }
         this.pending = null;
         this.batch = null;
@@ -144,9 +187,9 @@ final class BatchEmitter {
 
     /**
      * The batch's tensors over its accepted rows, as one message or, when over the payload limit,
-     * as parts (rows in order). A row whose event time turned out invalid is dead-lettered and so
-     * left out: the batch is then narrowed to the remaining rows. A record too big for any message
-     * alone is dead-lettered as {@code too_large}.
+     * as parts (rows in order). A row whose event time turned out invalid, or that validation
+     * diverted, is dead-lettered and so left out: the batch is then narrowed to the remaining rows.
+     * A record too big for any message alone is dead-lettered as {@code too_large}.
      */
     private List<EncodedTensorBatch> tensorBatches(ParsedRows rows) {
         long start = System.nanoTime();
@@ -163,7 +206,7 @@ final class BatchEmitter {
         }
         ParsedRows out = rows;
         if (kept < rows.rows()) {
-            // Rare: rows rejected for their event time after the parse; parse the rest again.
+            // Rare: rows rejected after the parse (event time, validation); parse the rest again.
             out =
                     parser.parseSubset(
                             batch,

@@ -70,7 +70,7 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
         timestamps = new long[initial];
         hasTimestamp = new boolean[initial];
         metrics = new BatchParseMetrics(getMetricGroup());
-        emitter = new BatchEmitter(settings, metrics);
+        emitter = new BatchEmitter(settings, metrics, getMetricGroup());
     }
 
     @Override
@@ -113,6 +113,7 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
     public void processWatermark(Watermark mark) throws Exception {
         if (pending.isEmpty()) {
             super.processWatermark(mark);
+            emitter.watermarkEmitted(mark.getTimestamp());
         } else {
             heldWatermark = mark;
         }
@@ -151,6 +152,7 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
             Watermark w = heldWatermark;
             heldWatermark = null;
             super.processWatermark(w);
+            emitter.watermarkEmitted(w.getTimestamp());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.tfstream.operators.parse;
 
+import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.ParseSpec;
@@ -11,7 +12,7 @@ import java.util.Objects;
 /**
  * Everything the batch-and-parse operator needs, small and serializable: the schema or spec file's
  * bytes (parsed in {@code open()}, never shipped as parsed objects), limits, batch triggers, event
- * time and the dead-letter guard.
+ * time, the dead-letter guard and, when on, the validation of the parsed rows.
  */
 public final class ParseSettings implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -25,6 +26,8 @@ public final class ParseSettings implements Serializable {
     private final DeadLetterGuard guard;
     private final String tensorBatchFingerprint;
     private final int maxPayloadBytes;
+    private final ValidationSettings validation;
+    private final long validationLagMillis;
 
     public ParseSettings(
             byte[] specFile,
@@ -50,9 +53,16 @@ public final class ParseSettings implements Serializable {
         this.guard = Objects.requireNonNull(guard, "guard");
         this.tensorBatchFingerprint = null;
         this.maxPayloadBytes = Integer.MAX_VALUE;
+        this.validation = null;
+        this.validationLagMillis = 0;
     }
 
-    private ParseSettings(ParseSettings s, String tensorBatchFingerprint, int maxPayloadBytes) {
+    private ParseSettings(
+            ParseSettings s,
+            String tensorBatchFingerprint,
+            int maxPayloadBytes,
+            ValidationSettings validation,
+            long validationLagMillis) {
         this.specFile = s.specFile;
         this.specFileName = s.specFileName;
         this.legacyDefaults = s.legacyDefaults;
@@ -62,6 +72,8 @@ public final class ParseSettings implements Serializable {
         this.guard = s.guard;
         this.tensorBatchFingerprint = tensorBatchFingerprint;
         this.maxPayloadBytes = maxPayloadBytes;
+        this.validation = validation;
+        this.validationLagMillis = validationLagMillis;
     }
 
     /**
@@ -78,7 +90,39 @@ public final class ParseSettings implements Serializable {
         return new ParseSettings(
                 this,
                 Objects.requireNonNull(schemaFingerprint, "schemaFingerprint"),
-                maxPayloadBytes);
+                maxPayloadBytes,
+                validation,
+                validationLagMillis);
+    }
+
+    /**
+     * These settings with every accepted row validated against the TFMD schema right after the
+     * parse (TFDV tiers R and W, {@link io.tfstream.operators.validation.BatchValidation}).
+     *
+     * @param lagMillis with event time from a feature, how far behind the largest event time seen a
+     *     window counts as closed for late records (the job's bounded out-of-orderness); unused
+     *     with Kafka timestamps, where the operator's watermark decides
+     */
+    public ParseSettings withValidation(ValidationSettings settings, long lagMillis) {
+        if (lagMillis < 0) {
+            throw new IllegalArgumentException("lagMillis must be >= 0, got " + lagMillis);
+        }
+        return new ParseSettings(
+                this,
+                tensorBatchFingerprint,
+                maxPayloadBytes,
+                Objects.requireNonNull(settings, "settings"),
+                lagMillis);
+    }
+
+    /** The validation of the parsed rows, or null when off. */
+    public ValidationSettings validation() {
+        return validation;
+    }
+
+    /** See {@link #withValidation}. */
+    public long validationLagMillis() {
+        return validationLagMillis;
     }
 
     /** The largest serialized TensorBatch message (when they are on). */

@@ -56,7 +56,13 @@ public final class WindowBatches {
                                         settings.tensorBatchFingerprint(),
                                         settings.maxPayloadBytes() - WINDOW_FIELDS)
                                 : settings,
-                        metrics);
+                        metrics,
+                        operatorGroup);
+    }
+
+    /** See {@link BatchEmitter#watermarkEmitted}. */
+    public void watermarkEmitted(long watermark) {
+        emitter.watermarkEmitted(watermark);
     }
 
     /** See {@link BatchEmitter#corruptRegion}. */

@@ -22,6 +22,7 @@ import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
@@ -88,6 +89,14 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
                                 new ValueStateDescriptor<>(
                                         "window-progress", WindowProgressSerializer.INSTANCE));
         timers = getInternalTimerService("window-batches", LongSerializer.INSTANCE, this);
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        // Windows closing at this watermark are parsed (and validated) by its timers, before it is
+        // emitted; from now on, records of windows that end at or before it are late.
+        super.processWatermark(mark);
+        batches.watermarkEmitted(mark.getTimestamp());
     }
 
     @Override

@@ -30,6 +30,25 @@ final class ValidationFixtures {
 
     static final long WINDOW = 60_000;
 
+    /**
+     * Batch-and-parse settings over {@code v}'s schema with validation on: batches of {@code
+     * maxRecords} (or until a checkpoint), tensor payloads, event time from Kafka timestamps.
+     */
+    static io.tfstream.operators.parse.ParseSettings parse(
+            ValidationSettings v, String schema, int maxRecords, boolean sequence) {
+        return new io.tfstream.operators.parse.ParseSettings(
+                        schema.getBytes(StandardCharsets.UTF_8),
+                        "schema.pbtxt",
+                        false,
+                        io.tfstream.parse.ParseLimits.defaults(),
+                        new io.tfstream.operators.parse.BatchTriggers(
+                                maxRecords, 1 << 20, java.time.Duration.ofHours(1)),
+                        io.tfstream.operators.parse.EventTimeSettings.kafkaTimestamp(),
+                        io.tfstream.operators.parse.DeadLetterGuard.off())
+                .withTensorBatches("fp", 1 << 20)
+                .withValidation(v, 0);
+    }
+
     static ValidationSettings settings(int splits, List<String> actions) {
         return settings(SCHEMA, splits, actions);
     }

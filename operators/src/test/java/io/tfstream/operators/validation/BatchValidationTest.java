@@ -1,17 +1,23 @@
 package io.tfstream.operators.validation;
 
+import static io.tfstream.operators.validation.ValidationFixtures.SCHEMA;
 import static io.tfstream.operators.validation.ValidationFixtures.WINDOW;
+import static io.tfstream.operators.validation.ValidationFixtures.parse;
 import static io.tfstream.operators.validation.ValidationFixtures.record;
 import static io.tfstream.operators.validation.ValidationFixtures.settings;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.parse.BatchParseOperator;
+import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.tensor.batch.EncodedTensorBatch;
 import io.tfstream.testing.ProtoFeatures;
 import io.tfstream.validation.ValidationSchema;
 import io.tfstream.validation.WindowAccumulator;
@@ -19,38 +25,36 @@ import io.tfstream.validation.WindowAccumulatorSerializer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link RecordValidationOperator} in Flink's operator test harness: actions per anomaly type,
- * partial accumulators per window and split at the watermark, open windows through a snapshot and
- * restore, late records counted, not aggregated.
+ * Validation inside {@link BatchParseOperator} ({@link BatchValidation}) in Flink's operator test
+ * harness: actions per anomaly type (a diverted record is a dead letter and in no tensor payload),
+ * one window delta per window and split after every batch, nothing held across a checkpoint, late
+ * records counted in the next window, SequenceExamples validated as such.
  */
 @SuppressWarnings("try") // the harness's close() may throw InterruptedException
-class RecordValidationOperatorTest {
+class BatchValidationTest {
 
     private static OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> harness(
-            ValidationSettings s, OperatorSubtaskState restored) throws Exception {
+            ParseSettings s) throws Exception {
         OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h =
                 new OneInputStreamOperatorTestHarness<>(
-                        new RecordValidationOperator(s), SourceRecordSerializer.INSTANCE);
-        if (restored != null) {
-            h.initializeState(restored);
-        }
+                        new BatchParseOperator(s), SourceRecordSerializer.INSTANCE);
+        h.setup(SourceRecordSerializer.INSTANCE);
         h.open();
         return h;
     }
 
-    private static List<WindowPartial> partials(
+    private static List<StreamRecord<WindowPartial>> partials(
             OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
-        List<WindowPartial> out = new ArrayList<>();
-        var q = h.getSideOutput(RecordValidationOperator.PARTIALS);
+        List<StreamRecord<WindowPartial>> out = new ArrayList<>();
+        var q = h.getSideOutput(BatchValidation.PARTIALS);
         if (q != null) {
-            q.forEach(r -> out.add(r.getValue()));
+            q.forEach(out::add);
         }
         return out;
     }
@@ -60,35 +64,56 @@ class RecordValidationOperatorTest {
         return new WindowAccumulatorSerializer(s).deserialize(p.version(), p.accumulator());
     }
 
+    private static List<DeadLetter> deadLetters(
+            OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
+        List<DeadLetter> dlq = new ArrayList<>();
+        var q = h.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+        if (q != null) {
+            q.forEach(r -> dlq.add(r.getValue()));
+        }
+        return dlq;
+    }
+
     @Test
-    void marksDivertsAndPassesByAnomalyType() throws Exception {
+    void marksDivertsAndPassesByAnomalyTypeAndDivertedRowsAreInNoPayload() throws Exception {
         ValidationSettings s =
                 settings(
                         1,
                         List.of(
                                 "INT_TYPE_BIG_INT=mark",
                                 "ENUM_TYPE_UNEXPECTED_STRING_VALUES=divert"));
-        try (var h = harness(s, null)) {
+        try (var h = harness(parse(s, SCHEMA, 3, false))) {
             h.processElement(new StreamRecord<>(record(1, 30, "US"), 1000));
             h.processElement(new StreamRecord<>(record(2, 500, "US"), 2000));
             h.processElement(new StreamRecord<>(record(3, 30, "Mars"), 3000));
             List<SourceRecord> out = new ArrayList<>(h.extractOutputValues());
             assertEquals(2, out.size());
-            assertNull(out.get(0).lastHeader(RecordValidationOperator.ANOMALIES_HEADER));
+            assertNull(out.get(0).lastHeader(BatchValidation.ANOMALIES_HEADER));
             assertEquals(2, out.get(1).offset());
             assertArrayEquals(
                     "INT_TYPE_BIG_INT".getBytes(StandardCharsets.UTF_8),
-                    out.get(1).lastHeader(RecordValidationOperator.ANOMALIES_HEADER));
-            List<DeadLetter> dlq = new ArrayList<>();
-            h.getSideOutput(BatchParseOperator.DEAD_LETTERS).forEach(r -> dlq.add(r.getValue()));
+                    out.get(1).lastHeader(BatchValidation.ANOMALIES_HEADER));
+            List<DeadLetter> dlq = deadLetters(h);
             assertEquals(1, dlq.size());
             assertEquals(DeadLetterReason.VALIDATION, dlq.get(0).reason());
             assertEquals(3, dlq.get(0).source().offset());
             assertArrayEquals(record(3, 30, "Mars").value(), dlq.get(0).source().value());
-            assertEquals(
-                    true,
+            assertTrue(
                     dlq.get(0).error().startsWith("country: ENUM_TYPE_UNEXPECTED_STRING_VALUES"),
                     dlq.get(0).error());
+            // The payload holds the two accepted rows, not the diverted one.
+            List<EncodedTensorBatch> payloads = new ArrayList<>();
+            h.getSideOutput(BatchParseOperator.TENSOR_BATCHES)
+                    .forEach(r -> payloads.add(r.getValue()));
+            assertEquals(1, payloads.size());
+            TensorBatch b = payloads.get(0).toMessage();
+            assertEquals(2, b.getRows());
+            // The window still saw all three records, with the two anomalies rolled up.
+            List<StreamRecord<WindowPartial>> p = partials(h);
+            assertEquals(1, p.size());
+            assertEquals(3000, p.get(0).getTimestamp());
+            WindowAccumulator a = accumulator(p.get(0).getValue());
+            assertEquals(3, a.numExamples());
         }
     }
 
@@ -98,6 +123,12 @@ class RecordValidationOperatorTest {
                 "feature { name: \"ctx\" type: BYTES value_count { min: 1 max: 1 } }\n"
                         + "feature { name: \"##SEQUENCE##\" type: STRUCT struct_domain {\n"
                         + "  feature { name: \"clicks\" type: INT int_domain { min: 0 } }\n"
+                        + "} }\n"
+                        + "tensor_representation_group { key: \"\" value {\n"
+                        + "  tensor_representation { key: \"ctx\""
+                        + " value { varlen_sparse_tensor { column_name: \"ctx\" } } }\n"
+                        + "  tensor_representation { key: \"clicks\" value { ragged_tensor {"
+                        + " feature_path { step: \"##SEQUENCE##\" step: \"clicks\" } } } }\n"
                         + "} }\n";
         ValidationSettings s =
                 new ValidationSettings(
@@ -125,66 +156,60 @@ class RecordValidationOperatorTest {
                                                         .build()))
                         .build()
                         .toByteArray();
-        try (var h = harness(s, null)) {
+        try (var h = harness(parse(s, schema, 1, true))) {
             h.processElement(new StreamRecord<>(SourceRecord.of(bad, "in", 0, 1, 1), 1000));
             SourceRecord out = h.extractOutputValues().get(0);
             assertArrayEquals(
                     "INT_TYPE_SMALL_INT".getBytes(StandardCharsets.UTF_8),
-                    out.lastHeader(RecordValidationOperator.ANOMALIES_HEADER));
+                    out.lastHeader(BatchValidation.ANOMALIES_HEADER));
         }
     }
 
     @Test
-    void emitsOnePartialPerSplitWhenTheWatermarkPassesTheWindowEnd() throws Exception {
-        try (var h = harness(settings(3, List.of()), null)) {
+    void eachBatchLeavesOneDeltaPerWindowAndSplit() throws Exception {
+        try (var h = harness(parse(settings(3, List.of()), SCHEMA, 2, false))) {
             h.processElement(new StreamRecord<>(record(1, 30, "US"), 1000));
+            assertEquals(0, partials(h).size()); // the batch is not full yet
             h.processElement(new StreamRecord<>(record(2, 31, "DE"), WINDOW + 5));
-            h.processWatermark(new Watermark(WINDOW - 2));
-            assertEquals(0, partials(h).size());
-            h.processWatermark(new Watermark(WINDOW - 1));
-            List<WindowPartial> p = partials(h);
-            assertEquals(3, p.size());
-            for (int s = 0; s < 3; s++) {
-                assertEquals(s, p.get(s).split());
-                assertEquals(0, p.get(s).windowStart());
-                assertEquals(WINDOW, p.get(s).windowEnd());
-                assertEquals(1, accumulator(p.get(s)).numExamples());
+            List<StreamRecord<WindowPartial>> p = partials(h);
+            assertEquals(6, p.size()); // two windows x three splits
+            for (int k = 0; k < 6; k++) {
+                WindowPartial w = p.get(k).getValue();
+                assertEquals(k % 3, w.split());
+                assertEquals(k < 3 ? 0 : WINDOW, w.windowStart());
+                assertEquals(w.windowStart() + WINDOW, w.windowEnd());
+                assertEquals(1, accumulator(w).numExamples());
+                assertEquals(k < 3 ? 1000 : WINDOW + 5, p.get(k).getTimestamp());
             }
-            assertEquals(1, ((RecordValidationOperator) h.getOperator()).openWindows());
         }
     }
 
     @Test
-    void openWindowsSurviveASnapshotAndRestore() throws Exception {
-        OperatorSubtaskState snapshot;
-        try (var h = harness(settings(1, List.of()), null)) {
+    void aCheckpointFlushesTheBatchAndItsDeltas() throws Exception {
+        try (var h = harness(parse(settings(1, List.of()), SCHEMA, 100, false))) {
             h.processElement(new StreamRecord<>(record(1, 30, "US"), 1000));
             h.processElement(new StreamRecord<>(record(2, 500, "US"), 2000));
-            snapshot = h.snapshot(1, 1);
-        }
-        try (var h = harness(settings(1, List.of()), snapshot)) {
-            h.processElement(new StreamRecord<>(record(3, 30, "DE"), 3000));
-            h.processWatermark(new Watermark(WINDOW));
-            List<WindowPartial> p = partials(h);
+            h.prepareSnapshotPreBarrier(1);
+            List<StreamRecord<WindowPartial>> p = partials(h);
             assertEquals(1, p.size());
-            assertEquals(3, accumulator(p.get(0)).numExamples());
+            assertEquals(2, accumulator(p.get(0).getValue()).numExamples());
         }
     }
 
     @Test
-    void aRecordOfAnEmittedWindowIsLateAndCountedInTheNextOne() throws Exception {
-        try (var h = harness(settings(1, List.of()), null)) {
+    void aRecordOfAClosedWindowIsLateAndCountedInTheNextOne() throws Exception {
+        try (var h = harness(parse(settings(1, List.of()), SCHEMA, 1, false))) {
             h.processElement(new StreamRecord<>(record(1, 30, "US"), 1000));
             h.processWatermark(new Watermark(WINDOW));
             h.processElement(new StreamRecord<>(record(2, 30, "US"), 2000));
-            h.processWatermark(new Watermark(2 * WINDOW));
-            List<WindowPartial> p = partials(h);
+            List<StreamRecord<WindowPartial>> p = partials(h);
             assertEquals(2, p.size());
-            assertEquals(1, accumulator(p.get(0)).numExamples());
-            assertEquals(0, p.get(0).lateCount());
-            assertEquals(WINDOW, p.get(1).windowStart());
-            assertEquals(0, accumulator(p.get(1)).numExamples());
-            assertEquals(1, p.get(1).lateCount());
+            assertEquals(1, accumulator(p.get(0).getValue()).numExamples());
+            assertEquals(0, p.get(0).getValue().lateCount());
+            assertEquals(WINDOW, p.get(1).getValue().windowStart());
+            assertEquals(0, accumulator(p.get(1).getValue()).numExamples());
+            assertEquals(1, p.get(1).getValue().lateCount());
+            assertEquals(2, h.extractOutputValues().size()); // late, yet still emitted
         }
     }
 }
