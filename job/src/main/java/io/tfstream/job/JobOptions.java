@@ -642,8 +642,9 @@ public final class JobOptions {
                     .withDescription(
                             "Kafka topic of each window's TFDV Anomalies proto (one per window"
                                     + " and feature-path split, key = <window start>/<split>),"
-                                    + " exactly once with prefix <job.name>-anomalies. Unset:"
-                                    + " not written.");
+                                    + " exactly once with prefix <job.name>-anomalies; its"
+                                    + " baseline (the schema) is left out when the message would"
+                                    + " exceed 900 KiB. Unset: not written.");
 
     public static final ConfigOption<Integer> VALIDATION_SPLITS =
             key("validation.splits")

@@ -57,6 +57,15 @@ public final class AnomaliesProtoBuilder {
         return b.build();
     }
 
+    /**
+     * {@code a}, or {@code a} without its {@code baseline} (the schema, often most of the message)
+     * when it would serialize to more than {@code maxBytes}: a large schema must not make every
+     * window's message too big for its topic.
+     */
+    public static Anomalies fit(Anomalies a, int maxBytes) {
+        return a.getSerializedSize() <= maxBytes ? a : a.toBuilder().clearBaseline().build();
+    }
+
     /** The {@code AnomalyInfo} of one path (or the dataset) from its reasons, in check order. */
     public static AnomalyInfo info(
             List<Finding> reasons, SeverityPolicy severity, boolean dataset) {

@@ -89,5 +89,11 @@ class SeverityPolicyTest {
         // y has a WARNING and an ERROR reason: the info is an ERROR
         assertEquals(Severity.ERROR, an.getAnomalyInfoOrThrow("y").getSeverity());
         assertEquals(Severity.ERROR, an.getDatasetAnomalyInfo().getSeverity());
+        // A message over the limit drops its baseline schema, nothing else.
+        assertEquals(an, AnomaliesProtoBuilder.fit(an, an.getSerializedSize()));
+        Anomalies small = AnomaliesProtoBuilder.fit(an, an.getSerializedSize() - 1);
+        assertTrue(an.hasBaseline());
+        assertTrue(!small.hasBaseline());
+        assertEquals(an.toBuilder().clearBaseline().build(), small);
     }
 }

@@ -52,6 +52,16 @@ public final class SourceRecord {
         this.timestamp = timestamp;
     }
 
+    /** This record with header {@code name} = {@code value} appended (a header may repeat). */
+    public SourceRecord withHeader(String name, byte[] headerValue) {
+        int n = headerKeys.length;
+        String[] keys = java.util.Arrays.copyOf(headerKeys, n + 1);
+        byte[][] values = java.util.Arrays.copyOf(headerValues, n + 1);
+        keys[n] = Objects.requireNonNull(name, "name");
+        values[n] = Objects.requireNonNull(headerValue, "headerValue");
+        return new SourceRecord(value, key, keys, values, topic, partition, offset, timestamp);
+    }
+
     /** A record without key and headers. */
     public static SourceRecord of(byte[] value, String topic, int partition, long offset, long ts) {
         return new SourceRecord(value, null, null, null, topic, partition, offset, ts);

@@ -253,24 +253,7 @@ public final class BatchValidation {
         if (names == null) {
             return r;
         }
-        int n = r.headerCount();
-        String[] keys = new String[n + 1];
-        byte[][] values = new byte[n + 1][];
-        for (int k = 0; k < n; k++) {
-            keys[k] = r.headerKey(k);
-            values[k] = r.headerValue(k);
-        }
-        keys[n] = ANOMALIES_HEADER;
-        values[n] = names.getBytes(StandardCharsets.UTF_8);
-        return new SourceRecord(
-                r.value(),
-                r.key(),
-                keys,
-                values,
-                r.topic(),
-                r.partition(),
-                r.offset(),
-                r.timestamp());
+        return r.withHeader(ANOMALIES_HEADER, names.getBytes(StandardCharsets.UTF_8));
     }
 
     /**

@@ -47,6 +47,12 @@ public final class WindowAlertFunction
     public static final OutputTag<ValidationOutput> ANOMALIES =
             new OutputTag<>("validation-anomalies", ValidationOutputSerializer.typeInfo());
 
+    /**
+     * Largest {@code Anomalies} message with its baseline schema: above it the baseline is left out
+     * (a Kafka producer's default {@code max.request.size} is 1 MiB).
+     */
+    public static final int MAX_ANOMALIES_BYTES = 900 * 1024;
+
     private final ValidationSettings settings;
     private final boolean anomalies;
 
@@ -204,12 +210,14 @@ public final class WindowAlertFunction
                     ANOMALIES,
                     new ValidationOutput(
                             start + "/" + split,
-                            AnomaliesProtoBuilder.build(
-                                            schema,
-                                            plain,
-                                            drift,
-                                            severity,
-                                            window.numExamples() == 0)
+                            AnomaliesProtoBuilder.fit(
+                                            AnomaliesProtoBuilder.build(
+                                                    schema,
+                                                    plain,
+                                                    drift,
+                                                    severity,
+                                                    window.numExamples() == 0),
+                                            MAX_ANOMALIES_BYTES)
                                     .toByteArray()));
         }
         if (window.numExamples() > 0) {

@@ -33,6 +33,46 @@ class ValidationSerializersTest {
         assertArrayEquals(p.accumulator(), back.accumulator());
     }
 
+    /** Layout version 1 of both serializers, pinned by stored bytes: written and read back. */
+    @Test
+    void storedVersionOneBytesAreTheLayoutWrittenAndRead() throws IOException {
+        byte[] partial =
+                java.util.HexFormat.of()
+                        .parseHex(
+                                "00000003" // split
+                                        + "000000000000ea60" // window start 60 000
+                                        + "000000000001d4c0" // window end 120 000
+                                        + "0000000000000007" // late count
+                                        + "00000002" // accumulator version
+                                        + "00000003" // accumulator length
+                                        + "010203");
+        WindowPartial p = new WindowPartial(3, 60_000, 120_000, 7, 2, new byte[] {1, 2, 3});
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        WindowPartialSerializer.INSTANCE.serialize(p, out);
+        assertArrayEquals(partial, out.getCopyOfBuffer());
+        WindowPartial back =
+                WindowPartialSerializer.INSTANCE.deserialize(new DataInputDeserializer(partial));
+        assertEquals(p.split(), back.split());
+        assertEquals(p.windowStart(), back.windowStart());
+        assertEquals(p.windowEnd(), back.windowEnd());
+        assertEquals(p.lateCount(), back.lateCount());
+        assertEquals(p.version(), back.version());
+        assertArrayEquals(p.accumulator(), back.accumulator());
+
+        byte[] output =
+                java.util.HexFormat.of().parseHex("00000004" + "69642d31" + "00000002" + "7b7d");
+        ValidationOutput o = new ValidationOutput("id-1", "{}".getBytes(StandardCharsets.UTF_8));
+        DataOutputSerializer out2 = new DataOutputSerializer(64);
+        ValidationOutputSerializer.INSTANCE.serialize(o, out2);
+        assertArrayEquals(output, out2.getCopyOfBuffer());
+        ValidationOutput o2 =
+                ValidationOutputSerializer.INSTANCE.deserialize(new DataInputDeserializer(output));
+        assertEquals("id-1", o2.key());
+        assertArrayEquals(o.value(), o2.value());
+        assertEquals(1, WindowPartialSerializer.Snapshot.VERSION);
+        assertEquals(1, ValidationOutputSerializer.Snapshot.VERSION);
+    }
+
     @Test
     void aCorruptPartialLengthIsRefusedBeforeAllocation() throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(64);
