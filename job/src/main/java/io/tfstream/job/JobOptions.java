@@ -395,7 +395,8 @@ public final class JobOptions {
                     .withDescription(
                             "Circuit breaker: stop the job (no restart) when more than this"
                                     + " fraction of one subtask's records within dlq.window are"
-                                    + " dead-lettered (1: off).");
+                                    + " dead-lettered (1: off); records diverted by"
+                                    + " validation.actions do not count.");
 
     public static final ConfigOption<Duration> DLQ_WINDOW =
             key("dlq.window")

@@ -161,7 +161,9 @@ final class BatchEmitter {
         for (int i = 0; i < n; i++) {
             SourceRecord r = pending.get(i);
             if (errors[i] != null) {
-                dead++;
+                if (reasons[i] != DeadLetterReason.VALIDATION) {
+                    dead++; // the circuit breaker judges unreadable records, not diverted ones
+                }
                 metrics.deadLettered(reasons[i]);
                 output.collect(
                         BatchParseOperator.DEAD_LETTERS,

@@ -117,6 +117,36 @@ class BatchValidationTest {
         }
     }
 
+    /** The circuit breaker judges unreadable records: diverting every record does not trip it. */
+    @Test
+    void divertedRecordsDoNotTripTheDeadLetterCircuitBreaker() throws Exception {
+        ValidationSettings s = settings(1, List.of("INT_TYPE_BIG_INT=divert"));
+        var guard =
+                new io.tfstream.operators.parse.DeadLetterGuard(
+                        0.5, java.time.Duration.ofMinutes(1), 1);
+        try (var h = harness(parse(s, SCHEMA, 5, guard))) {
+            for (int i = 0; i < 20; i++) {
+                h.processElement(new StreamRecord<>(record(i, 500 + i, "US"), 1000 + i));
+            }
+            assertEquals(0, h.extractOutputValues().size());
+            assertEquals(20, deadLetters(h).size());
+        }
+        // Unreadable records do trip it.
+        try (var h = harness(parse(s, SCHEMA, 5, guard))) {
+            org.junit.jupiter.api.Assertions.assertThrows(
+                    Exception.class,
+                    () -> {
+                        for (int i = 0; i < 20; i++) {
+                            h.processElement(
+                                    new StreamRecord<>(
+                                            SourceRecord.of(
+                                                    new byte[] {(byte) 0xff}, "in", 0, i, i),
+                                            1000 + i));
+                        }
+                    });
+        }
+    }
+
     @Test
     void sequenceExamplesAreValidatedAsSuch() throws Exception {
         String schema =

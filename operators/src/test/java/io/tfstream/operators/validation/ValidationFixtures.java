@@ -36,6 +36,15 @@ final class ValidationFixtures {
      */
     static io.tfstream.operators.parse.ParseSettings parse(
             ValidationSettings v, String schema, int maxRecords, boolean sequence) {
+        return parse(v, schema, maxRecords, io.tfstream.operators.parse.DeadLetterGuard.off());
+    }
+
+    /** As above, with the dead-letter circuit breaker {@code guard}. */
+    static io.tfstream.operators.parse.ParseSettings parse(
+            ValidationSettings v,
+            String schema,
+            int maxRecords,
+            io.tfstream.operators.parse.DeadLetterGuard guard) {
         return new io.tfstream.operators.parse.ParseSettings(
                         schema.getBytes(StandardCharsets.UTF_8),
                         "schema.pbtxt",
@@ -44,7 +53,7 @@ final class ValidationFixtures {
                         new io.tfstream.operators.parse.BatchTriggers(
                                 maxRecords, 1 << 20, java.time.Duration.ofHours(1)),
                         io.tfstream.operators.parse.EventTimeSettings.kafkaTimestamp(),
-                        io.tfstream.operators.parse.DeadLetterGuard.off())
+                        guard)
                 .withTensorBatches("fp", 1 << 20)
                 .withValidation(v, 0);
     }
