@@ -33,11 +33,14 @@ public final class ExampleBatchParser {
     private final WireCursor cursor = new WireCursor();
     private final BatchAssembler assembler;
     private final Minibatches minibatches = new Minibatches();
-    private final DirectRow direct;
+    private DirectRow direct;
+
+    /** Whether row states are kept for {@link #rawColumns()} ({@link #trackRows()}). */
+    private boolean trackRows;
 
     /**
      * Rows of the last parse that its one-pass path did not read alone, or that hold keys not
-     * requested (see {@link #rawColumns()}).
+     * requested (see {@link #rawColumns()}); kept only with {@link #trackRows()}.
      */
     private boolean[] irregular = new boolean[0];
 
@@ -57,6 +60,18 @@ public final class ExampleBatchParser {
         scanner = new ExampleScanner(new KeyTable(names));
         assembler = new BatchAssembler(plan, limits);
         direct = new DirectRow();
+    }
+
+    /**
+     * Keeps, from the next parse on, what {@link #rawColumns()} describes: for each key and row
+     * whether the record had the key, and the rows the one-pass path did not read alone. Costs a
+     * pass over the keys per row, so it is off unless a caller reads the columns again.
+     */
+    public void trackRows() {
+        if (!trackRows) {
+            trackRows = true;
+            direct = new TrackingRow();
+        }
     }
 
     /**
@@ -87,11 +102,12 @@ public final class ExampleBatchParser {
     /**
      * The per-key columns of the last {@link #parse} or {@link #parseLenient} before they became
      * tensors, row by row as in the returned batch, for a caller that reads the values again (the
-     * validation of the parsed rows) without decoding the records twice; null when the last parse
-     * failed or had to parse its records again one by one. Valid until the next parse.
+     * validation of the parsed rows) without decoding the records twice; null unless {@link
+     * #trackRows()} was called before the parse, or when the last parse failed. Valid until the
+     * next parse.
      */
     public RawColumns rawColumns() {
-        if (lastRows < 0) {
+        if (lastRows < 0 || !trackRows) {
             return null;
         }
         if (raw == null) {
@@ -154,12 +170,12 @@ public final class ExampleBatchParser {
     private void begin(SerializedRecords records) {
         lastRows = -1;
         int n = records.size();
-        if (irregular.length < n) {
+        if (trackRows && irregular.length < n) {
             irregular = new boolean[n];
             unrequested = new boolean[n];
         }
         for (KeyColumn c : columns) {
-            c.start(n);
+            c.start(n, trackRows);
         }
         minibatches.split(records);
     }
@@ -182,24 +198,50 @@ public final class ExampleBatchParser {
         DirectRow direct = this.direct;
         direct.row = row;
         direct.seen = 0;
-        irregular[row] = false;
-        unrequested[row] = false;
+        if (trackRows) {
+            unrequested[row] = false;
+        }
         int scanned = s.scan(buf, off, len, maxEntries, direct);
         int seen = direct.seen;
+        boolean irregularRow = false;
         if (scanned == ExampleScanner.ABORTED) {
-            irregular[row] = true;
             for (KeyColumn c : columns) {
                 c.rollback(row);
             }
             scanned = s.scan(buf, off, len, maxEntries);
             checkScan(scanned, records, index);
             seen = replay(records, index, row, buf);
+            irregularRow = true;
         } else {
             checkScan(scanned, records, index);
+        }
+        if (trackRows) {
+            irregular[row] = irregularRow || rowStates(row);
         }
         if (seen < columns.length) {
             finishRow(records, index, row);
         }
+    }
+
+    /**
+     * Writes each key's state in row {@code row} (one-pass path); returns whether a dense key had a
+     * {@code Feature{}} entry, whose meaning depends on the entries' order (an irregular row).
+     */
+    private boolean rowStates(int row) {
+        boolean denseWithoutKind = false;
+        for (KeyColumn c : columns) {
+            byte state;
+            if (c.noKindRow == row) {
+                if (c.dense) {
+                    denseWithoutKind = true;
+                }
+                state = c.seenRow == row && !c.dense ? RawColumns.NO_KIND : RawColumns.PRESENT;
+            } else {
+                state = RawColumns.PRESENT;
+            }
+            c.rowState[row] = c.seenRow == row ? state : RawColumns.ABSENT;
+        }
+        return denseWithoutKind;
     }
 
     private void checkScan(int scanned, SerializedRecords records, int index)
@@ -220,7 +262,7 @@ public final class ExampleBatchParser {
      * refuses — stops it; the row is then rolled back and {@link #replay} runs the kernel's
      * last-wins pass with its exact error precedence.
      */
-    private final class DirectRow implements ExampleScanner.Visitor {
+    private class DirectRow implements ExampleScanner.Visitor {
         /** The one-value shortcut applies: at least one value and one byte per value allowed. */
         private final boolean scalars =
                 limits.maxValuesPerFeature() >= 1 && limits.maxBytesPerValue() >= 1;
@@ -276,7 +318,6 @@ public final class ExampleBatchParser {
                     size = col.bytes.size();
             }
             col.seenRow = row;
-            col.rowState[row] = RawColumns.PRESENT;
             seen++;
             if (!col.dense) {
                 col.ends[row + 1] = size;
@@ -284,26 +325,18 @@ public final class ExampleBatchParser {
             return true;
         }
 
-        @Override
-        public boolean visitUnrequested(byte[] buf, int keyStart, int keyLen, int start, int end) {
-            unrequested[row] = true;
-            return true;
-        }
-
         /** Any other entry: empty features, lists, fixed shapes, repeats and anything wrong. */
         private boolean visitOther(KeyColumn col, byte[] buf, int start, int end) {
             int row = this.row;
             if (start == end) { // Feature{}: no kind
+                col.noKindRow = row;
                 if (col.dense) {
-                    // An earlier entry or the default applies: which one depends on the order.
-                    irregular[row] = true;
-                    return true;
+                    return true; // an earlier entry or the default applies
                 }
                 if (col.seenRow == row) {
                     return false;
                 }
                 col.seenRow = row;
-                col.rowState[row] = RawColumns.NO_KIND;
                 seen++;
                 col.ends[row + 1] = col.size();
                 return true;
@@ -312,7 +345,6 @@ public final class ExampleBatchParser {
                 return false;
             }
             col.seenRow = row;
-            col.rowState[row] = RawColumns.PRESENT;
             seen++;
             RawKey key = col.key;
             if (!col.dense) {
@@ -337,6 +369,15 @@ public final class ExampleBatchParser {
             WireCursor c = cursor;
             c.reset(buf, start + 1, end);
             return FeatureListDecoder.decodeInto(c, col, cap, limits);
+        }
+    }
+
+    /** The one-pass path that also notes records with keys the spec does not request. */
+    private final class TrackingRow extends DirectRow {
+        @Override
+        public boolean visitUnrequested(byte[] buf, int keyStart, int keyLen, int start, int end) {
+            unrequested[row] = true;
+            return true;
         }
     }
 
@@ -420,7 +461,6 @@ public final class ExampleBatchParser {
             if (col.seenRow == row) {
                 continue;
             }
-            col.rowState[row] = RawColumns.ABSENT;
             if (col.key.kind == RawKey.Kind.DENSE_FIXED) {
                 col.appendDefault(col.key.defaultValue);
             } else {

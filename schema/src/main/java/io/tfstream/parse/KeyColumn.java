@@ -34,9 +34,12 @@ final class KeyColumn {
 
     /**
      * Per row of the batch: {@link RawColumns#ABSENT}, {@link RawColumns#PRESENT} or {@link
-     * RawColumns#NO_KIND}; written for every row parsed on the one-pass path.
+     * RawColumns#NO_KIND}; written only when the parser tracks rows.
      */
     byte[] rowState = new byte[0];
+
+    /** The last row in which this key had a {@code Feature{}} entry (no kind). */
+    int noKindRow;
 
     /** The last row this key was seen in (TensorFlow's {@code *_last_example}). */
     int seenRow;
@@ -66,7 +69,7 @@ final class KeyColumn {
      * Fresh buffers for a batch of {@code rows} records, sized from the shape or the previous
      * batch; at most {@link #MAX_PRESIZE} values up front, the rest grows as values arrive.
      */
-    void start(int rows) {
+    void start(int rows, boolean trackRows) {
         long want = key.kind == RawKey.Kind.DENSE_FIXED ? (long) rows * key.stride : valueHint;
         int hint = (int) Math.min(want, MAX_PRESIZE);
         switch (key.dtype) {
@@ -80,7 +83,7 @@ final class KeyColumn {
                 long bytesWanted = hint * lastBytes / lastValues + 16;
                 bytes = new BytesBuffer(hint, (int) Math.min(bytesWanted, MAX_PRESIZE * 8L));
         }
-        if (rowState.length < rows) {
+        if (trackRows && rowState.length < rows) {
             rowState = new byte[rows];
         }
         if (key.kind != RawKey.Kind.DENSE_FIXED) {
@@ -90,6 +93,7 @@ final class KeyColumn {
             ends[0] = 0;
         }
         seenRow = -1;
+        noKindRow = -1;
         minibatchBase = 0;
     }
 
@@ -122,6 +126,9 @@ final class KeyColumn {
         truncate(key.kind == RawKey.Kind.DENSE_FIXED ? row * key.stride : ends[row]);
         if (seenRow >= row) {
             seenRow = -1;
+        }
+        if (noKindRow >= row) {
+            noKindRow = -1;
         }
     }
 

@@ -56,6 +56,13 @@ public final class LenientBatchParser {
         return examples == null ? null : examples.rawColumns();
     }
 
+    /** {@link ExampleBatchParser#trackRows()}, for {@link #rawColumns()}; no-op for sequences. */
+    public void trackRows() {
+        if (examples != null) {
+            examples.trackRows();
+        }
+    }
+
     /** Whether records are SequenceExamples. */
     public boolean sequence() {
         return sequences != null;

@@ -69,7 +69,7 @@ public final class SingleExampleParser {
             throw ParseErrors.recordTooLarge(0, len, limits);
         }
         for (KeyColumn c : columns) {
-            c.start(1);
+            c.start(1, false);
         }
         ExampleScanner s = scanner;
         int scanned = s.scan(buf, off, len, limits.maxFeaturesPerExample());

@@ -99,7 +99,7 @@ class ScalarFeatureTest {
     private static KeyColumn column(DType dtype) {
         KeyColumn c =
                 new KeyColumn(new RawKey("k", RawKey.Kind.SPARSE, dtype, List.of(), 1, null, null));
-        c.start(1);
+        c.start(1, false);
         return c;
     }
 

@@ -78,6 +78,7 @@ class BatchValidatorTest {
                 ExampleBatchParser parser =
                         ExampleBatchParser.create(
                                 FeatureSpecFromSchema.derive(schema.schema()).exampleSpecs());
+                parser.trackRows();
                 BatchValidator batch = new BatchValidator(schema, false);
                 for (long seed = 0; seed < 60; seed++) {
                     int[] counts = compare(schema, parser, batch, seed * 31 + s);

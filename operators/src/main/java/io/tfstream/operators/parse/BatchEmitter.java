@@ -63,6 +63,9 @@ final class BatchEmitter {
                         ? new TensorBatchSplitter(parser, settings.maxPayloadBytes())
                         : null;
         this.rate = settings.guard().enabled() ? new DeadLetterRate(settings.guard()) : null;
+        if (settings.validation() != null) {
+            parser.trackRows(); // validation reads the parser's columns
+        }
         this.validation =
                 settings.validation() == null
                         ? null
