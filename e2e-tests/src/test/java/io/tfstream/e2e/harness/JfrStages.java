@@ -13,18 +13,14 @@ import jdk.jfr.consumer.RecordingFile;
 final class JfrStages {
     private JfrStages() {}
 
+    /** The stages, in report order. */
+    static final List<String> STAGES =
+            List.of("source", "parse", "encode", "shard write", "kafka produce", "broker", "other");
+
     /** Execution samples by stage: the frame nearest the top of the stack that names one. */
     static Map<String, Long> of(Path jfr) throws IOException {
         Map<String, Long> counts = new LinkedHashMap<>();
-        for (String st :
-                List.of(
-                        "source",
-                        "parse",
-                        "encode",
-                        "shard write",
-                        "kafka produce",
-                        "broker",
-                        "other")) {
+        for (String st : STAGES) {
             counts.put(st, 0L);
         }
         for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {

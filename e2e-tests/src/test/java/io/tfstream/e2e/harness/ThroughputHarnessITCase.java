@@ -76,15 +76,7 @@ class ThroughputHarnessITCase {
         // Every stage is reported; which stages a short run happens to sample is chance.
         JsonNode stages = json.get("stages").get("seed001");
         long samples = 0;
-        for (String stage :
-                List.of(
-                        "source",
-                        "parse",
-                        "encode",
-                        "shard write",
-                        "kafka produce",
-                        "broker",
-                        "other")) {
+        for (String stage : JfrStages.STAGES) {
             assertTrue(stages.has(stage), stage + " in " + stages);
             samples += stages.get(stage).asLong();
         }
