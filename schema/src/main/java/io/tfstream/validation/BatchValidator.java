@@ -282,30 +282,11 @@ public final class BatchValidator {
                             ? int64s(r, c.int64s(col), vFrom, vTo, st, num)
                             : floats(r, c.floats(col), vFrom, vTo, st, num);
             if (suspicious) {
-                rescan(c, col, r, from, to, fixed, stride, ends, state);
+                // Which rows: the same checks row by row, statistics already taken.
+                rowByRow(c, col, r, from, to, state, null, rescanRun);
             }
         } else {
-            for (int row = from; row < to; row++) {
-                if (state[row] != RawColumns.PRESENT) {
-                    continue;
-                }
-                int vFrom = fixed ? row * stride : ends[row];
-                int vTo = fixed ? vFrom + stride : ends[row + 1];
-                boolean bad;
-                switch (dtype) {
-                    case INT64:
-                        bad = int64s(r, c.int64s(col), vFrom, vTo, st, num);
-                        break;
-                    case FLOAT32:
-                        bad = floats(r, c.floats(col), vFrom, vTo, st, num);
-                        break;
-                    default:
-                        bad = bytes(r, c.bytes(col), vFrom, vTo, st);
-                }
-                if (bad) {
-                    flags[row] = true;
-                }
-            }
+            rowByRow(c, col, r, from, to, state, st, num);
         }
         if (st == null) {
             return;
@@ -321,35 +302,45 @@ public final class BatchValidator {
         }
     }
 
-    /** Flags the rows whose numeric values a domain check may object to (statistics are kept). */
-    private void rescan(
+    /**
+     * The value checks (and, with {@code st}, the statistics into it and {@code num}) of each
+     * present row of {@code [from, to)}, flagging the rows a domain check may object to.
+     */
+    private void rowByRow(
             RawColumns c,
             int col,
             FeatureRule r,
             int from,
             int to,
-            boolean fixed,
-            int stride,
-            int[] ends,
-            byte[] state) {
-        NumericRun scratch = new NumericRun();
-        boolean ints = c.dtype(col) == DType.INT64;
+            byte[] state,
+            FeatureStats st,
+            NumericRun num) {
+        DType dtype = c.dtype(col);
         for (int row = from; row < to; row++) {
             if (state[row] != RawColumns.PRESENT) {
                 continue;
             }
-            int vFrom = fixed ? row * stride : ends[row];
-            int vTo = fixed ? vFrom + stride : ends[row + 1];
-            scratch.reset();
-            boolean bad =
-                    ints
-                            ? int64s(r, c.int64s(col), vFrom, vTo, null, scratch)
-                            : floats(r, c.floats(col), vFrom, vTo, null, scratch);
+            int vFrom = c.from(col, row);
+            int vTo = c.to(col, row);
+            boolean bad;
+            switch (dtype) {
+                case INT64:
+                    bad = int64s(r, c.int64s(col), vFrom, vTo, st, num);
+                    break;
+                case FLOAT32:
+                    bad = floats(r, c.floats(col), vFrom, vTo, st, num);
+                    break;
+                default:
+                    bad = bytes(r, c.bytes(col), vFrom, vTo, st);
+            }
             if (bad) {
                 flags[row] = true;
             }
         }
     }
+
+    /** The extremes a re-scan computes again and throws away. */
+    private final NumericRun rescanRun = new NumericRun();
 
     private final NumericRun numeric = new NumericRun();
 
