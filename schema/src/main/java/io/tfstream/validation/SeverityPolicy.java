@@ -21,13 +21,6 @@ public final class SeverityPolicy {
         return new SeverityPolicy(new EnumMap<>(AnomalyInfo.Type.class));
     }
 
-    /** TFDV's {@code severity_overrides}. */
-    public static SeverityPolicy withOverrides(Map<AnomalyInfo.Type, AnomalyInfo.Severity> o) {
-        Map<AnomalyInfo.Type, AnomalyInfo.Severity> m = new EnumMap<>(AnomalyInfo.Type.class);
-        m.putAll(o);
-        return new SeverityPolicy(m);
-    }
-
     /**
      * Parses {@code TYPE=SEVERITY} entries: TYPE an {@code AnomalyInfo.Type} name, SEVERITY {@code
      * ERROR} or {@code WARNING} (any case).
