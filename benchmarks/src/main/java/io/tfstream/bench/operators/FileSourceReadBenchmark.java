@@ -35,7 +35,7 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * The TFRecord file source's format ({@link TfRecordFileFormat}: open the split, read every record
  * into a {@link SourceRecord} with its file and offset, hand them out in batches with positions)
- * against the {@code schema/} reader alone over the same uncompressed file (every record copied
+ * against the {@code core/} reader alone over the same uncompressed file (every record copied
  * out, as a consumer of the reader needs). One op = the whole file (16 384 records).
  */
 @BenchmarkMode(Mode.Throughput)
@@ -85,7 +85,7 @@ public class FileSourceReadBenchmark {
         Files.deleteIfExists(dir);
     }
 
-    /** The schema/ reader alone, each record copied out. */
+    /** The core reader alone, each record copied out. */
     @Benchmark
     public long reader(Blackhole bh) throws IOException {
         long n = 0;

@@ -46,7 +46,7 @@ final class JfrStages {
         if (c.startsWith("io.tfstream.parse.") || c.startsWith("io.tfstream.operators.parse.")) {
             return "parse";
         }
-        if (c.startsWith("io.tfstream.tensor.batch.") || c.startsWith("io.tfstream.proto.")) {
+        if (c.startsWith("io.tfstream.payload.") || c.startsWith("io.tfstream.proto.")) {
             return "encode";
         }
         if (c.startsWith("io.tfstream.tfrecord.")

@@ -11,6 +11,8 @@ import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.ParsedRows;
 import io.tfstream.parse.RecordBatch;
+import io.tfstream.payload.TensorBatchCodec;
+import io.tfstream.payload.TensorBatchSplitter;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.ParseSpec;
@@ -20,8 +22,6 @@ import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.SparseTensor;
 import io.tfstream.tensor.Tensor;
-import io.tfstream.tensor.batch.TensorBatchCodec;
-import io.tfstream.tensor.batch.TensorBatchSplitter;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.testing.WideProfileCorpus;
 import io.tfstream.testing.WireEdgeCaseGenerator;
@@ -208,7 +208,7 @@ class TensorBatchParseTensorTest {
                                             b.setBatchId(
                                                     Arrays.toString(Arrays.copyOf(picked, count))));
                     assertEquals(0, result.tooLarge().length);
-                    for (io.tfstream.tensor.batch.EncodedTensorBatch encoded : result.messages()) {
+                    for (io.tfstream.payload.EncodedTensorBatch encoded : result.messages()) {
                         TensorBatch m = encoded.toMessage();
                         if (m.getParts() > 1) {
                             splitParts++;

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The golden files in {@code schema/src/test/resources/io/tfstream/tfrecord/golden/} are exactly
- * what TensorFlow's {@code DatasetToTFRecord} writes for {@link TfRecordTestData#goldenRecords()}.
- * To regenerate them, see that directory's {@code README.md}.
+ * The golden files in {@code core/src/test/resources/io/tfstream/tfrecord/golden/} are exactly what
+ * TensorFlow's {@code DatasetToTFRecord} writes for {@link TfRecordTestData#goldenRecords()}. To
+ * regenerate them, see that directory's {@code README.md}.
  */
 class TensorFlowGoldenFilesTest {
     @TempDir Path dir;

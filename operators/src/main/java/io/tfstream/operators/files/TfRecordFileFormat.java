@@ -24,8 +24,8 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
 
 /**
  * TFRecord files (uncompressed, gzip or zlib, detected as the CLI does) as a Flink {@code
- * FileSource} format over the {@code schema/} reader. Each record becomes a {@link SourceRecord}
- * with the file's path, the record's byte offset in the uncompressed record stream and the file's
+ * FileSource} format over the {@code core/} reader. Each record becomes a {@link SourceRecord} with
+ * the file's path, the record's byte offset in the uncompressed record stream and the file's
  * modification time as its timestamp ({@link SourceRecord#fromFile}).
  *
  * <p><b>Position.</b> Items (records and damaged regions) are handed out in batches; the position

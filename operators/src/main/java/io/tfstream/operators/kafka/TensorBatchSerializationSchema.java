@@ -1,8 +1,8 @@
 package io.tfstream.operators.kafka;
 
+import io.tfstream.payload.EncodedTensorBatch;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
-import io.tfstream.tensor.batch.EncodedTensorBatch;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;

@@ -4,7 +4,7 @@ import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterSerializer;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.parse.RecordBatch;
-import io.tfstream.tensor.batch.EncodedTensorBatch;
+import io.tfstream.payload.EncodedTensorBatch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

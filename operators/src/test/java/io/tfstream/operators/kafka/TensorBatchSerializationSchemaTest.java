@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema.KeyMode;
+import io.tfstream.payload.EncodedTensorBatch;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
-import io.tfstream.tensor.batch.EncodedTensorBatch;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;

@@ -70,8 +70,8 @@ class SourceRecordSerializerTest {
                         .setBatchId("id")
                         .addSources(SourceRange.newBuilder().setTopic("t").setLastOffset(9))
                         .build();
-        io.tfstream.tensor.batch.EncodedTensorBatch b =
-                new io.tfstream.tensor.batch.EncodedTensorBatch(new byte[] {16, 3}, meta);
+        io.tfstream.payload.EncodedTensorBatch b =
+                new io.tfstream.payload.EncodedTensorBatch(new byte[] {16, 3}, meta);
         assertEquals(b, roundTrip(TensorBatchSerializer.INSTANCE, b));
         var keyed = b.withKey(new byte[] {(byte) 0xfe, 0});
         assertArrayEquals(
