@@ -268,11 +268,12 @@ class JobConfigTest {
 
     @Test
     void theReadmeOptionTableIsTheGeneratedOne() throws Exception {
-        Path readme = Path.of("..", "README.md");
+        Path readme = Path.of("..", "docs", "streaming-job.md");
         String text = Files.readString(readme);
         assertTrue(
                 text.contains(JobOptionsHelp.markdownTable()),
-                "README.md's option table differs from JobOptionsHelp.markdownTable(); paste:\n"
+                "docs/streaming-job.md's option table differs from JobOptionsHelp.markdownTable();"
+                        + " paste:\n"
                         + JobOptionsHelp.markdownTable());
     }
 }
