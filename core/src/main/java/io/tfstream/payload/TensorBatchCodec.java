@@ -22,7 +22,7 @@ import org.tensorflow.framework.TensorProto;
 
 /**
  * The tensors of a parsed batch as the {@code tensors} map of a {@code tfstream.v1.TensorBatch}
- * (job contract §4), and back. Names: {@code <name>} for a dense tensor; {@code <name>/indices}
+ * (docs/streaming-job.md#tensor-payloads), and back. Names: {@code <name>} for a dense tensor; {@code <name>/indices}
  * (int64 {@code [N, rank]}), {@code <name>/values}, {@code <name>/dense_shape} for a sparse one;
  * {@code <name>/values}, {@code <name>/row_splits} (outermost), {@code <name>/row_splits/1}, ...
  * for a ragged one (int32 or int64 as its spec says). SequenceExample outputs go under {@code

@@ -31,7 +31,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The composite golden cases of tf-parsing-semantics §10.4 (C01–C08): SparseFeature merges and
+ * The composite golden cases C01–C08 (docs/design.md#how-correctness-is-checked): SparseFeature merges and
  * RaggedFeature partitions in a batch, expected values copied from TensorFlow's {@code
  * parsing_ops_test.py} and the {@code RaggedFeature} docstring.
  */

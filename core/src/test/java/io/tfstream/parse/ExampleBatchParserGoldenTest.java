@@ -38,7 +38,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The batch {@code parse_example} golden cases of tf-parsing-semantics §10.2 (P01–P22): expected
+ * The batch {@code parse_example} golden cases P01–P22 (docs/design.md#how-correctness-is-checked): expected
  * outputs and messages are TensorFlow 2.18's, verified on the real kernel.
  */
 class ExampleBatchParserGoldenTest {

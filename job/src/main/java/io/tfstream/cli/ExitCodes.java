@@ -1,8 +1,8 @@
 package io.tfstream.cli;
 
 /**
- * Process exit codes of the {@code tfstream} CLI (see {@code cli-json.md}), the same for every
- * command; {@code tfstream --help} and the README list them.
+ * Process exit codes of the {@code tfstream} CLI, the same for every command; {@code tfstream
+ * --help} and docs/cli.md#exit-codes list them.
  */
 public final class ExitCodes {
     /** Everything parsed or verified. */

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code tfstream local}: the whole pipeline on this machine with one command — an embedded Kafka
  * broker, sample data, the real job on an embedded Flink cluster with the web UI, and every output
- * on disk under {@code --out} (job contract §5).
+ * on disk under {@code --out} (docs/getting-started.md#what-tfstream-local-leaves-on-disk).
  */
 @Command(
         name = "local",

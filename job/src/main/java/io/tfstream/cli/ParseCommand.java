@@ -10,7 +10,7 @@ import picocli.CommandLine.Mixin;
 
 /**
  * {@code tfstream parse}: {@code tf.io.parse_example} over a TFRecord file of serialized Examples,
- * one JSON line per batch as {@code cli-json.md} specifies.
+ * one JSON line per batch as docs/cli.md#batch-lines specifies.
  */
 @Command(
         name = "parse",

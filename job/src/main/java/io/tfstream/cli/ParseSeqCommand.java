@@ -12,7 +12,7 @@ import picocli.CommandLine.Mixin;
 
 /**
  * {@code tfstream parse-seq}: {@code tf.io.parse_sequence_example} over a TFRecord file of
- * serialized SequenceExamples, one JSON line per batch as {@code cli-json.md} specifies.
+ * serialized SequenceExamples, one JSON line per batch as docs/cli.md#batch-lines specifies.
  */
 @Command(
         name = "parse-seq",

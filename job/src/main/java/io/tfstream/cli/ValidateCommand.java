@@ -28,7 +28,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code tfstream validate --schema S FILE...}: validates the records of TFRecord files against a
  * TFMD schema with the streaming job's checks ({@code io.tfstream.validation}) and prints one alert
- * JSON line per alert (spec §4.4), nothing else on stdout.
+ * JSON line per alert (docs/validation.md#alert-format), nothing else on stdout.
  */
 @Command(
         name = "validate",

@@ -69,7 +69,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * asked), runs the streaming job bounded at the produced end offsets on an embedded Flink cluster
  * with the web UI, and once the job has finished (its final checkpoint committed every output)
  * drains the dead-letter and batches topics (and, with validation on, the alerts topic) into files
- * and writes {@code summary.json} (job contract §5).
+ * and writes {@code summary.json} (docs/getting-started.md#what-tfstream-local-leaves-on-disk).
  */
 public final class LocalRun {
     private static final ObjectMapper JSON = new ObjectMapper();

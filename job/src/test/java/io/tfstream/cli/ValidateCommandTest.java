@@ -30,14 +30,14 @@ import org.tensorflow.example.Features;
 import org.tensorflow.example.SequenceExample;
 
 /**
- * {@code tfstream validate}: golden cases of the TFDV validation spec (§6) through the command line
+ * {@code tfstream validate}: golden cases (docs/validation.md#golden-cases) through the command line
  * on files written by the TFRecord writer, every exit code, stdout holding only alert JSON lines
- * with the §4.4 fields, event-time windows and drift, SequenceExamples, damaged files.
+ * with the fields of docs/validation.md#alert-format, event-time windows and drift, SequenceExamples, damaged files.
  */
 class ValidateCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The fields of the §4.4 alert record that every alert carries. */
+    /** The fields of the alert record (docs/validation.md#alert-format) that every alert carries. */
     private static final Set<String> ALERT_FIELDS =
             Set.of(
                     "alert_id",
@@ -108,7 +108,7 @@ class ValidateCommandTest {
         return Example.newBuilder().setFeatures(f).build();
     }
 
-    /** The alert lines of a run, each checked to be one JSON object with every §4.4 field. */
+    /** The alert lines of a run, each checked to be one JSON object with every alert field. */
     private static List<JsonNode> alerts(CliRun run) throws IOException {
         List<JsonNode> out = new ArrayList<>();
         String[] lines = run.outLines();

@@ -5,7 +5,7 @@ import java.util.Map;
 import org.tensorflow.metadata.v0.DriftSkewInfo;
 
 /**
- * The alert record of the validation job (spec §4.4): one per window × feature path × anomaly type.
+ * The alert record of the validation job (docs/validation.md#alert-format): one per window × feature path × anomaly type.
  * Written as JSON by {@link AlertJson}; {@link #alertId} is deterministic ({@link Alerts#alertId})
  * so that sinks can be idempotent.
  *

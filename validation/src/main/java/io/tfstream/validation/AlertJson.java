@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Writes an {@link Alert} as one JSON object with the snake_case field names of spec §4.4, keys of
+ * Writes an {@link Alert} as one JSON object with the snake_case field names of docs/validation.md#alert-format, keys of
  * {@code observed} / {@code expected} sorted so that equal alerts give equal text. Non-finite
  * numbers are written as the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}.
  */

@@ -1,6 +1,6 @@
 package io.tfstream.validation;
 
-/** The tier that raised an alert (§4.4 {@code scope}). */
+/** The tier that raised an alert ({@code scope}, docs/validation.md#validation-tiers). */
 public enum AlertScope {
     RECORD,
     WINDOW,

@@ -5,7 +5,7 @@ import java.util.Arrays;
 import org.tensorflow.metadata.v0.AnomalyInfo.Type;
 
 /**
- * The mergeable state of one window (tier W and C input): the example count, {@link FeatureStats}
+ * The mergeable state of one window (tier W and C input, docs/validation.md#validation-tiers): the example count, {@link FeatureStats}
  * per schema feature and a {@link RollUp} per (path, per-record anomaly type), fed record by record
  * from a {@link RecordValidator} and its {@link RecordResult}. Plays the role of TFDV's statistics
  * {@code CombineFn} accumulator: {@link #merge} of partial accumulators fed with consecutive parts

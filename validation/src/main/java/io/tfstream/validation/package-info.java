@@ -2,7 +2,7 @@
  * Real-time validation of {@code tf.train.Example} / {@code SequenceExample} records against a TFMD
  * schema with TFDV's anomaly types and texts, without Flink.
  *
- * <p>Entry points: {@link io.tfstream.validation.ValidationSchema#build} (tier S lint, once),
+ * <p>Entry points (tiers: docs/validation.md#validation-tiers): {@link io.tfstream.validation.ValidationSchema#build} (tier S lint, once),
  * {@link io.tfstream.validation.RecordValidator} (tier R, per record, from wire bytes, into a
  * reused {@link io.tfstream.validation.RecordResult}), {@link
  * io.tfstream.validation.WindowAccumulator} (mergeable window state, {@link
@@ -11,7 +11,7 @@
  * (tier C), {@link io.tfstream.validation.Alerts} / {@link io.tfstream.validation.AlertJson} and
  * {@link io.tfstream.validation.AnomaliesProtoBuilder}.
  *
- * <p>Where TFDV's behaviour hurts a stream, the spec's recommended choice is taken: (1) per record,
+ * <p>Where TFDV's behaviour hurts a stream, tfstream does what a stream needs (docs/validation.md#where-tfstream-differs-from-tfdv): (1) per record,
  * only {@code min_fraction: 1} or a {@code shape} make an absent feature {@code
  * SCHEMA_MISSING_COLUMN} ({@code ValidationOptions.tfdvRecordPresence} restores TFDV); (2) a
  * feature without a kind counts as absent; (3) every value is checked against a string domain, not

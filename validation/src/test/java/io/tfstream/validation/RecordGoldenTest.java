@@ -20,7 +20,7 @@ import org.tensorflow.example.Feature;
 import org.tensorflow.metadata.v0.AnomalyInfo;
 
 /**
- * Golden cases G1–G11 of the TFDV validation spec (§6), mode P: one Example validated alone, with
+ * Golden cases G1–G11 (docs/validation.md#golden-cases), mode P: one Example validated alone, with
  * TFDV's exact reason types and texts. Where the recommended streaming behaviour differs from
  * TFDV's, both are asserted (the TFDV one with {@code tfdvRecordPresence}).
  */
@@ -83,7 +83,7 @@ class RecordGoldenTest {
 
     @Test
     void g3EnvironmentsRecommended() {
-        // min_count alone is judged per window, not per record (decision 1).
+        // min_count alone is judged per window, not per record (difference 1 of docs/validation.md#where-tfstream-differs-from-tfdv).
         assertEquals(
                 List.of(),
                 validate(

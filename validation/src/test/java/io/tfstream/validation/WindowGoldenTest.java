@@ -20,7 +20,7 @@ import org.tensorflow.metadata.v0.Anomalies;
 import org.tensorflow.metadata.v0.AnomalyInfo;
 import org.tensorflow.metadata.v0.DriftSkewInfo;
 
-/** Golden cases G12–G15 of the TFDV validation spec (§6): windows and drift between windows. */
+/** Golden cases G12–G15 (docs/validation.md#golden-cases): windows and drift between windows. */
 class WindowGoldenTest {
     private static final String G12 =
             "feature { name: \"user_id\" type: BYTES presence { min_fraction: 0.9 min_count: 3 } }\n"
@@ -97,7 +97,7 @@ class WindowGoldenTest {
                                         example("color", strings("blue")),
                                         example("color", strings("purple")))));
         assertEquals(List.of(), b);
-        // Per record the mass is a window property (decision): nothing for "purple" alone.
+        // Per record the mass is a window property (golden case G13): nothing for "purple" alone.
         assertEquals(List.of(), validate(s, example("color", strings("purple"))));
     }
 

@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads SPEC.json / SEQSPEC.json as {@code cli-json.md} defines them: omitted fields take Python's
+ * Reads SPEC.json / SEQSPEC.json as docs/cli.md#specjson defines them: omitted fields take Python's
  * defaults ({@code value_key} the feature name, {@code row_splits_dtype} int32, no partitions, not
  * sorted, {@code allow_missing} false, no default); dtype aliases {@code float} and {@code bytes};
  * defaults as a scalar or a nested or flat list of {@code prod(shape)} values. Unknown fields,

@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes SPEC.json / SEQSPEC.json (see {@code cli-json.md}) with every field spelled out, so that
+ * Writes SPEC.json / SEQSPEC.json (see docs/cli.md#specjson) with every field spelled out, so that
  * {@link SpecJsonReader} gives back an equal spec: int64 as exact JSON integers, float32 as {@code
  * Float.toString} (NaN and infinities as strings), strings as JSON strings when they are strict
  * UTF-8 else {@code {"base64": ...}}, defaults nested to the feature's shape.

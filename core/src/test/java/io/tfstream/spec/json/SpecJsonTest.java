@@ -24,7 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** SPEC.json / SEQSPEC.json as {@code cli-json.md} defines them. */
+/** SPEC.json / SEQSPEC.json as docs/cli.md#specjson defines them. */
 class SpecJsonTest {
 
     @Test

@@ -1,6 +1,9 @@
 package io.tfstream.operators.deadletter;
 
-/** The header names of dead-letter records (job contract §2); values are UTF-8 strings. */
+/**
+ * The header names of dead-letter records (docs/streaming-job.md#dead-letter-records); values are
+ * UTF-8 strings.
+ */
 public final class DeadLetterHeaders {
     private DeadLetterHeaders() {}
 

@@ -106,7 +106,7 @@ public final class ValidationSettings implements Serializable {
     }
 
     /**
-     * Builds the validation schema (tier S lint runs here).
+     * Builds the validation schema (tier S lint runs here, docs/validation.md#validation-tiers).
      *
      * @throws io.tfstream.validation.SchemaLintException on a fatal lint finding
      * @throws IllegalArgumentException when the bytes are not a TFMD schema
