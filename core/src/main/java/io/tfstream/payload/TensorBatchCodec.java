@@ -22,12 +22,13 @@ import org.tensorflow.framework.TensorProto;
 
 /**
  * The tensors of a parsed batch as the {@code tensors} map of a {@code tfstream.v1.TensorBatch}
- * (docs/streaming-job.md#tensor-payloads), and back. Names: {@code <name>} for a dense tensor; {@code <name>/indices}
- * (int64 {@code [N, rank]}), {@code <name>/values}, {@code <name>/dense_shape} for a sparse one;
- * {@code <name>/values}, {@code <name>/row_splits} (outermost), {@code <name>/row_splits/1}, ...
- * for a ragged one (int32 or int64 as its spec says). SequenceExample outputs go under {@code
- * context/}, {@code feature_list/} and {@code feature_list_lengths/}. Each tensor is what {@code
- * tf.io.parse_tensor} reads back to the {@code parse_example} output.
+ * (docs/streaming-job.md#tensor-payloads), and back. Names: {@code <name>} for a dense tensor;
+ * {@code <name>/indices} (int64 {@code [N, rank]}), {@code <name>/values}, {@code
+ * <name>/dense_shape} for a sparse one; {@code <name>/values}, {@code <name>/row_splits}
+ * (outermost), {@code <name>/row_splits/1}, ... for a ragged one (int32 or int64 as its spec says).
+ * SequenceExample outputs go under {@code context/}, {@code feature_list/} and {@code
+ * feature_list_lengths/}. Each tensor is what {@code tf.io.parse_tensor} reads back to the {@code
+ * parse_example} output.
  */
 public final class TensorBatchCodec {
     public static final String CONTEXT = "context/";

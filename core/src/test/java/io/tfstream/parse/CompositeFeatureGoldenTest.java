@@ -31,8 +31,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The composite golden cases C01–C08 (docs/design.md#how-correctness-is-checked): SparseFeature merges and
- * RaggedFeature partitions in a batch, expected values copied from TensorFlow's {@code
+ * The composite golden cases C01–C08 (docs/design.md#how-correctness-is-checked): SparseFeature
+ * merges and RaggedFeature partitions in a batch, expected values copied from TensorFlow's {@code
  * parsing_ops_test.py} and the {@code RaggedFeature} docstring.
  */
 class CompositeFeatureGoldenTest {

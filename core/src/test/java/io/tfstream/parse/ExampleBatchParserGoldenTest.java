@@ -38,8 +38,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The batch {@code parse_example} golden cases P01–P22 (docs/design.md#how-correctness-is-checked): expected
- * outputs and messages are TensorFlow 2.18's, verified on the real kernel.
+ * The batch {@code parse_example} golden cases P01–P22 (docs/design.md#how-correctness-is-checked):
+ * expected outputs and messages are TensorFlow 2.18's, verified on the real kernel.
  */
 class ExampleBatchParserGoldenTest {
     private static final String UNKNOWN = "Name: <unknown>, Key: a, Index: 0.  ";

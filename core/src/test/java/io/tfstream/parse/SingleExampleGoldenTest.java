@@ -35,9 +35,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@code parse_single_example} golden cases P30–P32 (docs/design.md#how-correctness-is-checked; verified on
- * TensorFlow 2.18 or taken from {@code parsing_ops_test.py}) and the single-example half of the
- * {@code RaggedFeature} docstring (C07).
+ * The {@code parse_single_example} golden cases P30–P32 (docs/design.md#how-correctness-is-checked;
+ * verified on TensorFlow 2.18 or taken from {@code parsing_ops_test.py}) and the single-example
+ * half of the {@code RaggedFeature} docstring (C07).
  */
 class SingleExampleGoldenTest {
     private static final RowSplitsDType I32 = RowSplitsDType.INT32;

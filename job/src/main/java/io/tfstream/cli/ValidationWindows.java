@@ -19,9 +19,9 @@ import java.util.TreeMap;
  * The windows of a {@code tfstream validate} run: either one window over the whole input, or
  * tumbling event-time windows {@code [k·size, (k+1)·size)} aligned to the epoch (as Flink's {@code
  * TumblingEventTimeWindows}), each a {@link WindowAccumulator}. Once everything is read, {@link
- * #alerts} gives the schema's lint alerts, then per window in time order its tier W alerts (docs/validation.md#validation-tiers; with
- * the roll-ups of the per-record reasons) and its drift alerts against the previous window that
- * holds records.
+ * #alerts} gives the schema's lint alerts, then per window in time order its tier W alerts
+ * (docs/validation.md#validation-tiers; with the roll-ups of the per-record reasons) and its drift
+ * alerts against the previous window that holds records.
  */
 final class ValidationWindows {
     private final ValidationSchema schema;

@@ -12,8 +12,8 @@ import org.apache.flink.configuration.MemorySize;
 
 /**
  * Every setting of the streaming job, as typed Flink {@link ConfigOption}s with defaults and
- * descriptions; dotted keys grouped by stage. {@code tfstream run --help} and the option table of
- * docs/streaming-job.md#options are generated from {@link #ALL}. Keys under {@link #SOURCE_PROPERTIES_PREFIX} and {@link
+ * descriptions; dotted keys grouped by stage. {@code tfstream run --help} and the option table are
+ * generated from {@link #ALL}. Keys under {@link #SOURCE_PROPERTIES_PREFIX} and {@link
  * #OUTPUT_PROPERTIES_PREFIX} pass through to the Kafka clients; keys under {@link #FLINK_PREFIX} to
  * Flink's own configuration.
  */

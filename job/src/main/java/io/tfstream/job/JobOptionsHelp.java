@@ -11,8 +11,8 @@ import org.apache.flink.configuration.description.TextElement;
 import org.apache.flink.util.TimeUtils;
 
 /**
- * Renders {@link JobOptions} for people: the {@code tfstream run --help} table and the option
- * table of docs/streaming-job.md#options come from here, so they cannot drift from the code.
+ * Renders {@link JobOptions} for people: the {@code tfstream run --help} table and the option table
+ * of docs/streaming-job.md#options come from here, so they cannot drift from the code.
  */
 public final class JobOptionsHelp {
     private JobOptionsHelp() {}
@@ -128,7 +128,10 @@ public final class JobOptionsHelp {
         return b.toString();
     }
 
-    /** The option table of docs/streaming-job.md#options: {@code | key | default | description |} rows. */
+    /**
+     * The option table of docs/streaming-job.md#options: {@code | key | default | description |}
+     * rows.
+     */
     public static String markdownTable() {
         StringBuilder b = new StringBuilder("| key | accepts | default | description |\n");
         b.append("| --- | --- | --- | --- |\n");

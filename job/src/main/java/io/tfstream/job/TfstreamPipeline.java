@@ -44,7 +44,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * Builds the streaming job's dataflow (docs/design.md#dataflow) on an environment: KafkaSource → event time
+ * Builds the job's dataflow (docs/design.md#dataflow) on an environment: KafkaSource → event time
  * and watermarks → batch-and-parse (chained to the source, one per subtask) → accepted records
  * (optional exactly-once records topic, optional TFRecord shards), the batches' tensor payloads
  * (optional exactly-once batches topic) and dead letters (exactly-once dead-letter topic); with

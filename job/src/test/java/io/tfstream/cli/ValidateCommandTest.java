@@ -30,14 +30,17 @@ import org.tensorflow.example.Features;
 import org.tensorflow.example.SequenceExample;
 
 /**
- * {@code tfstream validate}: golden cases (docs/validation.md#golden-cases) through the command line
- * on files written by the TFRecord writer, every exit code, stdout holding only alert JSON lines
- * with the fields of docs/validation.md#alert-format, event-time windows and drift, SequenceExamples, damaged files.
+ * {@code tfstream validate}: golden cases (docs/validation.md#golden-cases) through the command
+ * line on files written by the TFRecord writer, every exit code, stdout holding only alert JSON
+ * lines with the fields of docs/validation.md#alert-format, event-time windows and drift,
+ * SequenceExamples, damaged files.
  */
 class ValidateCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The fields of the alert record (docs/validation.md#alert-format) that every alert carries. */
+    /**
+     * The fields of the alert record (docs/validation.md#alert-format) that every alert carries.
+     */
     private static final Set<String> ALERT_FIELDS =
             Set.of(
                     "alert_id",

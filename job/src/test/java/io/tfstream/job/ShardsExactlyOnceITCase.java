@@ -245,7 +245,8 @@ class ShardsExactlyOnceITCase {
                                     .add(base.relativize(p).toString());
                         });
         // Every committed part was compacted and deleted; what may remain is the hidden in-progress
-        // file of a task that was killed (docs/streaming-job.md#what-can-be-left-behind: local file systems keep it, S3 does not).
+        // file of a task that was killed (docs/streaming-job.md#what-can-be-left-behind: local file
+        // systems keep it, S3 does not).
         assertEquals(List.of(), others, "nothing but finished shards under the base path");
         if (shardsPath.startsWith("s3://")) {
             // on S3 an unfinished file is an incomplete multipart upload: never listed

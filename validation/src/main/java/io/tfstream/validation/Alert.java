@@ -5,9 +5,9 @@ import java.util.Map;
 import org.tensorflow.metadata.v0.DriftSkewInfo;
 
 /**
- * The alert record of the validation job (docs/validation.md#alert-format): one per window × feature path × anomaly type.
- * Written as JSON by {@link AlertJson}; {@link #alertId} is deterministic ({@link Alerts#alertId})
- * so that sinks can be idempotent.
+ * The alert record of the validation job (docs/validation.md#alert-format): one per window ×
+ * feature path × anomaly type. Written as JSON by {@link AlertJson}; {@link #alertId} is
+ * deterministic ({@link Alerts#alertId}) so that sinks can be idempotent.
  *
  * @param featurePath serialized path, empty for dataset-level alerts
  * @param measurement comparator measurement (drift), else null

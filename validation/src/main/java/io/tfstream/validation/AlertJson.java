@@ -9,9 +9,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Writes an {@link Alert} as one JSON object with the snake_case field names of docs/validation.md#alert-format, keys of
- * {@code observed} / {@code expected} sorted so that equal alerts give equal text. Non-finite
- * numbers are written as the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}.
+ * Writes an {@link Alert} as one JSON object with the snake_case field names of
+ * docs/validation.md#alert-format, keys of {@code observed} / {@code expected} sorted so that equal
+ * alerts give equal text. Non-finite numbers are written as the strings {@code "NaN"}, {@code
+ * "Infinity"}, {@code "-Infinity"}.
  */
 public final class AlertJson {
     private static final JsonFactory JSON = new JsonFactory();

@@ -8,11 +8,13 @@ import org.tensorflow.metadata.v0.DriftSkewInfo;
 
 /**
  * Tier C: each feature's {@code drift_comparator} between the current window and a control window
- * (the previous non-empty one; difference 7 of docs/validation.md#where-tfstream-differs-from-tfdv), as TFDV's {@code UpdateFeatureComparatorDirect}
- * (treatment {@code current}, control {@code previous}): L-infinity, then Jensen-Shannon; an
- * anomaly when the measurement is strictly above the threshold; every measurement reported. A
- * comparator is skipped when either side has fewer than {@code minDriftExamples} examples with the
- * feature (JSD and L-infinity of small samples are large by chance).
+ * (the previous non-empty one; difference 7 of
+ * docs/validation.md#where-tfstream-differs-from-tfdv), as TFDV's {@code
+ * UpdateFeatureComparatorDirect} (treatment {@code current}, control {@code previous}): L-infinity,
+ * then Jensen-Shannon; an anomaly when the measurement is strictly above the threshold; every
+ * measurement reported. A comparator is skipped when either side has fewer than {@code
+ * minDriftExamples} examples with the feature (JSD and L-infinity of small samples are large by
+ * chance).
  */
 public final class DriftEvaluator {
     private DriftEvaluator() {}

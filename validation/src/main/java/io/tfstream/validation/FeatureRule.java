@@ -152,7 +152,10 @@ final class FeatureRule {
                         : Double.NaN;
     }
 
-    /** Per record, an absent feature is an anomaly (difference 1 of docs/validation.md#where-tfstream-differs-from-tfdv: only strict presence). */
+    /**
+     * Per record, an absent feature is an anomaly (difference 1 of
+     * docs/validation.md#where-tfstream-differs-from-tfdv: only strict presence).
+     */
     boolean requiredPerRecord(boolean tfdvPresence) {
         if (!existenceRequired) {
             return false;

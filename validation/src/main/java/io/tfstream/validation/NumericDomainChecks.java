@@ -8,9 +8,10 @@ import org.tensorflow.metadata.v0.AnomalyInfo.Type;
 /**
  * Per-record {@code int_domain} and {@code float_domain} checks: TFDV's {@code
  * int_domain_util.cc::UpdateIntDomain} and {@code float_domain_util.cc::UpdateFloatDomain} over the
- * values of one record. The interval is taken over the actual values (difference 4 of docs/validation.md#where-tfstream-differs-from-tfdv: an empty or
- * NaN-only list has no interval and is not range-checked). INT data under a float domain and FLOAT
- * data under an int domain are not checked, as in TFDV.
+ * values of one record. The interval is taken over the actual values (difference 4 of
+ * docs/validation.md#where-tfstream-differs-from-tfdv: an empty or NaN-only list has no interval
+ * and is not range-checked). INT data under a float domain and FLOAT data under an int domain are
+ * not checked, as in TFDV.
  */
 final class NumericDomainChecks {
     private NumericDomainChecks() {}

@@ -9,8 +9,9 @@ import org.tensorflow.metadata.v0.AnomalyInfo.Type;
 /**
  * Per-record string-domain and {@code bool_domain} checks: TFDV's {@code
  * string_domain_util.cc::UpdateStringDomain} (invalid UTF-8 first, then values outside the domain,
- * here over every value, difference 3 of docs/validation.md#where-tfstream-differs-from-tfdv) and {@code bool_domain_util.cc::UpdateBoolDomain}, with
- * ints and floats checked directly against {0, 1} (difference 4).
+ * here over every value, difference 3 of docs/validation.md#where-tfstream-differs-from-tfdv) and
+ * {@code bool_domain_util.cc::UpdateBoolDomain}, with ints and floats checked directly against {0,
+ * 1} (difference 4).
  */
 final class StringDomainChecks {
     private StringDomainChecks() {}

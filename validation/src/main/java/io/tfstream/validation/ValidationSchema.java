@@ -18,8 +18,9 @@ import org.tensorflow.metadata.v0.WeightedFeature;
  * A TFMD schema compiled once for validation in one environment: a {@link FeatureRule} per feature
  * that records can hold (top-level features, and for {@code SequenceExample} the children of the
  * {@value #SEQUENCE_FEATURE} STRUCT, tfx-bsl's name for the feature lists), a {@link SparseRule}
- * per sparse and weighted feature, and the schema lint findings (tier S, docs/validation.md#validation-tiers). Immutable and shareable
- * between threads; build it in the operator's {@code open()} from the schema bytes.
+ * per sparse and weighted feature, and the schema lint findings (tier S,
+ * docs/validation.md#validation-tiers). Immutable and shareable between threads; build it in the
+ * operator's {@code open()} from the schema bytes.
  *
  * <p>Path ids: rule {@code i} has path id {@code i}; sparse and weighted features follow.
  */

@@ -5,13 +5,13 @@ import java.util.Arrays;
 import org.tensorflow.metadata.v0.AnomalyInfo.Type;
 
 /**
- * The mergeable state of one window (tier W and C input, docs/validation.md#validation-tiers): the example count, {@link FeatureStats}
- * per schema feature and a {@link RollUp} per (path, per-record anomaly type), fed record by record
- * from a {@link RecordValidator} and its {@link RecordResult}. Plays the role of TFDV's statistics
- * {@code CombineFn} accumulator: {@link #merge} of partial accumulators fed with consecutive parts
- * of a stream equals one accumulator fed the whole stream, while no bound is reached. Feeding a
- * record allocates nothing once the tables have grown, except when a new roll-up key appears.
- * Serialized by {@link WindowAccumulatorSerializer}.
+ * The mergeable state of one window (tier W and C input, docs/validation.md#validation-tiers): the
+ * example count, {@link FeatureStats} per schema feature and a {@link RollUp} per (path, per-record
+ * anomaly type), fed record by record from a {@link RecordValidator} and its {@link RecordResult}.
+ * Plays the role of TFDV's statistics {@code CombineFn} accumulator: {@link #merge} of partial
+ * accumulators fed with consecutive parts of a stream equals one accumulator fed the whole stream,
+ * while no bound is reached. Feeding a record allocates nothing once the tables have grown, except
+ * when a new roll-up key appears. Serialized by {@link WindowAccumulatorSerializer}.
  */
 public final class WindowAccumulator {
     /** The per-record types that roll up, in slot order. */

@@ -14,7 +14,8 @@ import org.tensorflow.metadata.v0.DatasetConstraints;
  * decoder has no schema, so a feature nobody had has no statistics), shape presence, {@code
  * min_domain_mass}, unique counts ({@code UpdateUniqueConstraints}, unset bounds unbounded) and
  * {@code dataset_constraints} ({@code UpdateDatasetConstraints}; max checked without min, and an
- * empty window reports its 0 examples: differences 5 and 6 of docs/validation.md#where-tfstream-differs-from-tfdv).
+ * empty window reports its 0 examples: differences 5 and 6 of
+ * docs/validation.md#where-tfstream-differs-from-tfdv).
  */
 public final class WindowEvaluator {
     private WindowEvaluator() {}

@@ -5,7 +5,8 @@ import java.util.Map;
 import org.tensorflow.metadata.v0.DriftSkewInfo;
 
 /**
- * One reason of a window (or drift) evaluation with the numbers an alert carries (docs/validation.md#alert-format).
+ * One reason of a window (or drift) evaluation with the numbers an alert carries
+ * (docs/validation.md#alert-format).
  *
  * @param affectedExamples examples that showed it (all examples for window-level reasons)
  * @param firstSeen event time of the first offending record, or {@code Long.MAX_VALUE}

@@ -12,7 +12,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Alerts of a window as JSON (docs/validation.md#alert-format), deterministic ids, and TFDV number formatting. */
+/**
+ * Alerts of a window as JSON (docs/validation.md#alert-format), deterministic ids, and TFDV number
+ * formatting.
+ */
 class AlertJsonTest {
     @Test
     void windowAlertsAsJson() throws Exception {

@@ -83,7 +83,8 @@ class RecordGoldenTest {
 
     @Test
     void g3EnvironmentsRecommended() {
-        // min_count alone is judged per window, not per record (difference 1 of docs/validation.md#where-tfstream-differs-from-tfdv).
+        // min_count alone is judged per window, not per record (difference 1 of
+        // docs/validation.md#where-tfstream-differs-from-tfdv).
         assertEquals(
                 List.of(),
                 validate(

@@ -16,8 +16,9 @@ import org.tensorflow.example.Features;
 import org.tensorflow.example.SequenceExample;
 
 /**
- * SequenceExample validation (docs/validation.md#sequenceexamples: feature lists under {@code ##SEQUENCE##} at nest level 2),
- * malformed records, and schema lint (tier S, docs/validation.md#validation-tiers).
+ * SequenceExample validation (docs/validation.md#sequenceexamples: feature lists under {@code
+ * ##SEQUENCE##} at nest level 2), malformed records, and schema lint (tier S,
+ * docs/validation.md#validation-tiers).
  */
 class SequenceAndLintTest {
     private static final String SEQ =

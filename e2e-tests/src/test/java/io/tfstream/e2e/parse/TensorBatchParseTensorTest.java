@@ -55,10 +55,10 @@ import org.tensorflow.types.family.TType;
  * TensorProto}, comes back with the dtype, shape and values TensorFlow's own {@code ParseExampleV2}
  * gives for the same records — dense features as {@code <name>}, sparse ones as {@code
  * <name>/indices}, {@code /values}, {@code /dense_shape}, ragged ones as {@code <name>/values} and
- * {@code <name>/row_splits} (docs/streaming-job.md#tensor-payloads). SequenceExample payloads likewise against {@code
- * ParseSequenceExampleV2}: context features under {@code context/}, feature lists under {@code
- * feature_list/}, lengths as {@code feature_list_lengths/<name>}. Batches are cut by size as the
- * job cuts them, so split parts are checked too.
+ * {@code <name>/row_splits} (docs/streaming-job.md#tensor-payloads). SequenceExample payloads
+ * likewise against {@code ParseSequenceExampleV2}: context features under {@code context/}, feature
+ * lists under {@code feature_list/}, lengths as {@code feature_list_lengths/<name>}. Batches are
+ * cut by size as the job cuts them, so split parts are checked too.
  */
 class TensorBatchParseTensorTest {
     private int tensorsChecked;
@@ -228,7 +228,10 @@ class TensorBatchParseTensorTest {
         }
     }
 
-    /** The payload tensors of {@code features} (names as in docs/streaming-job.md#tensor-payloads), under {@code prefix}. */
+    /**
+     * The payload tensors of {@code features} (names as in docs/streaming-job.md#tensor-payloads),
+     * under {@code prefix}.
+     */
     private static Map<String, Object> tensors(String prefix, Map<String, Tensor> features) {
         Map<String, Object> expected = new TreeMap<>();
         for (Map.Entry<String, Tensor> e : features.entrySet()) {

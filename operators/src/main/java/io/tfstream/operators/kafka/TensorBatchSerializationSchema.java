@@ -11,10 +11,10 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Writes a {@code TensorBatch} payload as the Kafka value (the serialized message,
- * docs/streaming-job.md#tensor-payloads), with headers {@code tfstream.schema.fingerprint}, {@code tfstream.batch.id}, {@code
- * tfstream.batch.rows} and, for a batch of several payloads, {@code tfstream.batch.part} ({@code
- * part/parts}, or {@code part/?} for a window's payload emitted before the window closed, when its
- * total was not known); the key as {@link KeyMode} says.
+ * docs/streaming-job.md#tensor-payloads), with headers {@code tfstream.schema.fingerprint}, {@code
+ * tfstream.batch.id}, {@code tfstream.batch.rows} and, for a batch of several payloads, {@code
+ * tfstream.batch.part} ({@code part/parts}, or {@code part/?} for a window's payload emitted before
+ * the window closed, when its total was not known); the key as {@link KeyMode} says.
  */
 public final class TensorBatchSerializationSchema
         implements KafkaRecordSerializationSchema<EncodedTensorBatch> {

@@ -97,7 +97,8 @@ public final class ParseSettings implements Serializable {
 
     /**
      * These settings with every accepted row validated against the TFMD schema right after the
-     * parse (TFDV tiers R and W, docs/validation.md#validation-tiers, {@link io.tfstream.operators.validation.BatchValidation}).
+     * parse (TFDV tiers R and W, docs/validation.md#validation-tiers, {@link
+     * io.tfstream.operators.validation.BatchValidation}).
      *
      * @param lagMillis with event time from a feature, how far behind the largest event time seen a
      *     window counts as closed for late records (the job's bounded out-of-orderness); unused

@@ -31,13 +31,14 @@ import org.tensorflow.metadata.v0.DriftSkewInfo;
 /**
  * Keyed by feature-path split: merges the {@link WindowPartial}s of every subtask for a window, and
  * when the watermark reaches the window's end (an event-time timer, allowed lateness 0) evaluates
- * it (tier W, docs/validation.md#validation-tiers), compares it with the previous non-empty window of the split (tier C, drift) and
- * emits one alert per feature path × anomaly type as JSON keyed by the deterministic alert id;
- * optionally the window's TFDV {@code Anomalies} on {@link #ANOMALIES}. Each split reports only the
- * findings of its paths; split 0 also the dataset-level ones and, with its first window, the
- * schema's lint findings (scope {@code SCHEMA}, once), and it keeps a timer at every window end so
- * that a window without records still fires (an empty window reports 0 examples). A partial of a
- * window already fired (after a restore) is counted as late in the next window.
+ * it (tier W, docs/validation.md#validation-tiers), compares it with the previous non-empty window
+ * of the split (tier C, drift) and emits one alert per feature path × anomaly type as JSON keyed by
+ * the deterministic alert id; optionally the window's TFDV {@code Anomalies} on {@link #ANOMALIES}.
+ * Each split reports only the findings of its paths; split 0 also the dataset-level ones and, with
+ * its first window, the schema's lint findings (scope {@code SCHEMA}, once), and it keeps a timer
+ * at every window end so that a window without records still fires (an empty window reports 0
+ * examples). A partial of a window already fired (after a restore) is counted as late in the next
+ * window.
  */
 public final class WindowAlertFunction
         extends KeyedProcessFunction<Integer, WindowPartial, ValidationOutput> {
