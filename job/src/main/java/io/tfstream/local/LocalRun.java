@@ -838,7 +838,8 @@ public final class LocalRun {
         FileSystem fs = root.getFileSystem();
         List<org.apache.flink.core.fs.Path> shards = new ArrayList<>();
         collect(fs, root, shards);
-        shards.sort(null);
+        // Flink's Path is not Comparable: sort by the names summary.json lists.
+        shards.sort(java.util.Comparator.comparing(p -> p.toUri().toString()));
         long records = 0;
         for (org.apache.flink.core.fs.Path p : shards) {
             names.add(p.toUri().toString());
