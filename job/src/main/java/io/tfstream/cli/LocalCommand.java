@@ -2,15 +2,16 @@ package io.tfstream.cli;
 
 import io.tfstream.job.JobConfigException;
 import io.tfstream.job.JobSchemaRejectedException;
+import io.tfstream.local.LocalOptions;
 import io.tfstream.local.LocalRun;
+import io.tfstream.local.LocalSummary;
 import io.tfstream.tfrecord.Compression;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -175,16 +176,17 @@ final class LocalCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (s3Endpoint != null && s3Bucket == null) {
-            err.println("tfstream local: --s3 needs --s3-bucket");
+        String usage = usageError();
+        if (usage != null) {
+            err.println("tfstream local: " + usage);
             return ExitCodes.USAGE;
         }
-        LocalRun.S3Target s3 =
+        LocalOptions.S3Target s3 =
                 s3Endpoint == null
                         ? null
-                        : new LocalRun.S3Target(s3Endpoint, s3Bucket, null, null, true);
-        LocalRun.Options options =
-                new LocalRun.Options(
+                        : new LocalOptions.S3Target(s3Endpoint, s3Bucket, null, true);
+        LocalOptions options =
+                new LocalOptions(
                         schema,
                         featureSpec,
                         input,
@@ -203,7 +205,7 @@ final class LocalCommand implements Callable<Integer> {
                         s3proxy,
                         restPort,
                         files);
-        LocalRun.Summary s;
+        LocalSummary s;
         try {
             s = new LocalRun(options, stdout, err, StderrTerminal.isTerminal()).run();
         } catch (LocalRun.UsageException e) {
@@ -219,54 +221,39 @@ final class LocalCommand implements Callable<Integer> {
             err.println("tfstream local: " + e.getMessage());
             return ExitCodes.JOB_FAILED;
         }
-        report(s, out.toAbsolutePath(), stdout);
+        s.print(out.toAbsolutePath(), stdout);
         return ExitCodes.OK;
     }
 
-    private static void report(LocalRun.Summary s, Path dir, PrintWriter out) {
-        String reasons =
-                s.deadLetteredByReason().isEmpty()
-                        ? ""
-                        : s.deadLetteredByReason().entrySet().stream()
-                                .map(Map.Entry::toString)
-                                .map(e -> e.replace('=', ' '))
-                                .collect(Collectors.joining(", ", " (", ")"));
-        out.printf(
-                "tfstream local: %d records in = %d accepted + %d dead-lettered%s, %.1f s, %d"
-                        + " checkpoints%n",
-                s.recordsIn(),
-                s.accepted(),
-                s.deadLettered(),
-                reasons,
-                s.seconds(),
-                s.checkpoints());
-        String firstShard = s.shards().isEmpty() ? null : s.shards().get(0);
-        boolean local = firstShard == null || !firstShard.contains("://");
-        out.printf(
-                "  shards:       %s  (%d files, %d records)%n",
-                local
-                        ? dir.resolve("shards")
-                        : firstShard.substring(0, firstShard.lastIndexOf('/') + 1)
-                                + "… (every path in summary.json)",
-                s.shards().size(),
-                s.shardRecords());
-        out.printf(
-                "  payloads:     %s  (%d TensorBatch messages, %d rows)%n",
-                dir.resolve("batches.tfrecord"), s.batches(), s.batchRows());
-        out.printf("  dead letters: %s%n", dir.resolve("dlq.jsonl"));
-        out.printf("  summary:      %s%n", dir.resolve("summary.json"));
-        if (firstShard != null && local) {
-            out.printf(
-                    "  read a shard:   python -c \"import tensorflow as tf;"
-                            + " print(next(iter(tf.data.TFRecordDataset('%s'%s))))\"%n",
-                    dir.resolve(firstShard),
-                    firstShard.endsWith(".gz")
-                            ? ", 'GZIP'"
-                            : firstShard.endsWith(".zz") ? ", 'ZLIB'" : "");
+    /** The first combination of options that makes no sense, or null. */
+    private String usageError() {
+        if (s3Endpoint != null && s3Bucket == null) {
+            return "--s3 needs --s3-bucket";
         }
-        out.println(
-                "  read a payload: see README \"Tensor payloads\" (tensorflow + tensor_batch_pb2);"
-                        + " tfstream cat / inspect read the shards");
-        out.flush();
+        if (!(corruptFraction >= 0 && corruptFraction <= 1)) {
+            return "--corrupt-fraction must be between 0 and 1, got " + corruptFraction;
+        }
+        if (schema != null && featureSpec != null) {
+            return "give at most one of --schema and --feature-spec";
+        }
+        if (partitions < 1 || parallelism < 1) {
+            return "--partitions and --parallelism must be at least 1";
+        }
+        if (records != null && records < 0) {
+            return "--records must be >= 0, got " + records;
+        }
+        if (files != null) {
+            if (input != null || corruptFraction > 0 || records != null) {
+                return "--files reads the files as they are: it does not go with --input,"
+                        + " --records or --corrupt-fraction";
+            }
+            if (!Files.isDirectory(files) && !Files.isRegularFile(files)) {
+                return "--files: no such file or directory: " + files;
+            }
+        }
+        if (s3Endpoint != null && s3proxy) {
+            return "give at most one of --s3 and --s3proxy";
+        }
+        return null;
     }
 }

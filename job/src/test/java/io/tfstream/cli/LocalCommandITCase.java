@@ -352,6 +352,62 @@ class LocalCommandITCase {
         assertEquals(800 - 16, records);
     }
 
+    /**
+     * Regression: with more than one shard on S3 the run failed after the job had succeeded
+     * (ClassCastException sorting Flink paths, exit 2). With shards smaller than a writer's part,
+     * each of the two writers' parts becomes a shard of the same bucket, on disk and on S3;
+     * summary.json lists them sorted and they hold every record once.
+     */
+    @Test
+    void severalShardsPerBucketOnDiskAndOnS3() throws Exception {
+        for (boolean s3 : new boolean[] {false, true}) {
+            Path out = dir.resolve(s3 ? "many-s3" : "many-disk");
+            List<String> args =
+                    new ArrayList<>(
+                            List.of(
+                                    "local",
+                                    "--records",
+                                    "1000",
+                                    "--set",
+                                    "shards.target-size=16kb",
+                                    "--out",
+                                    out.toString(),
+                                    "--rest-port",
+                                    "0"));
+            if (s3) {
+                args.add("--s3proxy");
+            }
+            CliRun run = CliRun.of(args.toArray(String[]::new));
+            assertEquals(0, run.exitCode(), run.err());
+            JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+            List<String> shards = new ArrayList<>();
+            summary.get("shards").forEach(s -> shards.add(s.asText()));
+            assertEquals(shards.stream().sorted().toList(), shards, "sorted");
+            Map<String, Integer> perBucket = new TreeMap<>();
+            long records = 0;
+            for (String shard : shards) {
+                assertEquals(s3, shard.startsWith("s3://tfstream/tfstream-local/"), shard);
+                perBucket.merge(shard.substring(0, shard.lastIndexOf('/')), 1, Integer::sum);
+                // S3Proxy keeps each object as a file under DIR/s3/<bucket>/<key>.
+                Path file =
+                        s3
+                                ? out.resolve("s3").resolve(shard.substring("s3://".length()))
+                                : out.resolve(shard);
+                try (TfRecordReader r =
+                        TfRecordFiles.openReader(file, TfRecordReadOptions.defaults())) {
+                    while (r.next()) {
+                        records++;
+                    }
+                }
+            }
+            assertTrue(
+                    perBucket.values().stream().anyMatch(n -> n > 1),
+                    "several shards in a bucket: " + perBucket);
+            assertEquals(1000, records);
+            assertEquals(1000, summary.get("shard_records").asLong());
+        }
+    }
+
     @Test
     void anExistingBrokerGetsTopicsNamedAfterTheRun() throws Exception {
         try (KafkaTestCluster kafka = KafkaTestCluster.start(600_000)) {

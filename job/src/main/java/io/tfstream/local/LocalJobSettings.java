@@ -1,0 +1,160 @@
+package io.tfstream.local;
+
+import io.tfstream.job.JobConfig;
+import io.tfstream.job.JobConfigException;
+import io.tfstream.job.JobConfigFiles;
+import io.tfstream.job.JobOptions;
+import io.tfstream.spec.SequenceFeatureSpecs;
+import io.tfstream.spec.SpecSource;
+import io.tfstream.spec.schema.FixedLenDefaults;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.configuration.ConfigOption;
+
+/**
+ * The job's settings in local mode, in three layers: the options the run owns (broker, topics,
+ * schema, shards path, parallelism: set from its command line, refused in {@code --config} and
+ * {@code --set}), local defaults (short checkpoint interval and batch delay, ...), then {@code
+ * --config} and {@code --set}. Every setting names its {@link JobOptions} constant, so the owned
+ * keys are exactly those the run sets or excludes.
+ */
+final class LocalJobSettings {
+    private final LocalOptions o;
+    private final Path schemaFile;
+    private final Path shardsDir;
+    private final String runId;
+
+    /**
+     * @param schemaFile the schema or spec the job reads
+     * @param shardsDir where shards go unless they go to S3
+     * @param runId names the run's prefix on S3
+     */
+    LocalJobSettings(LocalOptions o, Path schemaFile, Path shardsDir, String runId) {
+        this.o = o;
+        this.schemaFile = schemaFile;
+        this.shardsDir = shardsDir;
+        this.runId = runId;
+    }
+
+    /**
+     * The job's configuration reading {@code topics} on {@code bootstrap}, with shards on {@code
+     * s3} (null: under the shards directory); a refused or invalid setting is a {@link
+     * LocalRun.UsageException}.
+     */
+    JobConfig config(String bootstrap, LocalTopics topics, LocalOptions.S3Target s3) {
+        Layers m = new Layers();
+        m.fallback(JobOptions.JOB_NAME, "tfstream-local");
+        m.own(JobOptions.PARALLELISM, o.parallelism());
+        m.fallback(JobOptions.CHECKPOINT_INTERVAL, "1 s");
+        m.own(JobOptions.SOURCE_BOOTSTRAP_SERVERS, bootstrap);
+        m.exclude(JobOptions.SOURCE_TOPIC_PATTERN);
+        m.fallback(JobOptions.SOURCE_STARTING_OFFSETS, "earliest");
+        m.fallback(JobOptions.SOURCE_GROUP_ID, "tfstream-local");
+        if (o.files() == null) {
+            m.own(JobOptions.SOURCE_TOPICS, List.of(topics.input()));
+            m.own(JobOptions.SOURCE_STOPPING_OFFSETS, "latest");
+            m.exclude(JobOptions.SOURCE_TYPE);
+            m.exclude(JobOptions.SOURCE_FILES_PATHS);
+        } else {
+            m.exclude(JobOptions.SOURCE_TOPICS);
+            m.exclude(JobOptions.SOURCE_STOPPING_OFFSETS);
+            m.own(JobOptions.SOURCE_TYPE, "files");
+            m.own(
+                    JobOptions.SOURCE_FILES_PATHS,
+                    List.of(o.files().toAbsolutePath().toUri().toString()));
+            m.fallback(JobOptions.SOURCE_FILES_MODE, "bounded");
+        }
+        if (o.featureSpec() != null) {
+            m.own(JobOptions.SPEC_PATH, schemaFile.toString());
+            m.exclude(JobOptions.SCHEMA_PATH);
+        } else {
+            m.own(JobOptions.SCHEMA_PATH, schemaFile.toString());
+            m.exclude(JobOptions.SPEC_PATH);
+        }
+        if (sequenceSchema(schemaFile)) {
+            m.fallback(JobOptions.SCHEMA_KIND, "sequence_example");
+        }
+        m.own(JobOptions.DLQ_TOPIC, topics.dlq());
+        m.own(JobOptions.OUTPUT_RECORDS_TOPIC, topics.records());
+        m.own(JobOptions.OUTPUT_BATCHES_TOPIC, topics.batches());
+        // Used when validation is on (--set validation.enabled=true).
+        m.own(JobOptions.VALIDATION_ALERTS_TOPIC, topics.alerts());
+        m.fallback(JobOptions.SHARDS_COMPRESSION, o.compression().name().toLowerCase());
+        m.fallback(JobOptions.BATCH_MAX_DELAY, "200 ms");
+        m.fallback(JobOptions.OUTPUT_TRANSACTION_TIMEOUT, "5 min");
+        if (s3 == null) {
+            m.own(JobOptions.SHARDS_PATH, shardsDir.toUri().toString());
+        } else {
+            m.own(JobOptions.SHARDS_PATH, "s3://" + s3.bucket() + "/tfstream-local/" + runId);
+            if (s3.endpoint() != null) {
+                m.fallback(JobOptions.S3_ENDPOINT, s3.endpoint());
+            }
+            m.fallback(JobOptions.S3_PATH_STYLE_ACCESS, s3.pathStyle());
+            if (s3.credentialsFile() != null) {
+                m.fallback(JobOptions.S3_CREDENTIALS_FILE, s3.credentialsFile().toString());
+            }
+        }
+        try {
+            return JobConfig.of(m.with(JobConfigFiles.read(o.config(), o.sets())));
+        } catch (JobConfigException e) {
+            throw new LocalRun.UsageException(e.getMessage(), e);
+        }
+    }
+
+    /** Whether the schema or spec file describes SequenceExamples; false when unreadable. */
+    private static boolean sequenceSchema(Path file) {
+        try {
+            return SpecSource.parse(
+                            Files.readAllBytes(file),
+                            file.getFileName().toString(),
+                            FixedLenDefaults.NONE)
+                    instanceof SequenceFeatureSpecs;
+        } catch (Exception e) {
+            // JobSchema.load reports the problem with its own message.
+            return false;
+        }
+    }
+
+    /** Settings with the keys the run owns remembered. */
+    private static final class Layers {
+        private final Map<String, Object> values = new LinkedHashMap<>();
+        private final Set<String> owned = new LinkedHashSet<>();
+
+        /** Set by the run; --config and --set may not touch it. */
+        void own(ConfigOption<?> option, Object value) {
+            owned.add(option.key());
+            values.put(option.key(), value);
+        }
+
+        /** Left unset by the run, and not to be set by the user either: it would contradict it. */
+        void exclude(ConfigOption<?> option) {
+            owned.add(option.key());
+        }
+
+        /** The run's default; --config and --set win. */
+        void fallback(ConfigOption<?> option, Object value) {
+            values.put(option.key(), value);
+        }
+
+        /** These settings with the user's over them; refuses a user setting of an owned key. */
+        Map<String, Object> with(Map<String, Object> user) {
+            for (String key : user.keySet()) {
+                if (owned.contains(key)) {
+                    throw new LocalRun.UsageException(
+                            key
+                                    + " is set by tfstream local itself (see its options:"
+                                    + " --broker, --schema, --feature-spec, --parallelism, --s3);"
+                                    + " remove it from --config/--set");
+                }
+            }
+            Map<String, Object> all = new LinkedHashMap<>(values);
+            all.putAll(user);
+            return all;
+        }
+    }
+}

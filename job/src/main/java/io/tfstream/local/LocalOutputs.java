@@ -1,0 +1,75 @@
+package io.tfstream.local;
+
+import io.tfstream.job.JobConfig;
+import io.tfstream.job.JobOptions;
+import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.tfrecord.Compression;
+import io.tfstream.tfrecord.TfRecordFiles;
+import io.tfstream.tfrecord.TfRecordWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a finished job left, collected under {@code --out}: the committed dead letters ({@code
+ * dlq.jsonl}), payloads ({@code batches.tfrecord}) and, with validation on, alerts ({@code
+ * alerts.jsonl}) drained from their topics, and the finished shards on disk or on S3.
+ */
+record LocalOutputs(
+        long deadLettered,
+        Map<String, Long> deadLetteredByReason,
+        long batches,
+        long batchRows,
+        long alerts,
+        ShardListing shards) {
+
+    /**
+     * Drains the run's topics into files under {@code outDir} and lists the shards: under {@code
+     * outDir/shards}, or {@code onS3} under the job's shards path.
+     */
+    static LocalOutputs collect(
+            String bootstrap, LocalTopics topics, JobConfig config, Path outDir, boolean onS3)
+            throws IOException {
+        Map<String, Long> byReason = new TreeMap<>();
+        long dead =
+                DeadLetterDrain.drain(
+                        bootstrap, topics.dlq(), outDir.resolve("dlq.jsonl"), byReason);
+        long[] batches =
+                drainBatches(bootstrap, topics.batches(), outDir.resolve("batches.tfrecord"));
+        long alerts =
+                config.get(JobOptions.VALIDATION_ENABLED)
+                        ? AlertsDrain.drain(
+                                bootstrap,
+                                config.get(JobOptions.VALIDATION_ALERTS_TOPIC),
+                                outDir.resolve("alerts.jsonl"))
+                        : 0;
+        ShardListing shards =
+                onS3
+                        ? ShardListing.onObjectStore(config.get(JobOptions.SHARDS_PATH))
+                        : ShardListing.onDisk(outDir.resolve("shards"));
+        return new LocalOutputs(dead, byReason, batches[0], batches[1], alerts, shards);
+    }
+
+    /** Writes the payloads to {@code file} as they are; returns {payloads, rows}. */
+    private static long[] drainBatches(String bootstrap, String topic, Path file)
+            throws IOException {
+        long[] n = {0, 0};
+        try (TfRecordWriter w = TfRecordFiles.newWriter(file, Compression.NONE)) {
+            TopicDrain.readCommitted(
+                    bootstrap,
+                    topic,
+                    r -> {
+                        try {
+                            n[1] += TensorBatch.parseFrom(r.value()).getRows();
+                            w.write(r.value(), 0, r.value().length);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                        n[0]++;
+                    });
+        }
+        return n;
+    }
+}

@@ -1,0 +1,122 @@
+package io.tfstream.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.job.JobConfig;
+import io.tfstream.job.JobOptions;
+import io.tfstream.sample.SeedDataset;
+import io.tfstream.tfrecord.Compression;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The job settings of {@code tfstream local}: the run's own, its defaults, then the user's. */
+class LocalJobSettingsTest {
+    @TempDir Path dir;
+    private Path schema;
+
+    @BeforeEach
+    void writeSchema() throws Exception {
+        schema = Files.write(dir.resolve("schema.pbtxt"), SeedDataset.schemaPbtxt());
+    }
+
+    @Test
+    void theRunsOwnOptionsAreRefusedInSet() {
+        for (ConfigOption<?> owned :
+                List.of(
+                        JobOptions.SOURCE_BOOTSTRAP_SERVERS,
+                        JobOptions.SOURCE_TOPICS,
+                        JobOptions.SOURCE_TOPIC_PATTERN,
+                        JobOptions.SOURCE_TYPE,
+                        JobOptions.DLQ_TOPIC,
+                        JobOptions.VALIDATION_ALERTS_TOPIC,
+                        JobOptions.SHARDS_PATH,
+                        JobOptions.SPEC_PATH,
+                        JobOptions.PARALLELISM)) {
+            LocalRun.UsageException e =
+                    assertThrows(
+                            LocalRun.UsageException.class,
+                            () -> config(List.of(owned.key() + "=x"), null, null),
+                            owned.key());
+            assertEquals(
+                    owned.key()
+                            + " is set by tfstream local itself (see its options: --broker,"
+                            + " --schema, --feature-spec, --parallelism, --s3); remove it from"
+                            + " --config/--set",
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void theRunsDefaultsGiveWayToSet() {
+        JobConfig defaults = config(List.of(), null, null);
+        assertEquals(Duration.ofSeconds(1), defaults.get(JobOptions.CHECKPOINT_INTERVAL));
+        assertEquals("tfstream-local", defaults.get(JobOptions.JOB_NAME));
+        assertEquals(List.of("t"), defaults.get(JobOptions.SOURCE_TOPICS));
+        assertEquals(schema.toString(), defaults.get(JobOptions.SCHEMA_PATH));
+        assertEquals(
+                dir.resolve("out/shards").toUri().toString(), defaults.get(JobOptions.SHARDS_PATH));
+        JobConfig set = config(List.of("checkpoint.interval=5 s", "job.name=mine"), null, null);
+        assertEquals(Duration.ofSeconds(5), set.get(JobOptions.CHECKPOINT_INTERVAL));
+        assertEquals("mine", set.get(JobOptions.JOB_NAME));
+    }
+
+    @Test
+    void filesAreReadByTheJobAndTopicsAreRefused() throws Exception {
+        Path files = Files.createDirectories(dir.resolve("files"));
+        JobConfig c = config(List.of(), files, null);
+        assertTrue(c.get(JobOptions.SOURCE_TYPE).toString().equalsIgnoreCase("files"));
+        assertEquals(List.of(files.toUri().toString()), c.get(JobOptions.SOURCE_FILES_PATHS));
+        assertFalse(c.contains(JobOptions.SOURCE_TOPICS));
+        assertThrows(
+                LocalRun.UsageException.class,
+                () -> config(List.of(JobOptions.SOURCE_TOPICS.key() + "=t"), files, null));
+    }
+
+    @Test
+    void shardsOnS3GoUnderTheRunsPrefix() {
+        Path credentials = dir.resolve("s3.properties");
+        JobConfig c =
+                config(
+                        List.of(),
+                        null,
+                        new LocalOptions.S3Target("http://127.0.0.1:9", "b", credentials, true));
+        assertEquals("s3://b/tfstream-local/run-1", c.get(JobOptions.SHARDS_PATH));
+        assertEquals("http://127.0.0.1:9", c.get(JobOptions.S3_ENDPOINT));
+        assertEquals(credentials.toString(), c.get(JobOptions.S3_CREDENTIALS_FILE));
+        assertTrue(c.get(JobOptions.S3_PATH_STYLE_ACCESS));
+    }
+
+    private JobConfig config(List<String> sets, Path files, LocalOptions.S3Target s3) {
+        LocalOptions o =
+                new LocalOptions(
+                        schema,
+                        null,
+                        null,
+                        null,
+                        0,
+                        1,
+                        dir.resolve("out"),
+                        2,
+                        2,
+                        Compression.NONE,
+                        null,
+                        sets,
+                        null,
+                        null,
+                        s3,
+                        false,
+                        0,
+                        files);
+        return new LocalJobSettings(o, schema, dir.resolve("out/shards"), "run-1")
+                .config("localhost:9", new LocalTopics("t", "d", "r", "b", "a"), s3);
+    }
+}
