@@ -124,7 +124,8 @@ public record LocalSummary(
                             : firstShard.endsWith(".zz") ? ", 'ZLIB'" : "");
         }
         out.println(
-                "  read a payload: see README \"Tensor payloads\" (tensorflow + tensor_batch_pb2);"
+                "  read a payload: see docs/streaming-job.md#tensor-payloads (tensorflow +"
+                        + " tensor_batch_pb2);"
                         + " tfstream cat / inspect read the shards");
         out.flush();
     }
