@@ -2,8 +2,8 @@ package io.tfstream.job;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
+import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchTriggers;
-import io.tfstream.operators.parse.DeadLetterGuard;
 import io.tfstream.parse.ParseLimits;
 import java.time.Duration;
 import java.util.List;

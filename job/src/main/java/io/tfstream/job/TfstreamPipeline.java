@@ -1,6 +1,8 @@
 package io.tfstream.job;
 
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterGuard;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
 import io.tfstream.operators.files.FilePaths;
 import io.tfstream.operators.files.TfRecordFileFormat;
@@ -8,7 +10,6 @@ import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.BatchTriggers;
-import io.tfstream.operators.parse.DeadLetterGuard;
 import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.shards.BucketSkewGuard;
@@ -126,8 +127,7 @@ public final class TfstreamPipeline {
                                         SourceRecordSerializer.typeInfo(),
                                         new BatchParseOperator(parse))
                                 .uid(PARSE_UID);
-        DataStream<DeadLetter> deadLetters =
-                accepted.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+        DataStream<DeadLetter> deadLetters = accepted.getSideOutput(DeadLetterOutput.TAG);
         if (config.contains(JobOptions.OUTPUT_BATCHES_TOPIC)) {
             Properties producer = config.outputProperties();
             long message = config.batchesMaxMessageBytes();
@@ -177,8 +177,7 @@ public final class TfstreamPipeline {
                             .name("bucket-skew-guard")
                             .uid(SKEW_GUARD_UID);
             if (deadLetter) {
-                deadLetters =
-                        deadLetters.union(guarded.getSideOutput(BatchParseOperator.DEAD_LETTERS));
+                deadLetters = deadLetters.union(guarded.getSideOutput(DeadLetterOutput.TAG));
             }
             timed = guarded;
         }
@@ -199,8 +198,7 @@ public final class TfstreamPipeline {
                             .name("late-bucket-guard")
                             .uid(LATE_BUCKET_GUARD_UID);
             if (deadLetter) {
-                deadLetters =
-                        deadLetters.union(guarded.getSideOutput(BatchParseOperator.DEAD_LETTERS));
+                deadLetters = deadLetters.union(guarded.getSideOutput(DeadLetterOutput.TAG));
             }
             timed = guarded;
         }

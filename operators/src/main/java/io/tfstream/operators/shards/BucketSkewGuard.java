@@ -1,8 +1,8 @@
 package io.tfstream.operators.shards;
 
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.source.SourceRecord;
 import java.time.Duration;
 import java.time.Instant;
@@ -72,7 +72,7 @@ public final class BucketSkewGuard extends ProcessFunction<SourceRecord, SourceR
             return;
         }
         ctx.output(
-                BatchParseOperator.DEAD_LETTERS,
+                DeadLetterOutput.TAG,
                 new DeadLetter(
                         r,
                         DeadLetterReason.VALIDATION,
