@@ -260,6 +260,9 @@ public final class LocalRun {
                     settings.put(JobOptions.SHARDS_PATH.key(), shardsDir.toUri().toString());
                 }
                 JobConfig config = config(settings);
+                for (String w : config.warnings()) {
+                    err.println("tfstream local: warning: " + w);
+                }
                 KafkaStartupChecks.check(config);
                 Configuration flink = JobLauncher.flinkConfiguration(config);
                 JobLauncher.initializeFileSystems(flink);

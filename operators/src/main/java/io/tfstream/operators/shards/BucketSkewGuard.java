@@ -17,7 +17,7 @@ import org.apache.flink.util.Collector;
  * time (a clock error upstream, a replay of ancient data), so that they do not open shard buckets
  * years away, and counts them in {@code tfstream.skewedRecords}. With {@link Action#DEAD_LETTER}
  * they go to the dead-letter output with reason {@code validation}; with {@link
- * Action#PASS_THROUGH} they pass unchanged (the {@link EventTimeBucketAssigner} buckets them by
+ * Action#PROCESSING_TIME} they pass unchanged (the {@link EventTimeBucketAssigner} buckets them by
  * processing time). The others always pass.
  */
 public final class BucketSkewGuard extends ProcessFunction<SourceRecord, SourceRecord> {
@@ -33,8 +33,11 @@ public final class BucketSkewGuard extends ProcessFunction<SourceRecord, SourceR
     public enum Action {
         /** Dead-lettered with reason {@code validation}: in no output. */
         DEAD_LETTER,
-        /** Passed on unchanged, only counted. */
-        PASS_THROUGH
+        /**
+         * Passed on unchanged, only counted: the shard sink buckets it by processing time ({@link
+         * ShardSettings#maxBucketSkew}).
+         */
+        PROCESSING_TIME
     }
 
     private final Duration maxSkew;
@@ -67,7 +70,7 @@ public final class BucketSkewGuard extends ProcessFunction<SourceRecord, SourceR
             return;
         }
         skewed.inc();
-        if (action == Action.PASS_THROUGH) {
+        if (action == Action.PROCESSING_TIME) {
             out.collect(r);
             return;
         }

@@ -149,7 +149,7 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
 
     private void late(SourceRecord r, String why) {
         late.inc();
-        if (window.lateToDeadLetters()) {
+        if (window.lateRecords() == WindowSettings.LateRecords.DEAD_LETTER) {
             batches.deadLettered(DeadLetterReason.LATE);
             output.collect(
                     DeadLetterOutput.TAG,

@@ -104,7 +104,7 @@ class BucketSkewGuardTest {
 
     @Test
     void passesEveryRecordThroughUnchangedAndCountsTheSkewedOnes() throws Exception {
-        try (var h = harness(new BucketSkewGuard(WEEK, BucketSkewGuard.Action.PASS_THROUGH))) {
+        try (var h = harness(new BucketSkewGuard(WEEK, BucketSkewGuard.Action.PROCESSING_TIME))) {
             feed(h);
             List<String> passed = new ArrayList<>();
             for (Object o : h.getOutput()) {
@@ -129,7 +129,7 @@ class BucketSkewGuardTest {
 
     @Test
     void extremeTimestampsAreSkewedNotOverflowed() throws Exception {
-        try (var h = harness(new BucketSkewGuard(WEEK, BucketSkewGuard.Action.PASS_THROUGH))) {
+        try (var h = harness(new BucketSkewGuard(WEEK, BucketSkewGuard.Action.PROCESSING_TIME))) {
             h.processElement(new StreamRecord<>(record(1), Long.MIN_VALUE));
             h.processElement(new StreamRecord<>(record(2), Long.MAX_VALUE));
             assertEquals(2, h.extractOutputValues().size());

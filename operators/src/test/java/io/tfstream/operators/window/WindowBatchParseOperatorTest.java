@@ -66,7 +66,13 @@ class WindowBatchParseOperatorTest {
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new WindowBatchParseOperator(
                                 settings(maxRecords),
-                                new WindowSettings(1000, lateness, lateToDlq, maxBufferedBytes),
+                                new WindowSettings(
+                                        1000,
+                                        lateness,
+                                        lateToDlq
+                                                ? WindowSettings.LateRecords.DEAD_LETTER
+                                                : WindowSettings.LateRecords.DROP,
+                                        maxBufferedBytes),
                                 BatchKeySelector.kafkaKey()),
                         BatchKeySelector.kafkaKey(),
                         Types.STRING);
