@@ -31,6 +31,7 @@ public final class JobConfig {
     private final Map<String, String> flinkSettings;
     private final Map<String, String> given;
     private final List<String> warnings;
+    // The stages, set once by of(): each checks its options as it is built, reading this config.
     private DeadLetterConfig deadLetters;
     private SourceConfig source;
     private ParseConfig parse;
