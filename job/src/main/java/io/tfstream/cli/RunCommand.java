@@ -1,7 +1,9 @@
 package io.tfstream.cli;
 
 import io.tfstream.job.EmbeddedCluster;
+import io.tfstream.job.JobConfig;
 import io.tfstream.job.JobConfigException;
+import io.tfstream.job.JobConfigFiles;
 import io.tfstream.job.JobLauncher;
 import io.tfstream.job.JobOptions;
 import io.tfstream.job.JobSchemaRejectedException;
@@ -59,7 +61,12 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         JobLauncher.Prepared job;
         try {
-            job = JobLauncher.prepare(config, sets);
+            JobConfig jobConfig = JobConfig.of(JobConfigFiles.read(config, sets));
+            for (String w : jobConfig.warnings()) {
+                err.println("tfstream run: warning: " + w);
+            }
+            err.flush();
+            job = JobLauncher.prepare(jobConfig);
         } catch (JobSchemaRejectedException e) {
             err.println("tfstream run: " + e.getMessage());
             return ExitCodes.SPEC_REJECTED;

@@ -2,18 +2,28 @@ package io.tfstream.job;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
+import io.tfstream.operators.deadletter.DeadLetterGuard;
+import io.tfstream.operators.files.TfRecordFileFormat;
+import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 import io.tfstream.operators.parse.BatchTriggers;
-import io.tfstream.operators.parse.DeadLetterGuard;
+import io.tfstream.operators.parse.EventTimeSettings;
+import io.tfstream.operators.shards.BucketSkewGuard;
+import io.tfstream.operators.shards.LateBucketGuard;
+import io.tfstream.operators.window.WindowSettings;
 import io.tfstream.parse.ParseLimits;
+import io.tfstream.tfrecord.Compression;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 
 /**
  * Every setting of the streaming job, as typed Flink {@link ConfigOption}s with defaults and
- * descriptions; dotted keys grouped by stage. {@code tfstream run --help} and the option table are
- * generated from {@link #ALL}. Keys under {@link #SOURCE_PROPERTIES_PREFIX} and {@link
+ * descriptions; dotted keys grouped by stage. An option that picks an operator's behaviour is typed
+ * by that operator's own enum (e.g. {@link TfRecordFileFormat.OnCorruption}); enums declared here
+ * exist only at the job level. {@code tfstream run --help} and the option table of docs/streaming-job.md#options are generated
+ * from {@link #ALL}. Keys under {@link #SOURCE_PROPERTIES_PREFIX} and {@link
  * #OUTPUT_PROPERTIES_PREFIX} pass through to the Kafka clients; keys under {@link #FLINK_PREFIX} to
  * Flink's own configuration.
  */
@@ -121,12 +131,13 @@ public final class JobOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription("How often a continuous file source looks for new files.");
 
-    public static final ConfigOption<OnCorruption> SOURCE_FILES_ON_CORRUPTION =
+    public static final ConfigOption<TfRecordFileFormat.OnCorruption> SOURCE_FILES_ON_CORRUPTION =
             key("source.files.on-corruption")
-                    .enumType(OnCorruption.class)
-                    .defaultValue(OnCorruption.DLQ)
+                    .enumType(TfRecordFileFormat.OnCorruption.class)
+                    .defaultValue(TfRecordFileFormat.OnCorruption.DEAD_LETTER)
                     .withDescription(
-                            "A damaged region of a file (bad CRC, bad length, truncation): dlq"
+                            "A damaged region of a file (bad CRC, bad length, truncation):"
+                                    + " dead_letter"
                                     + " (dead letter with reason corrupt_input, file and byte"
                                     + " offset; reading resumes at the next valid record) or fail"
                                     + " (the job stops without restarts).");
@@ -254,10 +265,10 @@ public final class JobOptions {
 
     // --- event time
 
-    public static final ConfigOption<EventTimeSource> EVENT_TIME_SOURCE =
+    public static final ConfigOption<EventTimeSettings.Source> EVENT_TIME_SOURCE =
             key("event-time.source")
-                    .enumType(EventTimeSource.class)
-                    .defaultValue(EventTimeSource.KAFKA_TIMESTAMP)
+                    .enumType(EventTimeSettings.Source.class)
+                    .defaultValue(EventTimeSettings.Source.KAFKA_TIMESTAMP)
                     .withDescription(
                             "Where event time comes from: kafka_timestamp (the record's Kafka"
                                     + " timestamp) or feature (event-time.feature).");
@@ -271,10 +282,10 @@ public final class JobOptions {
                                     + " event time; a record without a valid value is"
                                     + " dead-lettered with reason parse_error.");
 
-    public static final ConfigOption<EventTimeUnit> EVENT_TIME_UNIT =
+    public static final ConfigOption<EventTimeSettings.Unit> EVENT_TIME_UNIT =
             key("event-time.unit")
-                    .enumType(EventTimeUnit.class)
-                    .defaultValue(EventTimeUnit.MILLIS)
+                    .enumType(EventTimeSettings.Unit.class)
+                    .defaultValue(EventTimeSettings.Unit.MILLIS)
                     .withDescription(
                             "Unit of event-time.feature: millis or seconds since the epoch.");
 
@@ -338,13 +349,13 @@ public final class JobOptions {
                             "A window closes when the watermark passes its end plus this; later"
                                     + " records are late (batch.late-records).");
 
-    public static final ConfigOption<LateRecords> BATCH_LATE_RECORDS =
+    public static final ConfigOption<WindowSettings.LateRecords> BATCH_LATE_RECORDS =
             key("batch.late-records")
-                    .enumType(LateRecords.class)
-                    .defaultValue(LateRecords.DLQ)
+                    .enumType(WindowSettings.LateRecords.class)
+                    .defaultValue(WindowSettings.LateRecords.DEAD_LETTER)
                     .withDescription(
-                            "A record whose window has closed: dlq (dead letter, reason late) or"
-                                    + " drop; counted either way (metric lateRecords).");
+                            "A record whose window has closed: dead_letter (dead letter, reason"
+                                    + " late) or drop; counted either way (metric lateRecords).");
 
     /**
      * 8 batches of the default batch.max-bytes: a closing window holds its records and, briefly,
@@ -439,10 +450,10 @@ public final class JobOptions {
                                     + "TensorBatch message per parsed batch (parse_example over"
                                     + " its accepted rows), exactly once.");
 
-    public static final ConfigOption<BatchKey> OUTPUT_BATCHES_KEY =
+    public static final ConfigOption<TensorBatchSerializationSchema.KeyMode> OUTPUT_BATCHES_KEY =
             key("output.batches.key")
-                    .enumType(BatchKey.class)
-                    .defaultValue(BatchKey.NONE)
+                    .enumType(TensorBatchSerializationSchema.KeyMode.class)
+                    .defaultValue(TensorBatchSerializationSchema.KeyMode.NONE)
                     .withDescription(
                             "Kafka key of a payload: none, source_partition (the batch's first"
                                     + " source partition as <topic>-<partition>), or batch_key"
@@ -481,10 +492,10 @@ public final class JobOptions {
                             "Base path of the TFRecord shards of accepted records (file:///dir or"
                                     + " s3://bucket/prefix); unset: no shards.");
 
-    public static final ConfigOption<ShardCompression> SHARDS_COMPRESSION =
+    public static final ConfigOption<Compression> SHARDS_COMPRESSION =
             key("shards.compression")
-                    .enumType(ShardCompression.class)
-                    .defaultValue(ShardCompression.NONE)
+                    .enumType(Compression.class)
+                    .defaultValue(Compression.NONE)
                     .withDescription(
                             "Shard compression: none (.tfrecord), gzip (.tfrecord.gz) or zlib"
                                     + " (.tfrecord.zz), TensorFlow's default level.");
@@ -556,10 +567,10 @@ public final class JobOptions {
                             "How long after a bucket's end (in event time, by the watermark) the"
                                     + " bucket is complete and gets its _SUCCESS marker.");
 
-    public static final ConfigOption<LateBucketAction> SHARDS_LATE_RECORDS =
+    public static final ConfigOption<LateBucketGuard.Action> SHARDS_LATE_RECORDS =
             key("shards.late-records")
-                    .enumType(LateBucketAction.class)
-                    .defaultValue(LateBucketAction.WRITE)
+                    .enumType(LateBucketGuard.Action.class)
+                    .defaultValue(LateBucketGuard.Action.WRITE)
                     .withDescription(
                             "A record whose bucket is complete (its end plus shards.success-delay"
                                     + " is behind the watermark), counted in lateBucketRecords:"
@@ -579,10 +590,10 @@ public final class JobOptions {
                                     + " or event-time.feature) are old in a backfill: its records"
                                     + " keep the buckets of their event times.");
 
-    public static final ConfigOption<SkewAction> SHARDS_SKEW_ACTION =
+    public static final ConfigOption<BucketSkewGuard.Action> SHARDS_SKEW_ACTION =
             key("shards.skew-action")
-                    .enumType(SkewAction.class)
-                    .defaultValue(SkewAction.DEAD_LETTER)
+                    .enumType(BucketSkewGuard.Action.class)
+                    .defaultValue(BucketSkewGuard.Action.DEAD_LETTER)
                     .withDescription(
                             "What happens to a record beyond shards.max-bucket-skew: dead_letter"
                                     + " (reason validation, not in any output) or processing_time"
@@ -722,6 +733,15 @@ public final class JobOptions {
                             "A properties file with access-key and secret-key, read at start"
                                     + " instead of the environment.");
 
+    /**
+     * Values still accepted for an option though spelled differently before: {@link JobConfig}
+     * reads the old spelling as the new one and warns ({@link JobConfig#warnings()}).
+     */
+    static final Map<ConfigOption<?>, Map<String, String>> DEPRECATED_VALUES =
+            Map.of(
+                    SOURCE_FILES_ON_CORRUPTION, Map.of("dlq", "dead_letter"),
+                    BATCH_LATE_RECORDS, Map.of("dlq", "dead_letter"));
+
     /** Every option, in the order help and docs list them. */
     public static final List<ConfigOption<?>> ALL =
             List.of(
@@ -807,22 +827,10 @@ public final class JobOptions {
         SEQUENCE_EXAMPLE
     }
 
-    /** {@code event-time.source}. */
-    public enum EventTimeSource {
-        KAFKA_TIMESTAMP,
-        FEATURE
-    }
-
     /** {@code batch.mode}. */
     public enum BatchMode {
         COUNT,
         EVENT_TIME_WINDOW
-    }
-
-    /** {@code batch.late-records}. */
-    public enum LateRecords {
-        DLQ,
-        DROP
     }
 
     /** {@code source.type}. */
@@ -837,47 +845,9 @@ public final class JobOptions {
         CONTINUOUS
     }
 
-    /** {@code source.files.on-corruption}. */
-    public enum OnCorruption {
-        DLQ,
-        FAIL
-    }
-
     /** {@code source.stopping-offsets}. */
     public enum StoppingOffsets {
         NONE,
         LATEST
-    }
-
-    /** {@code output.batches.key}. */
-    public enum BatchKey {
-        NONE,
-        SOURCE_PARTITION,
-        BATCH_KEY
-    }
-
-    /** {@code shards.compression}. */
-    public enum ShardCompression {
-        NONE,
-        GZIP,
-        ZLIB
-    }
-
-    /** {@code shards.late-records}. */
-    public enum LateBucketAction {
-        WRITE,
-        DEAD_LETTER
-    }
-
-    /** {@code shards.skew-action}. */
-    public enum SkewAction {
-        DEAD_LETTER,
-        PROCESSING_TIME
-    }
-
-    /** {@code event-time.unit}. */
-    public enum EventTimeUnit {
-        MILLIS,
-        SECONDS
     }
 }

@@ -80,22 +80,14 @@ public record JobSchema(byte[] bytes, String fileName, ParseSpec spec, String fi
             throw new JobSchemaRejectedException(
                     key + ": " + path + " was rejected: " + e.getMessage(), e);
         }
-        if (config.get(JobOptions.EVENT_TIME_SOURCE) == JobOptions.EventTimeSource.FEATURE) {
+        if (!config.parse().kafkaTime()) {
             checkEventTimeFeature(config.get(JobOptions.EVENT_TIME_FEATURE), spec, key, path);
         }
-        String batchKey = config.get(JobOptions.BATCH_KEY);
-        if (config.get(JobOptions.BATCH_MODE) == JobOptions.BatchMode.EVENT_TIME_WINDOW
-                && batchKey.startsWith("feature:")) {
-            try {
-                io.tfstream.operators.window.BatchKeySelector.feature(
-                        batchKey.substring("feature:".length()), spec);
-            } catch (IllegalArgumentException e) {
-                throw new JobSchemaRejectedException(
-                        "batch.key " + batchKey + ": " + e.getMessage() + " of " + key + " " + path,
-                        e);
-            }
+        JobSchema schema = new JobSchema(bytes, name, spec, fingerprint);
+        if (config.parse().windows()) {
+            config.parse().batchKey(schema); // refuses a batch.key feature the schema lacks
         }
-        return new JobSchema(bytes, name, spec, fingerprint);
+        return schema;
     }
 
     private static void checkEventTimeFeature(

@@ -56,7 +56,8 @@ public final class KafkaStartupChecks {
             if (config.contains(JobOptions.OUTPUT_BATCHES_TOPIC)) {
                 String batches = config.get(JobOptions.OUTPUT_BATCHES_TOPIC);
                 requireTopics(admin, outputServers, List.of(batches), "output.batches.topic");
-                checkMessageSize(admin, outputServers, batches, config.batchesMaxMessageBytes());
+                checkMessageSize(
+                        admin, outputServers, batches, config.payloads().maxMessageBytes());
             }
             if (config.get(JobOptions.VALIDATION_ENABLED)) {
                 requireTopics(

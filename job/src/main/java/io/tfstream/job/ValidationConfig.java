@@ -3,21 +3,36 @@ package io.tfstream.job;
 import io.tfstream.operators.validation.ValidationActions;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.parse.ParseLimits;
+import io.tfstream.validation.LintFinding;
+import io.tfstream.validation.SchemaLintException;
 import io.tfstream.validation.SeverityPolicy;
+import io.tfstream.validation.ValidationSchema;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code validation.*} options: their combinations checked once with the rest of the
- * configuration, and the operators' {@link ValidationSettings} built from them.
+ * configuration, and the operators' {@link ValidationSettings} built from them. Nothing is checked
+ * when validation is off.
  */
 final class ValidationConfig {
-    private ValidationConfig() {}
+    private static final Logger LOG = LoggerFactory.getLogger(ValidationConfig.class);
 
-    /** Checks the validation options of {@code c}; nothing to check when validation is off. */
-    static void check(JobConfig c) {
-        if (!c.get(JobOptions.VALIDATION_ENABLED)) {
-            return;
+    private final JobConfig c;
+
+    ValidationConfig(JobConfig c) {
+        this.c = c;
+        if (enabled()) {
+            check();
         }
+    }
+
+    boolean enabled() {
+        return c.get(JobOptions.VALIDATION_ENABLED);
+    }
+
+    private void check() {
         if (!c.contains(JobOptions.SCHEMA_PATH)) {
             throw new JobConfigException(
                     "validation.enabled needs schema.path (a TFMD schema: validation checks its"
@@ -35,25 +50,19 @@ final class ValidationConfig {
         }
         int splits = c.get(JobOptions.VALIDATION_SPLITS);
         if (splits == 0 || splits < -1) {
-            throw new JobConfigException(
-                    "invalid value '"
-                            + splits
-                            + "' for validation.splits: expected -1 (the parallelism) or a"
-                            + " positive integer");
+            throw OptionChecks.invalid(
+                    splits, "validation.splits", "-1 (the parallelism) or a positive integer");
         }
         if (c.get(JobOptions.VALIDATION_MIN_DRIFT_EXAMPLES) < 0) {
             throw new JobConfigException(
                     "invalid value for validation.min-drift-examples: expected >= 0");
         }
-        actions(c);
-        severityOverrides(c);
+        actions();
+        severityOverrides();
     }
 
-    static List<String> severityOverrides(JobConfig c) {
-        List<String> entries =
-                c.contains(JobOptions.VALIDATION_SEVERITY_OVERRIDES)
-                        ? c.get(JobOptions.VALIDATION_SEVERITY_OVERRIDES)
-                        : List.of();
+    List<String> severityOverrides() {
+        List<String> entries = list(JobOptions.VALIDATION_SEVERITY_OVERRIDES);
         try {
             SeverityPolicy.parse(entries);
         } catch (IllegalArgumentException e) {
@@ -63,36 +72,62 @@ final class ValidationConfig {
         return entries;
     }
 
-    static ValidationActions actions(JobConfig c) {
-        List<String> entries =
-                c.contains(JobOptions.VALIDATION_ACTIONS)
-                        ? c.get(JobOptions.VALIDATION_ACTIONS)
-                        : List.of();
+    ValidationActions actions() {
         try {
-            return ValidationActions.parse(entries);
+            return ValidationActions.parse(list(JobOptions.VALIDATION_ACTIONS));
         } catch (IllegalArgumentException e) {
             throw new JobConfigException(
                     "invalid value for validation.actions: " + e.getMessage(), e);
         }
     }
 
-    /** The operators' settings; {@code parallelism} is the job's (for the default split count). */
-    static ValidationSettings settings(
-            JobConfig c, JobSchema schema, ParseLimits limits, int parallelism) {
+    private List<String> list(org.apache.flink.configuration.ConfigOption<List<String>> o) {
+        return c.contains(o) ? c.get(o) : List.of();
+    }
+
+    /**
+     * The operators' settings, checked against {@code schema}: a fatal schema lint refuses the job,
+     * the rest is logged. {@code parallelism} is the job's (for the default split count).
+     */
+    ValidationSettings settings(JobSchema schema, ParseLimits limits, int parallelism) {
         int splits = c.get(JobOptions.VALIDATION_SPLITS);
-        return new ValidationSettings(
-                schema.bytes(),
-                schema.fileName(),
-                c.get(JobOptions.SCHEMA_KIND) == JobOptions.SchemaKind.SEQUENCE_EXAMPLE,
-                c.contains(JobOptions.VALIDATION_ENVIRONMENT)
-                        ? c.get(JobOptions.VALIDATION_ENVIRONMENT)
-                        : null,
-                c.get(JobOptions.VALIDATION_WINDOW).toMillis(),
-                splits > 0 ? splits : Math.max(1, parallelism),
-                c.get(JobOptions.VALIDATION_MIN_DRIFT_EXAMPLES),
-                actions(c),
-                severityOverrides(c),
-                c.get(JobOptions.JOB_NAME),
-                limits);
+        ValidationSettings settings =
+                new ValidationSettings(
+                        schema.bytes(),
+                        schema.fileName(),
+                        c.get(JobOptions.SCHEMA_KIND) == JobOptions.SchemaKind.SEQUENCE_EXAMPLE,
+                        c.contains(JobOptions.VALIDATION_ENVIRONMENT)
+                                ? c.get(JobOptions.VALIDATION_ENVIRONMENT)
+                                : null,
+                        c.get(JobOptions.VALIDATION_WINDOW).toMillis(),
+                        splits > 0 ? splits : Math.max(1, parallelism),
+                        c.get(JobOptions.VALIDATION_MIN_DRIFT_EXAMPLES),
+                        actions(),
+                        severityOverrides(),
+                        c.get(JobOptions.JOB_NAME),
+                        limits);
+        lint(settings, schema);
+        return settings;
+    }
+
+    /** Builds the validation schema once at start: fatal lint refuses the job. */
+    private static ValidationSchema lint(ValidationSettings settings, JobSchema schema) {
+        ValidationSchema s;
+        try {
+            s = settings.buildSchema();
+        } catch (SchemaLintException e) {
+            throw new JobSchemaRejectedException(
+                    "schema.path "
+                            + schema.fileName()
+                            + " cannot be validated against: "
+                            + e.getMessage(),
+                    e);
+        } catch (IllegalArgumentException e) {
+            throw new JobSchemaRejectedException("validation.enabled: " + e.getMessage(), e);
+        }
+        for (LintFinding f : s.lintFindings()) {
+            LOG.warn("validation schema lint ({}): {}", schema.fileName(), f);
+        }
+        return s;
     }
 }

@@ -1,12 +1,10 @@
 package io.tfstream.local;
 
 import io.tfstream.job.JobConfig;
-import io.tfstream.job.JobOptions;
 import io.tfstream.job.JobSchema;
 import io.tfstream.operators.files.FilePaths;
 import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.parse.LenientBatchParser;
-import io.tfstream.parse.ParseLimits;
 import io.tfstream.sample.SeedDataset;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
@@ -52,7 +50,7 @@ final class LocalInput {
             return new LocalInput(List.of(), 0, countFileItems(o.files()), o.files());
         }
         List<byte[]> records = records(o);
-        LenientBatchParser parser = LenientBatchParser.create(schema.spec(), limits(config));
+        LenientBatchParser parser = LenientBatchParser.create(schema.spec(), config.parseLimits());
         CorruptRecords.Result mixed =
                 CorruptRecords.mix(records, o.corruptFraction(), o.seed(), parser);
         return new LocalInput(
@@ -157,15 +155,5 @@ final class LocalInput {
             }
         }
         return n;
-    }
-
-    // The job's own translation (TfstreamPipeline.parseLimits) is not visible from here.
-    private static ParseLimits limits(JobConfig c) {
-        return new ParseLimits(
-                (int) c.get(JobOptions.MAX_RECORD_BYTES).getBytes(),
-                c.get(JobOptions.MAX_VALUES_PER_FEATURE),
-                c.get(JobOptions.MAX_FEATURES_PER_EXAMPLE),
-                (int) c.get(JobOptions.MAX_BYTES_PER_VALUE).getBytes(),
-                c.get(JobOptions.MAX_RAGGED_ROWS));
     }
 }

@@ -60,6 +60,9 @@ final class LocalJob {
      * LocalRun.JobFailedException}.
      */
     long run(JobConfig config, JobSchema schema, String input, long items) throws Exception {
+        for (String w : config.warnings()) {
+            err.println("tfstream local: warning: " + w);
+        }
         KafkaStartupChecks.check(config);
         Configuration flink = JobLauncher.flinkConfiguration(config);
         JobLauncher.initializeFileSystems(flink);

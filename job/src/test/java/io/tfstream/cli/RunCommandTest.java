@@ -61,4 +61,30 @@ class RunCommandTest {
                                         + " was rejected: Feature x"),
                 r.err());
     }
+
+    @Test
+    void aDeprecatedSpellingIsReadAndWarnedAbout() throws Exception {
+        Path schema = dir.resolve("s.pbtxt");
+        Files.writeString(schema, "feature: {name: \"x\" type: INT shape: {}}\n");
+        CliRun r =
+                CliRun.of(
+                        "run",
+                        "--set",
+                        "source.bootstrap-servers=localhost:1",
+                        "--set",
+                        "source.topics=in",
+                        "--set",
+                        "dlq.topic=dlq",
+                        "--set",
+                        "source.files.on-corruption=dlq",
+                        "--set",
+                        "schema.path=" + schema);
+        assertEquals(ExitCodes.SPEC_REJECTED, r.exitCode(), r.err());
+        assertTrue(
+                r.err()
+                        .startsWith(
+                                "tfstream run: warning: source.files.on-corruption: 'dlq' is"
+                                        + " deprecated, use 'dead_letter'\ntfstream run: schema.path: "),
+                r.err());
+    }
 }

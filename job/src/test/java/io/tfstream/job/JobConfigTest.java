@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.operators.files.TfRecordFileFormat;
+import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
+import io.tfstream.operators.parse.EventTimeSettings;
+import io.tfstream.operators.shards.BucketSkewGuard;
+import io.tfstream.operators.window.WindowSettings;
+import io.tfstream.tfrecord.Compression;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -159,7 +165,8 @@ class JobConfigTest {
                 error(m));
         m.put("batch.mode", "event_time_window");
         assertEquals(
-                JobOptions.BatchKey.BATCH_KEY, JobConfig.of(m).get(JobOptions.OUTPUT_BATCHES_KEY));
+                TensorBatchSerializationSchema.KeyMode.BATCH_KEY,
+                JobConfig.of(m).get(JobOptions.OUTPUT_BATCHES_KEY));
     }
 
     @Test
@@ -175,7 +182,7 @@ class JobConfigTest {
         m.put("batch.window-max-buffered-bytes", "16 kb");
         assertEquals(
                 16 << 10,
-                TfstreamPipeline.windowSettings(JobConfig.of(m)).maxBufferedBytes(),
+                JobConfig.of(m).parse().windowSettings().maxBufferedBytes(),
                 "passed to the window operator");
     }
 
@@ -198,8 +205,77 @@ class JobConfigTest {
         m.put("shards.zone", "Europe/Paris");
         m.put("shards.compression", "zlib");
         JobConfig c = JobConfig.of(m);
-        assertEquals(JobOptions.ShardCompression.ZLIB, c.get(JobOptions.SHARDS_COMPRESSION));
-        assertEquals(JobOptions.SkewAction.DEAD_LETTER, c.get(JobOptions.SHARDS_SKEW_ACTION));
+        assertEquals(Compression.ZLIB, c.get(JobOptions.SHARDS_COMPRESSION));
+        assertEquals(BucketSkewGuard.Action.DEAD_LETTER, c.get(JobOptions.SHARDS_SKEW_ACTION));
+    }
+
+    @Test
+    void deadLetterIsTheOneSpellingAndDlqIsReadWithAWarning() {
+        Map<String, Object> m = minimal();
+        JobConfig c = JobConfig.of(m);
+        assertEquals(
+                TfRecordFileFormat.OnCorruption.DEAD_LETTER,
+                c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION));
+        assertEquals(WindowSettings.LateRecords.DEAD_LETTER, c.get(JobOptions.BATCH_LATE_RECORDS));
+        assertEquals(List.of(), c.warnings());
+        m.put("source.files.on-corruption", "dead_letter");
+        m.put("batch.late-records", "dead-letter");
+        assertEquals(List.of(), JobConfig.of(m).warnings());
+
+        m.put("source.files.on-corruption", "dlq");
+        m.put("batch.late-records", "DLQ");
+        c = JobConfig.of(m);
+        assertEquals(
+                TfRecordFileFormat.OnCorruption.DEAD_LETTER,
+                c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION));
+        assertEquals(WindowSettings.LateRecords.DEAD_LETTER, c.get(JobOptions.BATCH_LATE_RECORDS));
+        assertEquals(
+                List.of(
+                        "batch.late-records: 'DLQ' is deprecated, use 'dead_letter'",
+                        "source.files.on-corruption: 'dlq' is deprecated, use 'dead_letter'"),
+                c.warnings().stream().sorted().toList());
+
+        m.put("source.files.on-corruption", "fail");
+        m.put("batch.late-records", "drop");
+        c = JobConfig.of(m);
+        assertEquals(
+                TfRecordFileFormat.OnCorruption.FAIL, c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION));
+        assertEquals(WindowSettings.LateRecords.DROP, c.get(JobOptions.BATCH_LATE_RECORDS));
+        assertEquals(List.of(), c.warnings());
+
+        // Options that never took 'dlq' do not take it now.
+        m = minimal();
+        m.put("shards.late-records", "dlq");
+        assertEquals(
+                "invalid value 'dlq' for shards.late-records: expected one of write, dead_letter",
+                error(m));
+        m = minimal();
+        m.put("source.files.on-corruption", "skip");
+        assertEquals(
+                "invalid value 'skip' for source.files.on-corruption: expected one of dead_letter,"
+                        + " fail",
+                error(m));
+    }
+
+    @Test
+    void optionEnumsAreTheOperatorsOwn() {
+        Map<String, Object> m = minimal();
+        m.put("event-time.source", "feature");
+        m.put("event-time.feature", "ts");
+        m.put("event-time.unit", "seconds");
+        m.put("shards.path", "file:///data/shards");
+        m.put("shards.skew-action", "processing_time");
+        m.put("shards.compression", "gzip");
+        JobConfig c = JobConfig.of(m);
+        assertEquals(EventTimeSettings.Unit.SECONDS, c.get(JobOptions.EVENT_TIME_UNIT));
+        assertEquals(EventTimeSettings.Source.FEATURE, c.get(JobOptions.EVENT_TIME_SOURCE));
+        assertEquals(BucketSkewGuard.Action.PROCESSING_TIME, c.get(JobOptions.SHARDS_SKEW_ACTION));
+        var shards = c.shards().settings("f");
+        assertEquals(Compression.GZIP, shards.compression());
+        assertEquals(Duration.ofDays(7), shards.maxBucketSkew(), "re-bucketed by processing time");
+        assertEquals(
+                "one of none, gzip, zlib", JobOptionsHelp.typeName(JobOptions.SHARDS_COMPRESSION));
+        assertEquals("dead_letter", JobOptionsHelp.defaultText(JobOptions.BATCH_LATE_RECORDS));
     }
 
     /**
@@ -210,18 +286,19 @@ class JobConfigTest {
     void theBucketSkewIsCheckedForFilesOnlyWhenSet() {
         Map<String, Object> kafka = minimal();
         kafka.put("shards.path", "file:///data/shards");
-        assertEquals(Optional.of(Duration.ofDays(7)), JobConfig.of(kafka).maxBucketSkew());
+        assertEquals(Optional.of(Duration.ofDays(7)), JobConfig.of(kafka).shards().maxBucketSkew());
         kafka.put("shards.max-bucket-skew", "1 d");
-        assertEquals(Optional.of(Duration.ofDays(1)), JobConfig.of(kafka).maxBucketSkew());
+        assertEquals(Optional.of(Duration.ofDays(1)), JobConfig.of(kafka).shards().maxBucketSkew());
 
         Map<String, Object> files = minimal();
         files.remove("source.topics");
         files.put("source.type", "files");
         files.put("source.files.paths", "file:///data/in");
         files.put("shards.path", "file:///data/shards");
-        assertEquals(Optional.empty(), JobConfig.of(files).maxBucketSkew());
+        assertEquals(Optional.empty(), JobConfig.of(files).shards().maxBucketSkew());
         files.put("shards.max-bucket-skew", "30 d");
-        assertEquals(Optional.of(Duration.ofDays(30)), JobConfig.of(files).maxBucketSkew());
+        assertEquals(
+                Optional.of(Duration.ofDays(30)), JobConfig.of(files).shards().maxBucketSkew());
         files.put("shards.max-bucket-skew", "0 s");
         assertEquals(
                 "invalid value 'PT0S' for shards.max-bucket-skew: expected a positive duration",

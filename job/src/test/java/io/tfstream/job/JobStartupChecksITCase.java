@@ -126,7 +126,8 @@ class JobStartupChecksITCase {
         m.remove("output.batches.max-message-bytes");
         m.put("output.properties.max.request.size", "32768");
         assertEquals(
-                32768 - JobConfig.BATCH_MESSAGE_RESERVE, JobConfig.of(m).batchesMaxPayloadBytes());
+                32768 - PayloadConfig.BATCH_MESSAGE_RESERVE,
+                JobConfig.of(m).payloads().maxPayloadBytes());
         JobLauncher.prepare(JobConfig.of(m));
         m.put("output.batches.topic", "nope");
         assertTrue(

@@ -329,7 +329,7 @@ class StreamingJobExactlyOnceITCase {
         long windowed = 0;
         for (ConsumerRecord<byte[], byte[]> r : payloads) {
             TensorBatch b = TensorBatch.parseFrom(r.value());
-            assertTrue(r.serializedValueSize() <= 8 * 1024 - JobConfig.BATCH_MESSAGE_RESERVE);
+            assertTrue(r.serializedValueSize() <= 8 * 1024 - PayloadConfig.BATCH_MESSAGE_RESERVE);
             assertEquals(fingerprint, b.getSchemaFingerprint());
             assertEquals(b.getBatchId(), header(r, TensorBatchSerializationSchema.BATCH_ID));
             if (b.getSourcesCount() > 0) {

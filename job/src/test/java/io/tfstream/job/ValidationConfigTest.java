@@ -38,7 +38,7 @@ class ValidationConfigTest {
         assertEquals(Duration.ofMinutes(1), c.get(JobOptions.VALIDATION_WINDOW));
         assertEquals(-1, c.get(JobOptions.VALIDATION_SPLITS));
         assertEquals(100L, c.get(JobOptions.VALIDATION_MIN_DRIFT_EXAMPLES));
-        assertTrue(ValidationConfig.actions(c).allPass());
+        assertTrue(c.validation().actions().allPass());
     }
 
     @Test
@@ -56,7 +56,7 @@ class ValidationConfigTest {
     void actionsByTypeWinOverSeverity() {
         Map<String, Object> m = enabled();
         m.put("validation.actions", "ERROR=mark;int_type_big_int=divert");
-        var a = ValidationConfig.actions(JobConfig.of(m));
+        var a = JobConfig.of(m).validation().actions();
         var severity = io.tfstream.validation.SeverityPolicy.allErrors();
         assertEquals(ValidationAction.DIVERT, a.of(AnomalyInfo.Type.INT_TYPE_BIG_INT, severity));
         assertEquals(ValidationAction.MARK, a.of(AnomalyInfo.Type.INT_TYPE_SMALL_INT, severity));
@@ -69,13 +69,13 @@ class ValidationConfigTest {
         m.put("validation.actions", "ERROR=divert;WARNING=mark");
         JobConfig c = JobConfig.of(m);
         var severity =
-                io.tfstream.validation.SeverityPolicy.parse(ValidationConfig.severityOverrides(c));
+                io.tfstream.validation.SeverityPolicy.parse(c.validation().severityOverrides());
         assertEquals(
                 AnomalyInfo.Severity.WARNING,
                 severity.severity(AnomalyInfo.Type.SCHEMA_NEW_COLUMN));
         assertEquals(
                 AnomalyInfo.Severity.ERROR, severity.severity(AnomalyInfo.Type.INT_TYPE_BIG_INT));
-        var a = ValidationConfig.actions(c);
+        var a = c.validation().actions();
         assertEquals(ValidationAction.MARK, a.of(AnomalyInfo.Type.SCHEMA_NEW_COLUMN, severity));
         assertEquals(ValidationAction.DIVERT, a.of(AnomalyInfo.Type.INT_TYPE_BIG_INT, severity));
     }

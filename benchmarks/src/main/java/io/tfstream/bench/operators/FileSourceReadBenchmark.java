@@ -35,8 +35,8 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * The TFRecord file source's format ({@link TfRecordFileFormat}: open the split, read every record
  * into a {@link SourceRecord} with its file and offset, hand them out in batches with positions)
- * against the {@code core/} reader alone over the same uncompressed file (every record copied
- * out, as a consumer of the reader needs). One op = the whole file (16 384 records).
+ * against the {@code core/} reader alone over the same uncompressed file (every record copied out,
+ * as a consumer of the reader needs). One op = the whole file (16 384 records).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -1,9 +1,9 @@
 package io.tfstream.bench.operators;
 
 import io.tfstream.bench.parse.ExampleProfile;
+import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.BatchTriggers;
-import io.tfstream.operators.parse.DeadLetterGuard;
 import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.shards.TfRecordBulkWriter;

@@ -83,7 +83,9 @@ class ShardSinkTensorFlowITCase {
                                         true,
                                         "fingerprint",
                                         true,
-                                        Duration.ZERO)))
+                                        Duration.ZERO),
+                                "shard-compact-coordinator",
+                                "shard-compactor"))
                 .uid("shard-sink");
         env.execute("shards-" + c);
 

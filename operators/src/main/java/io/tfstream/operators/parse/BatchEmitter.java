@@ -1,6 +1,8 @@
 package io.tfstream.operators.parse;
 
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
+import io.tfstream.operators.deadletter.DeadLetterRate;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.operators.source.SourceRecord;
@@ -30,7 +32,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * validation of the accepted rows from the parser's columns before anything is emitted, so that a
  * diverted record is a dead letter and in no payload.
  */
-final class BatchEmitter {
+public final class BatchEmitter {
     private final ParseSettings settings;
     private final BatchParseMetrics metrics;
     private final LenientBatchParser parser;
@@ -48,15 +50,12 @@ final class BatchEmitter {
     private boolean[] hasTimestamp;
 
     /** The payloads of a batch and the circuit breaker's message when it tripped (else null). */
-    record Result(List<EncodedTensorBatch> payloads, String tripped) {}
+    public record Result(List<EncodedTensorBatch> payloads, String tripped) {}
 
-    BatchEmitter(
-            ParseSettings settings,
-            BatchParseMetrics metrics,
-            org.apache.flink.metrics.MetricGroup group)
+    public BatchEmitter(ParseSettings settings, org.apache.flink.metrics.MetricGroup group)
             throws Exception {
         this.settings = settings;
-        this.metrics = metrics;
+        this.metrics = new BatchParseMetrics(group);
         this.parser = LenientBatchParser.create(settings.spec(), settings.limits());
         this.splitter =
                 settings.tensorBatches()
@@ -76,8 +75,33 @@ final class BatchEmitter {
                                 group);
     }
 
+    /** Counts a record taken in. */
+    public void recordIn(SourceRecord r) {
+        metrics.recordIn(r.value().length);
+    }
+
+    /** Counts a record dead-lettered outside a parse (e.g. late). */
+    public void deadLettered(DeadLetterReason reason) {
+        metrics.deadLettered(reason);
+    }
+
+    /** Counts a payload the caller emits. */
+    public void payloadEmitted(EncodedTensorBatch payload) {
+        metrics.payload(payload.serializedSize());
+    }
+
+    /**
+     * The batch id shared by the payloads of one key's window: derived from the key, the window and
+     * the id of its first payload, so the same after a restart.
+     */
+    public static String windowBatchId(String key, long start, long end, String firstBatchId) {
+        return BatchMetadata.sha256(
+                        "window\n" + key + '\n' + start + '-' + end + '\n' + firstBatchId)
+                .substring(0, 32);
+    }
+
     /** The watermark the operator has just emitted (validation's late records). */
-    void watermarkEmitted(long watermark) {
+    public void watermarkEmitted(long watermark) {
         if (validation != null) {
             validation.watermark(watermark);
         }
@@ -87,7 +111,7 @@ final class BatchEmitter {
      * A damaged region of a file source ({@link TfRecordFileFormat#CORRUPT_HEADER}): nothing to
      * parse, so it goes straight to the dead letters; returns whether {@code r} was one.
      */
-    boolean corruptRegion(SourceRecord r, Output<StreamRecord<SourceRecord>> output) {
+    public boolean corruptRegion(SourceRecord r, Output<StreamRecord<SourceRecord>> output) {
         if (!r.fromFile() || r.headerCount() == 0) {
             return false;
         }
@@ -98,7 +122,7 @@ final class BatchEmitter {
         metrics.recordIn(r.value().length);
         metrics.deadLettered(DeadLetterReason.CORRUPT_INPUT);
         output.collect(
-                BatchParseOperator.DEAD_LETTERS,
+                DeadLetterOutput.TAG,
                 new StreamRecord<>(
                         new DeadLetter(
                                 r,
@@ -112,7 +136,7 @@ final class BatchEmitter {
      * event time replaces), emits the records and dead letters to {@code output}, and returns the
      * payloads (when on) and the circuit breaker's verdict at {@code now}.
      */
-    Result parse(
+    public Result parse(
             List<SourceRecord> pending,
             RecordBatch batch,
             long[] timestamps,
@@ -169,7 +193,7 @@ final class BatchEmitter {
                 }
                 metrics.deadLettered(reasons[i]);
                 output.collect(
-                        BatchParseOperator.DEAD_LETTERS,
+                        DeadLetterOutput.TAG,
                         new StreamRecord<>(new DeadLetter(r, reasons[i], errors[i])));
             } else {
                 metrics.accepted();
@@ -260,7 +284,7 @@ final class BatchEmitter {
      * A payload of no rows ({@code parse_example} over no records) with the schema fingerprint, for
      * a caller that must emit one (a window telling its total); tensor payloads must be on.
      */
-    EncodedTensorBatch emptyPayload() {
+    public EncodedTensorBatch emptyPayload() {
         ParsedRows none =
                 parser.parse(
                         RecordBatch.of(List.of()),

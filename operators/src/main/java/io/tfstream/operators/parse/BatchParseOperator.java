@@ -1,7 +1,7 @@
 package io.tfstream.operators.parse;
 
-import io.tfstream.operators.deadletter.DeadLetter;
-import io.tfstream.operators.deadletter.DeadLetterSerializer;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
+import io.tfstream.operators.deadletter.DeadLetterRateExceededException;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.payload.EncodedTensorBatch;
@@ -20,8 +20,8 @@ import org.apache.flink.util.OutputTag;
 /**
  * Buffers raw records and parses them once per batch with the lenient batch parser ({@code
  * parse_example} / {@code parse_sequence_example} semantics): accepted records go to the main
- * output with their event time as the record timestamp, rejected ones to {@link #DEAD_LETTERS} with
- * a reason and TensorFlow's message for the record alone.
+ * output with their event time as the record timestamp, rejected ones to {@link
+ * DeadLetterOutput#TAG} with a reason and TensorFlow's message for the record alone.
  *
  * <p>A batch closes on {@link BatchTriggers} (records, bytes, processing-time delay), before every
  * checkpoint barrier ({@link #prepareSnapshotPreBarrier}) and at the end of input, so nothing is
@@ -32,10 +32,6 @@ import org.apache.flink.util.OutputTag;
 public final class BatchParseOperator extends AbstractStreamOperator<SourceRecord>
         implements OneInputStreamOperator<SourceRecord, SourceRecord> {
     private static final long serialVersionUID = 1L;
-
-    /** Records the parser rejected, or whose event time is missing or invalid. */
-    public static final OutputTag<DeadLetter> DEAD_LETTERS =
-            new OutputTag<>("dead-letters", DeadLetterSerializer.typeInfo());
 
     /**
      * Each parsed batch with at least one accepted row, as a {@code TensorBatch} (tensors, rows,
@@ -54,7 +50,6 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
     private transient ScheduledFuture<?> deadline;
     private transient long batchNumber;
     private transient Watermark heldWatermark;
-    private transient BatchParseMetrics metrics;
     private transient BatchEmitter emitter;
 
     public BatchParseOperator(ParseSettings settings) {
@@ -69,8 +64,7 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
         pending = new ArrayList<>(initial);
         timestamps = new long[initial];
         hasTimestamp = new boolean[initial];
-        metrics = new BatchParseMetrics(getMetricGroup());
-        emitter = new BatchEmitter(settings, metrics, getMetricGroup());
+        emitter = new BatchEmitter(settings, getMetricGroup());
     }
 
     @Override
@@ -89,7 +83,7 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
         batch.add(r.value(), 0, r.value().length);
         timestamps[i] = element.getTimestamp();
         hasTimestamp[i] = element.hasTimestamp();
-        metrics.recordIn(r.value().length);
+        emitter.recordIn(r);
         BatchTriggers t = settings.triggers();
         if (pending.size() >= t.maxRecords() || batch.totalBytes() >= t.maxBytes()) {
             flush();
@@ -167,7 +161,7 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
                         output,
                         getProcessingTimeService().getCurrentProcessingTime());
         for (EncodedTensorBatch m : r.payloads()) {
-            metrics.payload(m.serializedSize());
+            emitter.payloadEmitted(m);
             output.collect(TENSOR_BATCHES, new StreamRecord<>(m));
         }
         return r.tripped();

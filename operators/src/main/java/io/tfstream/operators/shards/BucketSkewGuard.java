@@ -1,8 +1,8 @@
 package io.tfstream.operators.shards;
 
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.source.SourceRecord;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +17,7 @@ import org.apache.flink.util.Collector;
  * time (a clock error upstream, a replay of ancient data), so that they do not open shard buckets
  * years away, and counts them in {@code tfstream.skewedRecords}. With {@link Action#DEAD_LETTER}
  * they go to the dead-letter output with reason {@code validation}; with {@link
- * Action#PASS_THROUGH} they pass unchanged (the {@link EventTimeBucketAssigner} buckets them by
+ * Action#PROCESSING_TIME} they pass unchanged (the {@link EventTimeBucketAssigner} buckets them by
  * processing time). The others always pass.
  */
 public final class BucketSkewGuard extends ProcessFunction<SourceRecord, SourceRecord> {
@@ -33,8 +33,11 @@ public final class BucketSkewGuard extends ProcessFunction<SourceRecord, SourceR
     public enum Action {
         /** Dead-lettered with reason {@code validation}: in no output. */
         DEAD_LETTER,
-        /** Passed on unchanged, only counted. */
-        PASS_THROUGH
+        /**
+         * Passed on unchanged, only counted: the shard sink buckets it by processing time ({@link
+         * ShardSettings#maxBucketSkew}).
+         */
+        PROCESSING_TIME
     }
 
     private final Duration maxSkew;
@@ -67,12 +70,12 @@ public final class BucketSkewGuard extends ProcessFunction<SourceRecord, SourceR
             return;
         }
         skewed.inc();
-        if (action == Action.PASS_THROUGH) {
+        if (action == Action.PROCESSING_TIME) {
             out.collect(r);
             return;
         }
         ctx.output(
-                BatchParseOperator.DEAD_LETTERS,
+                DeadLetterOutput.TAG,
                 new DeadLetter(
                         r,
                         DeadLetterReason.VALIDATION,

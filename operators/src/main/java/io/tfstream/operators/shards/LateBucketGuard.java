@@ -1,8 +1,8 @@
 package io.tfstream.operators.shards;
 
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.shards.BucketClock;
 import java.time.Duration;
@@ -79,7 +79,7 @@ public final class LateBucketGuard extends ProcessFunction<SourceRecord, SourceR
             return;
         }
         ctx.output(
-                BatchParseOperator.DEAD_LETTERS,
+                DeadLetterOutput.TAG,
                 new DeadLetter(
                         r,
                         DeadLetterReason.LATE,

@@ -72,15 +72,19 @@ public final class TfRecordShardSink
     private static final long serialVersionUID = 1L;
     private static final long BUCKET_CHECK_INTERVAL_MS = 60_000;
 
-    /** Operator ids of the compaction stages. */
-    public static final String COORDINATOR_UID = "shard-compact-coordinator";
-
-    public static final String COMPACTOR_UID = "shard-compactor";
-
     private final ShardSettings settings;
+    private final String coordinatorUid;
+    private final String compactorUid;
 
-    public TfRecordShardSink(ShardSettings settings) {
+    /**
+     * @param coordinatorUid the operator id of the compaction coordinator (its state: pending
+     *     compactions), fixed by the job like every uid of its graph
+     * @param compactorUid the operator id of the compactors
+     */
+    public TfRecordShardSink(ShardSettings settings, String coordinatorUid, String compactorUid) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.coordinatorUid = Objects.requireNonNull(coordinatorUid, "coordinatorUid");
+        this.compactorUid = Objects.requireNonNull(compactorUid, "compactorUid");
     }
 
     public ShardSettings settings() {
@@ -185,11 +189,11 @@ public final class TfRecordShardSink
                 committables
                         .rebalance()
                         .transform(
-                                "shard-compact-coordinator",
+                                coordinatorUid,
                                 new CompactorRequestTypeInfo(this::getCommittableSerializer),
                                 new ShardCompactCoordinatorFactory(this))
                         .setParallelism(1)
-                        .uid(COORDINATOR_UID);
+                        .uid(coordinatorUid);
         // A bucket's requests all go to one compactor, and so to one committer, which commits
         // them in checkpoint order: a bucket's _SUCCESS marker is written after its shards.
         DataStream<CompactorRequest> byBucket =
@@ -200,11 +204,11 @@ public final class TfRecordShardSink
         // committable summary reaches the committer of its committables.
         SingleOutputStreamOperator<CommittableMessage<FileSinkCommittable>> compactor =
                 byBucket.transform(
-                        "shard-compactor",
+                        compactorUid,
                         committables.getType(),
                         new ShardCompactorOperatorFactory(strategy, this));
         compactor.getTransformation().setParallelism(committables.getParallelism(), false);
-        return compactor.uid(COMPACTOR_UID);
+        return compactor.uid(compactorUid);
     }
 
     /** Flink's file writer, handing each record's event time to the part files' statistics. */

@@ -1,12 +1,9 @@
 package io.tfstream.operators.window;
 
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.ParseSettings;
-import io.tfstream.operators.parse.WindowBatches;
-import io.tfstream.operators.parse.WindowProgress;
-import io.tfstream.operators.parse.WindowProgressSerializer;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import java.util.List;
@@ -152,10 +149,10 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
 
     private void late(SourceRecord r, String why) {
         late.inc();
-        if (window.lateToDeadLetters()) {
+        if (window.lateRecords() == WindowSettings.LateRecords.DEAD_LETTER) {
             batches.deadLettered(DeadLetterReason.LATE);
             output.collect(
-                    BatchParseOperator.DEAD_LETTERS,
+                    DeadLetterOutput.TAG,
                     new StreamRecord<>(new DeadLetter(r, DeadLetterReason.LATE, why)));
         }
     }

@@ -5,12 +5,12 @@ import java.io.Serializable;
 /**
  * Tumbling event-time windows of {@code sizeMs}: a window's batch is closed once the watermark
  * passes its end plus {@code allowedLatenessMs}; a record arriving after that is late and goes to
- * the dead letters (reason {@code late}) or is dropped (counted either way). One key's window
- * buffers at most {@code maxBufferedBytes} of record values before they are parsed and emitted
- * early.
+ * the dead letters (reason {@code late}) or is dropped, by {@link LateRecords} (counted either
+ * way). One key's window buffers at most {@code maxBufferedBytes} of record values before they are
+ * parsed and emitted early.
  */
 public record WindowSettings(
-        long sizeMs, long allowedLatenessMs, boolean lateToDeadLetters, long maxBufferedBytes)
+        long sizeMs, long allowedLatenessMs, LateRecords lateRecords, long maxBufferedBytes)
         implements Serializable {
     public WindowSettings {
         if (sizeMs <= 0) {
@@ -20,10 +20,19 @@ public record WindowSettings(
             throw new IllegalArgumentException(
                     "allowed lateness must be >= 0, got " + allowedLatenessMs);
         }
+        java.util.Objects.requireNonNull(lateRecords, "lateRecords");
         if (maxBufferedBytes <= 0) {
             throw new IllegalArgumentException(
                     "max buffered bytes must be positive, got " + maxBufferedBytes);
         }
+    }
+
+    /** What happens to a record whose window has closed. */
+    public enum LateRecords {
+        /** Dead-lettered with reason {@code late}. */
+        DEAD_LETTER,
+        /** Dropped. */
+        DROP
     }
 
     /** The start of the window holding event time {@code t} (epoch millis). */

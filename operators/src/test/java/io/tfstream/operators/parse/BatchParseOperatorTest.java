@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterGuard;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
@@ -104,8 +106,8 @@ class BatchParseOperatorTest {
     private static List<DeadLetter> deadLetters(
             OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
         List<DeadLetter> out = new ArrayList<>();
-        if (h.getSideOutput(BatchParseOperator.DEAD_LETTERS) != null) {
-            for (StreamRecord<DeadLetter> r : h.getSideOutput(BatchParseOperator.DEAD_LETTERS)) {
+        if (h.getSideOutput(DeadLetterOutput.TAG) != null) {
+            for (StreamRecord<DeadLetter> r : h.getSideOutput(DeadLetterOutput.TAG)) {
                 out.add(r.getValue());
             }
         }

@@ -3,8 +3,8 @@ package io.tfstream.operators.shards;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import java.time.Duration;
@@ -91,7 +91,7 @@ class BucketSkewGuardTest {
             h.extractOutputValues().forEach(r -> passed.add(r.offset()));
             assertEquals(List.of(1L, 4L, 5L), passed);
             List<DeadLetter> dead = new ArrayList<>();
-            h.getSideOutput(BatchParseOperator.DEAD_LETTERS).forEach(r -> dead.add(r.getValue()));
+            h.getSideOutput(DeadLetterOutput.TAG).forEach(r -> dead.add(r.getValue()));
             assertEquals(List.of(2L, 3L), dead.stream().map(d -> d.source().offset()).toList());
             assertEquals(DeadLetterReason.VALIDATION, dead.get(1).reason());
             assertEquals(
@@ -104,7 +104,7 @@ class BucketSkewGuardTest {
 
     @Test
     void passesEveryRecordThroughUnchangedAndCountsTheSkewedOnes() throws Exception {
-        try (var h = harness(new BucketSkewGuard(WEEK, BucketSkewGuard.Action.PASS_THROUGH))) {
+        try (var h = harness(new BucketSkewGuard(WEEK, BucketSkewGuard.Action.PROCESSING_TIME))) {
             feed(h);
             List<String> passed = new ArrayList<>();
             for (Object o : h.getOutput()) {
@@ -122,14 +122,14 @@ class BucketSkewGuardTest {
                             "5@" + (T - Duration.ofDays(6).toMillis())),
                     passed,
                     "every record, in order, with its own timestamp");
-            assertEquals(null, h.getSideOutput(BatchParseOperator.DEAD_LETTERS));
+            assertEquals(null, h.getSideOutput(DeadLetterOutput.TAG));
             assertEquals(2, skewedRecords());
         }
     }
 
     @Test
     void extremeTimestampsAreSkewedNotOverflowed() throws Exception {
-        try (var h = harness(new BucketSkewGuard(WEEK, BucketSkewGuard.Action.PASS_THROUGH))) {
+        try (var h = harness(new BucketSkewGuard(WEEK, BucketSkewGuard.Action.PROCESSING_TIME))) {
             h.processElement(new StreamRecord<>(record(1), Long.MIN_VALUE));
             h.processElement(new StreamRecord<>(record(2), Long.MAX_VALUE));
             assertEquals(2, h.extractOutputValues().size());

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import java.time.Duration;
@@ -129,7 +129,7 @@ class EventTimeBucketsTest {
             }
             assertEquals(List.of(1L, 4L), passed);
             List<DeadLetter> dead = new ArrayList<>();
-            h.getSideOutput(BatchParseOperator.DEAD_LETTERS).forEach(r -> dead.add(r.getValue()));
+            h.getSideOutput(DeadLetterOutput.TAG).forEach(r -> dead.add(r.getValue()));
             assertEquals(2, dead.size());
             assertEquals(DeadLetterReason.VALIDATION, dead.get(0).reason());
             assertEquals(

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import java.time.Duration;
@@ -64,7 +64,7 @@ class LateBucketGuardTest {
         try (var h = harness(LateBucketGuard.Action.WRITE)) {
             feed(h);
             assertEquals(List.of(1L, 2L, 3L, 4L), offsets(h.extractOutputValues()));
-            assertTrue(h.getSideOutput(BatchParseOperator.DEAD_LETTERS) == null);
+            assertTrue(h.getSideOutput(DeadLetterOutput.TAG) == null);
         }
     }
 
@@ -74,7 +74,7 @@ class LateBucketGuardTest {
             feed(h);
             assertEquals(List.of(1L, 2L, 4L), offsets(h.extractOutputValues()));
             List<DeadLetter> late =
-                    h.getSideOutput(BatchParseOperator.DEAD_LETTERS).stream()
+                    h.getSideOutput(DeadLetterOutput.TAG).stream()
                             .map(StreamRecord::getValue)
                             .toList();
             assertEquals(1, late.size());

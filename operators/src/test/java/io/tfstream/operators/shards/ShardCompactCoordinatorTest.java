@@ -49,7 +49,9 @@ class ShardCompactCoordinatorTest {
                         true,
                         "f",
                         true,
-                        Duration.ofMillis(DELAY)));
+                        Duration.ofMillis(DELAY)),
+                "shard-compact-coordinator",
+                "shard-compactor");
     }
 
     private OneInputStreamOperatorTestHarness<

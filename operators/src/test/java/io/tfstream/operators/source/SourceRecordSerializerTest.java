@@ -11,8 +11,6 @@ import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.deadletter.DeadLetterSerializer;
 import io.tfstream.operators.parse.TensorBatchSerializer;
-import io.tfstream.operators.parse.WindowProgress;
-import io.tfstream.operators.parse.WindowProgressSerializer;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
 import java.io.IOException;
@@ -81,35 +79,6 @@ class SourceRecordSerializerTest {
         assertNull(roundTrip(TensorBatchSerializer.INSTANCE, b).key(), "no key stays none");
         var empty = TensorBatchSerializer.INSTANCE.createInstance();
         assertEquals(empty, roundTrip(TensorBatchSerializer.INSTANCE, empty));
-    }
-
-    @Test
-    void windowProgressRoundTripsWithAndWithoutABatchId() throws IOException {
-        WindowProgress none = WindowProgress.NONE.plusBytes(123);
-        assertEquals(none, roundTrip(WindowProgressSerializer.INSTANCE, none));
-        WindowProgress emitted = new WindowProgress(0, 3, "0123456789abcdef");
-        assertEquals(emitted, roundTrip(WindowProgressSerializer.INSTANCE, emitted));
-        DataOutputSerializer out = new DataOutputSerializer(16);
-        out.writeLong(-1);
-        out.writeInt(0);
-        out.writeBoolean(false);
-        IOException e =
-                assertThrows(
-                        IOException.class,
-                        () ->
-                                WindowProgressSerializer.INSTANCE.deserialize(
-                                        new DataInputDeserializer(out.getCopyOfBuffer())));
-        assertTrue(e.getMessage().startsWith("corrupt window progress"), e.getMessage());
-        TypeSerializerSnapshot<WindowProgress> snap =
-                WindowProgressSerializer.INSTANCE.snapshotConfiguration();
-        assertSame(WindowProgressSerializer.INSTANCE, snap.restoreSerializer());
-        assertThrows(
-                IOException.class,
-                () ->
-                        snap.readSnapshot(
-                                2,
-                                new DataInputDeserializer(new byte[0]),
-                                getClass().getClassLoader()));
     }
 
     @Test

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.ParseSettings;
@@ -67,7 +68,7 @@ class BatchValidationTest {
     private static List<DeadLetter> deadLetters(
             OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
         List<DeadLetter> dlq = new ArrayList<>();
-        var q = h.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+        var q = h.getSideOutput(DeadLetterOutput.TAG);
         if (q != null) {
             q.forEach(r -> dlq.add(r.getValue()));
         }
@@ -122,7 +123,7 @@ class BatchValidationTest {
     void divertedRecordsDoNotTripTheDeadLetterCircuitBreaker() throws Exception {
         ValidationSettings s = settings(1, List.of("INT_TYPE_BIG_INT=divert"));
         var guard =
-                new io.tfstream.operators.parse.DeadLetterGuard(
+                new io.tfstream.operators.deadletter.DeadLetterGuard(
                         0.5, java.time.Duration.ofMinutes(1), 1);
         try (var h = harness(parse(s, SCHEMA, 5, guard))) {
             for (int i = 0; i < 20; i++) {

@@ -36,7 +36,7 @@ final class ValidationFixtures {
      */
     static io.tfstream.operators.parse.ParseSettings parse(
             ValidationSettings v, String schema, int maxRecords, boolean sequence) {
-        return parse(v, schema, maxRecords, io.tfstream.operators.parse.DeadLetterGuard.off());
+        return parse(v, schema, maxRecords, io.tfstream.operators.deadletter.DeadLetterGuard.off());
     }
 
     /** As above, with the dead-letter circuit breaker {@code guard}. */
@@ -44,7 +44,7 @@ final class ValidationFixtures {
             ValidationSettings v,
             String schema,
             int maxRecords,
-            io.tfstream.operators.parse.DeadLetterGuard guard) {
+            io.tfstream.operators.deadletter.DeadLetterGuard guard) {
         return new io.tfstream.operators.parse.ParseSettings(
                         schema.getBytes(StandardCharsets.UTF_8),
                         "schema.pbtxt",

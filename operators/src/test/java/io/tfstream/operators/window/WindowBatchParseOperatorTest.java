@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterGuard;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.BatchTriggers;
-import io.tfstream.operators.parse.DeadLetterGuard;
 import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecord;
@@ -65,7 +66,13 @@ class WindowBatchParseOperatorTest {
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new WindowBatchParseOperator(
                                 settings(maxRecords),
-                                new WindowSettings(1000, lateness, lateToDlq, maxBufferedBytes),
+                                new WindowSettings(
+                                        1000,
+                                        lateness,
+                                        lateToDlq
+                                                ? WindowSettings.LateRecords.DEAD_LETTER
+                                                : WindowSettings.LateRecords.DROP,
+                                        maxBufferedBytes),
                                 BatchKeySelector.kafkaKey()),
                         BatchKeySelector.kafkaKey(),
                         Types.STRING);
@@ -138,7 +145,7 @@ class WindowBatchParseOperatorTest {
             assertEquals(15, h.extractOutputValues().size());
             // A record for the closed window is late: dead-lettered.
             h.processElement(new StreamRecord<>(rec(16, "a", 900), 900));
-            var dead = h.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+            var dead = h.getSideOutput(DeadLetterOutput.TAG);
             assertEquals(1, dead.size());
             DeadLetter d = dead.peek().getValue();
             assertEquals(DeadLetterReason.LATE, d.reason());
@@ -181,7 +188,7 @@ class WindowBatchParseOperatorTest {
             assertEquals(10, row);
             // Late and dropped: no dead letter.
             h.processElement(new StreamRecord<>(rec(20, "k", 2500), 2500));
-            assertEquals(null, h.getSideOutput(BatchParseOperator.DEAD_LETTERS));
+            assertEquals(null, h.getSideOutput(DeadLetterOutput.TAG));
         }
     }
 
@@ -259,7 +266,7 @@ class WindowBatchParseOperatorTest {
                             12);
             h.processElement(new StreamRecord<>(broken, 12));
             h.processWatermark(new Watermark(999));
-            var dead = h.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+            var dead = h.getSideOutput(DeadLetterOutput.TAG);
             assertEquals(1, dead.size());
             assertEquals(DeadLetterReason.PARSE_ERROR, dead.peek().getValue().reason());
             List<TensorBatch> p = payloads(h);
@@ -303,7 +310,7 @@ class WindowBatchParseOperatorTest {
             h.processElement(new StreamRecord<>(rec(3, "k", 900), 900));
             h.processWatermark(new Watermark(1498));
             assertEquals(List.of(), payloads(h));
-            assertEquals(null, h.getSideOutput(BatchParseOperator.DEAD_LETTERS), "not late");
+            assertEquals(null, h.getSideOutput(DeadLetterOutput.TAG), "not late");
             h.processWatermark(new Watermark(1499));
             List<TensorBatch> p = payloads(h);
             assertEquals(1, p.size());
@@ -314,7 +321,7 @@ class WindowBatchParseOperatorTest {
                     TensorBatchCodec.decode(p.get(0), ""),
                     "the record within the lateness is a row of its window");
             h.processElement(new StreamRecord<>(rec(4, "k", 950), 950));
-            var dead = h.getSideOutput(BatchParseOperator.DEAD_LETTERS);
+            var dead = h.getSideOutput(DeadLetterOutput.TAG);
             assertEquals(1, dead.size());
             DeadLetter d = dead.peek().getValue();
             assertEquals(DeadLetterReason.LATE, d.reason());
@@ -340,7 +347,7 @@ class WindowBatchParseOperatorTest {
             h.processWatermark(new Watermark(5000));
             assertEquals(1, payloads(h).size());
             assertEquals(2, h.extractOutputValues().size());
-            assertEquals(null, h.getSideOutput(BatchParseOperator.DEAD_LETTERS), "dropped");
+            assertEquals(null, h.getSideOutput(DeadLetterOutput.TAG), "dropped");
         }
     }
 

@@ -1,4 +1,4 @@
-package io.tfstream.operators.parse;
+package io.tfstream.operators.deadletter;
 
 import java.io.Serializable;
 import java.time.Duration;

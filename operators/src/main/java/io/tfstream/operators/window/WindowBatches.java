@@ -1,6 +1,11 @@
-package io.tfstream.operators.parse;
+package io.tfstream.operators.window;
 
+import io.tfstream.operators.deadletter.DeadLetterRateExceededException;
 import io.tfstream.operators.deadletter.DeadLetterReason;
+import io.tfstream.operators.parse.BatchEmitter;
+import io.tfstream.operators.parse.BatchParseOperator;
+import io.tfstream.operators.parse.BatchTriggers;
+import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.payload.EncodedTensorBatch;
@@ -27,7 +32,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * know it and carry {@code parts} 0. A window that emitted early always emits a payload at its
  * close, of no rows if nothing is left, so that its total is always told.
  */
-public final class WindowBatches {
+final class WindowBatches {
     /**
      * Bytes the window fields add to a payload after its size was checked: {@code window_start_ms},
      * {@code window_end_ms} and, over a whole batch, {@code part} and {@code parts} (a tag and a
@@ -36,19 +41,17 @@ public final class WindowBatches {
     static final int WINDOW_FIELDS = 2 * 11 + 2 * 6;
 
     /** One key's window. */
-    public record KeyWindow(String key, byte[] keyBytes, long start, long end) {}
+    record KeyWindow(String key, byte[] keyBytes, long start, long end) {}
 
     private final ParseSettings settings;
-    private final BatchParseMetrics metrics;
     private final BatchEmitter emitter;
     private final List<SourceRecord> pending = new ArrayList<>();
     private final RecordBatch batch = new RecordBatch(1024, 64 << 10);
     private long[] timestamps = new long[1024];
     private boolean[] hasTimestamp = new boolean[1024];
 
-    public WindowBatches(ParseSettings settings, MetricGroup operatorGroup) throws Exception {
+    WindowBatches(ParseSettings settings, MetricGroup operatorGroup) throws Exception {
         this.settings = settings;
-        this.metrics = new BatchParseMetrics(operatorGroup);
         this.emitter =
                 new BatchEmitter(
                         settings.tensorBatches()
@@ -56,35 +59,34 @@ public final class WindowBatches {
                                         settings.tensorBatchFingerprint(),
                                         settings.maxPayloadBytes() - WINDOW_FIELDS)
                                 : settings,
-                        metrics,
                         operatorGroup);
     }
 
     /** See {@link BatchEmitter#watermarkEmitted}. */
-    public void watermarkEmitted(long watermark) {
+    void watermarkEmitted(long watermark) {
         emitter.watermarkEmitted(watermark);
     }
 
     /** See {@link BatchEmitter#corruptRegion}. */
-    public boolean corruptRegion(SourceRecord r, Output<StreamRecord<SourceRecord>> output) {
+    boolean corruptRegion(SourceRecord r, Output<StreamRecord<SourceRecord>> output) {
         return emitter.corruptRegion(r, output);
     }
 
     /** Counts a record taken in. */
-    public void recordIn(SourceRecord r) {
-        metrics.recordIn(r.value().length);
+    void recordIn(SourceRecord r) {
+        emitter.recordIn(r);
     }
 
     /** Counts a record dead-lettered outside a parse (e.g. late). */
-    public void deadLettered(DeadLetterReason reason) {
-        metrics.deadLettered(reason);
+    void deadLettered(DeadLetterReason reason) {
+        emitter.deadLettered(reason);
     }
 
     /**
      * Parses and emits the buffered {@code records} of the still open window {@code w}, which had
      * emitted {@code before}; returns its progress after (nothing buffered).
      */
-    public WindowProgress emitEarly(
+    WindowProgress emitEarly(
             Iterable<SourceRecord> records,
             KeyWindow w,
             WindowProgress before,
@@ -96,7 +98,7 @@ public final class WindowBatches {
     /**
      * Parses and emits the rest of the closing window {@code w}, which had emitted {@code before}.
      */
-    public void close(
+    void close(
             Iterable<SourceRecord> records,
             KeyWindow w,
             WindowProgress before,
@@ -148,23 +150,15 @@ public final class WindowBatches {
                             .setParts(closing ? first + n : 0)
                             .build();
             EncodedTensorBatch m = payloads.get(i).withMeta(meta).withKey(w.keyBytes());
-            metrics.payload(m.serializedSize());
+            emitter.payloadEmitted(m);
             output.collect(BatchParseOperator.TENSOR_BATCHES, new StreamRecord<>(m));
         }
         return new WindowProgress(0, first + n, id);
     }
 
     private static String windowId(KeyWindow w, EncodedTensorBatch firstPayload) {
-        return BatchMetadata.sha256(
-                        "window\n"
-                                + w.key()
-                                + '\n'
-                                + w.start()
-                                + '-'
-                                + w.end()
-                                + '\n'
-                                + firstPayload.meta().getBatchId())
-                .substring(0, 32);
+        return BatchEmitter.windowBatchId(
+                w.key(), w.start(), w.end(), firstPayload.meta().getBatchId());
     }
 
     private void parse(

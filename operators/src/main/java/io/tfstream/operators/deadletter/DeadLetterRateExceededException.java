@@ -1,4 +1,4 @@
-package io.tfstream.operators.parse;
+package io.tfstream.operators.deadletter;
 
 /** The dead-letter circuit breaker tripped: the message names the fraction and the setting. */
 public final class DeadLetterRateExceededException extends RuntimeException {

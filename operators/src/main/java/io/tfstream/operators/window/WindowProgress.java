@@ -1,4 +1,4 @@
-package io.tfstream.operators.parse;
+package io.tfstream.operators.window;
 
 /**
  * What one key's open window holds besides its records, kept in keyed state next to them: the raw
@@ -10,7 +10,7 @@ package io.tfstream.operators.parse;
  * @param partsEmitted payloads emitted before the close (0: none)
  * @param batchId the window's {@code batch_id} once a payload was emitted, else null
  */
-public record WindowProgress(long bufferedBytes, int partsEmitted, String batchId) {
+record WindowProgress(long bufferedBytes, int partsEmitted, String batchId) {
     /** A window with nothing buffered and nothing emitted. */
     public static final WindowProgress NONE = new WindowProgress(0, 0, null);
 

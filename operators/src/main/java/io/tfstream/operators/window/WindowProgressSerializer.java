@@ -1,4 +1,4 @@
-package io.tfstream.operators.parse;
+package io.tfstream.operators.window;
 
 import io.tfstream.operators.types.ImmutableTypeSerializer;
 import io.tfstream.operators.types.VersionedSnapshot;
@@ -11,7 +11,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * The serializer of {@link WindowProgress}. Layout: buffered bytes (long), parts emitted (int),
  * batch id (boolean present, then UTF).
  */
-public final class WindowProgressSerializer extends ImmutableTypeSerializer<WindowProgress> {
+final class WindowProgressSerializer extends ImmutableTypeSerializer<WindowProgress> {
     private static final long serialVersionUID = 1L;
 
     public static final WindowProgressSerializer INSTANCE = new WindowProgressSerializer();

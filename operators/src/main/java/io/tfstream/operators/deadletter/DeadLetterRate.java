@@ -1,10 +1,10 @@
-package io.tfstream.operators.parse;
+package io.tfstream.operators.deadletter;
 
 /**
  * Counts records and dead letters over a sliding processing-time window (ten buckets) for the
  * {@link DeadLetterGuard}. Not thread-safe; one per subtask.
  */
-final class DeadLetterRate {
+public final class DeadLetterRate {
     private static final int BUCKETS = 10;
 
     private final DeadLetterGuard guard;
@@ -13,7 +13,7 @@ final class DeadLetterRate {
     private final long[] dead = new long[BUCKETS];
     private long currentBucket = Long.MIN_VALUE;
 
-    DeadLetterRate(DeadLetterGuard guard) {
+    public DeadLetterRate(DeadLetterGuard guard) {
         this.guard = guard;
         this.bucketMillis = Math.max(1, guard.window().toMillis() / BUCKETS);
     }
@@ -22,7 +22,7 @@ final class DeadLetterRate {
      * Adds a batch's counts at processing time {@code now}; returns a message naming the fraction
      * when the guard trips, else null.
      */
-    String add(long now, long in, long deadLettered) {
+    public String add(long now, long in, long deadLettered) {
         long bucket = now / bucketMillis;
         if (currentBucket == Long.MIN_VALUE || bucket - currentBucket >= BUCKETS) {
             java.util.Arrays.fill(records, 0);

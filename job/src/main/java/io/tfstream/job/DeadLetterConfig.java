@@ -1,0 +1,46 @@
+package io.tfstream.job;
+
+import static io.tfstream.job.OptionChecks.atLeast;
+import static io.tfstream.job.OptionChecks.positive;
+import static io.tfstream.job.OptionChecks.require;
+
+import io.tfstream.operators.deadletter.DeadLetterGuard;
+import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
+
+/**
+ * The {@code dlq.*} options: the dead-letter topic every rejected record goes to and the circuit
+ * breaker that stops the job when too many do.
+ */
+final class DeadLetterConfig {
+    private final JobConfig c;
+
+    DeadLetterConfig(JobConfig c) {
+        this.c = c;
+        require(c, JobOptions.DLQ_TOPIC);
+        positive(c, JobOptions.DLQ_WINDOW);
+        atLeast(c, JobOptions.DLQ_MAX_ERROR_BYTES, 0);
+        double f = c.get(JobOptions.DLQ_MAX_FRACTION);
+        if (!(f >= 0 && f <= 1)) {
+            throw OptionChecks.invalid(f, JobOptions.DLQ_MAX_FRACTION.key(), "0..1 (1: off)");
+        }
+        if (c.get(JobOptions.DLQ_MIN_RECORDS) < 1) {
+            throw new JobConfigException("invalid value for dlq.min-records: expected >= 1");
+        }
+    }
+
+    /** The circuit breaker of the batch-and-parse operators. */
+    DeadLetterGuard guard() {
+        return new DeadLetterGuard(
+                c.get(JobOptions.DLQ_MAX_FRACTION),
+                c.get(JobOptions.DLQ_WINDOW),
+                c.get(JobOptions.DLQ_MIN_RECORDS));
+    }
+
+    /** The dead-letter records, tagged with the schema they were checked against. */
+    DeadLetterSerializationSchema serialization(String schemaFingerprint) {
+        return new DeadLetterSerializationSchema(
+                c.get(JobOptions.DLQ_TOPIC),
+                schemaFingerprint,
+                c.get(JobOptions.DLQ_MAX_ERROR_BYTES));
+    }
+}

@@ -1,0 +1,99 @@
+package io.tfstream.job;
+
+import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
+import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
+import io.tfstream.operators.parse.ParseSettings;
+import java.util.Properties;
+
+/**
+ * The optional outputs of accepted data ({@code output.records.topic}, {@code output.batches.*}):
+ * the records topic and the batches' tensor payloads, with the size limit a payload message keeps
+ * to.
+ */
+final class PayloadConfig {
+    /** Bytes of a payload message kept for its key, headers and Kafka's record framing. */
+    static final int BATCH_MESSAGE_RESERVE = 1024;
+
+    private static final int MIN_BATCH_MESSAGE_BYTES = 4096;
+
+    private final JobConfig c;
+
+    PayloadConfig(JobConfig c) {
+        this.c = c;
+        if (c.get(JobOptions.BATCH_MODE) != JobOptions.BatchMode.EVENT_TIME_WINDOW
+                && c.get(JobOptions.OUTPUT_BATCHES_KEY)
+                        == TensorBatchSerializationSchema.KeyMode.BATCH_KEY) {
+            throw new JobConfigException(
+                    "output.batches.key batch_key needs batch.mode event_time_window (batches"
+                            + " closed by count, bytes or delay have no grouping key); use none or"
+                            + " source_partition");
+        }
+        long payload = maxMessageBytes();
+        if (payload < MIN_BATCH_MESSAGE_BYTES || payload > Integer.MAX_VALUE - 8) {
+            throw OptionChecks.invalid(
+                    payload + " bytes",
+                    "output.batches.max-message-bytes (or output.properties.max.request.size)",
+                    "4 KiB to 2 GiB");
+        }
+    }
+
+    boolean batches() {
+        return c.contains(JobOptions.OUTPUT_BATCHES_TOPIC);
+    }
+
+    boolean records() {
+        return c.contains(JobOptions.OUTPUT_RECORDS_TOPIC);
+    }
+
+    /**
+     * The largest payload Kafka message: {@code output.batches.max-message-bytes}, else the
+     * producer's {@code max.request.size}, else Kafka's default 1 MiB.
+     */
+    long maxMessageBytes() {
+        if (c.contains(JobOptions.OUTPUT_BATCHES_MAX_MESSAGE_BYTES)) {
+            return c.get(JobOptions.OUTPUT_BATCHES_MAX_MESSAGE_BYTES).getBytes();
+        }
+        String request = c.outputProperties().getProperty("max.request.size");
+        if (request != null) {
+            try {
+                return Long.parseLong(request.trim());
+            } catch (NumberFormatException e) {
+                throw OptionChecks.invalid(
+                        request, "output.properties.max.request.size", "a number of bytes");
+            }
+        }
+        return 1 << 20;
+    }
+
+    /** The largest serialized TensorBatch: the message limit less the reserve. */
+    int maxPayloadBytes() {
+        return (int) (maxMessageBytes() - BATCH_MESSAGE_RESERVE);
+    }
+
+    /** {@code parse} emitting its batches' payloads when {@code output.batches.topic} is set. */
+    ParseSettings withPayloads(ParseSettings parse, String schemaFingerprint) {
+        return batches() ? parse.withTensorBatches(schemaFingerprint, maxPayloadBytes()) : parse;
+    }
+
+    /** The producer of the payloads: room for one message per request and two in its buffer. */
+    Properties batchesProducer() {
+        Properties producer = c.outputProperties();
+        long message = maxMessageBytes();
+        producer.setProperty("max.request.size", Long.toString(message));
+        long buffer =
+                Long.parseLong(producer.getProperty("buffer.memory", Long.toString(32L << 20)));
+        if (buffer < 2 * message) {
+            producer.setProperty("buffer.memory", Long.toString(2 * message));
+        }
+        return producer;
+    }
+
+    TensorBatchSerializationSchema batchesSerialization() {
+        return new TensorBatchSerializationSchema(
+                c.get(JobOptions.OUTPUT_BATCHES_TOPIC), c.get(JobOptions.OUTPUT_BATCHES_KEY));
+    }
+
+    AcceptedRecordSerializationSchema recordsSerialization() {
+        return new AcceptedRecordSerializationSchema(c.get(JobOptions.OUTPUT_RECORDS_TOPIC));
+    }
+}

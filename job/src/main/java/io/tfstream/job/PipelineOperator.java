@@ -1,0 +1,60 @@
+package io.tfstream.job;
+
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * Every operator of the job's graph, with its uid and its name. Checkpoints and savepoints match
+ * state to operators by uid: a uid here must never change, or a restore loses that operator's
+ * state. Names are what the web UI and the logs show; they equal the uids so that both read alike.
+ *
+ * <p>The shard sink adds two operators of its own (compaction coordinator and compactor); their
+ * uids are {@link #SHARD_COMPACT_COORDINATOR} and {@link #SHARD_COMPACTOR}, handed to the sink.
+ */
+public enum PipelineOperator {
+    KAFKA_SOURCE("kafka-source"),
+    FILE_SOURCE("file-source"),
+    PARSE("batch-and-parse"),
+    WINDOW_PARSE("window-batch-and-parse"),
+    /** Watermarks from the event-time feature, assigned after the parse. */
+    FEATURE_TIME("feature-event-time"),
+    BATCHES_SINK("batches-sink"),
+    SKEW_GUARD("bucket-skew-guard"),
+    LATE_BUCKET_GUARD("late-bucket-guard"),
+    DEAD_LETTER_SINK("dead-letter-sink"),
+    SHARD_SINK("shard-sink"),
+    SHARD_COMPACT_COORDINATOR("shard-compact-coordinator"),
+    SHARD_COMPACTOR("shard-compactor"),
+    RECORDS_SINK("records-sink"),
+    /** Watermarks of validation's window deltas, with event time from a feature. */
+    VALIDATION_PARTIALS_TIME("validation-partials-event-time"),
+    VALIDATION_WINDOWS("validation-windows"),
+    ALERTS_SINK("alerts-sink"),
+    ANOMALIES_SINK("anomalies-sink");
+
+    private final String uid;
+
+    PipelineOperator(String uid) {
+        this.uid = uid;
+    }
+
+    /** The stable operator id state is matched by. */
+    public String uid() {
+        return uid;
+    }
+
+    /** The name shown in the web UI and logs. */
+    public String displayName() {
+        return uid;
+    }
+
+    /** {@code s} named and identified as this operator. */
+    <T> SingleOutputStreamOperator<T> on(SingleOutputStreamOperator<T> s) {
+        return s.name(displayName()).uid(uid);
+    }
+
+    /** {@code s} named and identified as this operator. */
+    <T> DataStreamSink<T> on(DataStreamSink<T> s) {
+        return s.name(displayName()).uid(uid);
+    }
+}
