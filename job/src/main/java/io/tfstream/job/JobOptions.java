@@ -22,10 +22,10 @@ import org.apache.flink.configuration.MemorySize;
  * Every setting of the streaming job, as typed Flink {@link ConfigOption}s with defaults and
  * descriptions; dotted keys grouped by stage. An option that picks an operator's behaviour is typed
  * by that operator's own enum (e.g. {@link TfRecordFileFormat.OnCorruption}); enums declared here
- * exist only at the job level. {@code tfstream run --help} and the option table of docs/streaming-job.md#options are generated
- * from {@link #ALL}. Keys under {@link #SOURCE_PROPERTIES_PREFIX} and {@link
- * #OUTPUT_PROPERTIES_PREFIX} pass through to the Kafka clients; keys under {@link #FLINK_PREFIX} to
- * Flink's own configuration.
+ * exist only at the job level. {@code tfstream run --help} and the option table of
+ * docs/streaming-job.md#options are generated from {@link #ALL}. Keys under {@link
+ * #SOURCE_PROPERTIES_PREFIX} and {@link #OUTPUT_PROPERTIES_PREFIX} pass through to the Kafka
+ * clients; keys under {@link #FLINK_PREFIX} to Flink's own configuration.
  */
 public final class JobOptions {
     private JobOptions() {}

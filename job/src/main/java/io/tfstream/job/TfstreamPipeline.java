@@ -40,14 +40,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds the streaming job's dataflow (docs/design.md#dataflow) on an environment: source (Kafka or TFRecord files) → event
- * time and watermarks → batch-and-parse (chained to the source, one per subtask; or keyed
- * event-time windows) → accepted records (optional exactly-once records topic, optional TFRecord
- * shards behind their guards), the batches' tensor payloads (optional exactly-once batches topic)
- * and dead letters (exactly-once dead-letter topic); with {@code validation.enabled}, the rows
- * validated inside batch-and-parse and the window evaluation of the {@link ValidationStage}. Every
- * stage runs at the job's parallelism; nothing runs at parallelism 1. The stages' settings come
- * from {@link JobConfig}'s stage configurations, the operators' ids from {@link PipelineOperator}.
+ * Builds the streaming job's dataflow (docs/design.md#dataflow) on an environment: source (Kafka or
+ * TFRecord files) → event time and watermarks → batch-and-parse (chained to the source, one per
+ * subtask; or keyed event-time windows) → accepted records (optional exactly-once records topic,
+ * optional TFRecord shards behind their guards), the batches' tensor payloads (optional
+ * exactly-once batches topic) and dead letters (exactly-once dead-letter topic); with {@code
+ * validation.enabled}, the rows validated inside batch-and-parse and the window evaluation of the
+ * {@link ValidationStage}. Every stage runs at the job's parallelism; nothing runs at parallelism
+ * 1. The stages' settings come from {@link JobConfig}'s stage configurations, the operators' ids
+ * from {@link PipelineOperator}.
  */
 public final class TfstreamPipeline {
     private static final Logger LOG = LoggerFactory.getLogger(TfstreamPipeline.class);
