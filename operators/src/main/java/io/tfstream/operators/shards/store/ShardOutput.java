@@ -1,0 +1,30 @@
+package io.tfstream.operators.shards.store;
+
+import java.io.IOException;
+
+/** One open shard of a {@link ShardStore}: written once, front to back. Not thread-safe. */
+public interface ShardOutput {
+
+    void write(byte[] b, int off, int len) throws IOException;
+
+    /** Bytes written to this shard so far, including what came before a resume. */
+    long size();
+
+    /**
+     * Makes everything written so far durable and returns the state to {@link
+     * ShardStore#resume} from; the shard stays open. Called at every checkpoint.
+     */
+    byte[] persist() throws IOException;
+
+    /**
+     * Closes the shard for commit: everything written is durable, nothing is visible yet. Returns
+     * the committable state for {@link ShardStore#commit}.
+     */
+    byte[] closeForCommit() throws IOException;
+
+    /**
+     * Releases what this output holds on the task (buffers, streams) without committing or
+     * deleting anything a checkpoint may still refer to.
+     */
+    void release();
+}

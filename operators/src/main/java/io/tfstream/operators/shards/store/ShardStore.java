@@ -1,0 +1,55 @@
+package io.tfstream.operators.shards.store;
+
+import java.io.IOException;
+
+/**
+ * Where the bytes of shards go, written once: a shard is opened under its final name, written as
+ * records arrive, made durable at every checkpoint ({@link ShardOutput#persist()}), resumed from
+ * such a point after a failure, closed, and made visible by {@link #commit} only after the
+ * checkpoint that closed it completes. Nothing but committed shards is ever visible under the
+ * shards' names.
+ *
+ * <p>One implementation per kind of file system: {@link RecoverableShardStore} for every Flink
+ * file system with a {@code RecoverableWriter} ({@code file://}, {@code hdfs://}, {@code gs://},
+ * {@code abfs://}, ...), {@link S3ShardStore} for {@code s3://} and {@code s3a://} (one multipart
+ * upload per shard, the unfinished tail kept in the checkpoint). Instances live on a task, never
+ * in the job graph; {@link ShardStoreFactory} is what travels.
+ *
+ * <p>The byte arrays handed out ({@link ShardOutput#persist()}, {@link ShardOutput#closeForCommit()})
+ * are the store's own versioned encoding and go into checkpointed state as they are.
+ */
+public interface ShardStore extends AutoCloseable {
+
+    /**
+     * Opens a new shard that becomes {@code target} (a full URI: base path, bucket directory and
+     * file name) once committed.
+     */
+    ShardOutput open(String target) throws IOException;
+
+    /**
+     * Reopens a shard at the point {@code persisted} (from {@link ShardOutput#persist()}) describes;
+     * bytes written after that point by a failed attempt are dropped.
+     */
+    ShardOutput resume(byte[] persisted) throws IOException;
+
+    /**
+     * Makes the shard {@code closed} (from {@link ShardOutput#closeForCommit()}) visible under its
+     * name. Idempotent: repeating a commit that went through (after a recovery) succeeds without
+     * changing the shard.
+     *
+     * @return the shard's URI
+     */
+    String commit(byte[] closed) throws IOException;
+
+    /** The target URI of a closed shard, without committing it. */
+    String targetOf(byte[] closed) throws IOException;
+
+    /**
+     * Called once per writer subtask after a restore, before anything is opened: releases what
+     * attempts after the restored checkpoint left behind and no retained checkpoint can hold.
+     */
+    void cleanUpAfterRestore(RestoreScope scope) throws IOException;
+
+    @Override
+    void close() throws IOException;
+}

@@ -1,0 +1,13 @@
+package io.tfstream.operators.shards.store;
+
+import java.io.IOException;
+import java.io.Serializable;
+
+/**
+ * Creates the {@link ShardStore} of a base path on a task. Holds only small serializable settings
+ * (never credentials); the store and its clients are built in {@link #create()}.
+ */
+@FunctionalInterface
+public interface ShardStoreFactory extends Serializable {
+    ShardStore create() throws IOException;
+}
