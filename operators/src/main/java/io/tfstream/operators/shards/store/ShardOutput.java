@@ -11,8 +11,8 @@ public interface ShardOutput {
     long size();
 
     /**
-     * Makes everything written so far durable and returns the state to {@link
-     * ShardStore#resume} from; the shard stays open. Called at every checkpoint.
+     * Makes everything written so far durable and returns the state to {@link ShardStore#resume}
+     * from; the shard stays open. Called at every checkpoint.
      */
     byte[] persist() throws IOException;
 
@@ -23,8 +23,8 @@ public interface ShardOutput {
     byte[] closeForCommit() throws IOException;
 
     /**
-     * Releases what this output holds on the task (buffers, streams) without committing or
-     * deleting anything a checkpoint may still refer to.
+     * Releases what this output holds on the task (buffers, streams) without committing or deleting
+     * anything a checkpoint may still refer to.
      */
     void release();
 }

@@ -9,14 +9,15 @@ import java.io.IOException;
  * checkpoint that closed it completes. Nothing but committed shards is ever visible under the
  * shards' names.
  *
- * <p>One implementation per kind of file system: {@link RecoverableShardStore} for every Flink
- * file system with a {@code RecoverableWriter} ({@code file://}, {@code hdfs://}, {@code gs://},
- * {@code abfs://}, ...), {@link S3ShardStore} for {@code s3://} and {@code s3a://} (one multipart
- * upload per shard, the unfinished tail kept in the checkpoint). Instances live on a task, never
- * in the job graph; {@link ShardStoreFactory} is what travels.
+ * <p>One implementation per kind of file system: {@link RecoverableShardStore} for every Flink file
+ * system with a {@code RecoverableWriter} ({@code file://}, {@code hdfs://}, {@code gs://}, {@code
+ * abfs://}, ...), {@link S3ShardStore} for {@code s3://} and {@code s3a://} (one multipart upload
+ * per shard, the unfinished tail kept in the checkpoint). Instances live on a task, never in the
+ * job graph; {@link ShardStoreFactory} is what travels.
  *
- * <p>The byte arrays handed out ({@link ShardOutput#persist()}, {@link ShardOutput#closeForCommit()})
- * are the store's own versioned encoding and go into checkpointed state as they are.
+ * <p>The byte arrays handed out ({@link ShardOutput#persist()}, {@link
+ * ShardOutput#closeForCommit()}) are the store's own versioned encoding and go into checkpointed
+ * state as they are.
  */
 public interface ShardStore extends AutoCloseable {
 
@@ -27,8 +28,8 @@ public interface ShardStore extends AutoCloseable {
     ShardOutput open(String target) throws IOException;
 
     /**
-     * Reopens a shard at the point {@code persisted} (from {@link ShardOutput#persist()}) describes;
-     * bytes written after that point by a failed attempt are dropped.
+     * Reopens a shard at the point {@code persisted} (from {@link ShardOutput#persist()})
+     * describes; bytes written after that point by a failed attempt are dropped.
      */
     ShardOutput resume(byte[] persisted) throws IOException;
 
