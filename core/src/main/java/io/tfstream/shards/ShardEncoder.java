@@ -298,6 +298,7 @@ public final class ShardEncoder {
             return;
         }
         if (compression == Compression.NONE) {
+            bytesIn += framePos;
             outPos = framePos; // out is frame
             flushOut();
         } else {

@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
 
@@ -14,17 +13,22 @@ import java.util.zip.InflaterInputStream;
  * The gzip and zlib streams TensorFlow's {@code ZlibOutputStream} / {@code ZlibInputStream} ({@code
  * tensorflow/core/lib/io/zlib_outputbuffer.cc}, {@code zlib_inputstream.cc}) produce and accept:
  * deflate at the default level, wrapped as zlib (window bits 15) or gzip (window bits 31).
- * Concatenated gzip members are read as one stream, as TensorFlow does.
+ * Concatenated gzip members are read as one stream, as TensorFlow does, whatever the underlying
+ * stream's {@code available()} says ({@link GzipMembersInputStream}).
  */
 public final class CompressionStreams {
     private CompressionStreams() {}
 
-    /** Wraps {@code in} to decompress it; closing the result closes {@code in}. */
+    /**
+     * Wraps {@code in} to decompress it; closing the result closes {@code in}. A gzip header is
+     * read at once: an empty stream fails with {@link java.io.EOFException}, a bad one with {@link
+     * java.util.zip.ZipException}.
+     */
     public static InputStream decompressing(InputStream in, Compression c, int bufferSize)
             throws IOException {
         return switch (c) {
             case NONE -> in;
-            case GZIP -> new GZIPInputStream(in, bufferSize);
+            case GZIP -> new GzipMembersInputStream(in, bufferSize);
             case ZLIB -> new ZlibInputStream(in, bufferSize);
         };
     }

@@ -10,13 +10,17 @@ public final class Crc32cCombine {
     /** The Castagnoli polynomial 0x1EDC6F41, bit-reflected. */
     private static final int POLY = 0x82F63B78;
 
-    /** {@code X2N[k]} = x^(2^k) modulo the polynomial, as zlib's {@code x2n_table}. */
-    private static final int[] X2N = new int[32];
+    /**
+     * {@code X2N[k]} = x^(2^k) modulo the polynomial, as zlib's {@code x2n_table}, for every k a
+     * length up to 2^63 bytes needs. Unlike zlib's (CRC-32) it cannot wrap at 32 entries: x^(2^32)
+     * is not x modulo the Castagnoli polynomial.
+     */
+    private static final int[] X2N = new int[3 + 64];
 
     static {
         int p = 1 << 30; // x^1 in reflected order
         X2N[0] = p;
-        for (int k = 1; k < 32; k++) {
+        for (int k = 1; k < X2N.length; k++) {
             p = multModP(p, p);
             X2N[k] = p;
         }
@@ -57,7 +61,7 @@ public final class Crc32cCombine {
         int k = 3;
         while (n != 0) {
             if ((n & 1) != 0) {
-                p = multModP(X2N[k & 31], p);
+                p = multModP(X2N[k], p);
             }
             n >>>= 1;
             k++;
