@@ -22,8 +22,9 @@ import java.util.Objects;
  * <p>JSON, one object: {@code shard}, {@code bucket}, {@code records}, {@code record_bytes}, {@code
  * bytes}, {@code compression} ({@code none|gzip|zlib}), {@code crc32c} (8 lowercase hex digits, the
  * plain CRC32C of the file's bytes), {@code schema_fingerprint}, {@code min_event_time_ms} / {@code
- * max_event_time_ms} (and ISO-8601 {@code min_event_time} / {@code max_event_time}), {@code parts}
- * (part files merged into the shard), {@code sources}: {@code {"topic","partition","first_offset",
+ * max_event_time_ms} (and ISO-8601 {@code min_event_time} / {@code max_event_time}), {@code
+ * segments} (checkpoints the open shard was persisted across, plus one: for gzip the number of gzip
+ * members at most), {@code sources}: {@code {"topic","partition","first_offset",
  * "last_offset","records"}} for Kafka, {@code {"file","first_byte_offset","last_byte_offset",
  * "records"}} for a file source.
  */
@@ -38,7 +39,7 @@ public record ShardManifest(
         String schemaFingerprint,
         Long minEventTimeMs,
         Long maxEventTimeMs,
-        int parts,
+        int segments,
         List<Source> sources) {
     /** The suffix of a manifest's file name, after the shard's own name. */
     public static final String SUFFIX = ".manifest.json";
@@ -69,7 +70,7 @@ public record ShardManifest(
             Compression compression,
             long crc32c,
             String schemaFingerprint,
-            int parts) {
+            int segments) {
         List<Source> sources = new ArrayList<>();
         for (ShardStats.SourceRange r : stats.sources()) {
             sources.add(new Source(r.topic(), r.partition(), r.first(), r.last(), r.records()));
@@ -85,7 +86,7 @@ public record ShardManifest(
                 schemaFingerprint,
                 stats.minEventTime(),
                 stats.maxEventTime(),
-                parts,
+                segments,
                 sources);
     }
 
@@ -119,7 +120,7 @@ public record ShardManifest(
             g.writeStringField("schema_fingerprint", schemaFingerprint);
             writeTime(g, "min_event_time", minEventTimeMs);
             writeTime(g, "max_event_time", maxEventTimeMs);
-            g.writeNumberField("parts", parts);
+            g.writeNumberField("segments", segments);
             g.writeArrayFieldStart("sources");
             for (Source s : sources) {
                 g.writeStartObject();
@@ -203,7 +204,8 @@ public record ShardManifest(
                     n.path("schema_fingerprint").isNull() ? null : text(n, "schema_fingerprint"),
                     optionalNumber(n, "min_event_time_ms"),
                     optionalNumber(n, "max_event_time_ms"),
-                    (int) number(n, "parts"),
+                    // manifests of the compacting sink (before segments) said "parts"
+                    (int) number(n, n.has("segments") ? "segments" : "parts"),
                     sources);
         } catch (NumberFormatException e) {
             throw new IOException("crc32c of a shard manifest must be hex, got '" + crc + "'");

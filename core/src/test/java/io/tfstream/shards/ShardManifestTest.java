@@ -47,7 +47,7 @@ class ShardManifestTest {
                         + "\"min_event_time_ms\":1764000000000,"
                         + "\"min_event_time\":\"2025-11-24T16:00:00Z\","
                         + "\"max_event_time_ms\":1764000360000,"
-                        + "\"max_event_time\":\"2025-11-24T16:06:00Z\",\"parts\":4,"
+                        + "\"max_event_time\":\"2025-11-24T16:06:00Z\",\"segments\":4,"
                         + "\"sources\":[{\"file\":\"/in/a.tfrecord\",\"first_byte_offset\":96,"
                         + "\"last_byte_offset\":96,\"records\":1},{\"topic\":\"examples\","
                         + "\"partition\":3,\"first_offset\":17,\"last_offset\":20,\"records\":2}]}",
@@ -55,6 +55,20 @@ class ShardManifestTest {
         assertEquals(m, ShardManifest.fromJson(json));
         assertEquals("part-u-3.tfrecord.manifest.json", ShardManifest.fileNameOf(m.shard()));
         assertTrue(ShardManifest.isManifest("part-u-3.tfrecord.manifest.json"));
+    }
+
+    /** Manifests of the compacting shard sink said "parts" where they now say "segments". */
+    @Test
+    void aManifestWithPartsInsteadOfSegmentsStillReads() throws IOException {
+        ShardManifest m =
+                ShardManifest.fromJson(
+                        "{\"shard\":\"part-u-3.tfrecord\",\"bucket\":\"b\",\"records\":0,"
+                                + "\"record_bytes\":0,\"bytes\":0,\"compression\":\"gzip\","
+                                + "\"crc32c\":\"00000000\",\"schema_fingerprint\":null,"
+                                + "\"min_event_time_ms\":null,\"max_event_time_ms\":null,"
+                                + "\"parts\":3,\"sources\":[]}");
+        assertEquals(3, m.segments());
+        assertTrue(m.toJson().contains("\"segments\":3"), m.toJson());
     }
 
     @Test

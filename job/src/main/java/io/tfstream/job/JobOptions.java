@@ -489,16 +489,43 @@ public final class JobOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "Base path of the TFRecord shards of accepted records (file:///dir or"
-                                    + " s3://bucket/prefix); unset: no shards.");
+                            "Base path of the TFRecord shards of accepted records: s3://bucket/prefix"
+                                    + " (s3a:// too; needs a file-system checkpoint.dir), or any"
+                                    + " scheme whose Flink file system has a resumable recoverable"
+                                    + " writer (file:///dir, hdfs://, gs://, abfs://, ...); unset:"
+                                    + " no shards.");
 
     public static final ConfigOption<Compression> SHARDS_COMPRESSION =
             key("shards.compression")
                     .enumType(Compression.class)
                     .defaultValue(Compression.NONE)
                     .withDescription(
-                            "Shard compression: none (.tfrecord), gzip (.tfrecord.gz) or zlib"
-                                    + " (.tfrecord.zz), TensorFlow's default level.");
+                            "Shard compression: none (.tfrecord), gzip (.tfrecord.gz, one gzip"
+                                    + " member per checkpoint) or zlib (.tfrecord.zz, one zlib"
+                                    + " stream per shard).");
+
+    /** TensorFlow's (zlib's) default deflate level. */
+    public static final int DEFAULT_COMPRESSION_LEVEL = 6;
+
+    public static final ConfigOption<Integer> SHARDS_COMPRESSION_LEVEL =
+            key("shards.compression-level")
+                    .intType()
+                    .defaultValue(DEFAULT_COMPRESSION_LEVEL)
+                    .withDescription(
+                            "Deflate level of gzip and zlib shards, 0-9 (6: TensorFlow's"
+                                    + " default; 1: fastest).");
+
+    /** The smallest part of an S3 multipart upload but the last. */
+    public static final MemorySize MIN_PART_SIZE = MemorySize.parse("5 mb");
+
+    public static final ConfigOption<MemorySize> SHARDS_PART_SIZE =
+            key("shards.part-size")
+                    .memoryType()
+                    .defaultValue(MIN_PART_SIZE)
+                    .withDescription(
+                            "S3 shards only: part size of a shard's multipart upload, at least 5"
+                                    + " MiB; each open shard holds one part on the heap, and the"
+                                    + " unfinished part is kept in the checkpoint.");
 
     public static final ConfigOption<MemorySize> SHARDS_TARGET_SIZE =
             key("shards.target-size")
@@ -506,15 +533,16 @@ public final class JobOptions {
                     .defaultValue(MemorySize.parse("128 mb"))
                     .withDescription(
                             "A shard is finished once it reaches about this size (bytes as"
-                                    + " written, compressed or not).");
+                                    + " stored, compressed or not); it stays open across"
+                                    + " checkpoints until then.");
 
     public static final ConfigOption<Duration> SHARDS_MAX_AGE =
             key("shards.max-age")
                     .durationType()
                     .defaultValue(Duration.ofMinutes(15))
                     .withDescription(
-                            "A shard is finished at the latest this long after its first record,"
-                                    + " however small (rounded up to whole checkpoint intervals).");
+                            "A shard is finished at the first checkpoint this long (processing"
+                                    + " time) after it was opened, however small.");
 
     public static final ConfigOption<String> SHARDS_BUCKET_PATTERN =
             key("shards.bucket-pattern")
@@ -535,8 +563,9 @@ public final class JobOptions {
                     .stringType()
                     .defaultValue("part")
                     .withDescription(
-                            "Shard file names are <prefix>-<uuid>-<n><suffix>; must not start with"
-                                    + " '.' or '_' (names readers skip).");
+                            "Shard file names are"
+                                    + " <prefix>-<jobId>-<epoch>-<subtask>-<counter><suffix>; must"
+                                    + " not start with '.' or '_' (names readers skip).");
 
     public static final ConfigOption<Boolean> SHARDS_MANIFESTS =
             key("shards.manifests")
@@ -797,7 +826,9 @@ public final class JobOptions {
                     OUTPUT_TRANSACTION_TIMEOUT,
                     SHARDS_PATH,
                     SHARDS_COMPRESSION,
+                    SHARDS_COMPRESSION_LEVEL,
                     SHARDS_TARGET_SIZE,
+                    SHARDS_PART_SIZE,
                     SHARDS_MAX_AGE,
                     SHARDS_BUCKET_PATTERN,
                     SHARDS_ZONE,

@@ -8,8 +8,10 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * state to operators by uid: a uid here must never change, or a restore loses that operator's
  * state. Names are what the web UI and the logs show; they equal the uids so that both read alike.
  *
- * <p>The shard sink adds two operators of its own (compaction coordinator and compactor); their
- * uids are {@link #SHARD_COMPACT_COORDINATOR} and {@link #SHARD_COMPACTOR}, handed to the sink.
+ * <p>The shard sink adds two operators of its own (marker coordinator and committable router);
+ * their uids are {@link #SHARD_MARKER_COORDINATOR} and {@link #SHARD_COMMITTABLE_ROUTER}, handed to
+ * the sink. (Until the sink wrote shards once, they were {@code shard-compact-coordinator} and
+ * {@code shard-compactor}: state of those is not restored.)
  */
 public enum PipelineOperator {
     KAFKA_SOURCE("kafka-source"),
@@ -23,8 +25,8 @@ public enum PipelineOperator {
     LATE_BUCKET_GUARD("late-bucket-guard"),
     DEAD_LETTER_SINK("dead-letter-sink"),
     SHARD_SINK("shard-sink"),
-    SHARD_COMPACT_COORDINATOR("shard-compact-coordinator"),
-    SHARD_COMPACTOR("shard-compactor"),
+    SHARD_MARKER_COORDINATOR("shard-marker-coordinator"),
+    SHARD_COMMITTABLE_ROUTER("shard-committable-router"),
     RECORDS_SINK("records-sink"),
     /** Watermarks of validation's window deltas, with event time from a feature. */
     VALIDATION_PARTIALS_TIME("validation-partials-event-time"),

@@ -63,4 +63,13 @@ public final class S3Settings {
             flink.setString("s3.secret-key", secret);
         }
     }
+
+    /**
+     * The shard store of S3 shards under {@code path}. Until tfstream's own S3 multipart store is
+     * in this build, shards on S3 go through the recoverable writer of Flink's S3 file system.
+     */
+    static io.tfstream.operators.shards.store.ShardStoreFactory shardStoreFactory(
+            JobConfig config, String path) {
+        return new io.tfstream.operators.shards.store.RecoverableShardStoreFactory(path);
+    }
 }

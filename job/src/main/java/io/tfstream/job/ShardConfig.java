@@ -6,6 +6,9 @@ import static io.tfstream.job.OptionChecks.positive;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardSettings;
+import io.tfstream.operators.shards.store.RecoverableShardStore;
+import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
+import io.tfstream.operators.shards.store.ShardStoreFactory;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,9 +38,37 @@ final class ShardConfig {
 
     private void check() {
         String path = c.get(JobOptions.SHARDS_PATH);
-        String scheme = path.contains("://") ? path.substring(0, path.indexOf("://")) : "";
-        if (!List.of("file", "s3", "s3a").contains(scheme)) {
-            throw OptionChecks.invalid(path, "shards.path", "file:///dir or s3://bucket/prefix");
+        if (scheme().isEmpty()) {
+            throw OptionChecks.invalid(
+                    path,
+                    "shards.path",
+                    "a URI with a scheme: file:///dir, s3://bucket/prefix, ...");
+        }
+        if (onS3()) {
+            String dir =
+                    c.contains(JobOptions.CHECKPOINT_DIR) ? c.get(JobOptions.CHECKPOINT_DIR) : "";
+            if (!dir.contains("://")) {
+                throw new JobConfigException(
+                        "shards.path "
+                                + path
+                                + " is on S3: set checkpoint.dir to a durable file-system path"
+                                + " (s3://... or file://...), got '"
+                                + dir
+                                + "'. The unfinished tail (below the 5 MiB smallest part) of"
+                                + " every open S3 shard is kept in the checkpoint, not as a"
+                                + " temporary object, so checkpoints must outlive the job's"
+                                + " processes.");
+            }
+        }
+        int level = c.get(JobOptions.SHARDS_COMPRESSION_LEVEL);
+        if (level < 0 || level > 9) {
+            throw OptionChecks.invalid(level, "shards.compression-level", "0-9");
+        }
+        if (c.get(JobOptions.SHARDS_PART_SIZE).getBytes() < JobOptions.MIN_PART_SIZE.getBytes()) {
+            throw OptionChecks.invalid(
+                    c.get(JobOptions.SHARDS_PART_SIZE),
+                    "shards.part-size",
+                    "at least 5 mb (S3's smallest part but the last)");
         }
         String prefix = c.get(JobOptions.SHARDS_PREFIX);
         if (prefix.isEmpty()
@@ -72,6 +103,38 @@ final class ShardConfig {
                     "shards.success-markers: true lists the shards by their manifests; set"
                             + " shards.manifests: true or shards.success-markers: false");
         }
+    }
+
+    /** The scheme of {@code shards.path}, lower case; "" without one. */
+    private String scheme() {
+        String path = c.get(JobOptions.SHARDS_PATH);
+        int i = path.indexOf("://");
+        return i <= 0 ? "" : path.substring(0, i).toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Whether shards go to S3 through tfstream's own multipart writer. */
+    boolean onS3() {
+        return enabled() && List.of("s3", "s3a").contains(scheme());
+    }
+
+    /**
+     * Where the shards' bytes go: S3 multipart uploads for {@code s3://} and {@code s3a://} (never
+     * Flink's S3 writer, whose temporary objects leak), else the recoverable writer of the path's
+     * Flink file system, checked here: an unknown scheme, or a file system without a resumable
+     * recoverable writer, fails naming the scheme and why. Call once the file systems are
+     * initialised (plugins loaded).
+     */
+    ShardStoreFactory storeFactory() {
+        String path = c.get(JobOptions.SHARDS_PATH);
+        if (onS3()) {
+            return S3Settings.shardStoreFactory(c, path);
+        }
+        try {
+            RecoverableShardStore.writerOf(path);
+        } catch (java.io.IOException e) {
+            throw new JobConfigException(e.getMessage(), e);
+        }
+        return new RecoverableShardStoreFactory(path);
     }
 
     private ZoneId zone() {
@@ -122,17 +185,14 @@ final class ShardConfig {
     }
 
     ShardSettings settings(String schemaFingerprint) {
-        // A shard's age is counted in checkpoints: it can only be finished at one.
-        long interval = c.get(JobOptions.CHECKPOINT_INTERVAL).toMillis();
-        long maxAge = c.get(JobOptions.SHARDS_MAX_AGE).toMillis();
-        int checkpoints =
-                (int) Math.max(1, Math.min(Integer.MAX_VALUE, (maxAge + interval - 1) / interval));
         return new ShardSettings(
                 c.get(JobOptions.SHARDS_PATH),
+                storeFactory(),
                 c.get(JobOptions.SHARDS_COMPRESSION),
+                c.get(JobOptions.SHARDS_COMPRESSION_LEVEL),
                 c.get(JobOptions.SHARDS_PREFIX),
                 c.get(JobOptions.SHARDS_TARGET_SIZE).getBytes(),
-                checkpoints,
+                c.get(JobOptions.SHARDS_MAX_AGE),
                 c.get(JobOptions.SHARDS_BUCKET_PATTERN),
                 zone(),
                 skewAction() == BucketSkewGuard.Action.PROCESSING_TIME

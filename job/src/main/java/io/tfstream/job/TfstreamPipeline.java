@@ -8,8 +8,8 @@ import static io.tfstream.job.PipelineOperator.KAFKA_SOURCE;
 import static io.tfstream.job.PipelineOperator.LATE_BUCKET_GUARD;
 import static io.tfstream.job.PipelineOperator.PARSE;
 import static io.tfstream.job.PipelineOperator.RECORDS_SINK;
-import static io.tfstream.job.PipelineOperator.SHARD_COMPACTOR;
-import static io.tfstream.job.PipelineOperator.SHARD_COMPACT_COORDINATOR;
+import static io.tfstream.job.PipelineOperator.SHARD_COMMITTABLE_ROUTER;
+import static io.tfstream.job.PipelineOperator.SHARD_MARKER_COORDINATOR;
 import static io.tfstream.job.PipelineOperator.SHARD_SINK;
 import static io.tfstream.job.PipelineOperator.SKEW_GUARD;
 import static io.tfstream.job.PipelineOperator.WINDOW_PARSE;
@@ -177,8 +177,8 @@ public final class TfstreamPipeline {
                     timed.sinkTo(
                             new TfRecordShardSink(
                                     shards.settings(schema.fingerprint()),
-                                    SHARD_COMPACT_COORDINATOR.uid(),
-                                    SHARD_COMPACTOR.uid())));
+                                    SHARD_MARKER_COORDINATOR.uid(),
+                                    SHARD_COMMITTABLE_ROUTER.uid())));
         }
         if (payloads.records()) {
             RECORDS_SINK.on(

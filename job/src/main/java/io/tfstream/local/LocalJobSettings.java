@@ -91,6 +91,10 @@ final class LocalJobSettings {
             m.own(JobOptions.SHARDS_PATH, shardsDir.toUri().toString());
         } else {
             m.own(JobOptions.SHARDS_PATH, "s3://" + s3.bucket() + "/tfstream-local/" + runId);
+            // S3 shards keep each open shard's unfinished part in the checkpoint: durable storage
+            m.fallback(
+                    JobOptions.CHECKPOINT_DIR,
+                    shardsDir.resolveSibling("checkpoints").toAbsolutePath().toUri().toString());
             if (s3.endpoint() != null) {
                 m.fallback(JobOptions.S3_ENDPOINT, s3.endpoint());
             }

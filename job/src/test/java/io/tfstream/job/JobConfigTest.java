@@ -191,9 +191,19 @@ class JobConfigTest {
         Map<String, Object> m = minimal();
         m.put("shards.path", "/data/shards");
         assertEquals(
-                "invalid value '/data/shards' for shards.path: expected file:///dir or s3://bucket/prefix",
+                "invalid value '/data/shards' for shards.path: expected a URI with a scheme:"
+                        + " file:///dir, s3://bucket/prefix, ...",
                 error(m));
         m.put("shards.path", "s3://bucket/shards");
+        // the open S3 shards' unfinished parts live in the checkpoint: it must be durable
+        assertTrue(error(m).contains("set checkpoint.dir to a durable file-system path"), error(m));
+        m.put("checkpoint.dir", "file:///data/checkpoints");
+        m.put("shards.compression-level", 10);
+        assertEquals("invalid value '10' for shards.compression-level: expected 0-9", error(m));
+        m.put("shards.compression-level", 1);
+        m.put("shards.part-size", "1 mb");
+        assertTrue(error(m).startsWith("invalid value '1 mb' for shards.part-size"), error(m));
+        m.put("shards.part-size", "8 mb");
         m.put("shards.prefix", ".hidden");
         assertTrue(error(m).startsWith("invalid value '.hidden' for shards.prefix"));
         m.put("shards.prefix", "part");
@@ -207,6 +217,20 @@ class JobConfigTest {
         JobConfig c = JobConfig.of(m);
         assertEquals(Compression.ZLIB, c.get(JobOptions.SHARDS_COMPRESSION));
         assertEquals(BucketSkewGuard.Action.DEAD_LETTER, c.get(JobOptions.SHARDS_SKEW_ACTION));
+        assertEquals(1, c.get(JobOptions.SHARDS_COMPRESSION_LEVEL));
+    }
+
+    @Test
+    void aShardsSchemeWithoutAResumableRecoverableWriterFailsNamingIt() {
+        Map<String, Object> m = minimal();
+        m.put("shards.path", "nosuchfs://bucket/shards");
+        JobConfig c = JobConfig.of(m);
+        JobConfigException e =
+                org.junit.jupiter.api.Assertions.assertThrows(
+                        JobConfigException.class, () -> c.shards().storeFactory());
+        assertTrue(e.getMessage().contains("scheme 'nosuchfs'"), e.getMessage());
+        m.put("shards.path", dir.resolve("shards").toUri().toString());
+        assertTrue(JobConfig.of(m).shards().storeFactory() != null);
     }
 
     @Test

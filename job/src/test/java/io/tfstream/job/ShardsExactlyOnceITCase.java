@@ -296,7 +296,7 @@ class ShardsExactlyOnceITCase {
         assertEquals(fingerprint, m.schemaFingerprint());
         assertEquals(bucket, BUCKET.format(Instant.ofEpochMilli(m.minEventTimeMs())), "min time");
         assertEquals(bucket, BUCKET.format(Instant.ofEpochMilli(m.maxEventTimeMs())), "max time");
-        assertTrue(m.parts() >= 1);
+        assertTrue(m.segments() >= 1);
         long fromSources = 0;
         for (ShardManifest.Source source : m.sources()) {
             assertEquals(topic, source.topic());

@@ -102,8 +102,7 @@ class TfstreamPipelineTest {
     }
 
     @Test
-    void shardsAreWrittenAtTheJobsParallelismOnlyTheCompactionCoordinatorRunsAlone()
-            throws Exception {
+    void shardsAreWrittenAtTheJobsParallelismOnlyTheMarkerCoordinatorRunsAlone() throws Exception {
         JobGraph g = graph(Map.of("shards.path", dir.resolve("shards").toUri().toString()));
         JobVertex source = vertexOf(g, "kafka-source");
         assertTrue(source.getName().contains("shard-sink"), source.getName());
@@ -111,8 +110,8 @@ class TfstreamPipelineTest {
         for (JobVertex v : g.getVertices()) {
             if (v.getParallelism() != 3) {
                 assertTrue(
-                        v.getName().endsWith("shard-compact-coordinator"),
-                        "only the compaction coordinator (file names, no records) runs at "
+                        v.getName().endsWith("shard-marker-coordinator"),
+                        "only the marker coordinator (shard names, no records) runs at "
                                 + v.getParallelism()
                                 + ": "
                                 + v.getName());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.TfRecordShardSink;
+import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.shards.ShardManifest;
@@ -34,9 +35,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Shards written by the real shard sink (FileSink, bulk TFRecord writer, compaction) on a
- * MiniCluster, then read with TensorFlow's own {@code TFRecordReaderV2}: every finished shard of
- * every compression opens, and together they hold each input record once.
+ * Shards written by the real shard sink (shards kept open across checkpoints: gzip members per
+ * checkpoint, one zlib stream with sync flushes) on a MiniCluster, then read with TensorFlow's own
+ * {@code TFRecordReaderV2}: every finished shard of every compression opens and parses, and
+ * together they hold each input record once.
  */
 class ShardSinkTensorFlowITCase {
     @RegisterExtension
@@ -73,10 +75,12 @@ class ShardSinkTensorFlowITCase {
                         new TfRecordShardSink(
                                 new ShardSettings(
                                         base.toUri().toString(),
+                                        new RecoverableShardStoreFactory(base.toUri().toString()),
                                         c,
+                                        6,
                                         "part",
                                         16 << 10,
-                                        5,
+                                        Duration.ofMillis(500),
                                         "'dt='yyyy-MM-dd/'hour='HH",
                                         ZoneOffset.UTC,
                                         Duration.ofDays(100_000),
@@ -84,8 +88,8 @@ class ShardSinkTensorFlowITCase {
                                         "fingerprint",
                                         true,
                                         Duration.ZERO),
-                                "shard-compact-coordinator",
-                                "shard-compactor"))
+                                "shard-marker-coordinator",
+                                "shard-committable-router"))
                 .uid("shard-sink");
         env.execute("shards-" + c);
 
@@ -104,9 +108,12 @@ class ShardSinkTensorFlowITCase {
                             .toList();
         }
         assertTrue(shards.size() > 2, "several shards: " + shards);
+        int segments = 0;
         for (Path shard : shards) {
             assertTrue(
-                    shard.getFileName().toString().matches("part-[0-9a-f-]{36}-\\d+\\.tfrecord.*"),
+                    shard.getFileName()
+                            .toString()
+                            .matches("part-[0-9a-f]{32}-\\d+-\\d+-\\d+\\.tfrecord.*"),
                     shard.toString());
             ShardManifest manifest =
                     ShardManifest.fromJson(
@@ -117,6 +124,7 @@ class ShardSinkTensorFlowITCase {
             try (InputStream in = Files.newInputStream(shard)) {
                 assertEquals(List.of(), ShardManifestCheck.check(in, shard.toString(), manifest));
             }
+            segments = Math.max(segments, manifest.segments());
             TensorFlowRecordIo.ReadResult r = TensorFlowRecordIo.read(shard, c);
             assertNull(r.error(), "TensorFlow's reader on " + shard);
             for (byte[] rec : r.records()) {
@@ -124,6 +132,7 @@ class ShardSinkTensorFlowITCase {
             }
         }
         assertEquals(expected, seen);
+        assertTrue(segments >= 2, "a shard kept open across checkpoints: " + segments);
         // the bounded run completed every bucket: its marker lists exactly its shards
         Map<Path, List<String>> byBucket = new HashMap<>();
         for (Path shard : shards) {
@@ -141,7 +150,7 @@ class ShardSinkTensorFlowITCase {
         }
     }
 
-    /** Keeps the job running across many checkpoints, so shards are compacted from many parts. */
+    /** Keeps the job running across many checkpoints, so shards live across several. */
     private static SourceRecord slowly(SourceRecord r) throws InterruptedException {
         if (r.offset() % 200 == 0) {
             Thread.sleep(40);

@@ -52,9 +52,7 @@ public final class EventTimeBucketAssigner implements BucketAssigner<SourceRecor
             cacheBySecond = !pattern.replaceAll("'[^']*'", "").matches(".*[SnNA].*");
             lastSecond = Long.MIN_VALUE;
         }
-        Long ts = context.timestamp();
-        long now = context.currentProcessingTime();
-        long t = ts == null || Math.abs((double) ts - now) > maxSkewMillis ? now : ts;
+        long t = bucketTime(context.timestamp(), context.currentProcessingTime(), maxSkewMillis);
         if (cacheBySecond) {
             long second = Math.floorDiv(t, 1000);
             if (second != lastSecond) {
@@ -64,6 +62,15 @@ public final class EventTimeBucketAssigner implements BucketAssigner<SourceRecor
             return lastBucket;
         }
         return formatter.format(Instant.ofEpochMilli(t));
+    }
+
+    /**
+     * The instant a record is bucketed by: its event time {@code ts}, or {@code now} when it has
+     * none or it is further than {@code maxSkewMillis} from now.
+     */
+    static long bucketTime(Long ts, long now, long maxSkewMillis) {
+        // In double: the distance between Long.MIN/MAX_VALUE timestamps and now overflows a long.
+        return ts == null || Math.abs((double) ts - now) > maxSkewMillis ? now : ts;
     }
 
     @Override

@@ -1,13 +1,13 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.operators.shards.store.ShardStore;
 import io.tfstream.shards.ShardManifest;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.apache.flink.api.connector.sink2.Committer;
-import org.apache.flink.connector.file.sink.FileSinkCommittable;
-import org.apache.flink.connector.file.sink.committer.FileCommitter;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
@@ -15,44 +15,38 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 
 /**
- * Commits shards with Flink's {@link FileCommitter}, then writes each finished shard's manifest
- * ({@code <shard>.manifest.json}) from the statistics its committable carries, so a manifest
- * appears only once its shard is visible. A commit repeated after a recovery writes the same
- * manifest again. Manifests are written through the file system's recoverable writer: a reader sees
- * a whole manifest or none (local files: renamed into place; S3: a completed upload).
- *
- * <p>A bucket's {@link ShardMarker} is handled after the shards committed with it: its {@code
- * _SUCCESS} is written by {@link SuccessMarkers}.
+ * Makes closed shards visible through the {@link ShardStore} ({@link ShardStore#commit},
+ * idempotent), then writes each one's manifest ({@code <shard>.manifest.json}) from what its
+ * committable carries, so a manifest appears only once its shard is visible; a commit repeated
+ * after a recovery writes the same shard and manifest again. Manifests are written whole ({@link
+ * SuccessMarkers#writeWhole}). A bucket's {@link ShardCommittable.Marker}s are handled after the
+ * shards committed with them: its {@code _SUCCESS} is written by {@link SuccessMarkers}.
  *
  * <p>Metrics under {@code tfstream}: {@code shardsFinished}, {@code shardRecordsFinished}, {@code
- * shardBytesFinished}, the {@code shardSize} histogram, {@code successMarkers} (a commit repeated
- * after a recovery is counted again).
+ * shardBytesFinished}, the histograms {@code shardSize} (bytes as stored) and {@code shardSegments}
+ * (checkpoints a shard lived through, plus one), {@code successMarkers} (a commit repeated after a
+ * recovery is counted again).
  */
 @SuppressWarnings("try") // close() is Flink's AutoCloseable contract
-final class ShardCommitter implements Committer<FileSinkCommittable> {
+final class ShardCommitter implements Committer<ShardCommittable> {
     private static final int HISTOGRAM_WINDOW = 1000;
 
-    private final Committer<FileSinkCommittable> files;
     private final ShardSettings settings;
-    private final java.time.Duration markerWait;
+    private final Duration markerWait;
+    private ShardStore store;
     private SuccessMarkers successMarkers;
     final Counter markers;
     final Counter finished;
     final Counter finishedRecords;
     final Counter finishedBytes;
     final Histogram size;
+    final Histogram segments;
 
-    ShardCommitter(
-            Committer<FileSinkCommittable> files, ShardSettings settings, MetricGroup metrics) {
-        this(files, settings, metrics, SuccessMarkers.DEFAULT_WAIT);
+    ShardCommitter(ShardSettings settings, MetricGroup metrics) {
+        this(settings, metrics, SuccessMarkers.DEFAULT_WAIT);
     }
 
-    ShardCommitter(
-            Committer<FileSinkCommittable> files,
-            ShardSettings settings,
-            MetricGroup metrics,
-            java.time.Duration markerWait) {
-        this.files = files;
+    ShardCommitter(ShardSettings settings, MetricGroup metrics, Duration markerWait) {
         this.settings = settings;
         this.markerWait = markerWait;
         MetricGroup g = metrics.addGroup("tfstream");
@@ -61,41 +55,47 @@ final class ShardCommitter implements Committer<FileSinkCommittable> {
         this.finishedRecords = g.counter("shardRecordsFinished");
         this.finishedBytes = g.counter("shardBytesFinished");
         this.size = g.histogram("shardSize", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        this.segments =
+                g.histogram("shardSegments", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
     }
 
     @Override
-    public void commit(Collection<CommitRequest<FileSinkCommittable>> requests)
+    public void commit(Collection<CommitRequest<ShardCommittable>> requests)
             throws IOException, InterruptedException {
-        List<ShardPendingFile> shards = new ArrayList<>();
-        List<ShardMarker> markers = new ArrayList<>();
-        List<CommitRequest<FileSinkCommittable>> files = new ArrayList<>(requests.size());
-        for (CommitRequest<FileSinkCommittable> r : requests) {
-            FileSinkCommittable c = r.getCommittable();
-            if (c.hasPendingFile() && c.getPendingFile() instanceof ShardMarker) {
-                markers.add((ShardMarker) c.getPendingFile());
-                continue;
-            }
-            files.add(r);
-            if (c.hasPendingFile()
-                    && c.getPendingFile().getPath() != null
-                    && !c.getPendingFile().getPath().getName().startsWith(".")) {
-                shards.add((ShardPendingFile) c.getPendingFile());
+        List<ShardCommittable.Marker> marks = new ArrayList<>();
+        for (CommitRequest<ShardCommittable> r : requests) {
+            if (r.getCommittable() instanceof ShardCommittable.Shard s) {
+                commitShard(s);
+            } else {
+                marks.add((ShardCommittable.Marker) r.getCommittable());
             }
         }
-        this.files.commit(files);
-        for (ShardPendingFile s : shards) {
-            if (settings.manifests()) {
-                writeManifest(s);
-            }
-            finished.inc();
-            finishedRecords.inc(s.stats().records());
-            finishedBytes.inc(Math.max(0, s.fileBytes()));
-            size.update(s.fileBytes());
-        }
-        for (ShardMarker m : markers) {
+        for (ShardCommittable.Marker m : marks) {
             markers().write(m);
-            this.markers.inc();
+            markers.inc();
         }
+    }
+
+    private void commitShard(ShardCommittable.Shard s) throws IOException {
+        String uri = store().commit(s.closed());
+        if (settings.manifests()) {
+            Path shard = new Path(uri);
+            SuccessMarkers.writeWhole(
+                    new Path(shard.getParent(), ShardManifest.fileNameOf(shard.getName())),
+                    manifestOf(s, settings).toJson());
+        }
+        finished.inc();
+        finishedRecords.inc(s.stats().records());
+        finishedBytes.inc(s.fileBytes());
+        size.update(s.fileBytes());
+        segments.update(s.segments());
+    }
+
+    private ShardStore store() throws IOException {
+        if (store == null) {
+            store = settings.storeFactory().create();
+        }
+        return store;
     }
 
     private SuccessMarkers markers() {
@@ -105,43 +105,23 @@ final class ShardCommitter implements Committer<FileSinkCommittable> {
         return successMarkers;
     }
 
-    private void writeManifest(ShardPendingFile s) throws IOException {
-        Path shard = s.getPath();
-        ShardManifest m = manifestOf(s, settings);
-        Path target = new Path(shard.getParent(), ShardManifest.fileNameOf(shard.getName()));
-        SuccessMarkers.writeWhole(target, m.toJson());
-    }
-
     /** The manifest of committed shard {@code s}. */
-    static ShardManifest manifestOf(ShardPendingFile s, ShardSettings settings) {
-        Path shard = s.getPath();
-        String bucket = bucketOf(shard, new Path(settings.basePath()));
+    static ShardManifest manifestOf(ShardCommittable.Shard s, ShardSettings settings) {
         return ShardManifest.of(
-                shard.getName(),
-                bucket,
+                s.name(),
+                s.bucket(),
                 s.stats(),
                 s.fileBytes(),
                 settings.compression(),
                 s.crc32c(),
                 settings.schemaFingerprint(),
-                s.parts());
-    }
-
-    /** The bucket directory of {@code shard} relative to {@code base}, "" for the base itself. */
-    static String bucketOf(Path shard, Path base) {
-        String dir = shard.getParent().toUri().getPath();
-        String root = base.toUri().getPath();
-        if (root.endsWith("/")) {
-            root = root.substring(0, root.length() - 1);
-        }
-        if (dir.equals(root)) {
-            return "";
-        }
-        return dir.startsWith(root + "/") ? dir.substring(root.length() + 1) : dir;
+                s.segments());
     }
 
     @Override
     public void close() throws Exception {
-        files.close();
+        if (store != null) {
+            store.close();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.operators.shards.store.ShardStoreFactory;
 import io.tfstream.tfrecord.Compression;
 import java.io.Serializable;
 import java.time.Duration;
@@ -7,14 +8,17 @@ import java.time.ZoneId;
 import java.util.Objects;
 
 /**
- * What the shard sink needs: where, how compressed, how big, how old at most, how bucketed and
- * named.
+ * What the shard sink needs: where, how compressed, how big and how old a shard gets at most, how
+ * bucketed and named.
  *
- * @param basePath base path ({@code file://} or {@code s3://})
+ * @param basePath base path (any scheme {@link #storeFactory} writes to)
+ * @param storeFactory builds the shard store of {@code basePath} on the task
  * @param compression shard compression
- * @param prefix the part prefix
- * @param targetSize a shard is finished once its parts reach this many bytes
- * @param compactEveryCheckpoints a shard is finished at the latest after this many checkpoints
+ * @param compressionLevel deflate level 0-9 of gzip and zlib shards
+ * @param prefix the shard file name prefix
+ * @param targetSize a shard is finished once it holds this many bytes as stored
+ * @param maxAge a shard is finished at the first checkpoint this long (processing time) after it
+ *     was opened
  * @param bucketPattern DateTimeFormatter pattern of the bucket
  * @param zone zone of the bucket pattern
  * @param maxBucketSkew event times further than this from now are bucketed by processing time (when
@@ -26,10 +30,12 @@ import java.util.Objects;
  */
 public record ShardSettings(
         String basePath,
+        ShardStoreFactory storeFactory,
         Compression compression,
+        int compressionLevel,
         String prefix,
         long targetSize,
-        int compactEveryCheckpoints,
+        Duration maxAge,
         String bucketPattern,
         ZoneId zone,
         Duration maxBucketSkew,
@@ -40,16 +46,25 @@ public record ShardSettings(
         implements Serializable {
     public ShardSettings {
         Objects.requireNonNull(basePath, "basePath");
+        Objects.requireNonNull(storeFactory, "storeFactory");
         Objects.requireNonNull(compression, "compression");
         Objects.requireNonNull(prefix, "prefix");
+        Objects.requireNonNull(maxAge, "maxAge");
         if (prefix.isEmpty() || prefix.startsWith(".") || prefix.startsWith("_")) {
             throw new IllegalArgumentException(
                     "shards.prefix must be non-empty and not start with '.' or '_', got '"
                             + prefix
                             + "'");
         }
+        if (compressionLevel < 0 || compressionLevel > 9) {
+            throw new IllegalArgumentException(
+                    "shards.compression-level must be 0-9, got " + compressionLevel);
+        }
         if (targetSize < 1) {
             throw new IllegalArgumentException("shards.target-size must be positive");
+        }
+        if (maxAge.isNegative() || maxAge.isZero()) {
+            throw new IllegalArgumentException("shards.max-age must be positive");
         }
         if (successMarkers && !manifests) {
             throw new IllegalArgumentException(
@@ -59,9 +74,6 @@ public record ShardSettings(
         Objects.requireNonNull(successDelay, "successDelay");
         if (successDelay.isNegative()) {
             throw new IllegalArgumentException("shards.success-delay must not be negative");
-        }
-        if (compactEveryCheckpoints < 1) {
-            throw new IllegalArgumentException("compaction needs at least one checkpoint");
         }
     }
 
@@ -75,5 +87,12 @@ public record ShardSettings(
             default:
                 return ".tfrecord";
         }
+    }
+
+    /** The directory of bucket {@code bucket} under the base path ("" is the base path). */
+    public String bucketDir(String bucket) {
+        String base =
+                basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
+        return bucket.isEmpty() ? base : base + "/" + bucket;
     }
 }

@@ -39,12 +39,13 @@ final class SuccessMarkers {
      * @throws IOException when a shard it names is still missing after the wait (the job restarts
      *     and the commit is repeated)
      */
-    void write(ShardMarker m) throws IOException, InterruptedException {
-        FileSystem fs = m.bucketDir().getFileSystem();
+    void write(ShardCommittable.Marker m) throws IOException, InterruptedException {
+        Path dir = new Path(m.bucketDir());
+        FileSystem fs = dir.getFileSystem();
         long deadline = System.nanoTime() + wait.toNanos();
         List<ShardManifest> manifests;
         while (true) {
-            manifests = manifests(fs, m.bucketDir());
+            manifests = manifests(fs, dir);
             Set<String> listed = new HashSet<>();
             manifests.forEach(x -> listed.add(x.shard()));
             List<String> missing = new ArrayList<>(m.shards());
@@ -66,7 +67,7 @@ final class SuccessMarkers {
             Thread.sleep(POLL_MS);
         }
         ShardSuccessMarker marker = ShardSuccessMarker.of(m.bucket(), m.endMs(), manifests);
-        writeWhole(m.getPath(), marker.toJson());
+        writeWhole(new Path(dir, ShardSuccessMarker.FILE_NAME), marker.toJson());
     }
 
     private static List<ShardManifest> manifests(FileSystem fs, Path dir) throws IOException {

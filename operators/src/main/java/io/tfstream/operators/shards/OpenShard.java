@@ -1,0 +1,148 @@
+package io.tfstream.operators.shards;
+
+import io.tfstream.operators.shards.store.ShardOutput;
+import io.tfstream.operators.shards.store.ShardStore;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.shards.ShardEncoder;
+import io.tfstream.shards.ShardStats;
+import io.tfstream.tfrecord.Compression;
+import io.tfstream.tfrecord.TfRecordFraming;
+import java.io.IOException;
+
+/**
+ * One shard open on a writer subtask: records are encoded ({@link ShardEncoder}) straight into the
+ * store's {@link ShardOutput}, each byte written once; {@link #persist} makes it resumable at a
+ * checkpoint, {@link #close} finishes it for commit. Not thread-safe.
+ */
+final class OpenShard {
+    final String bucket;
+    final String name;
+    final long bucketEnd;
+    final long openedAt;
+    private final boolean compressed;
+    private final ShardOutput output;
+    private final ShardEncoder encoder;
+    private final ShardStats stats;
+    private int segments;
+    private long framedBytes; // uncompressed shards: stored bytes, including those still buffered
+
+    private OpenShard(
+            String bucket,
+            String name,
+            long bucketEnd,
+            long openedAt,
+            ShardOutput output,
+            ShardEncoder encoder,
+            ShardStats stats,
+            int segments,
+            Compression compression) {
+        this.bucket = bucket;
+        this.name = name;
+        this.bucketEnd = bucketEnd;
+        this.openedAt = openedAt;
+        this.compressed = compression != Compression.NONE;
+        this.output = output;
+        this.encoder = encoder;
+        this.stats = stats;
+        this.segments = segments;
+        this.framedBytes = encoder.bytesOut();
+    }
+
+    /** A new shard {@code name} in {@code bucket}, opened under {@code target}. */
+    static OpenShard open(
+            ShardStore store,
+            ShardSettings settings,
+            String bucket,
+            String name,
+            long bucketEnd,
+            long now)
+            throws IOException {
+        ShardOutput out = store.open(settings.bucketDir(bucket) + "/" + name);
+        ShardEncoder enc =
+                ShardEncoder.start(settings.compression(), settings.compressionLevel(), out::write);
+        return new OpenShard(
+                bucket,
+                name,
+                bucketEnd,
+                now,
+                out,
+                enc,
+                new ShardStats(),
+                1,
+                settings.compression());
+    }
+
+    /** The shard {@code s} continued from a checkpoint. */
+    static OpenShard resume(ShardStore store, ShardWriterState.Open s) throws IOException {
+        ShardOutput out = store.resume(s.persisted());
+        if (out.size() != s.encoder().bytesOut()) {
+            throw new IOException(
+                    "shard "
+                            + s.name()
+                            + " resumed at "
+                            + out.size()
+                            + " bytes, but its encoder state is at "
+                            + s.encoder().bytesOut());
+        }
+        return new OpenShard(
+                s.bucket(),
+                s.name(),
+                s.bucketEnd(),
+                s.openedAt(),
+                out,
+                ShardEncoder.resume(s.encoder(), out::write),
+                s.stats(),
+                s.segments(),
+                s.encoder().compression());
+    }
+
+    void write(SourceRecord r, long eventTime) throws IOException {
+        byte[] v = r.value();
+        encoder.write(v, 0, v.length);
+        framedBytes += v.length + TfRecordFraming.HEADER_SIZE + TfRecordFraming.FOOTER_SIZE;
+        stats.add(r.topic(), r.partition(), r.offset(), v.length, eventTime);
+    }
+
+    /**
+     * Bytes as stored so far: exact for uncompressed shards; for compressed ones what the
+     * compressor has given out (it holds back up to its buffers' size).
+     */
+    long storedBytes() {
+        return compressed ? encoder.bytesOut() : framedBytes;
+    }
+
+    /** Ends the current segment and makes everything durable; the shard stays open. */
+    ShardWriterState.Open persist() throws IOException {
+        ShardEncoder.State s = encoder.endSegment();
+        byte[] persisted = output.persist();
+        segments++; // what follows the checkpoint is a new segment, also after a restore
+        return new ShardWriterState.Open(
+                bucket, name, bucketEnd, persisted, s, copy(stats), openedAt, segments);
+    }
+
+    /** Finishes the shard; nothing is visible before its commit. */
+    ShardCommittable.Shard close() throws IOException {
+        ShardEncoder.State s = encoder.finish();
+        byte[] closed = output.closeForCommit();
+        return new ShardCommittable.Shard(
+                bucket,
+                name,
+                closed,
+                stats,
+                Integer.toUnsignedLong(s.crc32c()),
+                s.bytesOut(),
+                segments);
+    }
+
+    /** Frees buffers and streams; what a checkpoint holds stays as it is. */
+    void release() {
+        encoder.release();
+        output.release();
+    }
+
+    private static ShardStats copy(ShardStats s) {
+        ShardStats c = new ShardStats();
+        c.merge(s);
+        return c;
+    }
+}

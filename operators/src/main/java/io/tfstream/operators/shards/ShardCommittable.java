@@ -1,0 +1,80 @@
+package io.tfstream.operators.shards;
+
+import io.tfstream.shards.ShardStats;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the shard sink commits after a checkpoint: a closed {@link Shard}, or a bucket's {@link
+ * Marker} request (its {@code _SUCCESS}, written after the shards committed with it). Both travel
+ * through checkpointed state, so a commit repeated after a recovery writes the same shard, manifest
+ * and marker.
+ */
+public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCommittable.Marker {
+
+    /** The bucket the committable belongs to; committables of a bucket share one committer. */
+    String bucket();
+
+    /**
+     * A closed shard.
+     *
+     * @param bucket its bucket (directory relative to the base path)
+     * @param name its file name
+     * @param closed the store's closed-shard bytes ({@code ShardOutput#closeForCommit()})
+     * @param stats what its records are
+     * @param crc32c CRC32C of the file as stored
+     * @param fileBytes size of the file as stored
+     * @param segments checkpoints the shard was persisted across, plus one
+     */
+    record Shard(
+            String bucket,
+            String name,
+            byte[] closed,
+            ShardStats stats,
+            long crc32c,
+            long fileBytes,
+            int segments)
+            implements ShardCommittable {
+        public Shard {
+            Objects.requireNonNull(bucket, "bucket");
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(closed, "closed");
+            Objects.requireNonNull(stats, "stats");
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Shard s
+                    && bucket.equals(s.bucket)
+                    && name.equals(s.name)
+                    && java.util.Arrays.equals(closed, s.closed)
+                    && stats.equals(s.stats)
+                    && crc32c == s.crc32c
+                    && fileBytes == s.fileBytes
+                    && segments == s.segments;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(bucket, name, java.util.Arrays.hashCode(closed), crc32c, fileBytes);
+        }
+
+        @Override
+        public String toString() {
+            return "Shard{" + bucket + "/" + name + ", " + stats + "}";
+        }
+    }
+
+    /**
+     * A request to write bucket {@code bucket}'s {@code _SUCCESS} in {@code bucketDir}, listing the
+     * bucket's shards; {@code shards} are the ones it must find (committed before it).
+     */
+    record Marker(String bucketDir, String bucket, long endMs, List<String> shards)
+            implements ShardCommittable {
+        public Marker {
+            Objects.requireNonNull(bucketDir, "bucketDir");
+            Objects.requireNonNull(bucket, "bucket");
+            shards = List.copyOf(shards);
+        }
+    }
+}

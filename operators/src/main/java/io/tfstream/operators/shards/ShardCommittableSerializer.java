@@ -1,0 +1,87 @@
+package io.tfstream.operators.shards;
+
+import io.tfstream.shards.ShardStats;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+/**
+ * Serializes {@link ShardCommittable}s (writer results, coordinator output, committer state).
+ * Version {@link #VERSION}: a kind byte; a shard: bucket, name, the store's closed bytes, {@link
+ * ShardStats}, CRC32C, file bytes, segments; a marker: bucket directory, bucket, end, shard names.
+ * Versions 1 and 2 were the committables of the compacting sink (Flink's {@code
+ * FileSinkCommittable}) and are refused with what to do.
+ */
+public final class ShardCommittableSerializer
+        implements SimpleVersionedSerializer<ShardCommittable> {
+    static final int VERSION = 3;
+    private static final byte SHARD = 1;
+    private static final byte MARKER = 2;
+    private static final int MAX_CLOSED_BYTES = 64 << 20;
+    private static final int MAX_MARKER_SHARDS = 1 << 20;
+
+    @Override
+    public int getVersion() {
+        return VERSION;
+    }
+
+    @Override
+    public byte[] serialize(ShardCommittable c) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        if (c instanceof ShardCommittable.Shard s) {
+            out.writeByte(SHARD);
+            out.writeUTF(s.bucket());
+            out.writeUTF(s.name());
+            out.writeInt(s.closed().length);
+            out.write(s.closed());
+            s.stats().writeTo(out);
+            out.writeLong(s.crc32c());
+            out.writeLong(s.fileBytes());
+            out.writeInt(s.segments());
+        } else {
+            ShardCommittable.Marker m = (ShardCommittable.Marker) c;
+            out.writeByte(MARKER);
+            out.writeUTF(m.bucketDir());
+            out.writeUTF(m.bucket());
+            out.writeLong(m.endMs());
+            out.writeInt(m.shards().size());
+            for (String s : m.shards()) {
+                out.writeUTF(s);
+            }
+        }
+        return out.getCopyOfBuffer();
+    }
+
+    @Override
+    public ShardCommittable deserialize(int version, byte[] serialized) throws IOException {
+        ShardStateVersions.check(version, VERSION, "shard committable");
+        DataInputDeserializer in = new DataInputDeserializer(serialized);
+        byte kind = in.readByte();
+        if (kind == SHARD) {
+            String bucket = in.readUTF();
+            String name = in.readUTF();
+            byte[] closed = ShardStateVersions.readBytes(in, MAX_CLOSED_BYTES, "closed shard");
+            ShardStats stats = ShardStats.readFrom(in);
+            return new ShardCommittable.Shard(
+                    bucket, name, closed, stats, in.readLong(), in.readLong(), in.readInt());
+        }
+        if (kind != MARKER) {
+            throw new IOException("unknown kind " + kind + " of a shard committable");
+        }
+        String dir = in.readUTF();
+        String bucket = in.readUTF();
+        long end = in.readLong();
+        int n = in.readInt();
+        if (n < 0 || n > MAX_MARKER_SHARDS) {
+            throw new IOException("bad shard count " + n + " of a _SUCCESS marker request");
+        }
+        List<String> shards = new ArrayList<>(Math.min(n, 1024));
+        for (int i = 0; i < n; i++) {
+            shards.add(in.readUTF());
+        }
+        return new ShardCommittable.Marker(dir, bucket, end, shards);
+    }
+}

@@ -1,0 +1,217 @@
+package io.tfstream.operators.shards;
+
+import io.tfstream.shards.BucketClock;
+import io.tfstream.shards.ShardStats;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+/**
+ * Decides when a bucket's {@code _SUCCESS} marker is due. One instance; sees every closed shard
+ * (names and statistics, never records) and the writers' combined watermark, and passes each shard
+ * on at once.
+ *
+ * <p>A bucket closes when the watermark, seen at a checkpoint barrier ({@link
+ * #prepareSnapshotPreBarrier}), has passed its end plus {@code successDelay}: a {@link
+ * ShardCommittable.Marker} is sent naming the shards that arrived since the bucket's last marker.
+ * Why every writer's shards of the bucket have arrived by then: a writer closes its shard of a
+ * bucket at the first checkpoint after its own watermark passed that point, and sends it ahead of
+ * that checkpoint's barrier, behind the watermark. A shard that arrives later (late records) makes
+ * the bucket close again: new marker. At the end of the input every bucket closes. A bucket whose
+ * records were bucketed by processing time ({@code shards.skew-action}) closes at the end of input.
+ *
+ * <p>State (list state {@value #STATE_NAME}, version {@link #STATE_VERSION}): watermark, then per
+ * bucket its directory, end, whether a marker is awaited and the shard names since the last one.
+ */
+final class ShardMarkerCoordinator
+        extends AbstractStreamOperator<CommittableMessage<ShardCommittable>>
+        implements OneInputStreamOperator<
+                        CommittableMessage<ShardCommittable>, CommittableMessage<ShardCommittable>>,
+                BoundedOneInput {
+    private static final long serialVersionUID = 1L;
+    static final String STATE_NAME = "shard-marker-coordinator";
+    static final int STATE_VERSION = 2;
+    private static final long UNKNOWN_END = Long.MIN_VALUE;
+    private static final int MAX_SHARDS = 1 << 20;
+
+    private final ShardSettings settings;
+    private transient TreeMap<String, Bucket> buckets;
+    private transient BucketClock clock;
+    private transient ListState<byte[]> state;
+    private transient long watermark;
+    private transient long lastCheckpoint;
+
+    ShardMarkerCoordinator(ShardSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        buckets = new TreeMap<>();
+        watermark = Long.MIN_VALUE;
+        clock = new BucketClock(settings.bucketPattern(), settings.zone());
+        state =
+                context.getOperatorStateStore()
+                        .getListState(
+                                new ListStateDescriptor<>(
+                                        STATE_NAME, BytePrimitiveArraySerializer.INSTANCE));
+        for (byte[] bytes : state.get()) {
+            restore(bytes);
+        }
+        lastCheckpoint = context.getRestoredCheckpointId().orElse(0L);
+    }
+
+    @Override
+    public void processElement(StreamRecord<CommittableMessage<ShardCommittable>> element) {
+        if (!(element.getValue() instanceof CommittableWithLineage)) {
+            return; // a summary: counts only, the router makes its own
+        }
+        ShardCommittable c =
+                ((CommittableWithLineage<ShardCommittable>) element.getValue()).getCommittable();
+        if (c instanceof ShardCommittable.Shard s) {
+            Bucket b = buckets.computeIfAbsent(s.bucket(), Bucket::new);
+            b.awaitingMarker = true;
+            b.shards.add(s.name());
+            learnEnd(b, s.stats());
+        }
+        emit(c);
+    }
+
+    private void emit(ShardCommittable c) {
+        output.collect(
+                new StreamRecord<>(
+                        new CommittableWithLineage<>(
+                                c,
+                                lastCheckpoint + 1,
+                                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask())));
+    }
+
+    /** The bucket's end, from an event time of its records that lies in it. */
+    private void learnEnd(Bucket b, ShardStats stats) {
+        for (Long t : new Long[] {stats.maxEventTime(), stats.minEventTime()}) {
+            if (t != null && clock.bucketOf(t).equals(b.id)) {
+                b.end = Math.max(b.end, clock.endOf(t));
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        super.processWatermark(mark);
+        watermark = Math.max(watermark, mark.getTimestamp());
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        List<String> done = new ArrayList<>();
+        for (Bucket b : buckets.values()) {
+            if (b.awaitingMarker && closed(b)) {
+                mark(b);
+            }
+            if (!b.awaitingMarker) {
+                done.add(b.id);
+            }
+        }
+        done.forEach(buckets::remove);
+        lastCheckpoint = checkpointId;
+    }
+
+    private boolean closed(Bucket b) {
+        if (b.end == UNKNOWN_END || b.end == Long.MAX_VALUE) {
+            return false;
+        }
+        long due = b.end + settings.successDelay().toMillis();
+        return due >= b.end && watermark >= due; // no overflow into the past
+    }
+
+    @Override
+    public void endInput() {
+        for (Bucket b : buckets.values()) {
+            if (b.awaitingMarker) {
+                mark(b);
+            }
+        }
+        buckets.clear();
+    }
+
+    private void mark(Bucket b) {
+        if (settings.successMarkers()) {
+            emit(
+                    new ShardCommittable.Marker(
+                            settings.bucketDir(b.id), b.id, b.end, List.copyOf(b.shards)));
+        }
+        b.shards.clear();
+        b.awaitingMarker = false;
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        DataOutputSerializer out = new DataOutputSerializer(1024);
+        out.writeInt(STATE_VERSION);
+        out.writeLong(watermark);
+        out.writeInt(buckets.size());
+        for (Bucket b : buckets.values()) {
+            out.writeUTF(b.id);
+            out.writeLong(b.end);
+            out.writeBoolean(b.awaitingMarker);
+            out.writeInt(b.shards.size());
+            for (String s : b.shards) {
+                out.writeUTF(s);
+            }
+        }
+        state.update(List.of(out.getCopyOfBuffer()));
+    }
+
+    private void restore(byte[] bytes) throws IOException {
+        DataInputDeserializer in = new DataInputDeserializer(bytes);
+        ShardStateVersions.check(in.readInt(), STATE_VERSION, "shard marker coordinator state");
+        watermark = Math.max(watermark, in.readLong());
+        int n = in.readInt();
+        if (n < 0 || n > MAX_SHARDS) {
+            throw new IOException("bad bucket count " + n + " in shard marker coordinator state");
+        }
+        for (int i = 0; i < n; i++) {
+            Bucket b = buckets.computeIfAbsent(in.readUTF(), Bucket::new);
+            b.end = Math.max(b.end, in.readLong());
+            b.awaitingMarker |= in.readBoolean();
+            int shards = in.readInt();
+            if (shards < 0 || shards > MAX_SHARDS) {
+                throw new IOException("bad shard count " + shards + " of bucket " + b.id);
+            }
+            for (int s = 0; s < shards; s++) {
+                b.shards.add(in.readUTF());
+            }
+        }
+    }
+
+    /** What the coordinator knows of one bucket. */
+    private static final class Bucket {
+        final String id;
+        long end = UNKNOWN_END;
+        boolean awaitingMarker;
+        final List<String> shards = new ArrayList<>();
+
+        Bucket(String id) {
+            this.id = id;
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.tfstream.operators.shards;
+
+import java.io.IOException;
+import org.apache.flink.core.memory.DataInputDeserializer;
+
+/** Version checks and bounded reads shared by the shard sink's state serializers. */
+final class ShardStateVersions {
+    private ShardStateVersions() {}
+
+    /**
+     * Accepts {@code version == current}; an older one is state of the compacting shard sink
+     * (Flink's file sink state), which this sink cannot continue.
+     */
+    static void check(int version, int current, String what) throws IOException {
+        if (version == current) {
+            return;
+        }
+        if (version < current) {
+            throw new IOException(
+                    "version "
+                            + version
+                            + " of a "
+                            + what
+                            + " is state of an older tfstream shard sink (with compaction), which"
+                            + " this one cannot continue: stop the old job with --drain (it"
+                            + " finishes and commits every shard) and start this one without its"
+                            + " state");
+        }
+        throw new IOException(
+                "unknown version "
+                        + version
+                        + " of a "
+                        + what
+                        + " (this build reads "
+                        + current
+                        + "): state of a newer tfstream");
+    }
+
+    /** A length-prefixed byte array, its length checked before allocation. */
+    static byte[] readBytes(DataInputDeserializer in, int max, String what) throws IOException {
+        int length = in.readInt();
+        if (length < 0 || length > max || length > in.available()) {
+            throw new IOException("bad length " + length + " of the " + what + " bytes");
+        }
+        byte[] b = new byte[length];
+        in.readFully(b);
+        return b;
+    }
+}

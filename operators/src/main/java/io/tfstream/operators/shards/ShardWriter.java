@@ -1,0 +1,223 @@
+package io.tfstream.operators.shards;
+
+import io.tfstream.operators.shards.store.RestoreScope;
+import io.tfstream.operators.shards.store.ShardName;
+import io.tfstream.operators.shards.store.ShardStore;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.shards.BucketClock;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.LongSupplier;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+
+/**
+ * The shard sink's writer: one open shard per bucket (event-time bucket of the record, see {@link
+ * EventTimeBucketAssigner}), kept open across checkpoints, every byte written once through the
+ * {@link ShardStore}. A shard is finished when it holds {@code shards.target-size} bytes, at the
+ * first checkpoint after it is {@code shards.max-age} old or after the writer's watermark has
+ * passed its bucket's end plus {@code shards.success-delay} ({@link ShardRolls}), and at the end of
+ * input ({@code flush(true)}, stop with drain). Finished shards go to the committer with the next
+ * checkpoint.
+ *
+ * <p>At each checkpoint every open shard ends a segment and is persisted ({@link
+ * OpenShard#persist}); the state is the subtask's {@link ShardWriterState.Lineage} and one entry
+ * per open shard. A restored writer first lets the store clean up after the attempts since the
+ * restored checkpoint ({@link ShardStore#cleanUpAfterRestore}), then resumes its open shards.
+ * {@link #close()} only releases: a stop without drain leaves the open shards in the savepoint, to
+ * be resumed.
+ *
+ * <p>Memory: at most {@link #MAX_OPEN_SHARDS} open shards per subtask (opening one more finishes
+ * the oldest: skewed or late records can open many buckets), each holding the encoder's buffers and
+ * the store's (on S3 at most one part).
+ *
+ * <p>Shard names: {@link ShardName} with this job's id, epoch = the last checkpoint this writer saw
+ * + 1, the subtask, and a counter kept in state.
+ */
+@SuppressWarnings("try") // close() is Flink's AutoCloseable contract
+final class ShardWriter
+        implements StatefulSinkWriter<SourceRecord, ShardWriterState>,
+                CommittingSinkWriter<SourceRecord, ShardCommittable> {
+    /** Open shards per subtask at most. */
+    static final int MAX_OPEN_SHARDS = 64;
+
+    private final ShardSettings settings;
+    private final ShardStore store;
+    private final String jobId;
+    private final int subtask;
+    private final LongSupplier clock;
+    private final ShardWriterMetrics metrics;
+    private final ShardRolls rolls;
+    private final BucketClock buckets;
+    private final long maxSkewMillis;
+    private final LinkedHashMap<String, OpenShard> open = new LinkedHashMap<>();
+    private final List<ShardCommittable> finished = new ArrayList<>();
+    private long lastCheckpoint;
+    private long counter;
+    private long watermark = Long.MIN_VALUE;
+
+    /**
+     * A writer of subtask {@code subtask} of {@code parallelism} in job {@code jobId}, restored
+     * from {@code restoredCheckpoint} with {@code state} (empty at a fresh start).
+     */
+    ShardWriter(
+            ShardSettings settings,
+            ShardStore store,
+            String jobId,
+            int subtask,
+            int parallelism,
+            OptionalLong restoredCheckpoint,
+            Collection<ShardWriterState> state,
+            LongSupplier clock,
+            ShardWriterMetrics metrics)
+            throws IOException {
+        this.settings = settings;
+        this.store = store;
+        this.jobId = jobId;
+        this.subtask = subtask;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.rolls = ShardRolls.of(settings);
+        this.buckets = new BucketClock(settings.bucketPattern(), settings.zone());
+        this.maxSkewMillis =
+                settings.maxBucketSkew() == null
+                        ? Long.MAX_VALUE
+                        : settings.maxBucketSkew().toMillis();
+        this.lastCheckpoint = restoredCheckpoint.orElse(0L);
+        String restoredJob = null;
+        for (ShardWriterState s : state) {
+            if (s instanceof ShardWriterState.Lineage l) {
+                restoredJob = l.jobId();
+                counter = Math.max(counter, l.nextCounter());
+            }
+        }
+        if (restoredJob != null && restoredCheckpoint.isPresent()) {
+            store.cleanUpAfterRestore(
+                    new RestoreScope(
+                            restoredJob, restoredCheckpoint.getAsLong(), subtask, parallelism));
+        }
+        for (ShardWriterState s : state) {
+            if (s instanceof ShardWriterState.Open o) {
+                OpenShard shard = OpenShard.resume(store, o);
+                OpenShard other = open.putIfAbsent(o.bucket(), shard);
+                if (other != null) {
+                    finish(shard); // two subtasks' shards of one bucket met after a rescale
+                }
+            }
+        }
+        metrics.openShards(open::size);
+    }
+
+    @Override
+    public void write(SourceRecord element, Context context) throws IOException {
+        Long ts = context.timestamp();
+        long t = EventTimeBucketAssigner.bucketTime(ts, clock.getAsLong(), maxSkewMillis);
+        long end = buckets.endOf(t);
+        String bucket = buckets.cachedBucketOf(t);
+        OpenShard shard = open.get(bucket);
+        if (shard == null) {
+            // a bucket of processing time (a skewed record) is never closed by the watermark
+            shard = openShard(bucket, ts != null && t == ts ? end : Long.MAX_VALUE);
+        }
+        shard.write(element, ts == null ? element.timestamp() : ts);
+        metrics.written(element.value().length);
+        if (rolls.full(shard.storedBytes())) {
+            open.remove(bucket);
+            finish(shard);
+        }
+    }
+
+    private OpenShard openShard(String bucket, long bucketEnd) throws IOException {
+        if (open.size() >= MAX_OPEN_SHARDS) {
+            Iterator<OpenShard> oldest = open.values().iterator();
+            OpenShard s = oldest.next();
+            oldest.remove();
+            finish(s);
+        }
+        ShardName name =
+                new ShardName(
+                        settings.prefix(),
+                        jobId,
+                        lastCheckpoint + 1,
+                        subtask,
+                        counter++,
+                        settings.suffix());
+        OpenShard s =
+                OpenShard.open(
+                        store, settings, bucket, name.format(), bucketEnd, clock.getAsLong());
+        open.put(bucket, s);
+        return s;
+    }
+
+    private void finish(OpenShard s) throws IOException {
+        finished.add(s.close());
+    }
+
+    @Override
+    public void writeWatermark(Watermark w) {
+        watermark = Math.max(watermark, w.getTimestamp());
+    }
+
+    @Override
+    public void flush(boolean endOfInput) throws IOException {
+        if (endOfInput) {
+            for (OpenShard s : open.values()) {
+                finish(s);
+            }
+            open.clear();
+        }
+    }
+
+    @Override
+    public Collection<ShardCommittable> prepareCommit() throws IOException {
+        long now = clock.getAsLong();
+        Iterator<Map.Entry<String, OpenShard>> it = open.entrySet().iterator();
+        while (it.hasNext()) {
+            OpenShard s = it.next().getValue();
+            if (rolls.dueAtCheckpoint(s.openedAt, now, s.bucketEnd, watermark)) {
+                it.remove();
+                finish(s);
+            }
+        }
+        List<ShardCommittable> out = new ArrayList<>(finished);
+        finished.clear();
+        return out;
+    }
+
+    @Override
+    public List<ShardWriterState> snapshotState(long checkpointId) throws IOException {
+        List<ShardWriterState> state = new ArrayList<>(open.size() + 1);
+        state.add(new ShardWriterState.Lineage(jobId, subtask, checkpointId, counter));
+        for (OpenShard s : open.values()) {
+            long started = System.nanoTime();
+            state.add(s.persist());
+            metrics.persisted(System.nanoTime() - started);
+        }
+        lastCheckpoint = checkpointId;
+        return state;
+    }
+
+    /** Open shards, for tests. */
+    int openShards() {
+        return open.size();
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            for (OpenShard s : open.values()) {
+                s.release();
+            }
+            open.clear();
+        } finally {
+            store.close();
+        }
+    }
+}

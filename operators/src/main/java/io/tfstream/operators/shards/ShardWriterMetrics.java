@@ -1,0 +1,44 @@
+package io.tfstream.operators.shards;
+
+import java.util.function.IntSupplier;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+
+/**
+ * The shard writer's metrics under {@code tfstream}: {@code shardRecords} and {@code shardBytes}
+ * (records and record bytes written into shards), the gauge {@code openShards}, and the histogram
+ * {@code shardPersistMillis} (time to end a segment and persist one open shard at a checkpoint).
+ */
+final class ShardWriterMetrics {
+    private static final int HISTOGRAM_WINDOW = 1000;
+
+    private final MetricGroup group;
+    final Counter records;
+    final Counter bytes;
+    final Histogram persistMillis;
+
+    ShardWriterMetrics(MetricGroup metrics) {
+        this.group = metrics.addGroup("tfstream");
+        this.records = group.counter("shardRecords");
+        this.bytes = group.counter("shardBytes");
+        this.persistMillis =
+                group.histogram(
+                        "shardPersistMillis", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+    }
+
+    void openShards(IntSupplier open) {
+        group.gauge("openShards", (Gauge<Integer>) open::getAsInt);
+    }
+
+    void written(int recordBytes) {
+        records.inc();
+        bytes.inc(recordBytes);
+    }
+
+    void persisted(long nanos) {
+        persistMillis.update(nanos / 1_000_000);
+    }
+}

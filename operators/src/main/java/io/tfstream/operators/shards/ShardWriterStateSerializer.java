@@ -1,0 +1,80 @@
+package io.tfstream.operators.shards;
+
+import io.tfstream.shards.ShardEncoder;
+import io.tfstream.shards.ShardStats;
+import java.io.IOException;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+
+/**
+ * Serializes {@link ShardWriterState}. Version {@link #VERSION}: a kind byte; a lineage: job id,
+ * subtask, checkpoint id, next counter; an open shard: bucket, name, bucket end, the store's
+ * persisted bytes (length-prefixed), the encoder's state (its own version first), {@link
+ * ShardStats}, opened-at time, segments. Versions 1 to 3 were the writer state of the compacting
+ * sink (Flink's {@code FileWriterBucketState}) and are refused with what to do.
+ */
+public final class ShardWriterStateSerializer
+        implements SimpleVersionedSerializer<ShardWriterState> {
+    static final int VERSION = 4;
+    private static final byte LINEAGE = 1;
+    private static final byte OPEN = 2;
+
+    @Override
+    public int getVersion() {
+        return VERSION;
+    }
+
+    @Override
+    public byte[] serialize(ShardWriterState state) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        if (state instanceof ShardWriterState.Lineage l) {
+            out.writeByte(LINEAGE);
+            out.writeUTF(l.jobId());
+            out.writeInt(l.subtask());
+            out.writeLong(l.checkpointId());
+            out.writeLong(l.nextCounter());
+        } else {
+            ShardWriterState.Open o = (ShardWriterState.Open) state;
+            out.writeByte(OPEN);
+            out.writeUTF(o.bucket());
+            out.writeUTF(o.name());
+            out.writeLong(o.bucketEnd());
+            out.writeInt(o.persisted().length);
+            out.write(o.persisted());
+            o.encoder().writeTo(out);
+            o.stats().writeTo(out);
+            out.writeLong(o.openedAt());
+            out.writeInt(o.segments());
+        }
+        return out.getCopyOfBuffer();
+    }
+
+    @Override
+    public ShardWriterState deserialize(int version, byte[] serialized) throws IOException {
+        ShardStateVersions.check(version, VERSION, "shard writer state");
+        DataInputDeserializer in = new DataInputDeserializer(serialized);
+        byte kind = in.readByte();
+        if (kind == LINEAGE) {
+            return new ShardWriterState.Lineage(
+                    in.readUTF(), in.readInt(), in.readLong(), in.readLong());
+        }
+        if (kind != OPEN) {
+            throw new IOException("unknown kind " + kind + " of a shard writer state");
+        }
+        String bucket = in.readUTF();
+        String name = in.readUTF();
+        long end = in.readLong();
+        byte[] persisted =
+                ShardStateVersions.readBytes(in, Integer.MAX_VALUE, "persisted shard " + name);
+        return new ShardWriterState.Open(
+                bucket,
+                name,
+                end,
+                persisted,
+                ShardEncoder.State.readFrom(in),
+                ShardStats.readFrom(in),
+                in.readLong(),
+                in.readInt());
+    }
+}

@@ -1,0 +1,60 @@
+package io.tfstream.operators.shards;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Committables' bytes: round trip, the stored form of version 3, and Flink file sink committables
+ * of the compacting sink (versions 1 and 2) refused with what to do.
+ */
+class ShardCommittableSerializerTest {
+    private final ShardCommittableSerializer ser = new ShardCommittableSerializer();
+
+    private static final ShardCommittable.Shard SHARD =
+            new ShardCommittable.Shard(
+                    "b",
+                    "part-x.tfrecord",
+                    new byte[] {9, 8},
+                    ShardTesting.stats(2, 1_000L),
+                    0xcafebabeL,
+                    64,
+                    3);
+    private static final ShardCommittable.Marker MARKER =
+            new ShardCommittable.Marker("file:/s/b", "b", 3_600_000L, List.of("p1", "p2"));
+
+    @Test
+    void committablesRoundTripAndReadFromTheirStoredBytes() throws IOException {
+        for (ShardCommittable c : List.of(SHARD, MARKER)) {
+            assertEquals(c, ser.deserialize(ser.getVersion(), ser.serialize(c)));
+        }
+        String shard = HexFormat.of().formatHex(ser.serialize(SHARD));
+        String marker = HexFormat.of().formatHex(ser.serialize(MARKER));
+        assertEquals(STORED_SHARD_V3, shard);
+        assertEquals(STORED_MARKER_V3, marker);
+        assertEquals(SHARD, ser.deserialize(3, HexFormat.of().parseHex(STORED_SHARD_V3)));
+        assertEquals(MARKER, ser.deserialize(3, HexFormat.of().parseHex(STORED_MARKER_V3)));
+    }
+
+    @Test
+    void committablesOfTheCompactingSinkAreRefusedWithWhatToDo() {
+        for (int old = 1; old <= 2; old++) {
+            int v = old;
+            IOException e = assertThrows(IOException.class, () -> ser.deserialize(v, new byte[4]));
+            assertTrue(e.getMessage().contains("--drain"), e.getMessage());
+        }
+    }
+
+    private static final String STORED_SHARD_V3 =
+            "01000162000f706172742d782e74667265636f726400000002090801000000000000000200000000"
+                    + "0000001400000000000003e800000000000003e90000000200086578616d706c6573000000000000"
+                    + "0000000000640000000000000064000000000000000100086578616d706c65730000000100000000"
+                    + "000000650000000000000065000000000000000100000000cafebabe000000000000004000000003";
+    private static final String STORED_MARKER_V3 =
+            "02000966696c653a2f732f62000162000000000036ee80000000020002703100027032";
+}

@@ -1,0 +1,140 @@
+package io.tfstream.operators.shards;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tfstream.tfrecord.Compression;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
+import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * When the coordinator asks for a bucket's {@code _SUCCESS}: at the first barrier after the
+ * watermark passed the bucket's end plus the delay, again for a late shard, for every awaiting
+ * bucket at the end of input, and for a bucket awaited across a restore. Shards pass at once.
+ */
+class ShardMarkerCoordinatorTest {
+    private static final long HOUR_10 = Instant.parse("2026-11-24T10:00:00Z").toEpochMilli();
+    private static final long HOUR_11 = HOUR_10 + 3_600_000;
+    private static final String B10 = "dt=2026-11-24/hour=10";
+    private static final String B11 = "dt=2026-11-24/hour=11";
+    private static final long DELAY = Duration.ofMinutes(1).toMillis();
+
+    @TempDir Path base;
+
+    private ShardSettings settings() {
+        return ShardTesting.settings(base, Compression.NONE, 1 << 20, Duration.ofHours(1), true);
+    }
+
+    private OneInputStreamOperatorTestHarness<
+                    CommittableMessage<ShardCommittable>, CommittableMessage<ShardCommittable>>
+            harness(OperatorSubtaskState state) throws Exception {
+        var h = new OneInputStreamOperatorTestHarness<>(new ShardMarkerCoordinator(settings()));
+        if (state == null) {
+            h.setup();
+        } else {
+            h.initializeState(state);
+        }
+        h.open();
+        return h;
+    }
+
+    private static ShardCommittable.Shard shard(String bucket, String name, long t) {
+        return new ShardCommittable.Shard(
+                bucket, name, new byte[0], ShardTesting.stats(2, t), 0, 10, 1);
+    }
+
+    private static void send(
+            OneInputStreamOperatorTestHarness<
+                            CommittableMessage<ShardCommittable>,
+                            CommittableMessage<ShardCommittable>>
+                    h,
+            ShardCommittable c)
+            throws Exception {
+        h.processElement(new StreamRecord<>(new CommittableSummary<>(0, 1, 1, 1, 0)));
+        h.processElement(new StreamRecord<>(new CommittableWithLineage<>(c, 1, 0)));
+    }
+
+    private static List<ShardCommittable> out(
+            OneInputStreamOperatorTestHarness<
+                            CommittableMessage<ShardCommittable>,
+                            CommittableMessage<ShardCommittable>>
+                    h) {
+        List<ShardCommittable> cs =
+                h.extractOutputValues().stream()
+                        .map(m -> ((CommittableWithLineage<ShardCommittable>) m).getCommittable())
+                        .toList();
+        h.getOutput().clear();
+        return cs;
+    }
+
+    private ShardCommittable.Marker marker(String bucket, long end, String... shards) {
+        return new ShardCommittable.Marker(
+                settings().bucketDir(bucket), bucket, end, List.of(shards));
+    }
+
+    @Test
+    void aBucketIsMarkedAtTheFirstBarrierAfterTheWatermarkPassedItsEndPlusTheDelay()
+            throws Exception {
+        var h = harness(null);
+        ShardCommittable.Shard a = shard(B10, "a", HOUR_10);
+        ShardCommittable.Shard b = shard(B11, "b", HOUR_11);
+        send(h, a);
+        send(h, b);
+        assertEquals(List.of(a, b), out(h), "shards pass at once, summaries do not");
+        h.processWatermark(new Watermark(HOUR_11 + DELAY - 1));
+        h.prepareSnapshotPreBarrier(1);
+        assertEquals(List.of(), out(h));
+        h.processWatermark(new Watermark(HOUR_11 + DELAY));
+        assertEquals(List.of(), out(h), "not before the barrier");
+        h.prepareSnapshotPreBarrier(2);
+        assertEquals(List.of(marker(B10, HOUR_11, "a")), out(h));
+
+        // a late shard of the closed bucket: marked again at the next barrier, listing it
+        ShardCommittable.Shard late = shard(B10, "late", HOUR_10 + 5);
+        send(h, late);
+        h.prepareSnapshotPreBarrier(3);
+        assertEquals(List.of(late, marker(B10, HOUR_11, "late")), out(h));
+
+        h.endInput();
+        assertEquals(List.of(marker(B11, HOUR_11 + 3_600_000, "b")), out(h));
+        h.close();
+    }
+
+    @Test
+    void aBucketAwaitingItsMarkerIsMarkedAfterARestore() throws Exception {
+        var h = harness(null);
+        send(h, shard(B10, "a", HOUR_10));
+        h.prepareSnapshotPreBarrier(1);
+        OperatorSubtaskState state = h.snapshot(1, 1);
+        h.close();
+
+        var restored = harness(state);
+        restored.processWatermark(new Watermark(HOUR_11 + DELAY));
+        restored.prepareSnapshotPreBarrier(2);
+        assertEquals(List.of(marker(B10, HOUR_11, "a")), out(restored));
+        restored.close();
+    }
+
+    @Test
+    void aBucketOfProcessingTimeIsMarkedAtTheEndOfInputOnly() throws Exception {
+        var h = harness(null);
+        // its records' event times lie outside the bucket (bucketed by processing time)
+        send(h, shard(B11, "p", HOUR_10));
+        h.processWatermark(new Watermark(Long.MAX_VALUE - 1));
+        h.prepareSnapshotPreBarrier(1);
+        assertEquals(1, out(h).size());
+        h.endInput();
+        assertEquals(List.of(marker(B11, Long.MIN_VALUE, "p")), out(h));
+        h.close();
+    }
+}

@@ -1,0 +1,48 @@
+package io.tfstream.operators.shards;
+
+import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
+import io.tfstream.shards.ShardStats;
+import io.tfstream.tfrecord.Compression;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+
+/** Settings and small fakes shared by the shard sink's tests. */
+final class ShardTesting {
+    static final String HOURLY = "'dt='yyyy-MM-dd/'hour='HH";
+    static final String JOB = "0123456789abcdef0123456789abcdef";
+
+    private ShardTesting() {}
+
+    static ShardSettings settings(
+            Path base, Compression c, long targetSize, Duration maxAge, boolean markers) {
+        String uri = base.toUri().toString();
+        return new ShardSettings(
+                uri,
+                new RecoverableShardStoreFactory(uri),
+                c,
+                6,
+                "part",
+                targetSize,
+                maxAge,
+                HOURLY,
+                ZoneOffset.UTC,
+                null,
+                true,
+                "abc123",
+                markers,
+                Duration.ofMinutes(1));
+    }
+
+    static ShardStats stats(int records, long firstEventTime) {
+        ShardStats s = new ShardStats();
+        for (int i = 0; i < records; i++) {
+            s.add("examples", i % 2, 100 + i, 10, firstEventTime + i);
+        }
+        return s;
+    }
+
+    /** The sink writer's view of one record: its timestamp and the watermark. */
+    record Context(Long timestamp, long currentWatermark) implements SinkWriter.Context {}
+}

@@ -1,0 +1,241 @@
+package io.tfstream.operators.shards;
+
+import static io.tfstream.operators.shards.ShardTesting.JOB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.operators.shards.store.ShardName;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.tfrecord.Compression;
+import io.tfstream.tfrecord.TfRecordFiles;
+import io.tfstream.tfrecord.TfRecordReadOptions;
+import io.tfstream.tfrecord.TfRecordReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The shard writer on a real local store: shards stay open across checkpoints and are finished by
+ * size, age, bucket close, the open-shard cap and the end of input; a restore resumes them with
+ * what the checkpoint held, and nothing written after it.
+ */
+class ShardWriterTest {
+    private static final long HOUR_10 = Instant.parse("2026-11-24T10:00:00Z").toEpochMilli();
+    private static final long HOUR = 3_600_000;
+
+    @TempDir Path base;
+    private long now = HOUR_10;
+
+    private ShardWriter writer(
+            ShardSettings s, OptionalLong restored, Collection<ShardWriterState> state)
+            throws Exception {
+        return new ShardWriter(
+                s,
+                s.storeFactory().create(),
+                JOB,
+                0,
+                1,
+                restored,
+                state,
+                () -> now,
+                new ShardWriterMetrics(new UnregisteredMetricsGroup()));
+    }
+
+    private static SourceRecord record(int i, long t) {
+        return SourceRecord.of(("record-" + i).getBytes(), "examples", 0, i, t);
+    }
+
+    private static void write(ShardWriter w, int from, int to, long t) throws Exception {
+        for (int i = from; i < to; i++) {
+            w.write(record(i, t), new ShardTesting.Context(t, Long.MIN_VALUE));
+        }
+    }
+
+    private List<String> commit(ShardSettings s, Collection<ShardCommittable> cs) throws Exception {
+        ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
+        List<org.apache.flink.api.connector.sink2.Committer.CommitRequest<ShardCommittable>> rs =
+                new ArrayList<>();
+        cs.forEach(x -> rs.add(new ShardCommitterTest.Request(x)));
+        c.commit(rs);
+        c.close();
+        return cs.stream().map(x -> ((ShardCommittable.Shard) x).name()).toList();
+    }
+
+    private static List<String> read(Path shard) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (TfRecordReader r = TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
+            while (r.next()) {
+                out.add(new String(r.copy()));
+            }
+        }
+        return out;
+    }
+
+    private static List<String> names(int from, int to) {
+        List<String> out = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            out.add("record-" + i);
+        }
+        return out;
+    }
+
+    private List<Path> visible() throws Exception {
+        try (Stream<Path> files = Files.walk(base)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(p -> !p.getFileName().toString().startsWith("."))
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Compression.class)
+    void aShardLivesAcrossCheckpointsAndIsFinishedAtMaxAge(Compression c) throws Exception {
+        ShardSettings s = ShardTesting.settings(base, c, 1 << 30, Duration.ofMinutes(10), false);
+        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        write(w, 0, 10, HOUR_10);
+        assertEquals(List.of(), w.prepareCommit());
+        w.snapshotState(1);
+        write(w, 10, 20, HOUR_10);
+        now += Duration.ofMinutes(5).toMillis();
+        assertEquals(List.of(), w.prepareCommit());
+        w.snapshotState(2);
+        write(w, 20, 30, HOUR_10);
+        assertEquals(List.of(), visible(), "nothing visible before the commit");
+        now += Duration.ofMinutes(5).toMillis();
+        Collection<ShardCommittable> done = w.prepareCommit();
+        assertEquals(1, done.size());
+        ShardCommittable.Shard shard = (ShardCommittable.Shard) done.iterator().next();
+        assertEquals(3, shard.segments());
+        assertEquals(30, shard.stats().records());
+        assertEquals(0, w.openShards());
+        ShardName name = ShardName.parse(shard.name(), "part", s.suffix()).orElseThrow();
+        assertEquals(new ShardName("part", JOB, 1, 0, 0, s.suffix()), name);
+        commit(s, done);
+        Path file = base.resolve("dt=2026-11-24/hour=10").resolve(shard.name());
+        assertEquals(names(0, 30), read(file));
+        assertEquals(Files.size(file), shard.fileBytes());
+        w.close();
+    }
+
+    @Test
+    void aShardIsFinishedAtTheTargetSizeAndTheNextOneNamedAfterIt() throws Exception {
+        // 9 records of 8 bytes, framed 24 bytes each: the target size exactly
+        ShardSettings s =
+                ShardTesting.settings(base, Compression.NONE, 216, Duration.ofHours(1), false);
+        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        write(w, 0, 8, HOUR_10);
+        assertEquals(1, w.openShards());
+        write(w, 8, 9, HOUR_10);
+        assertEquals(0, w.openShards(), "full: finished at once");
+        w.snapshotState(7);
+        write(w, 9, 10, HOUR_10);
+        List<String> committed = commit(s, w.prepareCommit());
+        assertEquals(List.of("part-" + JOB + "-1-0-0.tfrecord"), committed);
+        assertEquals(
+                names(0, 9), read(base.resolve("dt=2026-11-24/hour=10").resolve(committed.get(0))));
+        w.flush(true);
+        assertEquals(List.of("part-" + JOB + "-8-0-1.tfrecord"), commit(s, w.prepareCommit()));
+        w.close();
+    }
+
+    @Test
+    void aShardIsFinishedAtTheCheckpointAfterTheWatermarkClosedItsBucket() throws Exception {
+        ShardSettings s =
+                ShardTesting.settings(base, Compression.GZIP, 1 << 30, Duration.ofHours(5), false);
+        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        write(w, 0, 5, HOUR_10);
+        write(w, 5, 10, HOUR_10 + HOUR);
+        w.writeWatermark(new Watermark(HOUR_10 + HOUR + 59_999));
+        assertEquals(List.of(), w.prepareCommit(), "the delay has not passed");
+        w.writeWatermark(new Watermark(HOUR_10 + HOUR + 60_000));
+        Collection<ShardCommittable> done = w.prepareCommit();
+        assertEquals(
+                List.of("dt=2026-11-24/hour=10"),
+                done.stream().map(ShardCommittable::bucket).toList());
+        assertEquals(1, w.openShards());
+        w.flush(true);
+        assertEquals(1, w.prepareCommit().size(), "the end of input finishes the rest");
+        w.close();
+    }
+
+    @Test
+    void beyondTheCapTheOldestOpenShardIsFinished() throws Exception {
+        ShardSettings s =
+                ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(5), false);
+        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        for (int b = 0; b <= ShardWriter.MAX_OPEN_SHARDS; b++) {
+            write(w, b, b + 1, HOUR_10 + b * HOUR);
+        }
+        assertEquals(ShardWriter.MAX_OPEN_SHARDS, w.openShards());
+        Collection<ShardCommittable> done = w.prepareCommit();
+        assertEquals(
+                List.of("dt=2026-11-24/hour=10"),
+                done.stream().map(ShardCommittable::bucket).toList());
+        w.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Compression.class)
+    void aRestoreResumesOpenShardsAtTheCheckpointAndDropsWhatCameAfter(Compression c)
+            throws Exception {
+        ShardSettings s = ShardTesting.settings(base, c, 1 << 30, Duration.ofHours(1), false);
+        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        write(w, 0, 100, HOUR_10);
+        w.prepareCommit();
+        w.snapshotState(1);
+        write(w, 100, 200, HOUR_10);
+        w.prepareCommit();
+        List<ShardWriterState> state = w.snapshotState(2);
+        write(w, 200, 300, HOUR_10); // lost with the failed attempt, written again after restore
+        w.close(); // a killed attempt: the in-progress file stays as it is
+
+        ShardWriterStateSerializer ser = new ShardWriterStateSerializer();
+        List<ShardWriterState> restored = new ArrayList<>();
+        for (ShardWriterState x : state) {
+            restored.add(ser.deserialize(ser.getVersion(), ser.serialize(x)));
+        }
+        ShardWriter again = writer(s, OptionalLong.of(2), restored);
+        assertEquals(1, again.openShards());
+        write(again, 200, 300, HOUR_10);
+        write(again, 300, 310, HOUR_10 + HOUR);
+        again.flush(true);
+        Collection<ShardCommittable> done = again.prepareCommit();
+        assertEquals(2, done.size());
+        ShardCommittable.Shard first = (ShardCommittable.Shard) done.iterator().next();
+        assertEquals(300, first.stats().records());
+        assertEquals(3, first.segments());
+        commit(s, done);
+        assertEquals(
+                names(0, 300), read(base.resolve("dt=2026-11-24/hour=10").resolve(first.name())));
+        // the new shard of the restored writer starts the epoch after the restored checkpoint
+        String second = ((ShardCommittable.Shard) new ArrayList<>(done).get(1)).name();
+        assertEquals("part-" + JOB + "-3-0-1" + s.suffix(), second);
+        again.close();
+    }
+
+    @Test
+    void theStateAlwaysHoldsTheLineageEvenWithoutOpenShards() throws Exception {
+        ShardSettings s =
+                ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
+        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        assertEquals(List.of(new ShardWriterState.Lineage(JOB, 0, 4, 0)), w.snapshotState(4));
+        write(w, 0, 1, HOUR_10);
+        List<ShardWriterState> state = w.snapshotState(5);
+        assertEquals(new ShardWriterState.Lineage(JOB, 0, 5, 1), state.get(0));
+        assertTrue(state.get(1) instanceof ShardWriterState.Open);
+        w.close();
+    }
+}
