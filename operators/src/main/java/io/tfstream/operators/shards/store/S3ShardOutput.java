@@ -1,0 +1,138 @@
+package io.tfstream.operators.shards.store;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * An open shard of {@link S3ShardStore}: one multipart upload, created when the first part fills,
+ * parts uploaded synchronously as they fill, so the heap holds at most one part. The tail below a
+ * part goes into the checkpoint at {@link #persist()}, never into an object.
+ */
+final class S3ShardOutput implements ShardOutput {
+    private static final int INITIAL_BUFFER = 64 * 1024;
+
+    private final S3ShardStore store;
+    private final String target;
+    private final String token;
+    private final int partSize;
+    private final List<S3ShardState.Part> parts;
+    private String uploadId;
+    private long bytesInParts;
+    private byte[] buffer;
+    private int buffered;
+    private boolean done;
+
+    S3ShardOutput(S3ShardStore store, S3ShardState.Persisted from, int partSize) {
+        this.store = store;
+        this.target = from.target();
+        this.token = from.token();
+        this.partSize = partSize;
+        this.parts = new ArrayList<>(from.parts());
+        this.uploadId = from.uploadId();
+        this.bytesInParts = from.bytesInParts();
+        this.buffer = Arrays.copyOf(from.tail(), Math.max(INITIAL_BUFFER, from.tail().length));
+        this.buffered = from.tail().length;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        checkOpen();
+        while (len > 0) {
+            if (buffered == buffer.length) {
+                // Grow towards one part; a full part is uploaded below and the buffer reused.
+                buffer = Arrays.copyOf(buffer, (int) Math.min(partSize, 2L * buffer.length));
+            }
+            int n = Math.min(len, buffer.length - buffered);
+            System.arraycopy(b, off, buffer, buffered, n);
+            buffered += n;
+            off += n;
+            len -= n;
+            if (buffered == partSize) {
+                uploadBuffer();
+            }
+        }
+    }
+
+    @Override
+    public long size() {
+        return bytesInParts + buffered;
+    }
+
+    @Override
+    public byte[] persist() throws IOException {
+        checkOpen();
+        // Only a tail S3 would take as a part leaves the task; a smaller one stays in state.
+        if (buffered >= S3ShardStoreFactory.MIN_PART_SIZE) {
+            uploadBuffer();
+        }
+        if (uploadId != null) {
+            store.handedOut(uploadId);
+        }
+        return S3ShardStateSerializer.toBytes(
+                new S3ShardState.Persisted(
+                        target,
+                        token,
+                        uploadId,
+                        parts,
+                        bytesInParts,
+                        Arrays.copyOf(buffer, buffered)));
+    }
+
+    @Override
+    public byte[] closeForCommit() throws IOException {
+        checkOpen();
+        // An empty shard has no upload: the commit writes it with PutObject.
+        if (buffered > 0) {
+            uploadBuffer();
+        }
+        if (uploadId != null) {
+            store.handedOut(uploadId);
+        }
+        byte[] closed =
+                S3ShardStateSerializer.toBytes(
+                        new S3ShardState.Closed(target, token, uploadId, parts, bytesInParts));
+        release();
+        return closed;
+    }
+
+    @Override
+    public void release() {
+        done = true;
+        buffer = null;
+    }
+
+    private void uploadBuffer() throws IOException {
+        if (uploadId == null) {
+            uploadId = store.createUpload(target, token);
+        }
+        int number = parts.size() + 1;
+        if (number > S3ShardStateSerializer.MAX_PARTS) {
+            throw new IOException(
+                    target
+                            + ": more than "
+                            + S3ShardStateSerializer.MAX_PARTS
+                            + " parts; roll shards earlier or raise the part size");
+        }
+        byte[] bytes = buffer;
+        int length = buffered;
+        String etag =
+                store.uploadPart(
+                        target,
+                        uploadId,
+                        number,
+                        () -> new ByteArrayInputStream(bytes, 0, length),
+                        length);
+        parts.add(new S3ShardState.Part(number, etag, length));
+        bytesInParts += length;
+        buffered = 0;
+    }
+
+    private void checkOpen() {
+        if (done) {
+            throw new IllegalStateException(target + " is already closed or released");
+        }
+    }
+}
