@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -65,11 +66,23 @@ public final class S3Settings {
     }
 
     /**
-     * The shard store of S3 shards under {@code path}. Until tfstream's own S3 multipart store is
-     * in this build, shards on S3 go through the recoverable writer of Flink's S3 file system.
+     * The shard store of S3 shards under {@code path}: tfstream's own multipart uploads (never
+     * Flink's S3 writer), with the endpoint, path style and credentials file of these settings; the
+     * credentials themselves are read on the task, never put into the job graph.
      */
-    static io.tfstream.operators.shards.store.ShardStoreFactory shardStoreFactory(
-            JobConfig config, String path) {
-        return new io.tfstream.operators.shards.store.RecoverableShardStoreFactory(path);
+    static S3ShardStoreFactory shardStoreFactory(JobConfig config, String path) {
+        long partSize = config.get(JobOptions.SHARDS_PART_SIZE).getBytes();
+        return new S3ShardStoreFactory(
+                path,
+                config.get(JobOptions.SHARDS_PREFIX),
+                config.contains(JobOptions.S3_ENDPOINT) ? config.get(JobOptions.S3_ENDPOINT) : null,
+                config.get(JobOptions.S3_PATH_STYLE_ACCESS),
+                null,
+                config.contains(JobOptions.S3_CREDENTIALS_FILE)
+                        ? Path.of(config.get(JobOptions.S3_CREDENTIALS_FILE))
+                                .toAbsolutePath()
+                                .toString()
+                        : null,
+                (int) partSize);
     }
 }

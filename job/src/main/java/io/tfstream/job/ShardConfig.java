@@ -8,6 +8,7 @@ import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStore;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
+import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -23,6 +24,9 @@ import java.util.Optional;
  * Nothing is checked or built without {@code shards.path}.
  */
 final class ShardConfig {
+    /** Parts of one S3 multipart upload at most. */
+    private static final long MAX_PARTS = 10_000;
+
     private final JobConfig c;
 
     ShardConfig(JobConfig c) {
@@ -64,11 +68,24 @@ final class ShardConfig {
         if (level < 0 || level > 9) {
             throw OptionChecks.invalid(level, "shards.compression-level", "0-9");
         }
-        if (c.get(JobOptions.SHARDS_PART_SIZE).getBytes() < JobOptions.MIN_PART_SIZE.getBytes()) {
+        long partSize = c.get(JobOptions.SHARDS_PART_SIZE).getBytes();
+        if (partSize < S3ShardStoreFactory.MIN_PART_SIZE
+                || partSize > S3ShardStoreFactory.MAX_PART_SIZE) {
             throw OptionChecks.invalid(
                     c.get(JobOptions.SHARDS_PART_SIZE),
                     "shards.part-size",
-                    "at least 5 mb (S3's smallest part but the last)");
+                    "5 mb (S3's smallest part but the last) to 1 gb (one part per open shard is"
+                            + " held on the heap)");
+        }
+        if (onS3() && c.get(JobOptions.SHARDS_TARGET_SIZE).getBytes() > MAX_PARTS * partSize) {
+            throw new JobConfigException(
+                    "shards.target-size "
+                            + c.get(JobOptions.SHARDS_TARGET_SIZE)
+                            + " needs more than S3's "
+                            + MAX_PARTS
+                            + " parts of shards.part-size "
+                            + c.get(JobOptions.SHARDS_PART_SIZE)
+                            + ": raise shards.part-size or lower shards.target-size");
         }
         String prefix = c.get(JobOptions.SHARDS_PREFIX);
         if (prefix.isEmpty()

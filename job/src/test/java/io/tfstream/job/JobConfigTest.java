@@ -202,7 +202,9 @@ class JobConfigTest {
         assertEquals("invalid value '10' for shards.compression-level: expected 0-9", error(m));
         m.put("shards.compression-level", 1);
         m.put("shards.part-size", "1 mb");
-        assertTrue(error(m).startsWith("invalid value '1 mb' for shards.part-size"), error(m));
+        assertTrue(
+                error(m).startsWith("invalid value '1 mb' for shards.part-size: expected 5 mb"),
+                error(m));
         m.put("shards.part-size", "8 mb");
         m.put("shards.prefix", ".hidden");
         assertTrue(error(m).startsWith("invalid value '.hidden' for shards.prefix"));
