@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.local.S3ProxyProcess;
+import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardManifestCheck;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -47,13 +49,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * TFRecord shards on {@code file://}, exactly once: an unbounded source of Examples whose event
- * times span three hours (1% broken), the TaskManager killed once part files have lived through
- * checkpoints, then a drain; every good record is in exactly one finished shard of its event-time
- * bucket, there are fewer shards than checkpoints, and nothing but finished shards is left.
+ * TFRecord shards exactly once, on {@code file://} (Flink's recoverable writer) and on S3 (S3Proxy,
+ * tfstream's multipart store), for every compression: an unbounded source of Examples whose event
+ * times span three hours (1% broken), shards kept open across checkpoints (a large target size, a
+ * long max age: they close with their bucket), the TaskManager killed after at least two completed
+ * checkpoints while shards are open, then a drain. Every good record is in exactly one finished
+ * shard of its event-time bucket, every manifest agrees with its shard, every bucket has its
+ * marker, there are fewer shards than checkpoints, and nothing but shards, manifests and markers is
+ * visible; on S3 no multipart upload is left. On S3 also once with a shard of several 5 MiB parts,
+ * the TaskManager killed mid-part.
+ *
+ * <p>What a kill leaves on {@code file://}: the hidden in-progress file ({@code
+ * .<shard>.inprogress.<uuid>}) of each shard the killed attempt opened after the last completed
+ * checkpoint (resumed shards continue in their own in-progress file). Readers skip them; the
+ * recoverable store does not sweep them.
  */
 class ShardsExactlyOnceITCase {
     private static final int PARALLELISM = 2;
@@ -67,6 +81,12 @@ class ShardsExactlyOnceITCase {
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(PARALLELISM)
                             .build());
+
+    /** {@code <prefix>-<jobId>-<epoch>-<subtask>-<counter>} of the sink's shard names. */
+    private static final String SHARD_NAME = "part-[0-9a-f]{32}-\\d+-\\d+-\\d+";
+
+    private static final java.util.concurrent.atomic.AtomicLong producedSoFar =
+            new java.util.concurrent.atomic.AtomicLong();
 
     private static KafkaTestCluster kafka;
     private static int liveTaskManager;
@@ -84,47 +104,116 @@ class ShardsExactlyOnceITCase {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"none", "gzip", "zlib"})
+    @CsvSource({"file,none", "file,gzip", "file,zlib", "s3,none", "s3,gzip", "s3,zlib"})
     void everyGoodRecordInExactlyOneFinishedShardOfItsBucket(
-            String compression, @InjectMiniCluster MiniCluster cluster) throws Exception {
-        String name = "shards-" + compression;
-        Path base = dir.resolve(name);
-        run(cluster, name, compression, base.toUri().toString(), base, Map.of());
+            String store, String compression, @InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        String name = "shards-" + store + "-" + compression;
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("shards.compression", compression);
+        if (store.equals("file")) {
+            Path base = dir.resolve(name);
+            run(cluster, name, base.toUri().toString(), base, settings, 20_000, 3, null);
+            return;
+        }
+        try (S3ProxyProcess s3 = S3ProxyProcess.start(dir.resolve(name + "-s3proxy"))) {
+            run(cluster, name, "s3://tfstream/shards", s3, settings, 20_000, 3);
+        }
     }
 
-    /** The same on S3 (S3Proxy as a process): the listing holds nothing but finished shards. */
+    /**
+     * A shard of several parts on S3: one hour of event time in one bucket, about 12 MiB per
+     * subtask uncompressed, a 20 MiB target; the TaskManager is killed once a part has been
+     * uploaded (an open multipart upload is listed) and two more checkpoints completed.
+     */
     @Test
-    void onS3ThroughS3Proxy(@InjectMiniCluster MiniCluster cluster) throws Exception {
-        try (S3ProxyProcess s3 = S3ProxyProcess.start(dir)) {
-            s3.createBucket("tfstream");
-            Path credentials = S3ProxyProcess.writeCredentials(dir.resolve("s3.properties"));
-            Map<String, Object> extra = new HashMap<>();
-            extra.put("s3.endpoint", s3.endpoint());
-            extra.put("s3.path-style-access", "true");
-            extra.put("s3.credentials-file", credentials.toString());
-            run(
-                    cluster,
-                    "shards-s3",
-                    "gzip",
-                    "s3://tfstream/shards",
-                    s3.bucketDir("tfstream").resolve("shards"),
-                    extra);
+    void onS3AShardOfSeveralPartsSurvivesAKillMidPart(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        String name = "shards-s3-parts";
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("shards.compression", "none");
+        settings.put("shards.target-size", "20 mb");
+        try (S3ProxyProcess s3 = S3ProxyProcess.start(dir.resolve(name + "-s3proxy"))) {
+            run(cluster, name, "s3://tfstream/shards", s3, settings, 240_000, 1);
         }
     }
 
     private void run(
             MiniCluster cluster,
             String name,
-            String compression,
+            String shardsPath,
+            S3ProxyProcess s3,
+            Map<String, Object> settings,
+            int records,
+            int hours)
+            throws Exception {
+        s3.createBucket("tfstream");
+        Path credentials = S3ProxyProcess.writeCredentials(dir.resolve(name + "-s3.properties"));
+        settings.put("s3.endpoint", s3.endpoint());
+        settings.put("s3.path-style-access", "true");
+        settings.put("s3.credentials-file", credentials.toString());
+        settings.put("checkpoint.dir", dir.resolve(name + "-checkpoints").toUri().toString());
+        S3ShardStoreFactory store =
+                new S3ShardStoreFactory(
+                        shardsPath,
+                        "part",
+                        s3.endpoint(),
+                        true,
+                        null,
+                        credentials.toString(),
+                        S3ShardStoreFactory.DEFAULT_PART_SIZE);
+        try (S3Client client = store.newClient()) {
+            run(
+                    cluster,
+                    name,
+                    shardsPath,
+                    s3.bucketDir("tfstream").resolve("shards"),
+                    settings,
+                    records,
+                    hours,
+                    client);
+            List<String> keys =
+                    client.listObjectsV2Paginator(b -> b.bucket("tfstream")).contents().stream()
+                            .map(S3Object::key)
+                            .toList();
+            for (String key : keys) {
+                String file = key.substring(key.lastIndexOf('/') + 1);
+                assertTrue(
+                        key.startsWith("shards/")
+                                && !file.startsWith(".")
+                                && (file.equals(ShardSuccessMarker.FILE_NAME)
+                                        || ShardManifest.isManifest(file)
+                                        || file.matches(SHARD_NAME + "\\.tfrecord.*")),
+                        "only shards, manifests and markers on S3: " + key);
+            }
+            assertEquals(
+                    List.of(),
+                    client.listMultipartUploads(b -> b.bucket("tfstream")).uploads(),
+                    "no multipart upload left");
+        }
+        try (Stream<Path> files = Files.walk(s3.bucketDir("tfstream"))) {
+            assertEquals(
+                    List.of(),
+                    files.filter(p -> p.getFileName().toString().startsWith(".mpus-")).toList(),
+                    "no S3Proxy part files left");
+        }
+    }
+
+    private void run(
+            MiniCluster cluster,
+            String name,
             String shardsPath,
             Path base,
-            Map<String, Object> extra)
+            Map<String, Object> extra,
+            int n,
+            int hours,
+            S3Client s3)
             throws Exception {
+        String compression = (String) extra.get("shards.compression");
         kafka.createTopic(name + "-in", 3);
         kafka.createTopic(name + "-dlq", 1);
         Path spec = dir.resolve(name + ".json");
         Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
-        int n = 20_000;
         List<InputCorpus.Input> inputs =
                 InputCorpus.examples(
                         n, 3, Seed001Corpus.spec(), ParseLimits.defaults().withMaxRecordBytes(256));
@@ -133,15 +222,16 @@ class ShardsExactlyOnceITCase {
                         .truncatedTo(ChronoUnit.HOURS)
                         .minus(3, ChronoUnit.HOURS)
                         .toEpochMilli();
-        long step = Duration.ofHours(3).toMillis() / n;
+        long step = Duration.ofHours(hours).toMillis() / n;
 
         Map<String, Object> settings =
                 JobTestSupport.failureTestSettings(
                         name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
         settings.put("parse.max-record-bytes", "256 b");
         settings.put("shards.path", shardsPath);
-        settings.put("shards.compression", compression);
-        settings.put("shards.max-age", "3 s");
+        // Shards live on across checkpoints: they close with their bucket, or at the drain.
+        settings.put("shards.max-age", "1 h");
+        settings.put("shards.target-size", "1 gb");
         settings.putAll(extra);
         JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
         org.apache.flink.configuration.Configuration flink =
@@ -156,8 +246,9 @@ class ShardsExactlyOnceITCase {
         try {
             CompletableFuture<Void> producing =
                     CompletableFuture.runAsync(() -> produce(name + "-in", inputs, start, step));
-            // Part files written before the third checkpoint have lived through two by then.
-            waitFor(() -> hiddenParts(base) > 0, Duration.ofMinutes(3), "a part file");
+            // Kill while shards are open, after two checkpoints persisted them (on S3 with an
+            // upload of one part or more when one is expected: the shard is then mid-part).
+            waitFor(() -> shardsOpen(base, s3, n), Duration.ofMinutes(3), "an open shard");
             long seenAt = completedCheckpoints(cluster, id);
             waitFor(
                     () -> completedCheckpoints(cluster, id) >= seenAt + 2,
@@ -166,22 +257,19 @@ class ShardsExactlyOnceITCase {
             cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
             cluster.startTaskManager();
             producing.get(2, TimeUnit.MINUTES);
-            long good = inputs.stream().filter(i -> i.reason() == null).count();
-            // shards.max-age bounds how long a record waits in a hidden part: all arrive.
-            waitFor(
-                    () -> recordsIn(finishedShards(base)) >= good,
-                    Duration.ofMinutes(3),
-                    "every good record in a shard");
+            if (hours > 1) {
+                // The watermark passes the first hour's end: its shards close, its bucket is
+                // complete while the job runs.
+                waitFor(
+                        () ->
+                                Files.exists(
+                                        base.resolve(BUCKET.format(Instant.ofEpochMilli(start)))
+                                                .resolve(ShardSuccessMarker.FILE_NAME)),
+                        Duration.ofMinutes(2),
+                        "the _SUCCESS marker of the first hour while the job runs");
+            }
             checkpoints = completedCheckpoints(cluster, id);
-            // The watermark has long passed the first hour: its bucket is complete.
-            waitFor(
-                    () ->
-                            Files.exists(
-                                    base.resolve(BUCKET.format(Instant.ofEpochMilli(start)))
-                                            .resolve(ShardSuccessMarker.FILE_NAME)),
-                    Duration.ofMinutes(2),
-                    "the _SUCCESS marker of the first hour while the job runs");
-            // Drain: the source ends, anything left is compacted and committed.
+            // Drain: the source ends, every open shard is finished and committed.
             stopWithDrain(client, dir.resolve(name + "-sp"));
         } finally {
             if (!client.getJobStatus().get().isGloballyTerminalState()) {
@@ -201,15 +289,14 @@ class ShardsExactlyOnceITCase {
         }
         List<Path> shards = finishedShards(base);
         Map<String, Integer> seen = new HashMap<>();
+        int segments = 0;
         String suffix =
                 compression.equals("none")
                         ? ".tfrecord"
                         : compression.equals("gzip") ? ".tfrecord.gz" : ".tfrecord.zz";
         for (Path shard : shards) {
             String file = shard.getFileName().toString();
-            assertTrue(
-                    file.matches("part-[0-9a-f-]{36}-\\d+" + java.util.regex.Pattern.quote(suffix)),
-                    file);
+            assertTrue(file.matches(SHARD_NAME + java.util.regex.Pattern.quote(suffix)), file);
             String bucket = base.relativize(shard.getParent()).toString();
             long records = 0;
             try (TfRecordReader r =
@@ -219,8 +306,17 @@ class ShardsExactlyOnceITCase {
                     records++;
                 }
             }
-            checkManifest(shard, bucket, records, name + "-in", job.schema().fingerprint());
+            segments =
+                    Math.max(
+                            segments,
+                            checkManifest(
+                                    shard,
+                                    bucket,
+                                    records,
+                                    name + "-in",
+                                    job.schema().fingerprint()));
         }
+        assertTrue(segments >= 3, "a shard lived across two checkpoints at least: " + segments);
         assertEquals(
                 good,
                 seen.values().stream().mapToLong(Integer::longValue).sum(),
@@ -239,22 +335,19 @@ class ShardsExactlyOnceITCase {
                 .forEach(
                         p -> {
                             String f = p.getFileName().toString();
-                            (f.matches("\\..*\\.inprogress\\.[0-9a-f-]{36}")
+                            (f.matches("\\." + SHARD_NAME + ".*\\.inprogress\\.[0-9a-f-]{36}")
                                             ? crashLeftovers
                                             : others)
                                     .add(base.relativize(p).toString());
                         });
-        // Every committed part was compacted and deleted; what may remain is the hidden in-progress
-        // file of a task that was killed (docs/streaming-job.md#what-can-be-left-behind: local file
-        // systems keep it, S3 does not).
         assertEquals(List.of(), others, "nothing but finished shards under the base path");
-        if (shardsPath.startsWith("s3://")) {
-            // on S3 an unfinished file is an incomplete multipart upload: never listed
+        if (s3 != null) {
             assertEquals(List.of(), crashLeftovers, "nothing of the killed attempt on S3");
         } else {
+            // the killed attempt's shards opened after the last checkpoint: one per bucket and
+            // subtask at most
             assertTrue(
-                    crashLeftovers.size()
-                            <= 3 * PARALLELISM + 3, // 3 buckets: parts and compactions in flight
+                    crashLeftovers.size() <= hours * PARALLELISM,
                     "in-progress files of the killed attempt only: " + crashLeftovers);
         }
         assertEquals(inputs.size() - good, kafka.readCommitted(name + "-dlq").size());
@@ -281,7 +374,7 @@ class ShardsExactlyOnceITCase {
      * The manifest beside {@code shard} agrees with its bytes (size, CRC32C, records), its bucket,
      * the schema, and the records' event times and sources.
      */
-    private static void checkManifest(
+    private static int checkManifest(
             Path shard, String bucket, long records, String topic, String fingerprint)
             throws Exception {
         Path file = shard.resolveSibling(ShardManifest.fileNameOf(shard.getFileName().toString()));
@@ -304,6 +397,7 @@ class ShardsExactlyOnceITCase {
             fromSources += source.records();
         }
         assertEquals(records, fromSources, "records by source in " + file);
+        return m.segments();
     }
 
     /** Every bucket has its _SUCCESS, listing exactly its shards with their record counts. */
@@ -367,25 +461,20 @@ class ShardsExactlyOnceITCase {
                 .toList();
     }
 
-    private static long hiddenParts(Path base) throws Exception {
-        return JobTestSupport.regularFiles(base).stream()
-                .filter(p -> p.getFileName().toString().startsWith(".part-"))
-                .count();
-    }
-
-    /** Records in the shards, or -1 when one vanished while read (a compacted input). */
-    private static long recordsIn(List<Path> shards) throws Exception {
-        long n = 0;
-        for (Path p : shards) {
-            try (TfRecordReader r = TfRecordFiles.openReader(p, TfRecordReadOptions.defaults())) {
-                while (r.next()) {
-                    n++;
-                }
-            } catch (java.nio.file.NoSuchFileException e) {
-                return -1;
-            }
+    /**
+     * Whether shards are open: on {@code file://} an in-progress file is there; on S3 records have
+     * been written for a while, and with enough bytes per shard for a part a multipart upload is
+     * listed.
+     */
+    private static boolean shardsOpen(Path base, S3Client s3, int records) throws Exception {
+        if (s3 == null) {
+            return JobTestSupport.regularFiles(base).stream()
+                    .anyMatch(p -> p.getFileName().toString().contains(".inprogress."));
         }
-        return n;
+        if (records > 100_000) {
+            return !s3.listMultipartUploads(b -> b.bucket("tfstream")).uploads().isEmpty();
+        }
+        return producedSoFar.get() > records / 10;
     }
 
     private static void produce(
@@ -395,13 +484,15 @@ class ShardsExactlyOnceITCase {
         p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            int chunk = Math.max(1, inputs.size() / 40);
+            producedSoFar.set(0);
+            int chunk = Math.max(1, inputs.size() / 80);
             for (int i = 0; i < inputs.size(); i++) {
                 InputCorpus.Input in = inputs.get(i);
                 producer.send(
                         new ProducerRecord<>(topic, i % 3, start + i * step, in.key(), in.value()));
                 if (i % chunk == chunk - 1) {
                     producer.flush();
+                    producedSoFar.set(i + 1);
                     Thread.sleep(100);
                 }
             }

@@ -1,0 +1,215 @@
+package io.tfstream.job;
+
+import static io.tfstream.job.JobTestSupport.completedCheckpoints;
+import static io.tfstream.job.JobTestSupport.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.shards.ShardManifest;
+import io.tfstream.shards.ShardManifestCheck;
+import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.tfrecord.TfRecordFiles;
+import io.tfstream.tfrecord.TfRecordReadOptions;
+import io.tfstream.tfrecord.TfRecordReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A savepoint without drain keeps open shards open: the job is stopped with a savepoint while its
+ * shards are open (nothing is finished then), restored (at the same and at another parallelism)
+ * with more input, and drained. Each shard open at the savepoint is finished once, holding records
+ * from both sides of it; every good record is in exactly one shard.
+ */
+class ShardsSavepointITCase {
+    private static final int SLOTS = 3;
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(SLOTS)
+                            .build());
+
+    private static KafkaTestCluster kafka;
+
+    @TempDir static Path dir;
+
+    @BeforeAll
+    static void startKafka() throws Exception {
+        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        kafka.close();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"2,zlib", "3,gzip"})
+    void openShardsAreResumedAfterASavepointAndFinishedAtTheDrain(
+            int restoredParallelism, String compression, @InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        String name = "savepoint-" + restoredParallelism + "-" + compression;
+        kafka.createTopic(name + "-in", 3);
+        kafka.createTopic(name + "-dlq", 1);
+        Path spec = dir.resolve(name + ".json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        int n = 4000;
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(
+                        n, 7, Seed001Corpus.spec(), ParseLimits.defaults().withMaxRecordBytes(256));
+        // one hour bucket, long past: the first half in its first half hour, the rest after
+        long start =
+                Instant.now()
+                        .truncatedTo(ChronoUnit.HOURS)
+                        .minus(5, ChronoUnit.HOURS)
+                        .toEpochMilli();
+        long step = Duration.ofMinutes(59).toMillis() / n;
+        long middle = start + (n / 2) * step;
+        Path base = dir.resolve(name);
+        Map<String, Object> settings =
+                JobTestSupport.failureTestSettings(
+                        name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
+        settings.put("parse.max-record-bytes", "256 b");
+        settings.put("shards.path", base.toUri().toString());
+        settings.put("shards.compression", compression);
+        settings.put("shards.max-age", "1 h");
+        settings.put("shards.target-size", "1 gb");
+        // the bucket must not close while the job runs: its records are all before the savepoint
+        settings.put("shards.success-delay", "100 d");
+
+        produce(name + "-in", inputs, 0, n / 2, start, step);
+        JobClient first = start(settings, null);
+        waitFor(() -> inProgress(base) > 0, Duration.ofMinutes(2), "open shards");
+        long seenAt = completedCheckpoints(cluster, first.getJobID());
+        waitFor(
+                () -> completedCheckpoints(cluster, first.getJobID()) >= seenAt + 3,
+                Duration.ofMinutes(2),
+                "three more checkpoints");
+        String savepoint =
+                first.stopWithSavepoint(
+                                false,
+                                dir.resolve(name + "-sp").toUri().toString(),
+                                SavepointFormatType.CANONICAL)
+                        .get(2, TimeUnit.MINUTES);
+        assertEquals(List.of(), JobTestSupport.finishedShards(base), "no shard finished yet");
+        String firstJob = first.getJobID().toHexString();
+
+        produce(name + "-in", inputs, n / 2, n, start, step);
+        settings.put("parallelism", restoredParallelism);
+        JobClient second = start(settings, savepoint);
+        JobID id = second.getJobID();
+        long restoredAt = completedCheckpoints(cluster, id);
+        waitFor(
+                () -> completedCheckpoints(cluster, id) >= restoredAt + 6,
+                Duration.ofMinutes(2),
+                "the rest of the input read");
+        second.stopWithSavepoint(
+                        true,
+                        dir.resolve(name + "-sp2").toUri().toString(),
+                        SavepointFormatType.CANONICAL)
+                .get(2, TimeUnit.MINUTES);
+
+        Map<String, Integer> expected = new HashMap<>();
+        for (InputCorpus.Input in : inputs) {
+            if (in.reason() == null) {
+                expected.merge(HexFormat.of().formatHex(in.value()), 1, Integer::sum);
+            }
+        }
+        Map<String, Integer> seen = new HashMap<>();
+        int resumed = 0;
+        for (Path shard : JobTestSupport.finishedShards(base)) {
+            try (TfRecordReader r =
+                    TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
+                while (r.next()) {
+                    seen.merge(HexFormat.of().formatHex(r.copy()), 1, Integer::sum);
+                }
+            }
+            ShardManifest m =
+                    ShardManifest.fromJson(
+                            Files.readString(
+                                    shard.resolveSibling(
+                                            ShardManifest.fileNameOf(
+                                                    shard.getFileName().toString()))));
+            try (var in = Files.newInputStream(shard)) {
+                assertEquals(List.of(), ShardManifestCheck.check(in, shard.toString(), m));
+            }
+            if (m.shard().contains("-" + firstJob + "-")) {
+                resumed++;
+                assertTrue(
+                        m.minEventTimeMs() < middle && m.maxEventTimeMs() >= middle,
+                        "a shard open at the savepoint holds records of both sides: " + m.toJson());
+                assertTrue(m.segments() >= 4, "persisted across the checkpoints: " + m.toJson());
+            }
+        }
+        assertEquals(expected, seen, "each good record once");
+        assertTrue(resumed >= 1 && resumed <= 2, resumed + " shards of the first job");
+    }
+
+    private static JobClient start(Map<String, Object> settings, String savepoint)
+            throws Exception {
+        Map<String, Object> s = new HashMap<>(settings);
+        if (savepoint != null) {
+            s.put("flink.execution.state-recovery.path", savepoint);
+        }
+        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(s));
+        org.apache.flink.configuration.Configuration flink =
+                JobLauncher.flinkConfiguration(job.config());
+        JobLauncher.initializeFileSystems(flink);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        TfstreamPipeline.build(env, job.config(), job.schema());
+        return env.executeAsync((String) settings.get("job.name"));
+    }
+
+    private static long inProgress(Path base) throws Exception {
+        return JobTestSupport.regularFiles(base).stream()
+                .filter(p -> p.getFileName().toString().contains(".inprogress."))
+                .count();
+    }
+
+    private static void produce(
+            String topic, List<InputCorpus.Input> inputs, int from, int to, long start, long step) {
+        Properties p = new Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = from; i < to; i++) {
+                InputCorpus.Input in = inputs.get(i);
+                producer.send(
+                        new ProducerRecord<>(topic, i % 3, start + i * step, in.key(), in.value()));
+            }
+            producer.flush();
+        }
+    }
+}
