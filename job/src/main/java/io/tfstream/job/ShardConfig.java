@@ -17,6 +17,8 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * The {@code shards.*} options: TFRecord shards of the accepted records in event-time buckets, the
@@ -47,22 +49,6 @@ final class ShardConfig {
                     path,
                     "shards.path",
                     "a URI with a scheme: file:///dir, s3://bucket/prefix, ...");
-        }
-        if (onS3()) {
-            String dir =
-                    c.contains(JobOptions.CHECKPOINT_DIR) ? c.get(JobOptions.CHECKPOINT_DIR) : "";
-            if (!dir.contains("://")) {
-                throw new JobConfigException(
-                        "shards.path "
-                                + path
-                                + " is on S3: set checkpoint.dir to a durable file-system path"
-                                + " (s3://... or file://...), got '"
-                                + dir
-                                + "'. The unfinished tail (below the 5 MiB smallest part) of"
-                                + " every open S3 shard is kept in the checkpoint, not as a"
-                                + " temporary object, so checkpoints must outlive the job's"
-                                + " processes.");
-            }
         }
         int level = c.get(JobOptions.SHARDS_COMPRESSION_LEVEL);
         if (level < 0 || level > 9) {
@@ -127,6 +113,37 @@ final class ShardConfig {
         String path = c.get(JobOptions.SHARDS_PATH);
         int i = path.indexOf("://");
         return i <= 0 ? "" : path.substring(0, i).toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * Refuses S3 shards without a durable file-system checkpoint storage: {@code checkpoint.dir},
+     * or the cluster's {@code execution.checkpointing.dir} ({@code flink}: the job's effective
+     * Flink configuration), and not the {@code jobmanager} storage. The unfinished tail of every
+     * open S3 shard is kept in the checkpoint, not as a temporary object.
+     */
+    void checkDurableCheckpoints(ReadableConfig flink) {
+        if (!onS3()) {
+            return;
+        }
+        String dir =
+                c.contains(JobOptions.CHECKPOINT_DIR)
+                        ? c.get(JobOptions.CHECKPOINT_DIR)
+                        : flink.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY).orElse("");
+        String storage = flink.getOptional(CheckpointingOptions.CHECKPOINT_STORAGE).orElse("");
+        if (!dir.contains("://") || storage.equalsIgnoreCase("jobmanager")) {
+            throw new JobConfigException(
+                    "shards.path "
+                            + c.get(JobOptions.SHARDS_PATH)
+                            + " is on S3: set checkpoint.dir (or the cluster's"
+                            + " execution.checkpointing.dir) to a durable file-system path"
+                            + " (s3://... or file://...), got '"
+                            + dir
+                            + "'"
+                            + (storage.isEmpty() ? "" : " with checkpoint storage " + storage)
+                            + ". The unfinished tail (below S3's 5 MiB smallest part) of every"
+                            + " open S3 shard is kept in the checkpoint, not as a temporary"
+                            + " object, so checkpoints must outlive the job's processes.");
+        }
     }
 
     /** Whether shards go to S3 through tfstream's own multipart writer. */

@@ -173,6 +173,7 @@ public final class TfstreamPipeline {
                                         config.deadLetters().serialization(schema.fingerprint()),
                                         "dlq")));
         if (shards.enabled()) {
+            shards.checkDurableCheckpoints(env.getConfiguration());
             SHARD_SINK.on(
                     timed.sinkTo(
                             new TfRecordShardSink(

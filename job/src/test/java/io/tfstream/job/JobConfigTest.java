@@ -196,8 +196,23 @@ class JobConfigTest {
                 error(m));
         m.put("shards.path", "s3://bucket/shards");
         // the open S3 shards' unfinished parts live in the checkpoint: it must be durable
-        assertTrue(error(m).contains("set checkpoint.dir to a durable file-system path"), error(m));
+        JobConfig noDir = JobConfig.of(m);
+        org.apache.flink.configuration.Configuration cluster =
+                new org.apache.flink.configuration.Configuration();
+        JobConfigException e =
+                org.junit.jupiter.api.Assertions.assertThrows(
+                        JobConfigException.class,
+                        () -> noDir.shards().checkDurableCheckpoints(cluster));
+        assertTrue(e.getMessage().contains("set checkpoint.dir"), e.getMessage());
+        cluster.setString("execution.checkpointing.dir", "s3://b/checkpoints");
+        noDir.shards().checkDurableCheckpoints(cluster);
+        cluster.setString("execution.checkpointing.storage", "jobmanager");
+        org.junit.jupiter.api.Assertions.assertThrows(
+                JobConfigException.class, () -> noDir.shards().checkDurableCheckpoints(cluster));
         m.put("checkpoint.dir", "file:///data/checkpoints");
+        JobConfig.of(m)
+                .shards()
+                .checkDurableCheckpoints(new org.apache.flink.configuration.Configuration());
         m.put("shards.compression-level", 10);
         assertEquals("invalid value '10' for shards.compression-level: expected 0-9", error(m));
         m.put("shards.compression-level", 1);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.e2e.parse.TfParseOracle;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
@@ -127,6 +128,11 @@ class ShardSinkTensorFlowITCase {
             segments = Math.max(segments, manifest.segments());
             TensorFlowRecordIo.ReadResult r = TensorFlowRecordIo.read(shard, c);
             assertNull(r.error(), "TensorFlow's reader on " + shard);
+            assertEquals(manifest.records(), r.records().size(), shard.toString());
+            // and TensorFlow's ParseExample parses every record it read
+            try (TfParseOracle parse = new TfParseOracle(Seed001Corpus.spec())) {
+                assertNull(parse.parse(r.records()).error(), "ParseExample on " + shard);
+            }
             for (byte[] rec : r.records()) {
                 seen.merge(HexFormat.of().formatHex(rec), 1, Integer::sum);
             }
