@@ -16,7 +16,6 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
-import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
@@ -79,7 +78,7 @@ public final class S3ShardStore implements ShardStore {
         S3ShardState.Closed shard = closed(closed);
         S3Location at = S3Location.of(shard.target());
         // Never complete over an object with other bytes; an equal one is an earlier commit.
-        if (existing(at, shard).isPresent()) {
+        if (S3ExistingShard.find(s3, at, shard).isPresent()) {
             return shard.target();
         }
         if (shard.uploadId() == null) {
@@ -110,7 +109,7 @@ public final class S3ShardStore implements ShardStore {
             if (!isNoSuchUpload(e)) {
                 throw new IOException("CompleteMultipartUpload " + shard.target() + ": " + e, e);
             }
-            if (existing(at, shard).isEmpty()) {
+            if (S3ExistingShard.find(s3, at, shard).isEmpty()) {
                 throw new IOException(
                         shard.target()
                                 + ": its multipart upload "
@@ -270,41 +269,6 @@ public final class S3ShardStore implements ShardStore {
                         s3.abortMultipartUpload(
                                 b -> b.bucket(base.bucket()).key(key).uploadId(uploadId)));
         handedOut(uploadId);
-    }
-
-    /** The object at {@code at} if it is this shard's; fails if another object is there. */
-    private Optional<HeadObjectResponse> existing(S3Location at, S3ShardState.Closed shard)
-            throws IOException {
-        HeadObjectResponse head;
-        try {
-            head = s3.headObject(b -> b.bucket(at.bucket()).key(at.key()));
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
-                return Optional.empty();
-            }
-            throw new IOException("HeadObject " + shard.target() + ": " + e, e);
-        } catch (SdkException e) {
-            throw new IOException("HeadObject " + shard.target() + ": " + e, e);
-        }
-        String expectedEtag = MultipartEtag.of(shard.parts());
-        boolean sameSize = head.contentLength() != null && head.contentLength() == shard.size();
-        boolean sameToken = shard.token().equals(head.metadata().get(TOKEN_METADATA));
-        boolean sameEtag = expectedEtag.equals(MultipartEtag.unquote(head.eTag()));
-        if (sameSize && (sameToken || sameEtag)) {
-            return Optional.of(head);
-        }
-        throw new IOException(
-                shard.target()
-                        + " already exists with other bytes ("
-                        + head.contentLength()
-                        + " bytes, ETag "
-                        + head.eTag()
-                        + "; this shard: "
-                        + shard.size()
-                        + " bytes, ETag "
-                        + expectedEtag
-                        + "): not overwriting it; was an older checkpoint restored into the same"
-                        + " job id?");
     }
 
     private static S3ShardState.Closed closed(byte[] bytes) throws IOException {
