@@ -80,8 +80,8 @@ class ShardSinkTensorFlowITCase {
                                         c,
                                         6,
                                         "part",
-                                        1 << 20, // closed by age (500 ms) and bucket, after
-                                        // several checkpoints
+                                        // finished by age (500 ms), bucket close or end of input
+                                        1 << 20,
                                         Duration.ofMillis(500),
                                         "'dt='yyyy-MM-dd/'hour='HH",
                                         ZoneOffset.UTC,
