@@ -9,7 +9,6 @@ import io.tfstream.local.S3ProxyProcess;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.shards.ShardManifest;
-import io.tfstream.shards.ShardManifestCheck;
 import io.tfstream.shards.ShardSuccessMarker;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
@@ -284,7 +283,7 @@ class ShardsExactlyOnceITCase {
             if (inputs.get(i).reason() == null) {
                 good++;
                 String bucket = BUCKET.format(Instant.ofEpochMilli(start + i * step));
-                expected.merge(key(inputs.get(i).value(), bucket), 1, Integer::sum);
+                expected.merge(ShardRunChecks.key(inputs.get(i).value(), bucket), 1, Integer::sum);
             }
         }
         List<Path> shards = finishedShards(base);
@@ -302,14 +301,14 @@ class ShardsExactlyOnceITCase {
             try (TfRecordReader r =
                     TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
                 while (r.next()) {
-                    seen.merge(key(r.copy(), bucket), 1, Integer::sum);
+                    seen.merge(ShardRunChecks.key(r.copy(), bucket), 1, Integer::sum);
                     records++;
                 }
             }
             segments =
                     Math.max(
                             segments,
-                            checkManifest(
+                            ShardRunChecks.checkManifest(
                                     shard,
                                     bucket,
                                     records,
@@ -322,7 +321,7 @@ class ShardsExactlyOnceITCase {
                 seen.values().stream().mapToLong(Integer::longValue).sum(),
                 "records in shards");
         assertEquals(expected, seen, "each good record once, in the bucket of its event time");
-        checkMarkers(base, shards);
+        ShardRunChecks.checkMarkers(base, shards);
         assertTrue(
                 shards.size() < checkpoints,
                 shards.size() + " shards, " + checkpoints + " checkpoints");
@@ -330,7 +329,7 @@ class ShardsExactlyOnceITCase {
         List<String> crashLeftovers = new ArrayList<>();
         JobTestSupport.regularFiles(base).stream()
                 .filter(p -> !shards.contains(p))
-                .filter(p -> !shards.contains(manifestShard(p)))
+                .filter(p -> !shards.contains(ShardRunChecks.manifestShard(p)))
                 .filter(p -> !p.getFileName().toString().equals(ShardSuccessMarker.FILE_NAME))
                 .forEach(
                         p -> {
@@ -368,87 +367,6 @@ class ShardsExactlyOnceITCase {
                 Thread.sleep(500);
             }
         }
-    }
-
-    /**
-     * The manifest beside {@code shard} agrees with its bytes (size, CRC32C, records), its bucket,
-     * the schema, and the records' event times and sources.
-     */
-    private static int checkManifest(
-            Path shard, String bucket, long records, String topic, String fingerprint)
-            throws Exception {
-        Path file = shard.resolveSibling(ShardManifest.fileNameOf(shard.getFileName().toString()));
-        ShardManifest m = ShardManifest.fromJson(Files.readString(file));
-        try (java.io.InputStream in = Files.newInputStream(shard)) {
-            assertEquals(
-                    List.of(), ShardManifestCheck.check(in, shard.toString(), m), file.toString());
-        }
-        assertEquals(shard.getFileName().toString(), m.shard());
-        assertEquals(bucket, m.bucket());
-        assertEquals(records, m.records());
-        assertEquals(fingerprint, m.schemaFingerprint());
-        assertEquals(bucket, BUCKET.format(Instant.ofEpochMilli(m.minEventTimeMs())), "min time");
-        assertEquals(bucket, BUCKET.format(Instant.ofEpochMilli(m.maxEventTimeMs())), "max time");
-        assertTrue(m.segments() >= 1);
-        long fromSources = 0;
-        for (ShardManifest.Source source : m.sources()) {
-            assertEquals(topic, source.topic());
-            assertTrue(source.first() <= source.last());
-            fromSources += source.records();
-        }
-        assertEquals(records, fromSources, "records by source in " + file);
-        return m.segments();
-    }
-
-    /** Every bucket has its _SUCCESS, listing exactly its shards with their record counts. */
-    private static void checkMarkers(Path base, List<Path> shards) throws Exception {
-        Map<Path, List<Path>> byBucket = new HashMap<>();
-        for (Path shard : shards) {
-            byBucket.computeIfAbsent(shard.getParent(), k -> new ArrayList<>()).add(shard);
-        }
-        for (Map.Entry<Path, List<Path>> e : byBucket.entrySet()) {
-            Path file = e.getKey().resolve(ShardSuccessMarker.FILE_NAME);
-            assertTrue(Files.exists(file), "no marker in " + e.getKey());
-            ShardSuccessMarker marker = ShardSuccessMarker.fromJson(Files.readString(file));
-            assertEquals(base.relativize(e.getKey()).toString(), marker.bucket());
-            List<String> names = new ArrayList<>();
-            long records = 0;
-            for (Path shard : e.getValue()) {
-                names.add(shard.getFileName().toString());
-                try (TfRecordReader r =
-                        TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
-                    while (r.next()) {
-                        records++;
-                    }
-                }
-            }
-            names.sort(null);
-            assertEquals(
-                    names,
-                    marker.shards().stream().map(ShardSuccessMarker.Shard::shard).toList(),
-                    file.toString());
-            assertEquals(records, marker.records(), file.toString());
-            assertEquals(
-                    Instant.parse(
-                                    marker.bucket().replace("dt=", "").replace("/hour=", "T")
-                                            + ":00:00Z")
-                            .plus(Duration.ofHours(1))
-                            .toEpochMilli(),
-                    marker.endMs(),
-                    "end of " + marker.bucket());
-        }
-    }
-
-    /** The shard a manifest is of, or {@code p} itself. */
-    private static Path manifestShard(Path p) {
-        String f = p.getFileName().toString();
-        return ShardManifest.isManifest(f)
-                ? p.resolveSibling(f.substring(0, f.length() - ShardManifest.SUFFIX.length()))
-                : p;
-    }
-
-    private static String key(byte[] record, String bucket) {
-        return bucket + " " + java.util.HexFormat.of().formatHex(record);
     }
 
     private static List<Path> finishedShards(Path base) throws Exception {
