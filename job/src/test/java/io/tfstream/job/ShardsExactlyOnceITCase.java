@@ -69,6 +69,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * recoverable store does not sweep them.
  */
 class ShardsExactlyOnceITCase {
+    // S3Proxy's filesystem backend writes an object to a temporary file beside it first.
+    private static final java.util.regex.Pattern SHARD_FILE =
+            java.util.regex.Pattern.compile(".*\\.tfrecord(\\.gz|\\.zz)?");
+
     private static final int PARALLELISM = 2;
     private static final DateTimeFormatter BUCKET =
             DateTimeFormatter.ofPattern("'dt='yyyy-MM-dd/'hour='HH").withZone(ZoneOffset.UTC);
@@ -273,6 +277,12 @@ class ShardsExactlyOnceITCase {
         } finally {
             if (!client.getJobStatus().get().isGloballyTerminalState()) {
                 client.cancel().get(1, TimeUnit.MINUTES);
+                // Until its tasks are gone they hold the shared cluster's slots (and, on S3, must
+                // not outlive S3Proxy: a stuck S3 client keeps them cancelling for minutes).
+                waitFor(
+                        () -> client.getJobStatus().get().isGloballyTerminalState(),
+                        Duration.ofMinutes(2),
+                        "the failed test's job to be cancelled");
             }
         }
 
@@ -375,7 +385,7 @@ class ShardsExactlyOnceITCase {
                         p ->
                                 !p.getFileName().toString().startsWith(".")
                                         && !p.getFileName().toString().startsWith("_")
-                                        && !ShardManifest.isManifest(p.getFileName().toString()))
+                                        && SHARD_FILE.matcher(p.getFileName().toString()).matches())
                 .toList();
     }
 
