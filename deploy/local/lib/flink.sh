@@ -85,7 +85,10 @@ tfl_flink_spawn() {
   read -r -a mem <<<"$(printf '%s\n' "$params" | sed -n 1p)"
   read -r -a dyn <<<"$(printf '%s\n' "$params" | sed -n 2p)"
   tfl_rotate "$log"
+  # AWS_* as a Kubernetes pod gets them from a Secret: tfstream's S3 shard store reads the AWS
+  # default credential chain on the TaskManagers (the s3.* keys above are the Flink plugin's).
   FLINK_PLUGINS_DIR="$TFL_CACHE/plugins" FLINK_CONF_DIR="$TFL_CONF" \
+    AWS_ACCESS_KEY_ID="$TFL_S3_ACCESS_KEY" AWS_SECRET_ACCESS_KEY="$TFL_S3_SECRET_KEY" \
     tfl_spawn "$role" "${log%.log}.out" "${flags[@]}" "${mem[@]}" \
     -Daws.java.v1.disableDeprecationAnnouncement=true \
     -Dlog.file="$log" -Dlog4j.configurationFile="file:$TFL_CONF/log4j.properties" \

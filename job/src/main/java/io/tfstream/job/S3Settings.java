@@ -8,7 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * The S3 settings of {@code s3://} shard paths as the Flink configuration keys {@code
@@ -19,9 +22,16 @@ import org.apache.flink.configuration.Configuration;
  * applies. Secrets are never part of a message.
  */
 public final class S3Settings {
+    /** The Flink S3 file systems' endpoint key ({@code flink-s3-fs-hadoop}). */
+    static final ConfigOption<String> FLINK_S3_ENDPOINT =
+            ConfigOptions.key("s3.endpoint").stringType().noDefaultValue();
+
+    /** The Flink S3 file systems' path-style key. */
+    static final ConfigOption<Boolean> FLINK_S3_PATH_STYLE =
+            ConfigOptions.key("s3.path.style.access").booleanType().defaultValue(false);
+
     private S3Settings() {}
 
-    /** Adds the S3 keys of {@code config} to {@code flink}, reading credentials as documented. */
     /** Writes an {@code s3.credentials-file} holding these keys; returns {@code file}. */
     public static java.nio.file.Path writeCredentialsFile(
             java.nio.file.Path file, String accessKey, String secretKey)
@@ -30,6 +40,7 @@ public final class S3Settings {
                 file, "access-key=" + accessKey + "\nsecret-key=" + secretKey + "\n");
     }
 
+    /** Adds the S3 keys of {@code config} to {@code flink}, reading credentials as documented. */
     public static void apply(JobConfig config, Map<String, String> env, Configuration flink) {
         if (config.contains(JobOptions.S3_ENDPOINT)) {
             flink.setString("s3.endpoint", config.get(JobOptions.S3_ENDPOINT));
@@ -70,13 +81,19 @@ public final class S3Settings {
      * Flink's S3 writer), with the endpoint, path style and credentials file of these settings; the
      * credentials themselves are read on the task, never put into the job graph.
      */
-    static S3ShardStoreFactory shardStoreFactory(JobConfig config, String path) {
+    static S3ShardStoreFactory shardStoreFactory(
+            JobConfig config, String path, ReadableConfig flink) {
         long partSize = config.get(JobOptions.SHARDS_PART_SIZE).getBytes();
+        // Without the job's own s3.* options, the S3 file system settings of the Flink
+        // configuration the job is built with (a cluster's, when the job runs there) apply.
         return new S3ShardStoreFactory(
                 path,
                 config.get(JobOptions.SHARDS_PREFIX),
-                config.contains(JobOptions.S3_ENDPOINT) ? config.get(JobOptions.S3_ENDPOINT) : null,
-                config.get(JobOptions.S3_PATH_STYLE_ACCESS),
+                config.contains(JobOptions.S3_ENDPOINT)
+                        ? config.get(JobOptions.S3_ENDPOINT)
+                        : flink.getOptional(FLINK_S3_ENDPOINT).orElse(null),
+                config.get(JobOptions.S3_PATH_STYLE_ACCESS)
+                        || flink.getOptional(FLINK_S3_PATH_STYLE).orElse(false),
                 null,
                 config.contains(JobOptions.S3_CREDENTIALS_FILE)
                         ? Path.of(config.get(JobOptions.S3_CREDENTIALS_FILE))

@@ -159,9 +159,14 @@ final class ShardConfig {
      * initialised (plugins loaded).
      */
     ShardStoreFactory storeFactory() {
+        return storeFactory(new org.apache.flink.configuration.Configuration());
+    }
+
+    /** As {@link #storeFactory()}, S3 settings the job does not set taken from {@code flink}. */
+    ShardStoreFactory storeFactory(ReadableConfig flink) {
         String path = c.get(JobOptions.SHARDS_PATH);
         if (onS3()) {
-            return S3Settings.shardStoreFactory(c, path);
+            return S3Settings.shardStoreFactory(c, path, flink);
         }
         try {
             RecoverableShardStore.writerOf(path);
@@ -219,9 +224,14 @@ final class ShardConfig {
     }
 
     ShardSettings settings(String schemaFingerprint) {
+        return settings(schemaFingerprint, new org.apache.flink.configuration.Configuration());
+    }
+
+    /** The sink's settings; {@code flink}: the configuration the job is built with. */
+    ShardSettings settings(String schemaFingerprint, ReadableConfig flink) {
         return new ShardSettings(
                 c.get(JobOptions.SHARDS_PATH),
-                storeFactory(),
+                storeFactory(flink),
                 c.get(JobOptions.SHARDS_COMPRESSION),
                 c.get(JobOptions.SHARDS_COMPRESSION_LEVEL),
                 c.get(JobOptions.SHARDS_PREFIX),

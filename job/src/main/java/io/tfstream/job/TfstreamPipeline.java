@@ -177,7 +177,7 @@ public final class TfstreamPipeline {
             SHARD_SINK.on(
                     timed.sinkTo(
                             new TfRecordShardSink(
-                                    shards.settings(schema.fingerprint()),
+                                    shards.settings(schema.fingerprint(), env.getConfiguration()),
                                     SHARD_MARKER_COORDINATOR.uid(),
                                     SHARD_COMMITTABLE_ROUTER.uid())));
         }

@@ -251,6 +251,26 @@ class JobConfigTest {
     }
 
     @Test
+    void s3ShardsTakeTheClustersS3EndpointWhenTheJobSetsNone() {
+        Map<String, Object> m = minimal();
+        m.put("shards.path", "s3://bucket/shards");
+        org.apache.flink.configuration.Configuration cluster =
+                new org.apache.flink.configuration.Configuration();
+        cluster.setString("s3.endpoint", "http://127.0.0.1:9000");
+        cluster.setString("s3.path.style.access", "true");
+        var fromCluster =
+                (io.tfstream.operators.shards.store.S3ShardStoreFactory)
+                        JobConfig.of(m).shards().storeFactory(cluster);
+        assertEquals("http://127.0.0.1:9000", fromCluster.endpoint());
+        assertTrue(fromCluster.pathStyle());
+        m.put("s3.endpoint", "http://127.0.0.1:9100");
+        var own =
+                (io.tfstream.operators.shards.store.S3ShardStoreFactory)
+                        JobConfig.of(m).shards().storeFactory(cluster);
+        assertEquals("http://127.0.0.1:9100", own.endpoint());
+    }
+
+    @Test
     void deadLetterIsTheOneSpellingAndDlqIsReadWithAWarning() {
         Map<String, Object> m = minimal();
         JobConfig c = JobConfig.of(m);
