@@ -330,6 +330,10 @@ public final class ThroughputHarness {
                 m.put("s3.endpoint", proxy.endpoint());
                 m.put("s3.path-style-access", "true");
                 m.put("s3.credentials-file", credentials.toString());
+                // S3 shards keep each open shard's unfinished tail in the checkpoint.
+                m.put(
+                        "checkpoint.dir",
+                        work.resolve(profile + "-checkpoints-" + id).toUri().toString());
             }
             JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
             Configuration flink = JobLauncher.flinkConfiguration(job.config());
