@@ -7,6 +7,11 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 
 /** Waiting and checkpoint counting shared by the job's ITCases and the e2e tests. */
 public final class JobTestSupport {
@@ -25,6 +30,52 @@ public final class JobTestSupport {
                 throw new AssertionError("timed out waiting for " + what);
             }
             Thread.sleep(200);
+        }
+    }
+
+    /**
+     * Waits until consumer group {@code group} has committed the end offset of every partition of
+     * {@code topic}: the job has read all of its input and a checkpoint after that completed. A
+     * stop with drain before then would end the source short of the input's end.
+     */
+    public static void waitForConsumed(
+            String bootstrapServers, String group, String topic, Duration timeout)
+            throws Exception {
+        Map<String, Object> conf =
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (Admin admin = Admin.create(conf)) {
+            Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
+            admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get()
+                    .get(topic)
+                    .partitions()
+                    .forEach(
+                            p ->
+                                    latest.put(
+                                            new TopicPartition(topic, p.partition()),
+                                            OffsetSpec.latest()));
+            Map<TopicPartition, Long> ends = new LinkedHashMap<>();
+            admin.listOffsets(latest)
+                    .all()
+                    .get()
+                    .forEach((tp, info) -> ends.put(tp, info.offset()));
+            waitFor(
+                    () -> {
+                        Map<TopicPartition, OffsetAndMetadata> committed =
+                                admin.listConsumerGroupOffsets(group)
+                                        .partitionsToOffsetAndMetadata()
+                                        .get();
+                        for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
+                            OffsetAndMetadata c = committed.get(e.getKey());
+                            if (c == null || c.offset() < e.getValue()) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    },
+                    timeout,
+                    "group " + group + " to commit the end of " + topic);
         }
     }
 

@@ -260,6 +260,10 @@ class ShardsExactlyOnceITCase {
             cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
             cluster.startTaskManager();
             producing.get(2, TimeUnit.MINUTES);
+            // Shards stay open, so nothing on disk says the input was read: the source's offsets
+            // do.
+            JobTestSupport.waitForConsumed(
+                    kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(3));
             if (hours > 1) {
                 // The watermark passes the first hour's end: its shards close, its bucket is
                 // complete while the job runs.

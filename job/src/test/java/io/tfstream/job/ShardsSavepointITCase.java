@@ -129,11 +129,8 @@ class ShardsSavepointITCase {
         settings.put("parallelism", restoredParallelism);
         JobClient second = start(settings, savepoint);
         JobID id = second.getJobID();
-        long restoredAt = completedCheckpoints(cluster, id);
-        waitFor(
-                () -> completedCheckpoints(cluster, id) >= restoredAt + 6,
-                Duration.ofMinutes(2),
-                "the rest of the input read");
+        JobTestSupport.waitForConsumed(
+                kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(2));
         second.stopWithSavepoint(
                         true,
                         dir.resolve(name + "-sp2").toUri().toString(),
