@@ -140,6 +140,29 @@ public final class S3ProxyProcess implements AutoCloseable {
                 / 1e9;
     }
 
+    /**
+     * Bytes the S3Proxy process has read and written through system calls so far ({@code rchar},
+     * {@code wchar} of {@code /proc/<pid>/io}: sockets and files alike), or zeros where the OS does
+     * not tell.
+     */
+    public long[] ioBytes() {
+        try {
+            long read = 0;
+            long written = 0;
+            for (String line :
+                    Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "io"))) {
+                if (line.startsWith("rchar:")) {
+                    read = Long.parseLong(line.substring(6).trim());
+                } else if (line.startsWith("wchar:")) {
+                    written = Long.parseLong(line.substring(6).trim());
+                }
+            }
+            return new long[] {read, written};
+        } catch (IOException | RuntimeException notLinux) {
+            return new long[] {0, 0};
+        }
+    }
+
     public String endpoint() {
         return "http://127.0.0.1:" + port;
     }

@@ -55,36 +55,81 @@ final class HarnessReport {
                 "\n## Shard writing cost (CPU per record, the same job with and without shards)\n\n");
         md.append(
                 "| profile | no shards (CPU s per million) | shards local | added | of which kernel"
-                        + " | shards local gzip | added |\n");
-        md.append("| --- | --- | --- | --- | --- | --- | --- |\n");
+                        + " | gzip level 6 | added | gzip level 1 | added"
+                        + " | shard MB: none / gzip 6 / gzip 1 |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         ObjectNode cost = root.putObject("shard_cost");
         for (String profile : s.profiles()) {
             HarnessRun none = find(profile, "tfstream (no shards)");
             HarnessRun local = find(profile, "tfstream (shards local)");
             HarnessRun gzip = find(profile, "tfstream (shards local gzip)");
-            if (none == null || local == null || gzip == null) {
+            HarnessRun gzip1 = find(profile, "tfstream (shards local gzip-1)");
+            if (none == null || local == null || gzip == null || gzip1 == null) {
                 continue;
             }
             double base = none.cpuSecondsPerMillion();
             double addedLocal = local.cpuSecondsPerMillion() / base - 1;
             double addedGzip = gzip.cpuSecondsPerMillion() / base - 1;
+            double addedGzip1 = gzip1.cpuSecondsPerMillion() / base - 1;
             ObjectNode p = cost.putObject(profile);
             p.put("added_cpu_local", addedLocal);
             p.put("added_cpu_local_gzip", addedGzip);
+            p.put("added_cpu_local_gzip_1", addedGzip1);
             double addedKernel =
                     (local.kernelCpuSecondsPerMillion() - none.kernelCpuSecondsPerMillion()) / base;
             p.put("added_kernel_cpu_local", addedKernel);
+            p.put("shard_bytes_local", local.shardBytes());
+            p.put("shard_bytes_gzip", gzip.shardBytes());
+            p.put("shard_bytes_gzip_1", gzip1.shardBytes());
             md.append(
                     String.format(
                             Locale.ROOT,
-                            "| %s | %.1f | %.1f | %+.0f%% | %+.0f%% | %.1f | %+.0f%% |%n",
+                            "| %s | %.1f | %.1f | %+.0f%% | %+.0f%% | %.1f | %+.0f%% | %.1f | %+.0f%%"
+                                    + " | %.0f / %.0f / %.0f |%n",
                             profile,
                             base,
                             local.cpuSecondsPerMillion(),
                             addedLocal * 100,
                             addedKernel * 100,
                             gzip.cpuSecondsPerMillion(),
-                            addedGzip * 100));
+                            addedGzip * 100,
+                            gzip1.cpuSecondsPerMillion(),
+                            addedGzip1 * 100,
+                            local.shardBytes() / 1e6,
+                            gzip.shardBytes() / 1e6,
+                            gzip1.shardBytes() / 1e6));
+        }
+    }
+
+    /** What S3Proxy read and wrote for the shards of the S3 run, against the shards' bytes. */
+    private void s3Io(StringBuilder md, ObjectNode root) {
+        if (!s.s3()) {
+            return;
+        }
+        md.append("\n## S3 (S3Proxy) I/O per shard byte\n\n");
+        md.append(
+                "| profile | shard MB | S3Proxy read (x shard bytes) | S3Proxy written (x shard"
+                        + " bytes) |\n| --- | --- | --- | --- |\n");
+        ObjectNode io = root.putObject("s3_io");
+        for (String profile : s.profiles()) {
+            HarnessRun r = find(profile, "tfstream (shards s3proxy)");
+            if (r == null || r.shardBytes() == 0) {
+                continue;
+            }
+            double read = (double) r.s3ProxyReadBytes() / r.shardBytes();
+            double written = (double) r.s3ProxyWrittenBytes() / r.shardBytes();
+            ObjectNode p = io.putObject(profile);
+            p.put("shard_bytes", r.shardBytes());
+            p.put("s3proxy_read_ratio", read);
+            p.put("s3proxy_written_ratio", written);
+            md.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %.0f | %.2f | %.2f |%n",
+                            profile,
+                            r.shardBytes() / 1e6,
+                            read,
+                            written));
         }
     }
 
@@ -168,6 +213,7 @@ final class HarnessReport {
             bars.addValue(r.recordsPerSecond(), r.job(), r.profile());
         }
         shardCost(md, root);
+        s3Io(md, root);
         validationCost(md, root);
         md.append(
                 "\n## CPU by stage (JFR execution samples of the tfstream run, shards local)\n\n");

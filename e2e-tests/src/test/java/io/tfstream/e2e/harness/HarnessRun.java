@@ -11,7 +11,10 @@ public record HarnessRun(
         double seconds,
         double cpuSeconds,
         double kernelCpuSeconds,
-        double s3ProxyCpuSeconds) {
+        double s3ProxyCpuSeconds,
+        long shardBytes,
+        long s3ProxyReadBytes,
+        long s3ProxyWrittenBytes) {
     double recordsPerSecond() {
         return records / seconds;
     }
@@ -25,6 +28,21 @@ public record HarnessRun(
         return kernelCpuSeconds * 1e6 / records;
     }
 
+    /** This run with what its shards took: their bytes, and S3Proxy's I/O while it ran. */
+    HarnessRun withShards(long bytes, long proxyRead, long proxyWritten, double proxyCpu) {
+        return new HarnessRun(
+                profile,
+                job,
+                records,
+                seconds,
+                cpuSeconds,
+                kernelCpuSeconds,
+                proxyCpu,
+                bytes,
+                proxyRead,
+                proxyWritten);
+    }
+
     /** The median of repeated runs of one job: median wall time and median CPU time. */
     static HarnessRun median(List<HarnessRun> runs) {
         HarnessRun first = runs.get(0);
@@ -35,7 +53,14 @@ public record HarnessRun(
                 medianOf(runs.stream().mapToDouble(HarnessRun::seconds).toArray()),
                 medianOf(runs.stream().mapToDouble(HarnessRun::cpuSeconds).toArray()),
                 medianOf(runs.stream().mapToDouble(HarnessRun::kernelCpuSeconds).toArray()),
-                medianOf(runs.stream().mapToDouble(HarnessRun::s3ProxyCpuSeconds).toArray()));
+                medianOf(runs.stream().mapToDouble(HarnessRun::s3ProxyCpuSeconds).toArray()),
+                (long) medianOf(runs.stream().mapToDouble(HarnessRun::shardBytes).toArray()),
+                (long) medianOf(runs.stream().mapToDouble(HarnessRun::s3ProxyReadBytes).toArray()),
+                (long)
+                        medianOf(
+                                runs.stream()
+                                        .mapToDouble(HarnessRun::s3ProxyWrittenBytes)
+                                        .toArray()));
     }
 
     private static double medianOf(double[] values) {

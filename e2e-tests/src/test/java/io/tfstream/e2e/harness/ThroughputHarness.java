@@ -133,6 +133,7 @@ public final class ThroughputHarness {
                     if (s.shardCost()) {
                         sample(samples, tfstream(profile, in, specFile, "none", false));
                         sample(samples, tfstream(profile, in, specFile, "local gzip", false));
+                        sample(samples, tfstream(profile, in, specFile, "local gzip-1", false));
                     }
                     if (s.validation()) {
                         sample(samples, tfstream(profile, in, specFile, VALIDATED, false));
@@ -319,8 +320,11 @@ public final class ThroughputHarness {
                 // the same job without shards: what shard writing costs
             } else if (shards.startsWith("local")) {
                 m.put("shards.path", work.resolve(profile + "-shards-" + id).toUri().toString());
-                if (shards.endsWith("gzip")) {
+                if (shards.contains("gzip")) {
                     m.put("shards.compression", "gzip");
+                }
+                if (shards.endsWith("gzip-1")) {
+                    m.put("shards.compression-level", 1);
                 }
             } else {
                 proxy = S3ProxyProcess.start(work.resolve(profile + "-s3"));
@@ -342,6 +346,7 @@ public final class ThroughputHarness {
                     StreamExecutionEnvironment.getExecutionEnvironment(flink);
             env.setParallelism(s.parallelism());
             TfstreamPipeline.build(env, job.config(), job.schema());
+            long[] proxyBefore = proxy != null ? proxy.ioBytes() : new long[2];
             HarnessRun r =
                     measure(
                             profile,
@@ -349,18 +354,16 @@ public final class ThroughputHarness {
                             flink,
                             env,
                             profiled ? profile : null);
-            if (proxy != null) {
-                r =
-                        new HarnessRun(
-                                r.profile(),
-                                r.job(),
-                                r.records(),
-                                r.seconds(),
-                                r.cpuSeconds(),
-                                r.kernelCpuSeconds(),
-                                proxy.cpuSeconds());
-            }
-            return r;
+            long[] proxyAfter = proxy != null ? proxy.ioBytes() : new long[2];
+            Path shardDir =
+                    proxy != null
+                            ? proxy.bucketDir("harness").resolve(profile)
+                            : work.resolve(profile + "-shards-" + id);
+            return r.withShards(
+                    shardBytes(shardDir),
+                    proxyAfter[0] - proxyBefore[0],
+                    proxyAfter[1] - proxyBefore[1],
+                    proxy != null ? proxy.cpuSeconds() : 0);
         } finally {
             if (proxy != null) {
                 proxy.close();
@@ -369,6 +372,23 @@ public final class ThroughputHarness {
             deleteTree(work.resolve(profile + "-shards-" + id));
             deleteTree(work.resolve(profile + "-s3"));
             resetOutputs(in);
+        }
+    }
+
+    /** Bytes of the finished shards under {@code dir} (no manifests, markers or hidden files). */
+    private static long shardBytes(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (var files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(
+                            p ->
+                                    p.getFileName()
+                                            .toString()
+                                            .matches("[^._].*\\.tfrecord(\\.gz|\\.zz)?"))
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
         }
     }
 
@@ -469,7 +489,8 @@ public final class ThroughputHarness {
                                 .deserializeError(getClass().getClassLoader()));
             }
             HarnessRun r =
-                    new HarnessRun(profile, name, recordsOf(profile), seconds, cpu, kernel, 0);
+                    new HarnessRun(
+                            profile, name, recordsOf(profile), seconds, cpu, kernel, 0, 0, 0, 0);
             System.out.printf(
                     Locale.ROOT,
                     "[harness] %s %s: %.0f records/s, %.1f CPU s per million%n",

@@ -55,6 +55,8 @@ class ThroughputHarnessITCase {
                         "| wide | tfstream (shards local) |",
                         "| wide | tfstream (no shards) |",
                         "| wide | tfstream (shards local gzip) |",
+                        "| wide | tfstream (shards local gzip-1) |",
+                        "## S3 (S3Proxy) I/O per shard byte",
                         "| wide | tfstream (shards local, batch 256) |",
                         "| seed001 | tfstream (shards local, validation) |",
                         "| wide | tfstream (shards local, validation) |",
@@ -63,9 +65,17 @@ class ThroughputHarnessITCase {
             assertTrue(md.contains(row), row + " in\n" + md);
         }
         JsonNode json = new ObjectMapper().readTree(out.resolve("report.json").toFile());
-        // per profile: pass-through, shards local, s3proxy, no shards, local gzip, validation,
-        // batch 256
-        assertEquals(14, json.get("runs").size());
+        // per profile: pass-through, shards local, s3proxy, no shards, local gzip (levels 6 and
+        // 1), validation, batch 256
+        assertEquals(16, json.get("runs").size());
+        JsonNode cost = json.get("shard_cost").get("wide");
+        assertTrue(cost.get("shard_bytes_gzip_1").asLong() > 0, cost.toString());
+        assertTrue(
+                cost.get("shard_bytes_gzip").asLong() < cost.get("shard_bytes_local").asLong(),
+                cost.toString());
+        // S3Proxy receives every shard byte at least once over its sockets
+        JsonNode io = json.get("s3_io").get("seed001");
+        assertTrue(io.get("s3proxy_read_ratio").asDouble() >= 1, io.toString());
         for (JsonNode r : json.get("runs")) {
             assertTrue(r.get("records_per_second").asDouble() > 0, r.toString());
             assertTrue(r.get("cpu_seconds").asDouble() > 0, r.toString());
