@@ -5,7 +5,6 @@ import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.Crc32cCombine;
 import io.tfstream.tfrecord.MaskedCrc32c;
 import io.tfstream.tfrecord.TfRecordFraming;
-import io.tfstream.tfrecord.TfRecordReadOptions;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -111,14 +110,7 @@ public final class ShardEncoder {
     public void write(byte[] record, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, record.length);
         checkOpen("write");
-        if (len > TfRecordReadOptions.MAX_SUPPORTED_RECORD_LENGTH) {
-            throw new IllegalArgumentException(
-                    "record of "
-                            + len
-                            + " bytes exceeds the largest readable record ("
-                            + TfRecordReadOptions.MAX_SUPPORTED_RECORD_LENGTH
-                            + ")");
-        }
+        TfRecordFraming.checkWritable(len);
         if (segmentRecords == 0) {
             beginSegment();
         }

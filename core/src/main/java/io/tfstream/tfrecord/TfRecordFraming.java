@@ -78,4 +78,16 @@ public final class TfRecordFraming {
     public static boolean isValidHeader(byte[] src, int at, MaskedCrc32c crc) {
         return crc.maskedLengthCrc(getLength(src, at)) == getInt(src, at + 8);
     }
+
+    /** Refuses a record longer than any reader accepts, before a byte of it is written. */
+    public static void checkWritable(int len) {
+        if (len > TfRecordReadOptions.MAX_SUPPORTED_RECORD_LENGTH) {
+            throw new IllegalArgumentException(
+                    "record of "
+                            + len
+                            + " bytes exceeds the largest readable record ("
+                            + TfRecordReadOptions.MAX_SUPPORTED_RECORD_LENGTH
+                            + ")");
+        }
+    }
 }

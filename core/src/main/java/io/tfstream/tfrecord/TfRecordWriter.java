@@ -93,14 +93,7 @@ public final class TfRecordWriter implements Closeable, Flushable {
         if (finished) {
             throw new IllegalStateException("write after finish() or close()");
         }
-        if (len > TfRecordReadOptions.MAX_SUPPORTED_RECORD_LENGTH) {
-            throw new IllegalArgumentException(
-                    "record of "
-                            + len
-                            + " bytes exceeds the largest readable record ("
-                            + TfRecordReadOptions.MAX_SUPPORTED_RECORD_LENGTH
-                            + ")");
-        }
+        TfRecordFraming.checkWritable(len);
         int framed = len + TfRecordFraming.OVERHEAD;
         if (framed > buf.remaining()) {
             drain();
