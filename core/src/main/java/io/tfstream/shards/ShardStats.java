@@ -13,8 +13,7 @@ import java.util.TreeMap;
  * What a shard holds, gathered as its records are written: record count and bytes, event-time
  * range, and per source (Kafka topic partition, or TFRecord file) the first and last offset and the
  * record count. Mergeable (a copy is taken for each checkpoint) and serializable with {@link
- * #writeTo} / {@link #readFrom}, so it can travel in checkpointed state.
- * Not thread-safe.
+ * #writeTo} / {@link #readFrom}, so it can travel in checkpointed state. Not thread-safe.
  */
 public final class ShardStats {
     /** The partition of records read from a TFRecord file (offsets are then byte offsets). */
