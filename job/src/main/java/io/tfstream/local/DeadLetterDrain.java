@@ -4,10 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Map;
@@ -29,24 +26,15 @@ final class DeadLetterDrain {
      */
     static long drain(String bootstrap, String topic, Path file, Map<String, Long> byReason)
             throws IOException {
-        long[] n = {0};
-        try (Writer w = Files.newBufferedWriter(file)) {
-            TopicDrain.readCommitted(
-                    bootstrap,
-                    topic,
-                    r -> {
-                        ObjectNode line = line(r);
-                        try {
-                            w.write(JSON.writeValueAsString(line));
-                            w.write('\n');
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                        byReason.merge(line.get("reason").asText(), 1L, Long::sum);
-                        n[0]++;
-                    });
-        }
-        return n[0];
+        return TopicDrain.toLines(
+                bootstrap,
+                topic,
+                file,
+                r -> {
+                    ObjectNode line = line(r);
+                    byReason.merge(line.get("reason").asText(), 1L, Long::sum);
+                    return line.toString();
+                });
     }
 
     private static ObjectNode line(ConsumerRecord<byte[], byte[]> r) {

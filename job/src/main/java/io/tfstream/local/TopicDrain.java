@@ -1,11 +1,17 @@
 package io.tfstream.local;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -63,5 +69,35 @@ final class TopicDrain {
                 }
             }
         }
+    }
+
+    /**
+     * Writes every committed record of {@code topic} to {@code file} as one line, {@code line}'s
+     * text for it; returns the number of records.
+     */
+    static long toLines(
+            String bootstrap,
+            String topic,
+            Path file,
+            Function<ConsumerRecord<byte[], byte[]>, String> line)
+            throws IOException {
+        long[] n = {0};
+        try (Writer w = Files.newBufferedWriter(file)) {
+            readCommitted(
+                    bootstrap,
+                    topic,
+                    r -> {
+                        try {
+                            w.write(line.apply(r));
+                            w.write('\n');
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                        n[0]++;
+                    });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return n[0];
     }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.job.JobOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,19 +41,8 @@ class RunCommandTest {
 
     @Test
     void aRejectedSchemaExitsWith3() throws Exception {
-        Path schema = dir.resolve("s.pbtxt");
-        Files.writeString(schema, "feature: {name: \"x\" type: INT shape: {}}\n");
-        CliRun r =
-                CliRun.of(
-                        "run",
-                        "--set",
-                        "source.bootstrap-servers=localhost:1",
-                        "--set",
-                        "source.topics=in",
-                        "--set",
-                        "dlq.topic=dlq",
-                        "--set",
-                        "schema.path=" + schema);
+        Path schema = rejectedSchema();
+        CliRun r = runWithSchema(schema);
         assertEquals(ExitCodes.SPEC_REJECTED, r.exitCode(), r.err());
         assertTrue(
                 r.err()
@@ -64,21 +55,7 @@ class RunCommandTest {
 
     @Test
     void aDeprecatedSpellingIsReadAndWarnedAbout() throws Exception {
-        Path schema = dir.resolve("s.pbtxt");
-        Files.writeString(schema, "feature: {name: \"x\" type: INT shape: {}}\n");
-        CliRun r =
-                CliRun.of(
-                        "run",
-                        "--set",
-                        "source.bootstrap-servers=localhost:1",
-                        "--set",
-                        "source.topics=in",
-                        "--set",
-                        "dlq.topic=dlq",
-                        "--set",
-                        "source.files.on-corruption=dlq",
-                        "--set",
-                        "schema.path=" + schema);
+        CliRun r = runWithSchema(rejectedSchema(), "--set", "source.files.on-corruption=dlq");
         assertEquals(ExitCodes.SPEC_REJECTED, r.exitCode(), r.err());
         assertTrue(
                 r.err()
@@ -86,5 +63,29 @@ class RunCommandTest {
                                 "tfstream run: warning: source.files.on-corruption: 'dlq' is"
                                         + " deprecated, use 'dead_letter'\ntfstream run: schema.path: "),
                 r.err());
+    }
+
+    /** A schema whose feature-spec derivation rejects feature x. */
+    private Path rejectedSchema() throws Exception {
+        Path schema = dir.resolve("s.pbtxt");
+        Files.writeString(schema, "feature: {name: \"x\" type: INT shape: {}}\n");
+        return schema;
+    }
+
+    /** {@code tfstream run} against an unreachable broker with {@code schema} and {@code more}. */
+    private static CliRun runWithSchema(Path schema, String... more) throws Exception {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "run",
+                                "--set",
+                                "source.bootstrap-servers=localhost:1",
+                                "--set",
+                                "source.topics=in",
+                                "--set",
+                                "dlq.topic=dlq"));
+        args.addAll(List.of(more));
+        args.addAll(List.of("--set", "schema.path=" + schema));
+        return CliRun.of(args.toArray(String[]::new));
     }
 }
