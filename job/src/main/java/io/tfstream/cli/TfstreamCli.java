@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             SpecCommand.class,
+            SchemaCommand.class,
             ParseCommand.class,
             ParseSeqCommand.class,
             VerifyCommand.class,

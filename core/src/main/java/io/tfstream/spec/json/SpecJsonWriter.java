@@ -55,6 +55,39 @@ public final class SpecJsonWriter {
         return out.toString();
     }
 
+    /**
+     * One feature's entry as SPEC.json writes it, e.g. {@code {"type":"var_len","dtype":"int64"}}.
+     */
+    public static String writeFeature(FeatureSpec spec) {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            writeSpec(g, spec);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
+    /**
+     * The {@code default} of a FixedLen (nested to its shape) or FixedLenSequence feature as
+     * SPEC.json writes it, or {@code null} (the JSON literal) when it has none.
+     */
+    public static String writeDefault(FeatureSpec spec) {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            if (spec instanceof FixedLenFeature f && f.defaultValue().isPresent()) {
+                writeNested(g, f.defaultValue().get(), f.shape(), 0, 0, f.numElements());
+            } else if (spec instanceof FixedLenSequenceFeature f && f.defaultValue().isPresent()) {
+                writeValue(g, f.defaultValue().get(), 0);
+            } else {
+                g.writeNull();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
     private static void writeDict(JsonGenerator g, FeatureSpecs specs) throws IOException {
         g.writeStartObject();
         for (Map.Entry<String, FeatureSpec> e : specs.features().entrySet()) {
