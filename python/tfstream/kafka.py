@@ -120,6 +120,8 @@ class PayloadConsumer:
             entry = (tp, msg.offset())
             whole = self._assembler.add(batch)
             if whole is None:
+                if not self._assembler.is_pending(batch.batch_id):
+                    continue  # a redelivery of a batch handed out already
                 self._held.setdefault(tp, set()).add(msg.offset())
                 self._held_by_batch.setdefault(batch.batch_id, []).append(entry)
                 continue

@@ -3,6 +3,7 @@ event-time window (early ones included), in any order and from any partition."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Callable, Dict, Iterable, Iterator, List, Optional
 
 from tfstream.payloads._rows import concat_values, merge_sources
@@ -16,19 +17,32 @@ class Assembler:
     Complete means: a payload with ``parts`` 0 of a count batch (``window_*_ms`` 0) is whole; a
     batch split by size, or a window, is complete once a payload has told its total (``parts`` >
     0; a window's early payloads have 0) and parts 0..parts-1 have all arrived. A part that
-    arrives twice (a redelivery) is kept once.
+    arrives twice (a redelivery) is kept once, and a payload of one of the last ``remember``
+    batches handed out is dropped as a redelivery.
     """
 
-    def __init__(self, spec: Optional[Spec] = None):
+    def __init__(self, spec: Optional[Spec] = None, remember: int = 100_000):
         self._spec = spec
         self._pending: Dict[str, Dict[int, Batch]] = {}
         self._totals: Dict[str, int] = {}
+        self._done: "OrderedDict[str, None]" = OrderedDict()
+        self._remember = remember
+
+    def _handed_out(self, batch: Batch) -> Batch:
+        if batch.batch_id:
+            self._done[batch.batch_id] = None
+            if len(self._done) > self._remember:
+                self._done.popitem(last=False)
+        return batch
 
     def add(self, batch: Batch) -> Optional[Batch]:
-        """The assembled batch when ``batch`` completes one, else None."""
-        if batch.parts == 0 and not batch.is_window:
-            return batch
+        """The assembled batch when ``batch`` completes one, else None (also for a
+        redelivered payload of a batch already handed out)."""
         key = batch.batch_id
+        if key in self._done:
+            return None
+        if batch.parts == 0 and not batch.is_window:
+            return self._handed_out(batch)
         parts = self._pending.setdefault(key, {})
         parts.setdefault(batch.part, batch)
         if batch.parts > 0:
@@ -44,7 +58,11 @@ class Assembler:
             raise ValueError(f"batch {key!r}: part numbers {sorted(parts)} beyond {total} parts")
         del self._pending[key]
         del self._totals[key]
-        return join([parts[i] for i in range(total)], self._spec)
+        return self._handed_out(join([parts[i] for i in range(total)], self._spec))
+
+    def is_pending(self, batch_id: str) -> bool:
+        """True when payloads of ``batch_id`` are held for a batch not complete yet."""
+        return batch_id in self._pending
 
     def pending(self) -> List[IncompleteBatch]:
         """The batches still waiting for parts."""

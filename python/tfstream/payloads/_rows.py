@@ -184,7 +184,7 @@ def _slice(group, name, v, lo, hi, kind, spec, lengths) -> Value:
     if info.type != "fixed_len_seq":
         return rows
     # The padded width of these rows alone: up to the last step that is not all padding.
-    steps = rows.reshape(rows.shape[0], rows.shape[1], -1)
+    steps = rows.reshape(rows.shape[0], rows.shape[1], int(np.prod(rows.shape[2:])))
     if rows.dtype == object:
         real = np.vectorize(lambda x: x != info.padding, otypes=[bool])(steps) if steps.size \
             else np.zeros(steps.shape, dtype=bool)
