@@ -27,5 +27,34 @@ for p in tensor tensor_shape types resource_handle; do
   vendor "$src/tensorflow/core/framework/$p.proto" "$p"
 done
 vendor "$src/tfstream/v1/tensor_batch.proto" tensor_batch
+# The same wire format with `tensors` read as its repeated map entries: protobuf's Python map
+# wrapper costs more than the rest of decoding, a repeated field does not.
+cat > "$work/tfstream/_vendor/tensor_batch_entries.proto" <<'PROTO'
+// Made by python/scripts/gen_protos.sh; do not edit.
+// tfstream.v1.TensorBatch's wire format with its `tensors` map as the repeated entries a map is on
+// the wire, for reading (a map with a key twice: the last entry wins, as for the map).
+syntax = "proto3";
+
+package tfstream.vendor.v1;
+
+import "tfstream/_vendor/tensor.proto";
+import "tfstream/_vendor/tensor_batch.proto";
+
+message TensorBatchEntries {
+  message Entry {
+    string key = 1;
+    tfstream.vendor.tf.TensorProto value = 2;
+  }
+  repeated Entry tensors = 1;
+  int64 rows = 2;
+  string schema_fingerprint = 3;
+  repeated SourceRange sources = 4;
+  int64 window_start_ms = 5;
+  int64 window_end_ms = 6;
+  string batch_id = 7;
+  int32 part = 8;
+  int32 parts = 9;
+}
+PROTO
 protoc -I "$work" --python_out="$work" "$work"/tfstream/_vendor/*.proto
 cp "$work"/tfstream/_vendor/*.proto "$work"/tfstream/_vendor/*_pb2.py "$out/"

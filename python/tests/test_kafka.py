@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import random
 
-import pytest
+import confluent_kafka
 
-confluent_kafka = pytest.importorskip(
-    "confluent_kafka", reason="confluent-kafka is a test dependency: python3-confluent-kafka")
-
-from tfstream import kafka, payloads  # noqa: E402
-from tfstream.payloads import records  # noqa: E402
-from encode import encode  # noqa: E402
-from values import assert_batch_matches  # noqa: E402
+from tfstream import kafka, payloads
+from tfstream.payloads import records
+from encode import encode
+from values import assert_batch_matches
 
 PARTITIONS = 3
 

@@ -3,12 +3,13 @@ to feature names (docs/streaming-job.md#tensor-payloads)."""
 
 from __future__ import annotations
 
+import math
 from typing import Dict, Optional
 
 import numpy as np
 from google.protobuf.message import DecodeError
 
-from tfstream._vendor import tensor_batch_pb2, types_pb2
+from tfstream._vendor import tensor_batch_entries_pb2, tensor_batch_pb2, types_pb2
 from tfstream.payloads._types import (
     EXAMPLE,
     SEQUENCE_EXAMPLE,
@@ -41,7 +42,7 @@ def decode(payload: bytes, kind: Optional[str] = None) -> Batch:
     SequenceExample payload. Raises :class:`PayloadError` for bytes that are not a payload or a
     tensor whose content does not match its dtype and shape.
     """
-    message = tensor_batch_pb2.TensorBatch()
+    message = tensor_batch_entries_pb2.TensorBatchEntries()
     try:
         message.ParseFromString(payload)
     except DecodeError as e:
@@ -50,9 +51,13 @@ def decode(payload: bytes, kind: Optional[str] = None) -> Batch:
 
 
 def from_message(message, kind: Optional[str] = None) -> Batch:
-    """A Batch from a parsed ``TensorBatch`` message (see :func:`decode`)."""
-    tensors = message.tensors
-    names = list(tensors.keys())
+    """A Batch from a parsed ``TensorBatch`` (or ``TensorBatchEntries``) message (see
+    :func:`decode`)."""
+    if isinstance(message, tensor_batch_pb2.TensorBatch):
+        tensors = dict(message.tensors.items())
+    else:
+        tensors = {e.key: e.value for e in message.tensors}
+    names = list(tensors)
     if kind is None:
         sequence = bool(names) and all(n.startswith(_SEQUENCE_PREFIXES) for n in names)
         kind = SEQUENCE_EXAMPLE if sequence else EXAMPLE
@@ -125,7 +130,7 @@ def _array(name: str, proto) -> np.ndarray:
     shape = tuple(d.size for d in proto.tensor_shape.dim)
     if any(d < 0 for d in shape):
         raise PayloadError(f"tensor '{name}' has an unknown dimension in its shape {list(shape)}")
-    n = int(np.prod(shape, dtype=np.int64))
+    n = math.prod(shape)
     if proto.dtype == types_pb2.DT_STRING:
         strings = proto.string_val
         if len(strings) != n:
