@@ -73,3 +73,12 @@ def test_a_record_that_is_not_a_payload_names_its_offset(tmp_path):
     payloads.write_records(path, [b"", b"\xff\xff"])
     with pytest.raises(payloads.PayloadError, match="record at byte 16: not a tfstream"):
         list(payloads.read_file(path))
+
+
+def test_crc32c_matches_the_standard_check_value():
+    from tfstream.payloads import _crc32c
+
+    # CRC-32C check value (RFC 3720 B.4); the accelerated module, when installed, agrees
+    assert _crc32c._crc32c_python(b"123456789") == 0xE3069283
+    assert _crc32c.crc32c(b"123456789") == 0xE3069283
+    assert _crc32c.crc32c(bytes(range(256)) * 3) == _crc32c._crc32c_python(bytes(range(256)) * 3)
