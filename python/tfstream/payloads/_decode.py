@@ -25,6 +25,7 @@ CONTEXT = "context/"
 FEATURE_LIST = "feature_list/"
 FEATURE_LIST_LENGTHS = "feature_list_lengths/"
 _SEQUENCE_PREFIXES = (CONTEXT, FEATURE_LIST, FEATURE_LIST_LENGTHS)
+_STRING = types_pb2.DT_STRING
 
 # little-endian, as tf.io.serialize_tensor writes tensor_content
 _NUMERIC = {
@@ -127,23 +128,25 @@ def _array(name: str, proto) -> np.ndarray:
     """A TensorProto as an ndarray: numbers viewed in ``tensor_content`` without a copy (or from
     the typed repeated field, TensorFlow's last-value fill included), strings as an object array
     of ``bytes``."""
-    shape = tuple(d.size for d in proto.tensor_shape.dim)
-    if any(d < 0 for d in shape):
-        raise PayloadError(f"tensor '{name}' has an unknown dimension in its shape {list(shape)}")
+    shape = [d.size for d in proto.tensor_shape.dim]
+    if shape and min(shape) < 0:
+        raise PayloadError(f"tensor '{name}' has an unknown dimension in its shape {shape}")
     n = math.prod(shape)
-    if proto.dtype == types_pb2.DT_STRING:
+    dt = proto.dtype
+    numeric = _NUMERIC.get(dt)
+    if numeric is None:
+        if dt != _STRING:
+            raise PayloadError(
+                f"tensor '{name}' has dtype {types_pb2.DataType.Name(dt)}, "
+                "not int64, int32, float or string"
+            )
         strings = proto.string_val
         if len(strings) != n:
             raise PayloadError(f"tensor '{name}' has {len(strings)} strings for {n} elements")
         out = np.empty(n, dtype=object)
         out[:] = list(strings)
         return out.reshape(shape)
-    if proto.dtype not in _NUMERIC:
-        raise PayloadError(
-            f"tensor '{name}' has dtype {types_pb2.DataType.Name(proto.dtype)}, "
-            "not int64, int32, float or string"
-        )
-    dtype, field = _NUMERIC[proto.dtype]
+    dtype, field = numeric
     content = proto.tensor_content
     if content or n == 0:
         if len(content) != n * dtype.itemsize:
