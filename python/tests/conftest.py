@@ -54,17 +54,17 @@ class Corpus:
         write_records(self.input, self.records)
         self._parsed: Dict[tuple, list] = {}
 
-    def run_local(self) -> Path:
-        out = self.dir / "local"
+    def run_local(self, name: str = "local", *settings: str) -> Path:
+        """`tfstream local` over the corpus; the path of its payload file."""
+        out = self.dir / name
         # One partition and source order: a payload's rows are records first..last_offset.
         # Small batches and a small message limit make batches split into many parts.
+        sets = ["batch.max-records=64", "batch.max-delay=1 min",
+                "output.batches.max-message-bytes=8kb", *settings]
         run_cli("local", "--input", str(self.input), "--feature-spec", str(self.spec_path),
                 "--records", str(RECORDS), "--partitions", "1", "--parallelism", "1",
-                "--rest-port", "0", "--out", str(out),
-                "--set", "batch.max-records=64", "--set", "batch.max-delay=1 min",
-                "--set", "output.batches.max-message-bytes=8kb")
-        self.payloads = out / "batches.tfrecord"
-        return self.payloads
+                "--rest-port", "0", "--out", str(out), *[a for s in sets for a in ("--set", s)])
+        return out / "batches.tfrecord"
 
     def parse(self, row_groups: Sequence[Sequence[int]]) -> List[dict]:
         """`tfstream parse` (`parse-seq`) of each group of rows, as one batch per group; one
@@ -95,15 +95,24 @@ def workdir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def example_corpus(workdir) -> Corpus:
     c = Corpus(workdir, sequence=False)
-    c.run_local()
+    c.payloads = c.run_local()
     return c
 
 
 @pytest.fixture(scope="session")
 def sequence_corpus(workdir) -> Corpus:
     c = Corpus(workdir, sequence=True)
-    c.run_local()
+    c.payloads = c.run_local()
     return c
+
+
+@pytest.fixture(scope="session")
+def window_payloads(example_corpus) -> Path:
+    """The Example corpus through event-time windows of 1 s whose buffer is emitted early every
+    16 KiB: windows of several payloads, early ones with `parts` 0."""
+    return example_corpus.run_local(
+        "windows", "batch.mode=event_time_window", "batch.window=1 s",
+        "batch.window-max-buffered-bytes=16kb")
 
 
 @pytest.fixture(params=["example", "sequence"])

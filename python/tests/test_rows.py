@@ -125,3 +125,18 @@ def test_rebatch_over_random_sizes_is_the_parse_of_each_batchs_rows(any_corpus, 
 def test_rebatch_needs_the_spec_to_cut_ambiguous_example_features(example_corpus):
     with pytest.raises(ValueError, match="pass spec="):
         list(payloads.rebatch(payloads.read_file(example_corpus.payloads), 7))
+
+
+def test_a_windowed_runs_payloads_assemble_to_the_parse_of_each_window(example_corpus,
+                                                                     window_payloads):
+    sent = list(payloads.read_file(window_payloads))
+    assert any(b.parts == 0 and b.is_window for b in sent), "no early window payload"
+    windows = list(payloads.assemble(sent, spec=example_corpus.spec_path))
+    assert all(b.is_window for b in windows)
+    assert sum(b.rows for b in windows) == len(example_corpus.records)
+    rows = [list(range(b.sources[0].first_offset, b.sources[0].last_offset + 1))
+            for b in windows]
+    assert sorted(r for g in rows for r in g) == list(range(len(example_corpus.records)))
+    for i, (b, e) in enumerate(zip(windows, example_corpus.parse(rows))):
+        assert b.rows == len(rows[i])
+        assert_batch_matches(b, e, f"window [{b.window_start_ms}, {b.window_end_ms})")
