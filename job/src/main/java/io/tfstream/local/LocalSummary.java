@@ -123,10 +123,11 @@ public record LocalSummary(
                             ? ", 'GZIP'"
                             : firstShard.endsWith(".zz") ? ", 'ZLIB'" : "");
         }
-        out.println(
-                "  read a payload: see docs/streaming-job.md#tensor-payloads (tensorflow +"
-                        + " tensor_batch_pb2);"
-                        + " tfstream cat / inspect read the shards");
+        out.printf(
+                "  read a payload: python3 -c \"import tfstream.payloads as p;"
+                        + " print(next(p.read_file('%s')))\"  (pip install ./python;"
+                        + " docs/python.md); tfstream cat / inspect read the shards%n",
+                dir.resolve("batches.tfrecord"));
         out.flush();
     }
 }

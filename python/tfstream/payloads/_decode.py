@@ -1,0 +1,166 @@
+"""Payload bytes -> Batch: the tensor names of io.tfstream.payload.TensorBatchCodec mapped back
+to feature names (docs/streaming-job.md#tensor-payloads)."""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, Optional
+
+import numpy as np
+from google.protobuf.message import DecodeError
+
+from tfstream._vendor import tensor_batch_entries_pb2, tensor_batch_pb2, types_pb2
+from tfstream.payloads._types import (
+    EXAMPLE,
+    SEQUENCE_EXAMPLE,
+    Batch,
+    PayloadError,
+    Ragged,
+    SourceRange,
+    Sparse,
+    Value,
+)
+
+CONTEXT = "context/"
+FEATURE_LIST = "feature_list/"
+FEATURE_LIST_LENGTHS = "feature_list_lengths/"
+_SEQUENCE_PREFIXES = (CONTEXT, FEATURE_LIST, FEATURE_LIST_LENGTHS)
+_STRING = types_pb2.DT_STRING
+
+# little-endian, as tf.io.serialize_tensor writes tensor_content
+_NUMERIC = {
+    types_pb2.DT_INT64: (np.dtype("<i8"), "int64_val"),
+    types_pb2.DT_INT32: (np.dtype("<i4"), "int_val"),
+    types_pb2.DT_FLOAT: (np.dtype("<f4"), "float_val"),
+}
+
+
+def decode(payload: bytes, kind: Optional[str] = None) -> Batch:
+    """Decodes one ``tfstream.v1.TensorBatch`` payload.
+
+    ``kind`` is ``"example"`` or ``"sequence_example"``; by default a payload whose tensor names
+    all start with ``context/``, ``feature_list/`` or ``feature_list_lengths/`` is a
+    SequenceExample payload. Raises :class:`PayloadError` for bytes that are not a payload or a
+    tensor whose content does not match its dtype and shape.
+    """
+    message = tensor_batch_entries_pb2.TensorBatchEntries()
+    try:
+        message.ParseFromString(payload)
+    except DecodeError as e:
+        raise PayloadError(f"not a tfstream.v1.TensorBatch ({len(payload)} bytes): {e}") from e
+    return from_message(message, kind)
+
+
+def from_message(message, kind: Optional[str] = None) -> Batch:
+    """A Batch from a parsed ``TensorBatch`` (or ``TensorBatchEntries``) message (see
+    :func:`decode`)."""
+    if isinstance(message, tensor_batch_pb2.TensorBatch):
+        tensors = dict(message.tensors.items())
+    else:
+        tensors = {e.key: e.value for e in message.tensors}
+    names = list(tensors)
+    if kind is None:
+        sequence = bool(names) and all(n.startswith(_SEQUENCE_PREFIXES) for n in names)
+        kind = SEQUENCE_EXAMPLE if sequence else EXAMPLE
+    elif kind not in (EXAMPLE, SEQUENCE_EXAMPLE):
+        raise ValueError(f"kind must be {EXAMPLE!r} or {SEQUENCE_EXAMPLE!r}, got {kind!r}")
+    batch = Batch(
+        rows=message.rows,
+        batch_id=message.batch_id,
+        part=message.part,
+        parts=message.parts,
+        schema_fingerprint=message.schema_fingerprint,
+        window_start_ms=message.window_start_ms,
+        window_end_ms=message.window_end_ms,
+        sources=[
+            SourceRange(s.topic, s.partition, s.first_offset, s.last_offset)
+            for s in message.sources
+        ],
+        kind=kind,
+    )
+    if kind == EXAMPLE:
+        batch.features = _features(tensors, "")
+    else:
+        batch.context = _features(tensors, CONTEXT)
+        batch.feature_lists = _features(tensors, FEATURE_LIST)
+        batch.feature_list_lengths = _features(tensors, FEATURE_LIST_LENGTHS)
+    return batch
+
+
+def _features(tensors, prefix: str) -> Dict[str, Value]:
+    """The tensors under ``prefix`` grouped by feature, with TensorBatchCodec.decode's rules: a
+    name with ``/indices``, ``/values`` and ``/dense_shape`` siblings is sparse, one with
+    ``/values`` and ``/row_splits`` ragged (``/row_splits/1``, ... inward), any other dense."""
+    protos = {n[len(prefix):]: t for n, t in tensors.items() if n.startswith(prefix)}
+    out: Dict[str, Value] = {}
+    used = set()
+    for name in sorted(protos):
+        if name.endswith("/indices"):
+            base = name[: -len("/indices")]
+            values, shape = base + "/values", base + "/dense_shape"
+            if values in protos and shape in protos:
+                out[base] = Sparse(
+                    _array(prefix + name, protos[name]),
+                    _array(prefix + values, protos[values]),
+                    _array(prefix + shape, protos[shape]),
+                )
+                used.update((name, values, shape))
+        elif name.endswith("/row_splits"):
+            base = name[: -len("/row_splits")]
+            values = base + "/values"
+            if values in protos:
+                splits = [_array(prefix + name, protos[name])]
+                used.add(name)
+                k = 1
+                while f"{name}/{k}" in protos:
+                    splits.append(_array(f"{prefix}{name}/{k}", protos[f"{name}/{k}"]))
+                    used.add(f"{name}/{k}")
+                    k += 1
+                out[base] = Ragged(_array(prefix + values, protos[values]), splits)
+                used.add(values)
+    for name in sorted(protos):
+        if name not in used:
+            out[name] = _array(prefix + name, protos[name])
+    return dict(sorted(out.items()))
+
+
+def _array(name: str, proto) -> np.ndarray:
+    """A TensorProto as an ndarray: numbers viewed in ``tensor_content`` without a copy (or from
+    the typed repeated field, TensorFlow's last-value fill included), strings as an object array
+    of ``bytes``."""
+    shape = [d.size for d in proto.tensor_shape.dim]
+    if shape and min(shape) < 0:
+        raise PayloadError(f"tensor '{name}' has an unknown dimension in its shape {shape}")
+    n = math.prod(shape)
+    dt = proto.dtype
+    numeric = _NUMERIC.get(dt)
+    if numeric is None:
+        if dt != _STRING:
+            raise PayloadError(
+                f"tensor '{name}' has dtype {types_pb2.DataType.Name(dt)}, "
+                "not int64, int32, float or string"
+            )
+        strings = proto.string_val
+        if len(strings) != n:
+            raise PayloadError(f"tensor '{name}' has {len(strings)} strings for {n} elements")
+        out = np.empty(n, dtype=object)
+        out[:] = list(strings)
+        return out.reshape(shape)
+    dtype, field = numeric
+    content = proto.tensor_content
+    if content or n == 0:
+        if len(content) != n * dtype.itemsize:
+            raise PayloadError(
+                f"tensor '{name}' has {len(content)} content bytes, its shape needs "
+                f"{n * dtype.itemsize}"
+            )
+        return np.frombuffer(content, dtype=dtype).reshape(shape)
+    values = getattr(proto, field)
+    if not values:
+        raise PayloadError(f"tensor '{name}' of {n} elements has no values")
+    if len(values) > n:
+        raise PayloadError(f"tensor '{name}' has {len(values)} values for {n} elements")
+    out = np.empty(n, dtype=dtype)
+    out[: len(values)] = values
+    out[len(values):] = values[-1]
+    return out.reshape(shape)
