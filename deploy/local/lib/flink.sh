@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # The standalone Flink cluster: a JobManager (StandaloneSessionClusterEntrypoint) and TaskManagers
 # (TaskManagerRunner) from the Maven-built classpath, the S3 file system as a plugin, checkpoints
-# and savepoints on S3Proxy. TaskManagers are numbered 1, 2, ... in the order they are started;
+# and savepoints on S3Proxy, Flink's Prometheus reporter on every process. TaskManagers are
+# numbered 1, 2, ... in the order they are started;
 # a number is not reused until `down`, and it is also the TaskManager's resource id (tm-<n>).
 
 TFL_JM_LOG="$TFL_LOGS/jobmanager.log"
@@ -43,6 +44,10 @@ s3.endpoint: $TFL_S3_ENDPOINT
 s3.path.style.access: true
 s3.access-key: $TFL_S3_ACCESS_KEY
 s3.secret-key: $TFL_S3_SECRET_KEY
+# Flink's Prometheus reporter (plugins/metrics-prometheus): each process serves /metrics on the
+# first free port of the range (the JobManager, started first, on the first one).
+metrics.reporter.prom.factory.class: org.apache.flink.metrics.prometheus.PrometheusReporterFactory
+metrics.reporter.prom.port: $TFSTREAM_METRICS_PORT-$((TFSTREAM_METRICS_PORT + 16))
 io.tmp.dirs: $TFL_STATE/flink/tmp
 web.tmpdir: $TFL_STATE/flink/web
 blob.storage.directory: $TFL_STATE/flink/blobs
