@@ -71,6 +71,10 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         JobLauncher.Prepared job;
         try {
+            if (metricsPort != null) {
+                // Before the checks that take time: a taken port is a usage error.
+                PrometheusEndpoint.checkPort(metricsPort, "--metrics-port");
+            }
             JobConfig jobConfig = JobConfig.of(JobConfigFiles.read(config, sets));
             for (String w : jobConfig.warnings()) {
                 err.println("tfstream run: warning: " + w);
@@ -86,16 +90,9 @@ final class RunCommand implements Callable<Integer> {
         }
         int parallelism = job.config().get(JobOptions.PARALLELISM);
         int slots = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
-        Configuration flink;
-        try {
-            flink = EmbeddedCluster.configuration(job.config());
-            if (metricsPort != null) {
-                PrometheusEndpoint.checkPort(metricsPort, "--metrics-port");
-                PrometheusEndpoint.enable(flink, metricsPort);
-            }
-        } catch (JobConfigException e) {
-            err.println("tfstream run: " + e.getMessage());
-            return ExitCodes.USAGE;
+        Configuration flink = EmbeddedCluster.configuration(job.config());
+        if (metricsPort != null) {
+            PrometheusEndpoint.enable(flink, metricsPort);
         }
         JobLauncher.initializeFileSystems(flink);
         String savepoints =
