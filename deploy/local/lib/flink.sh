@@ -36,6 +36,8 @@ parallelism.default: 1
 restart-strategy.type: fixed-delay
 restart-strategy.fixed-delay.attempts: 2147483647
 restart-strategy.fixed-delay.delay: 1 s
+# The cluster's checkpoint interval: a job keeps it unless it sets checkpoint.interval.
+execution.checkpointing.interval: 10 s
 execution.checkpointing.storage: filesystem
 execution.checkpointing.dir: s3://$TFSTREAM_S3_BUCKET/flink/checkpoints
 execution.checkpointing.savepoint-dir: s3://$TFSTREAM_S3_BUCKET/flink/savepoints

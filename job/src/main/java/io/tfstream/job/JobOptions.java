@@ -498,7 +498,7 @@ public final class JobOptions {
                     .noDefaultValue()
                     .withDescription(
                             "Base path of the TFRecord shards of accepted records: s3://bucket/prefix"
-                                    + " (s3a:// too; needs a file-system checkpoint.dir), or any"
+                                    + " (s3a:// too; needs a file-system checkpoint directory), or any"
                                     + " scheme whose Flink file system has a resumable recoverable"
                                     + " writer (file:///dir, hdfs://, gs://, abfs://, ...); unset:"
                                     + " no shards.");
