@@ -14,7 +14,7 @@ tfl_flink_write_config() {
   cp "$TFL_HOME/conf/log4j.properties" "$TFL_CONF/log4j.properties"
   cat >"$TFL_CONF/config.yaml" <<EOF
 # Written by $TFL_CMD from $TFL_STATE/cluster.env; rewritten at every up.
-# Extra settings: a file named by TFSTREAM_FLINK_CONFIG is appended below.
+# Extra settings: a file named by TFSTREAM_FLINK_CONFIG is appended below (its keys replace these).
 jobmanager.rpc.address: localhost
 jobmanager.rpc.port: $TFSTREAM_FLINK_RPC_PORT
 jobmanager.bind-host: localhost
@@ -56,6 +56,13 @@ blob.storage.directory: $TFL_STATE/flink/blobs
 EOF
   if [ -n "${TFSTREAM_FLINK_CONFIG:-}" ]; then
     [ -f "$TFSTREAM_FLINK_CONFIG" ] || tfl_die 2 "TFSTREAM_FLINK_CONFIG: no such file: $TFSTREAM_FLINK_CONFIG"
+    # Flink's YAML parser refuses a key twice: the generated lines of the keys the file sets go.
+    local generated="$TFL_CONF/config.yaml.generated"
+    mv "$TFL_CONF/config.yaml" "$generated"
+    awk 'NR == FNR { if (match($0, /^[A-Za-z0-9_.-]+:/)) drop[substr($0, 1, RLENGTH)] = 1; next }
+         !(match($0, /^[A-Za-z0-9_.-]+:/) && (substr($0, 1, RLENGTH) in drop))' \
+      "$TFSTREAM_FLINK_CONFIG" "$generated" >"$TFL_CONF/config.yaml"
+    rm -f "$generated"
     printf '# From %s:\n' "$TFSTREAM_FLINK_CONFIG" >>"$TFL_CONF/config.yaml"
     cat "$TFSTREAM_FLINK_CONFIG" >>"$TFL_CONF/config.yaml"
     printf '\n' >>"$TFL_CONF/config.yaml"
