@@ -46,8 +46,19 @@ class TfstreamPipelineTest {
         return env.getStreamGraph().getJobGraph(getClass().getClassLoader());
     }
 
-    /** The checkpoint interval of the job graph built on a cluster configured with {@code yaml}. */
+    /**
+     * The checkpoint interval of the job graph built on a cluster configured with {@code cluster}.
+     */
     private long intervalOnCluster(Map<String, String> cluster, Map<String, Object> job)
+            throws Exception {
+        return graphOnCluster(cluster, job)
+                .getCheckpointingSettings()
+                .getCheckpointCoordinatorConfiguration()
+                .getCheckpointInterval();
+    }
+
+    /** The job graph of the job's options {@code job} built on a cluster configured so. */
+    private JobGraph graphOnCluster(Map<String, String> cluster, Map<String, Object> job)
             throws Exception {
         Path spec = dir.resolve("spec.json");
         Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
@@ -63,10 +74,7 @@ class TfstreamPipelineTest {
         flink.addAll(JobLauncher.flinkConfiguration(config));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         TfstreamPipeline.build(env, config, JobSchema.load(config));
-        JobGraph g = env.getStreamGraph().getJobGraph(getClass().getClassLoader());
-        return g.getCheckpointingSettings()
-                .getCheckpointCoordinatorConfiguration()
-                .getCheckpointInterval();
+        return env.getStreamGraph().getJobGraph(getClass().getClassLoader());
     }
 
     @Test
@@ -96,6 +104,23 @@ class TfstreamPipelineTest {
                                                 "execution.checkpointing.mode", "AT_LEAST_ONCE"),
                                         Map.of()));
         assertTrue(atLeastOnce.getMessage().contains("EXACTLY_ONCE"), atLeastOnce.getMessage());
+    }
+
+    @Test
+    void theJobSetsNoRestartStrategyOfItsOwn() throws Exception {
+        JobGraph cluster =
+                graphOnCluster(Map.of("execution.checkpointing.interval", "7 s"), Map.of());
+        assertFalse(
+                cluster.getJobConfiguration().toMap().containsKey("restart-strategy.type"),
+                "the cluster's restart strategy applies");
+        JobGraph own =
+                graphOnCluster(
+                        Map.of("execution.checkpointing.interval", "7 s"),
+                        Map.of("flink.restart-strategy.type", "fixed-delay"));
+        assertEquals(
+                "fixed-delay",
+                own.getJobConfiguration().toMap().get("restart-strategy.type"),
+                "the job's flink.restart-strategy.* wins");
     }
 
     @Test
