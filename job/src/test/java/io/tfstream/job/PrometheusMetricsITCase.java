@@ -79,7 +79,7 @@ class PrometheusMetricsITCase {
         kafka.createTopic(dlq, 1);
         Path schema = Files.writeString(dir.resolve("schema.pbtxt"), SCHEMA);
         Map<String, Object> s = new LinkedHashMap<>();
-        s.put("job.name", "prom");
+        s.put("job.name", "prom-job");
         s.put("parallelism", PARALLELISM);
         s.put("checkpoint.interval", "500 ms");
         s.put("source.bootstrap-servers", kafka.bootstrapServers());
@@ -109,7 +109,7 @@ class PrometheusMetricsITCase {
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.getExecutionEnvironment(flink);
             TfstreamPipeline.build(env, job.config(), job.schema());
-            JobID id = cluster.submit(env, "prom");
+            JobID id = cluster.submit(env, "prom-job");
 
             List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
             for (int i = 0; i < GOOD; i++) {
@@ -194,7 +194,8 @@ class PrometheusMetricsITCase {
         assertTrue(scrape.contains("reason=\"validation\""), "dead letters by reason");
         assertTrue(scrape.contains("severity=\"ERROR\""), "alerts by severity");
         assertTrue(scrape.contains("type=\"INT_TYPE_BIG_INT\""), "alerts by type");
-        assertTrue(scrape.contains("job_name=\"prom\""), "series carry the job's name");
+        // Label values keep only [a-zA-Z0-9:_] (the reporter's filterLabelValueCharacters).
+        assertTrue(scrape.contains("job_name=\"prom_job\""), "series carry the job's name");
     }
 
     @Test
