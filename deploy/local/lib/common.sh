@@ -16,6 +16,7 @@ TFL_SETTINGS=(
   TFSTREAM_KAFKA_PORT TFSTREAM_KAFKA_CONTROLLER_PORT TFSTREAM_S3_PORT
   TFSTREAM_FLINK_REST_PORT TFSTREAM_FLINK_RPC_PORT TFSTREAM_S3_BUCKET
   TFSTREAM_TASKMANAGERS TFSTREAM_TM_SLOTS TFSTREAM_TM_MEMORY TFSTREAM_JM_MEMORY
+  TFSTREAM_METRICS_PORT
 )
 tfl_default() {
   case "$1" in
@@ -29,6 +30,8 @@ tfl_default() {
     TFSTREAM_TM_SLOTS) echo 2 ;;
     TFSTREAM_TM_MEMORY) echo 1280m ;;
     TFSTREAM_JM_MEMORY) echo 1024m ;;
+    # The JobManager's Prometheus endpoint; TaskManagers take the next free ports (flink.sh).
+    TFSTREAM_METRICS_PORT) echo 29249 ;;
     *) return 1 ;;
   esac
 }
@@ -96,7 +99,8 @@ tfl_load_settings() {
     export "${k?}"
   done
   for k in TFSTREAM_KAFKA_PORT TFSTREAM_KAFKA_CONTROLLER_PORT TFSTREAM_S3_PORT \
-    TFSTREAM_FLINK_REST_PORT TFSTREAM_FLINK_RPC_PORT TFSTREAM_TASKMANAGERS TFSTREAM_TM_SLOTS; do
+    TFSTREAM_FLINK_REST_PORT TFSTREAM_FLINK_RPC_PORT TFSTREAM_TASKMANAGERS TFSTREAM_TM_SLOTS \
+    TFSTREAM_METRICS_PORT; do
     [[ "${!k}" =~ ^[0-9]+$ ]] || tfl_die 2 "$k must be a number, got '${!k}'"
   done
   TFL_BOOTSTRAP="localhost:$TFSTREAM_KAFKA_PORT"
@@ -157,7 +161,7 @@ tfl_jvm_flags() {
 
 # Resolves one of maven/{broker,flink,s3proxy}/pom.xml into the cache directory, once per content
 # of that pom and the root pom (which holds the versions): broker.classpath, flink.classpath and
-# plugins/s3-fs-hadoop/, lib/s3proxy.jar.
+# plugins/s3-fs-hadoop/ and plugins/metrics-prometheus/, lib/s3proxy.jar.
 tfl_resolve() {
   local name=$1 pom="$TFL_HOME/maven/$1/pom.xml" stamp="$TFL_CACHE/$1.stamp" key
   key="$(cat "$pom" "$TFL_ROOT/pom.xml" | cksum | cut -d' ' -f1)"
@@ -192,6 +196,7 @@ tfl_resolved() {
         < <(cat "$TFL_CACHE/$1.classpath"; printf ':')
       if [ "$1" = flink ]; then
         compgen -G "$TFL_CACHE/plugins/s3-fs-hadoop/flink-s3-fs-hadoop-*.jar" >/dev/null || return 1
+        compgen -G "$TFL_CACHE/plugins/metrics-prometheus/flink-metrics-prometheus-*.jar" >/dev/null || return 1
       fi
       ;;
     s3proxy) [ -s "$TFL_CACHE/lib/s3proxy.jar" ] || return 1 ;;

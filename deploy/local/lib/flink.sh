@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # The standalone Flink cluster: a JobManager (StandaloneSessionClusterEntrypoint) and TaskManagers
 # (TaskManagerRunner) from the Maven-built classpath, the S3 file system as a plugin, checkpoints
-# and savepoints on S3Proxy. TaskManagers are numbered 1, 2, ... in the order they are started;
+# and savepoints on S3Proxy, Flink's Prometheus reporter on every process. TaskManagers are
+# numbered 1, 2, ... in the order they are started;
 # a number is not reused until `down`, and it is also the TaskManager's resource id (tm-<n>).
 
 TFL_JM_LOG="$TFL_LOGS/jobmanager.log"
@@ -13,7 +14,7 @@ tfl_flink_write_config() {
   cp "$TFL_HOME/conf/log4j.properties" "$TFL_CONF/log4j.properties"
   cat >"$TFL_CONF/config.yaml" <<EOF
 # Written by $TFL_CMD from $TFL_STATE/cluster.env; rewritten at every up.
-# Extra settings: a file named by TFSTREAM_FLINK_CONFIG is appended below.
+# Extra settings: a file named by TFSTREAM_FLINK_CONFIG is appended below (its keys replace these).
 jobmanager.rpc.address: localhost
 jobmanager.rpc.port: $TFSTREAM_FLINK_RPC_PORT
 jobmanager.bind-host: localhost
@@ -35,6 +36,8 @@ parallelism.default: 1
 restart-strategy.type: fixed-delay
 restart-strategy.fixed-delay.attempts: 2147483647
 restart-strategy.fixed-delay.delay: 1 s
+# The cluster's checkpoint interval: a job keeps it unless it sets checkpoint.interval.
+execution.checkpointing.interval: 10 s
 execution.checkpointing.storage: filesystem
 execution.checkpointing.dir: s3://$TFSTREAM_S3_BUCKET/flink/checkpoints
 execution.checkpointing.savepoint-dir: s3://$TFSTREAM_S3_BUCKET/flink/savepoints
@@ -43,12 +46,23 @@ s3.endpoint: $TFL_S3_ENDPOINT
 s3.path.style.access: true
 s3.access-key: $TFL_S3_ACCESS_KEY
 s3.secret-key: $TFL_S3_SECRET_KEY
+# Flink's Prometheus reporter (plugins/metrics-prometheus): each process serves /metrics on the
+# first free port of the range (the JobManager, started first, on the first one).
+metrics.reporter.prom.factory.class: org.apache.flink.metrics.prometheus.PrometheusReporterFactory
+metrics.reporter.prom.port: $TFSTREAM_METRICS_PORT-$((TFSTREAM_METRICS_PORT + 16))
 io.tmp.dirs: $TFL_STATE/flink/tmp
 web.tmpdir: $TFL_STATE/flink/web
 blob.storage.directory: $TFL_STATE/flink/blobs
 EOF
   if [ -n "${TFSTREAM_FLINK_CONFIG:-}" ]; then
     [ -f "$TFSTREAM_FLINK_CONFIG" ] || tfl_die 2 "TFSTREAM_FLINK_CONFIG: no such file: $TFSTREAM_FLINK_CONFIG"
+    # Flink's YAML parser refuses a key twice: the generated lines of the keys the file sets go.
+    local generated="$TFL_CONF/config.yaml.generated"
+    mv "$TFL_CONF/config.yaml" "$generated"
+    awk 'NR == FNR { if (match($0, /^[A-Za-z0-9_.-]+:/)) drop[substr($0, 1, RLENGTH)] = 1; next }
+         !(match($0, /^[A-Za-z0-9_.-]+:/) && (substr($0, 1, RLENGTH) in drop))' \
+      "$TFSTREAM_FLINK_CONFIG" "$generated" >"$TFL_CONF/config.yaml"
+    rm -f "$generated"
     printf '# From %s:\n' "$TFSTREAM_FLINK_CONFIG" >>"$TFL_CONF/config.yaml"
     cat "$TFSTREAM_FLINK_CONFIG" >>"$TFL_CONF/config.yaml"
     printf '\n' >>"$TFL_CONF/config.yaml"

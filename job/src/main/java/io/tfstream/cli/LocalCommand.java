@@ -172,6 +172,15 @@ final class LocalCommand implements Callable<Integer> {
             description = "Port of the web UI (default ${DEFAULT-VALUE}; 0: any free port).")
     private int restPort;
 
+    @Option(
+            names = "--metrics-port",
+            paramLabel = "PORT",
+            description =
+                    "Serve the job's and Flink's metrics for Prometheus at"
+                            + " http://127.0.0.1:PORT/metrics while the job runs (Flink's"
+                            + " Prometheus reporter; docs/operations.md).")
+    private Integer metricsPort;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -204,6 +213,7 @@ final class LocalCommand implements Callable<Integer> {
                         s3,
                         s3proxy,
                         restPort,
+                        metricsPort,
                         files);
         LocalSummary s;
         try {

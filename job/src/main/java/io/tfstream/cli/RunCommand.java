@@ -7,6 +7,7 @@ import io.tfstream.job.JobConfigFiles;
 import io.tfstream.job.JobLauncher;
 import io.tfstream.job.JobOptions;
 import io.tfstream.job.JobSchemaRejectedException;
+import io.tfstream.job.PrometheusEndpoint;
 import io.tfstream.job.TfstreamPipeline;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -55,12 +56,25 @@ final class RunCommand implements Callable<Integer> {
             description = "Sets one job option; repeatable; wins over --config.")
     private List<String> sets = new ArrayList<>();
 
+    @Option(
+            names = "--metrics-port",
+            paramLabel = "PORT",
+            description =
+                    "Serve the job's and Flink's metrics for Prometheus at"
+                            + " http://127.0.0.1:PORT/metrics while the job runs (Flink's"
+                            + " Prometheus reporter on the embedded cluster; docs/operations.md).")
+    private Integer metricsPort;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         JobLauncher.Prepared job;
         try {
+            if (metricsPort != null) {
+                // Before the checks that take time: a taken port is a usage error.
+                PrometheusEndpoint.checkPort(metricsPort, "--metrics-port");
+            }
             JobConfig jobConfig = JobConfig.of(JobConfigFiles.read(config, sets));
             for (String w : jobConfig.warnings()) {
                 err.println("tfstream run: warning: " + w);
@@ -76,11 +90,14 @@ final class RunCommand implements Callable<Integer> {
         }
         int parallelism = job.config().get(JobOptions.PARALLELISM);
         int slots = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
-        Configuration flink = JobLauncher.flinkConfiguration(job.config());
+        Configuration flink = EmbeddedCluster.configuration(job.config());
+        if (metricsPort != null) {
+            PrometheusEndpoint.enable(flink, metricsPort);
+        }
         JobLauncher.initializeFileSystems(flink);
         String savepoints =
-                job.config().contains(JobOptions.CHECKPOINT_DIR)
-                        ? job.config().get(JobOptions.CHECKPOINT_DIR)
+                job.config().checkpointDir().isPresent()
+                        ? job.config().checkpointDir().get()
                         : Files.createTempDirectory("tfstream-savepoints").toUri().toString();
         String name = job.config().get(JobOptions.JOB_NAME);
         try (EmbeddedCluster cluster =
@@ -99,6 +116,9 @@ final class RunCommand implements Callable<Integer> {
                             + slots
                             + "; web UI: "
                             + cluster.restAddress()
+                            + (metricsPort == null
+                                    ? ""
+                                    : "; metrics: " + PrometheusEndpoint.url(metricsPort))
                             + "; Ctrl-C stops it with a savepoint");
             out.flush();
             AtomicBoolean stopRequested = new AtomicBoolean();

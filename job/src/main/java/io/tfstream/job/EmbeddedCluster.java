@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -21,6 +22,22 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     private EmbeddedCluster(MiniCluster cluster) {
         this.cluster = cluster;
+    }
+
+    /**
+     * The Flink configuration of a job on the embedded cluster: the job's ({@link
+     * JobLauncher#flinkConfiguration}) with this cluster's own default of a checkpoint every {@link
+     * JobOptions#DEFAULT_CHECKPOINT_INTERVAL}, as a cluster's config.yaml would set it; the job's
+     * {@code checkpoint.interval} or {@code flink.execution.checkpointing.interval} win.
+     */
+    public static Configuration configuration(JobConfig config) {
+        Configuration conf = JobLauncher.flinkConfiguration(config);
+        if (!conf.contains(CheckpointingOptions.CHECKPOINTING_INTERVAL)) {
+            conf.set(
+                    CheckpointingOptions.CHECKPOINTING_INTERVAL,
+                    JobOptions.DEFAULT_CHECKPOINT_INTERVAL);
+        }
+        return conf;
     }
 
     /** Starts a cluster on {@code restPort} (0: any free port) with {@code slots} slots. */

@@ -89,6 +89,7 @@ public final class JobConfig {
                 check(conf, o, value);
             }
         }
+        CheckpointDir.undeprecate(conf, flink, warnings);
         JobConfig c = new JobConfig(conf, source, output, flink, given, warnings);
         c.deadLetters = new DeadLetterConfig(c);
         c.source = new SourceConfig(c);
@@ -164,7 +165,9 @@ public final class JobConfig {
 
     /** The job-wide options; each stage checks its own when its configuration is built. */
     private void checkJob() {
-        OptionChecks.positive(this, JobOptions.CHECKPOINT_INTERVAL);
+        if (contains(JobOptions.CHECKPOINT_INTERVAL)) {
+            OptionChecks.positive(this, JobOptions.CHECKPOINT_INTERVAL);
+        }
         int p = get(JobOptions.PARALLELISM);
         if (p == 0 || p < -1) {
             throw OptionChecks.invalid(p, "parallelism", "-1 or a positive integer");
@@ -203,6 +206,14 @@ public final class JobConfig {
     /** Flink settings ({@code flink.*}, prefix removed). */
     public Map<String, String> flinkSettings() {
         return Map.copyOf(flinkSettings);
+    }
+
+    /**
+     * The job's checkpoint directory: {@code flink.execution.checkpointing.dir} (or the deprecated
+     * {@code checkpoint.dir}); empty when the cluster's applies.
+     */
+    public java.util.Optional<String> checkpointDir() {
+        return java.util.Optional.ofNullable(flinkSettings.get(JobOptions.FLINK_CHECKPOINT_DIR));
     }
 
     /** The parse limits the job's batch-and-parse applies ({@code parse.*}). */

@@ -3,7 +3,6 @@ package io.tfstream.job;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 
@@ -45,7 +44,7 @@ public final class JobLauncher {
     /**
      * The Flink settings of the job: the {@code flink.*} pass-through, no Kryo fallback for any
      * record type ({@code pipeline.generic-types: false}), the S3 settings ({@link S3Settings}) and
-     * the checkpoint directory when set.
+     * the checkpoint directory when set (a {@code flink.*} setting, {@link CheckpointDir}).
      */
     public static Configuration flinkConfiguration(JobConfig config) {
         Configuration conf = new Configuration();
@@ -55,15 +54,6 @@ public final class JobLauncher {
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         conf.set(PipelineOptions.NAME, config.get(JobOptions.JOB_NAME));
         S3Settings.apply(config, System.getenv(), conf);
-        if (config.contains(JobOptions.CHECKPOINT_DIR)) {
-            conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
-            conf.set(
-                    CheckpointingOptions.CHECKPOINTS_DIRECTORY,
-                    config.get(JobOptions.CHECKPOINT_DIR));
-            conf.set(
-                    CheckpointingOptions.SAVEPOINT_DIRECTORY,
-                    config.get(JobOptions.CHECKPOINT_DIR));
-        }
         return conf;
     }
 }

@@ -71,20 +71,28 @@ public final class JobOptions {
     public static final ConfigOption<Duration> CHECKPOINT_INTERVAL =
             key("checkpoint.interval")
                     .durationType()
-                    .defaultValue(DEFAULT_CHECKPOINT_INTERVAL)
+                    .noDefaultValue()
                     .withDescription(
                             "Exactly-once checkpoint interval. Outputs become visible to"
                                     + " read_committed consumers and as finished shards at each"
-                                    + " checkpoint.");
+                                    + " checkpoint. Unset: the cluster's"
+                                    + " execution.checkpointing.interval (tfstream run's embedded"
+                                    + " cluster: 10 s); the job refuses to start when neither"
+                                    + " turns checkpointing on.");
+
+    /** Flink's key for the checkpoint directory, as given under {@link #FLINK_PREFIX}. */
+    public static final String FLINK_CHECKPOINT_DIR = "execution.checkpointing.dir";
 
     public static final ConfigOption<String> CHECKPOINT_DIR =
             key("checkpoint.dir")
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "Where checkpoints and savepoints go (file:// or s3://). Unset: the"
-                                    + " cluster's setting; tfstream run keeps them in memory and"
-                                    + " writes its stop savepoint to a temporary directory.");
+                            "Deprecated: read as flink.execution.checkpointing.dir (Flink's own"
+                                    + " key, the one name of the checkpoint directory; savepoints"
+                                    + " go there too unless"
+                                    + " flink.execution.checkpointing.savepoint-dir is set), with"
+                                    + " a warning.");
 
     public static final ConfigOption<Integer> REST_PORT =
             key("rest.port")
@@ -490,7 +498,7 @@ public final class JobOptions {
                     .noDefaultValue()
                     .withDescription(
                             "Base path of the TFRecord shards of accepted records: s3://bucket/prefix"
-                                    + " (s3a:// too; needs a file-system checkpoint.dir), or any"
+                                    + " (s3a:// too; needs a file-system checkpoint directory), or any"
                                     + " scheme whose Flink file system has a resumable recoverable"
                                     + " writer (file:///dir, hdfs://, gs://, abfs://, ...); unset:"
                                     + " no shards.");

@@ -25,7 +25,7 @@ public final class JobOptionsHelp {
         if (o == JobOptions.OUTPUT_BATCHES_MAX_MESSAGE_BYTES) {
             return MemorySize.class;
         }
-        if (o == JobOptions.SHARDS_MAX_BUCKET_SKEW) {
+        if (o == JobOptions.SHARDS_MAX_BUCKET_SKEW || o == JobOptions.CHECKPOINT_INTERVAL) {
             return Duration.class;
         }
         return o.hasDefaultValue() ? o.defaultValue().getClass() : String.class;

@@ -116,25 +116,29 @@ final class ShardConfig {
     }
 
     /**
-     * Refuses S3 shards without a durable file-system checkpoint storage: {@code checkpoint.dir},
-     * or the cluster's {@code execution.checkpointing.dir} ({@code flink}: the job's effective
-     * Flink configuration), and not the {@code jobmanager} storage. The unfinished tail of every
-     * open S3 shard is kept in the checkpoint, not as a temporary object.
+     * Refuses S3 shards without a durable file-system checkpoint storage: the job's {@code
+     * flink.execution.checkpointing.dir}, or the cluster's {@code execution.checkpointing.dir}
+     * ({@code flink}: the job's effective Flink configuration), and not the {@code jobmanager}
+     * storage. The unfinished tail of every open S3 shard is kept in the checkpoint, not as a
+     * temporary object.
      */
     void checkDurableCheckpoints(ReadableConfig flink) {
         if (!onS3()) {
             return;
         }
         String dir =
-                c.contains(JobOptions.CHECKPOINT_DIR)
-                        ? c.get(JobOptions.CHECKPOINT_DIR)
-                        : flink.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY).orElse("");
+                c.checkpointDir()
+                        .orElseGet(
+                                () ->
+                                        flink.getOptional(
+                                                        CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+                                                .orElse(""));
         String storage = flink.getOptional(CheckpointingOptions.CHECKPOINT_STORAGE).orElse("");
         if (!dir.contains("://") || storage.equalsIgnoreCase("jobmanager")) {
             throw new JobConfigException(
                     "shards.path "
                             + c.get(JobOptions.SHARDS_PATH)
-                            + " is on S3: set checkpoint.dir (or the cluster's"
+                            + " is on S3: set flink.execution.checkpointing.dir (or the cluster's"
                             + " execution.checkpointing.dir) to a durable file-system path"
                             + " (s3://... or file://...), got '"
                             + dir

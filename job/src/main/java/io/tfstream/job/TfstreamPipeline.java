@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -59,9 +58,7 @@ public final class TfstreamPipeline {
     public static DataStream<SourceRecord> build(
             StreamExecutionEnvironment env, JobConfig config, JobSchema schema) {
         config.warnings().forEach(w -> LOG.warn("job configuration: {}", w));
-        env.enableCheckpointing(
-                config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis(),
-                CheckpointingMode.EXACTLY_ONCE);
+        CheckpointSettings.apply(env, config);
         int parallelism = config.get(JobOptions.PARALLELISM);
         if (parallelism > 0) {
             env.setParallelism(parallelism);

@@ -6,6 +6,7 @@ import io.tfstream.job.JobLauncher;
 import io.tfstream.job.JobOptions;
 import io.tfstream.job.JobSchema;
 import io.tfstream.job.KafkaStartupChecks;
+import io.tfstream.job.PrometheusEndpoint;
 import io.tfstream.job.TfstreamPipeline;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,13 +27,21 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 final class LocalJob {
     private final int parallelism;
     private final int restPort;
+    private final Integer metricsPort;
     private final PrintWriter out;
     private final PrintWriter err;
     private final boolean terminal;
 
-    LocalJob(int parallelism, int restPort, PrintWriter out, PrintWriter err, boolean terminal) {
+    LocalJob(
+            int parallelism,
+            int restPort,
+            Integer metricsPort,
+            PrintWriter out,
+            PrintWriter err,
+            boolean terminal) {
         this.parallelism = parallelism;
         this.restPort = restPort;
+        this.metricsPort = metricsPort;
         this.out = out;
         this.err = err;
         this.terminal = terminal;
@@ -64,8 +73,11 @@ final class LocalJob {
             err.println("tfstream local: warning: " + w);
         }
         KafkaStartupChecks.check(config);
-        Configuration flink = JobLauncher.flinkConfiguration(config);
+        Configuration flink = EmbeddedCluster.configuration(config);
         JobLauncher.initializeFileSystems(flink);
+        if (metricsPort != null) {
+            PrometheusEndpoint.enable(flink, metricsPort);
+        }
         try (EmbeddedCluster cluster = EmbeddedCluster.start(flink, restPort, parallelism)) {
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.getExecutionEnvironment(flink);
@@ -79,7 +91,10 @@ final class LocalJob {
                             + "; job running at parallelism "
                             + parallelism
                             + "; web UI: "
-                            + ui);
+                            + ui
+                            + (metricsPort == null
+                                    ? ""
+                                    : "; metrics: " + PrometheusEndpoint.url(metricsPort)));
             out.flush();
             JobResult result;
             try (LocalProgress progress = new LocalProgress(ui, id, err, terminal, items)) {

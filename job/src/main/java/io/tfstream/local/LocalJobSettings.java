@@ -92,8 +92,7 @@ final class LocalJobSettings {
         } else {
             m.own(JobOptions.SHARDS_PATH, "s3://" + s3.bucket() + "/tfstream-local/" + runId);
             // S3 shards keep each open shard's unfinished part in the checkpoint: durable storage
-            m.fallback(
-                    JobOptions.CHECKPOINT_DIR,
+            m.fallbackCheckpointDir(
                     shardsDir.resolveSibling("checkpoints").toAbsolutePath().toUri().toString());
             if (s3.endpoint() != null) {
                 m.fallback(JobOptions.S3_ENDPOINT, s3.endpoint());
@@ -128,6 +127,7 @@ final class LocalJobSettings {
     private static final class Layers {
         private final Map<String, Object> values = new LinkedHashMap<>();
         private final Set<String> owned = new LinkedHashSet<>();
+        private String checkpointDir;
 
         /** Set by the run; --config and --set may not touch it. */
         void own(ConfigOption<?> option, Object value) {
@@ -145,6 +145,11 @@ final class LocalJobSettings {
             values.put(option.key(), value);
         }
 
+        /** The checkpoint directory unless the user names one (under either of its keys). */
+        void fallbackCheckpointDir(String dir) {
+            checkpointDir = dir;
+        }
+
         /** These settings with the user's over them; refuses a user setting of an owned key. */
         Map<String, Object> with(Map<String, Object> user) {
             for (String key : user.keySet()) {
@@ -157,6 +162,12 @@ final class LocalJobSettings {
                 }
             }
             Map<String, Object> all = new LinkedHashMap<>(values);
+            String flinkDir = JobOptions.FLINK_PREFIX + JobOptions.FLINK_CHECKPOINT_DIR;
+            if (checkpointDir != null
+                    && !user.containsKey(flinkDir)
+                    && !user.containsKey(JobOptions.CHECKPOINT_DIR.key())) {
+                all.put(flinkDir, checkpointDir);
+            }
             all.putAll(user);
             return all;
         }

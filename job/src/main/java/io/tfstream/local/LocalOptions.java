@@ -26,6 +26,7 @@ public record LocalOptions(
         S3Target s3,
         boolean s3proxy,
         int restPort,
+        Integer metricsPort,
         Path files) {
 
     /**

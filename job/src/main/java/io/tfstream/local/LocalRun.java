@@ -1,7 +1,9 @@
 package io.tfstream.local;
 
 import io.tfstream.job.JobConfig;
+import io.tfstream.job.JobConfigException;
 import io.tfstream.job.JobSchema;
+import io.tfstream.job.PrometheusEndpoint;
 import io.tfstream.sample.SeedDataset;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -61,12 +63,23 @@ public final class LocalRun {
         this.terminal = terminal;
     }
 
+    private static void checkMetricsPort(int port) {
+        try {
+            PrometheusEndpoint.checkPort(port, "--metrics-port");
+        } catch (JobConfigException e) {
+            throw new UsageException(e.getMessage(), e);
+        }
+    }
+
     /** Runs everything; throws {@link UsageException}, {@link JobFailedException}. */
     public LocalSummary run() throws Exception {
         long start = System.nanoTime();
         Path outDir = o.out().toAbsolutePath();
         LocalOutDir.check(outDir);
         LocalJob.checkPortFree(o.restPort());
+        if (o.metricsPort() != null) {
+            checkMetricsPort(o.metricsPort());
+        }
         Path work = Files.createTempDirectory("tfstream-local");
         try {
             LocalJobSettings settings =
@@ -90,7 +103,13 @@ public final class LocalRun {
                 input.produce(bootstrap, topics.input(), o.partitions());
                 JobConfig config = settings.config(bootstrap, topics, s3);
                 long checkpoints =
-                        new LocalJob(o.parallelism(), o.restPort(), out, err, terminal)
+                        new LocalJob(
+                                        o.parallelism(),
+                                        o.restPort(),
+                                        o.metricsPort(),
+                                        out,
+                                        err,
+                                        terminal)
                                 .run(
                                         config,
                                         schema,

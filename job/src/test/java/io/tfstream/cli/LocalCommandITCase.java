@@ -59,6 +59,10 @@ class LocalCommandITCase {
     @Test
     void theSampleWithBrokenRecordsLeavesOutputsThatAddUp() throws Exception {
         Path out = dir.resolve("out");
+        int metricsPort;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            metricsPort = free.getLocalPort();
+        }
         CliRun run =
                 CliRun.of(
                         "local",
@@ -75,10 +79,15 @@ class LocalCommandITCase {
                         "--out",
                         out.toString(),
                         "--rest-port",
-                        "0");
+                        "0",
+                        "--metrics-port",
+                        Integer.toString(metricsPort));
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(
                 run.out().contains("2000 records in = 1900 accepted + 100 dead-lettered"),
+                run.out());
+        assertTrue(
+                run.out().contains("; metrics: http://127.0.0.1:" + metricsPort + "/metrics"),
                 run.out());
         JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
         assertEquals(2000, summary.get("records_in").asLong());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.job.JobOptions;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,6 +64,22 @@ class RunCommandTest {
                                 "tfstream run: warning: source.files.on-corruption: 'dlq' is"
                                         + " deprecated, use 'dead_letter'\ntfstream run: schema.path: "),
                 r.err());
+    }
+
+    @Test
+    void aTakenMetricsPortIsAUsageErrorBeforeAnythingStarts() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0)) {
+            int port = taken.getLocalPort();
+            CliRun r = runWithSchema(rejectedSchema(), "--metrics-port", Integer.toString(port));
+            assertEquals(ExitCodes.USAGE, r.exitCode(), r.err());
+            assertEquals(
+                    "tfstream run: port "
+                            + port
+                            + " (--metrics-port, the Prometheus endpoint) is in use\n",
+                    r.err());
+        }
+        CliRun help = CliRun.of("run", "--help");
+        assertTrue(help.out().contains("--metrics-port=PORT"), help.out());
     }
 
     /** A schema whose feature-spec derivation rejects feature x. */

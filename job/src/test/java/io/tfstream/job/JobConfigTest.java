@@ -203,13 +203,14 @@ class JobConfigTest {
                 org.junit.jupiter.api.Assertions.assertThrows(
                         JobConfigException.class,
                         () -> noDir.shards().checkDurableCheckpoints(cluster));
-        assertTrue(e.getMessage().contains("set checkpoint.dir"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("set flink.execution.checkpointing.dir"), e.getMessage());
         cluster.setString("execution.checkpointing.dir", "s3://b/checkpoints");
         noDir.shards().checkDurableCheckpoints(cluster);
         cluster.setString("execution.checkpointing.storage", "jobmanager");
         org.junit.jupiter.api.Assertions.assertThrows(
                 JobConfigException.class, () -> noDir.shards().checkDurableCheckpoints(cluster));
-        m.put("checkpoint.dir", "file:///data/checkpoints");
+        m.put("flink.execution.checkpointing.dir", "file:///data/checkpoints");
         JobConfig.of(m)
                 .shards()
                 .checkDurableCheckpoints(new org.apache.flink.configuration.Configuration());
@@ -268,6 +269,44 @@ class JobConfigTest {
                 (io.tfstream.operators.shards.store.S3ShardStoreFactory)
                         JobConfig.of(m).shards().storeFactory(cluster);
         assertEquals("http://127.0.0.1:9100", own.endpoint());
+    }
+
+    @Test
+    void theCheckpointDirectoryHasOneNameAndCheckpointDirIsReadAsItWithAWarning() {
+        Map<String, Object> m = minimal();
+        m.put("flink.execution.checkpointing.dir", "s3://b/cp");
+        JobConfig c = JobConfig.of(m);
+        assertEquals(java.util.Optional.of("s3://b/cp"), c.checkpointDir());
+        assertEquals(List.of(), c.warnings());
+
+        m = minimal();
+        m.put("checkpoint.dir", "file:///data/cp");
+        c = JobConfig.of(m);
+        assertEquals(java.util.Optional.of("file:///data/cp"), c.checkpointDir());
+        assertFalse(c.contains(JobOptions.CHECKPOINT_DIR));
+        assertEquals(
+                List.of(
+                        "checkpoint.dir is deprecated, use flink.execution.checkpointing.dir (the"
+                                + " same setting)"),
+                c.warnings());
+        var flink = JobLauncher.flinkConfiguration(c);
+        assertEquals("file:///data/cp", flink.getString("execution.checkpointing.dir", null));
+        assertEquals("filesystem", flink.getString("execution.checkpointing.storage", null));
+        assertEquals(
+                "file:///data/cp", flink.getString("execution.checkpointing.savepoint-dir", null));
+
+        m.put("flink.execution.checkpointing.dir", "s3://b/other");
+        assertTrue(error(m).contains("name two checkpoint directories"), error(m));
+        m.put("flink.execution.checkpointing.dir", "file:///data/cp");
+        assertEquals(1, JobConfig.of(m).warnings().size());
+    }
+
+    @Test
+    void checkpointIntervalIsUnsetUnlessGivenAndThenPositive() {
+        Map<String, Object> m = minimal();
+        assertFalse(JobConfig.of(m).contains(JobOptions.CHECKPOINT_INTERVAL));
+        m.put("checkpoint.interval", "0 s");
+        assertTrue(error(m).startsWith("invalid value"), error(m));
     }
 
     @Test

@@ -40,6 +40,7 @@ import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
 import org.apache.flink.kubernetes.operator.api.spec.FlinkVersion;
 import org.apache.flink.kubernetes.operator.api.spec.JobSpec;
 import org.apache.flink.kubernetes.operator.api.spec.UpgradeMode;
+import org.apache.flink.util.TimeUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
@@ -84,7 +85,7 @@ class KubernetesManifestsTest {
             }
         }
         assertEquals(
-                List.of("ConfigMap", "FlinkDeployment"),
+                List.of("ConfigMap", "FlinkDeployment", "PodMonitor"),
                 docs.stream().map(d -> d.get("kind")).sorted().collect(Collectors.toList()));
     }
 
@@ -158,6 +159,33 @@ class KubernetesManifestsTest {
     }
 
     @Test
+    void prometheusScrapesTheReportersPortOnEveryPod() throws Exception {
+        FlinkDeployment d = deployment();
+        String port = d.getSpec().getFlinkConfiguration().get(PrometheusEndpoint.PORT_KEY);
+        Map<String, String> annotations =
+                d.getSpec().getPodTemplate().getMetadata().getAnnotations();
+        assertEquals("true", annotations.get("prometheus.io/scrape"));
+        assertEquals(port, annotations.get("prometheus.io/port"));
+        var containerPort =
+                mainContainer(d).getPorts().stream()
+                        .filter(p -> p.getName().equals("metrics"))
+                        .findFirst()
+                        .orElseThrow();
+        assertEquals(Integer.parseInt(port), containerPort.getContainerPort());
+        Map<?, ?> monitor = null;
+        try (Reader r = Files.newBufferedReader(DIR.resolve("pod-monitor.yaml"))) {
+            monitor = map(yaml().load(r), "pod-monitor.yaml");
+        }
+        Map<?, ?> spec = map(monitor.get("spec"), "spec");
+        Map<?, ?> labels = map(map(spec.get("selector"), "selector").get("matchLabels"), "labels");
+        // The operator labels every pod of a FlinkDeployment app=<its name>.
+        assertEquals(d.getMetadata().getName(), labels.get("app"));
+        Map<?, ?> endpoint = map(((List<?>) spec.get("podMetricsEndpoints")).get(0), "endpoint");
+        assertEquals("metrics", endpoint.get("port"));
+        assertEquals("/metrics", endpoint.get("path"));
+    }
+
+    @Test
     void flinkSettingsAreFlinkOptionsWithValidValues() throws Exception {
         Map<String, ConfigOption<?>> known = new LinkedHashMap<>();
         for (Class<?> c :
@@ -176,7 +204,17 @@ class KubernetesManifestsTest {
         }
         Map<String, String> flink = deployment().getSpec().getFlinkConfiguration();
         Configuration conf = Configuration.fromMap(flink);
+        // The Prometheus reporter: the keys and factory the embedded clusters use too.
+        assertEquals(PrometheusEndpoint.FACTORY, flink.get(PrometheusEndpoint.FACTORY_KEY));
+        assertTrue(Integer.parseInt(flink.get(PrometheusEndpoint.PORT_KEY)) > 0);
         for (String key : flink.keySet()) {
+            if (key.startsWith("metrics.reporter.")) {
+                assertTrue(
+                        key.equals(PrometheusEndpoint.FACTORY_KEY)
+                                || key.equals(PrometheusEndpoint.PORT_KEY),
+                        key);
+                continue;
+            }
             ConfigOption<?> o = known.get(key);
             assertTrue(o != null, key + " is not a Flink 2.2 option (or only a deprecated name)");
             conf.get(o);
@@ -191,11 +229,19 @@ class KubernetesManifestsTest {
         JobLauncher.flinkConfiguration(config);
 
         assertEquals(-1, config.get(JobOptions.PARALLELISM), "parallelism: the deployment's");
-        assertFalse(config.contains(JobOptions.CHECKPOINT_DIR), "checkpoint.dir: the cluster's");
+        assertTrue(config.checkpointDir().isEmpty(), "checkpoint directory: the cluster's");
+        assertFalse(
+                config.contains(JobOptions.CHECKPOINT_INTERVAL),
+                "checkpoint interval: the cluster's");
         assertFalse(config.contains(JobOptions.S3_ENDPOINT), "s3.endpoint: the cluster's");
         assertTrue(config.get(JobOptions.SHARDS_PATH).startsWith("s3://"), "shards on S3");
         Duration timeout = config.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT);
-        Duration interval = config.get(JobOptions.CHECKPOINT_INTERVAL);
+        Duration interval =
+                TimeUtils.parseDuration(
+                        deployment()
+                                .getSpec()
+                                .getFlinkConfiguration()
+                                .get("execution.checkpointing.interval"));
         assertTrue(timeout.compareTo(BROKER_MAX_TRANSACTION_TIMEOUT) <= 0, "broker's maximum");
         assertTrue(
                 timeout.compareTo(interval.plus(NODE_LOSS_RECOVERY)) > 0,

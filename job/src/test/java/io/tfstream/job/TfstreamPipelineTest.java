@@ -2,6 +2,7 @@ package io.tfstream.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.spec.json.SpecJsonWriter;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -39,9 +41,96 @@ class TfstreamPipelineTest {
         JobConfig config = JobConfig.of(m);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(
-                        JobLauncher.flinkConfiguration(config));
+                        EmbeddedCluster.configuration(config));
         TfstreamPipeline.build(env, config, JobSchema.load(config));
         return env.getStreamGraph().getJobGraph(getClass().getClassLoader());
+    }
+
+    /**
+     * The checkpoint interval of the job graph built on a cluster configured with {@code cluster}.
+     */
+    private long intervalOnCluster(Map<String, String> cluster, Map<String, Object> job)
+            throws Exception {
+        return graphOnCluster(cluster, job)
+                .getCheckpointingSettings()
+                .getCheckpointCoordinatorConfiguration()
+                .getCheckpointInterval();
+    }
+
+    /** The job graph of the job's options {@code job} built on a cluster configured so. */
+    private JobGraph graphOnCluster(Map<String, String> cluster, Map<String, Object> job)
+            throws Exception {
+        Path spec = dir.resolve("spec.json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        Map<String, Object> m = new HashMap<>();
+        m.put("source.bootstrap-servers", "localhost:9092");
+        m.put("source.topics", "in");
+        m.put("spec.path", spec.toString());
+        m.put("dlq.topic", "dlq");
+        m.putAll(job);
+        JobConfig config = JobConfig.of(m);
+        // What a cluster's client or JobManager does: its config.yaml under the job's settings.
+        Configuration flink = Configuration.fromMap(cluster);
+        flink.addAll(JobLauncher.flinkConfiguration(config));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        TfstreamPipeline.build(env, config, JobSchema.load(config));
+        return env.getStreamGraph().getJobGraph(getClass().getClassLoader());
+    }
+
+    @Test
+    void theClustersCheckpointIntervalIsKeptUnlessTheJobSetsOne() throws Exception {
+        Map<String, String> cluster = Map.of("execution.checkpointing.interval", "7 s");
+        assertEquals(7_000, intervalOnCluster(cluster, Map.of()));
+        assertEquals(2_000, intervalOnCluster(cluster, Map.of("checkpoint.interval", "2 s")));
+        assertEquals(
+                3_000,
+                intervalOnCluster(
+                        cluster, Map.of("flink.execution.checkpointing.interval", "3 s")));
+    }
+
+    @Test
+    void checkpointingOffInTheClusterAndTheJobIsRefused() {
+        JobConfigException e =
+                assertThrows(JobConfigException.class, () -> intervalOnCluster(Map.of(), Map.of()));
+        assertTrue(e.getMessage().contains("checkpoint.interval"), e.getMessage());
+        assertTrue(e.getMessage().contains("execution.checkpointing.interval"), e.getMessage());
+        JobConfigException atLeastOnce =
+                assertThrows(
+                        JobConfigException.class,
+                        () ->
+                                intervalOnCluster(
+                                        Map.of(
+                                                "execution.checkpointing.interval", "7 s",
+                                                "execution.checkpointing.mode", "AT_LEAST_ONCE"),
+                                        Map.of()));
+        assertTrue(atLeastOnce.getMessage().contains("EXACTLY_ONCE"), atLeastOnce.getMessage());
+    }
+
+    @Test
+    void theJobSetsNoRestartStrategyOfItsOwn() throws Exception {
+        JobGraph cluster =
+                graphOnCluster(Map.of("execution.checkpointing.interval", "7 s"), Map.of());
+        assertFalse(
+                cluster.getJobConfiguration().toMap().containsKey("restart-strategy.type"),
+                "the cluster's restart strategy applies");
+        JobGraph own =
+                graphOnCluster(
+                        Map.of("execution.checkpointing.interval", "7 s"),
+                        Map.of("flink.restart-strategy.type", "fixed-delay"));
+        assertEquals(
+                "fixed-delay",
+                own.getJobConfiguration().toMap().get("restart-strategy.type"),
+                "the job's flink.restart-strategy.* wins");
+    }
+
+    @Test
+    void theEmbeddedClusterCheckpointsEveryTenSecondsByDefault() throws Exception {
+        assertEquals(
+                JobOptions.DEFAULT_CHECKPOINT_INTERVAL.toMillis(),
+                graph(Map.of())
+                        .getCheckpointingSettings()
+                        .getCheckpointCoordinatorConfiguration()
+                        .getCheckpointInterval());
     }
 
     private static JobVertex vertexOf(JobGraph g, String operatorName) {

@@ -115,6 +115,7 @@ class LocalJobSettingsTest {
                         s3,
                         false,
                         0,
+                        null,
                         files);
         return new LocalJobSettings(o, schema, dir.resolve("out/shards"), "run-1")
                 .config("localhost:9", new LocalTopics("t", "d", "r", "b", "a"), s3);

@@ -50,18 +50,57 @@ public final class LocalCluster implements AutoCloseable {
         LocalCluster c =
                 new LocalCluster(
                         Path.of(property("tfstream.deploy.dir")), stateDir.toAbsolutePath());
-        int[] ports = freePorts(5);
+        int[] ports = freePorts(6);
         c.env.put("TFSTREAM_LOCAL_DIR", c.stateDir.toString());
         c.env.put("TFSTREAM_KAFKA_PORT", Integer.toString(ports[0]));
         c.env.put("TFSTREAM_KAFKA_CONTROLLER_PORT", Integer.toString(ports[1]));
         c.env.put("TFSTREAM_S3_PORT", Integer.toString(ports[2]));
         c.env.put("TFSTREAM_FLINK_REST_PORT", Integer.toString(ports[3]));
         c.env.put("TFSTREAM_FLINK_RPC_PORT", Integer.toString(ports[4]));
+        c.env.put("TFSTREAM_METRICS_PORT", Integer.toString(ports[5]));
         c.env.put("TFSTREAM_JOB_JAR", property("tfstream.job.jar"));
         c.env.put("TFSTREAM_START_TIMEOUT", "180");
         c.env.put("TFSTREAM_MVN_OPTS", mavenOptions());
         Files.createDirectories(c.stateDir.resolve("logs"));
         return c;
+    }
+
+    /**
+     * Appends the Flink settings of {@code yaml} to the cluster's configuration at the next {@code
+     * up} ({@code TFSTREAM_FLINK_CONFIG}).
+     */
+    public void flinkConfig(Path yaml) {
+        env.put("TFSTREAM_FLINK_CONFIG", yaml.toAbsolutePath().toString());
+    }
+
+    /**
+     * The text of every Prometheus endpoint of the cluster's Flink processes: the JobManager's port
+     * ({@code TFSTREAM_METRICS_PORT}) and the range after it that the TaskManagers take.
+     */
+    public List<String> scrapeMetrics() {
+        int first = Integer.parseInt(env.get("TFSTREAM_METRICS_PORT"));
+        List<String> out = new java.util.ArrayList<>();
+        for (int port = first; port <= first + 16; port++) {
+            try {
+                java.net.http.HttpResponse<String> r =
+                        HTTP.send(
+                                java.net.http.HttpRequest.newBuilder(
+                                                java.net.URI.create(
+                                                        "http://localhost:" + port + "/metrics"))
+                                        .timeout(Duration.ofSeconds(10))
+                                        .build(),
+                                java.net.http.HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    out.add(r.body());
+                }
+            } catch (IOException e) {
+                // Nothing listens on this port of the range.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while scraping", e);
+            }
+        }
+        return out;
     }
 
     /** {@code up --taskmanagers n}: starts what is not running and waits until it is ready. */

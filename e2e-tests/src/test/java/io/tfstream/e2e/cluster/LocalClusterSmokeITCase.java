@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
  * create}, {@code submit} of the thin job jar at parallelism 2 with shards on S3, tensor payloads
  * and dead letters; then 2 000 seed-001 Examples with 1% broken ones. Every good record is a row of
  * exactly one committed payload and in exactly one finished shard on S3, every broken one in the
- * dead-letter topic once with its offset, checkpoints are on S3; {@code status --json} reports the
- * cluster, {@code down} leaves no process behind. The state directory stays in {@code target/} for
- * its logs.
+ * dead-letter topic once with its offset, checkpoints are on S3 at the interval of the cluster's
+ * configuration (the job sets none), every process serves its metrics for Prometheus and the
+ * TaskManagers' count every record; {@code status --json} reports the cluster, {@code down} leaves
+ * no process behind. The state directory stays in {@code target/} for its logs.
  */
 class LocalClusterSmokeITCase {
     private static final int RECORDS = 2_000;
@@ -35,6 +36,11 @@ class LocalClusterSmokeITCase {
         Path state =
                 Files.createTempDirectory(Path.of("target").toAbsolutePath(), "local-cluster-");
         try (LocalCluster cluster = LocalCluster.create(state)) {
+            // The cluster's checkpoint interval; the job sets none and keeps it.
+            cluster.flinkConfig(
+                    Files.writeString(
+                            state.resolve("flink-extra.yaml"),
+                            "execution.checkpointing.interval: 1 s\n"));
             cluster.up(2);
             JsonNode status = cluster.status();
             assertTrue(status.get("up").asBoolean(), status.toString());
@@ -47,6 +53,10 @@ class LocalClusterSmokeITCase {
             cluster.createTopics("in:2", "dlq", "batches:2");
             String jobId = cluster.submit(jobConfig(cluster, state), 2);
             assertEquals("RUNNING", jobState(cluster.status(), jobId));
+            assertEquals(
+                    1000,
+                    cluster.rest("/jobs/" + jobId + "/checkpoints/config").get("interval").asLong(),
+                    "the cluster's checkpoint interval");
 
             List<InputCorpus.Input> inputs =
                     InputCorpus.examples(RECORDS, 11, Seed001Corpus.spec(), ParseLimits.defaults());
@@ -75,6 +85,7 @@ class LocalClusterSmokeITCase {
                 assertTrue(c.exact(), c.toString());
             }
             assertEquals("RUNNING", jobState(cluster.status(), jobId));
+            assertMetricsScraped(cluster, audit.good() + audit.bad());
             Path checkpoints = cluster.objects("tfstream").resolve("flink/checkpoints/" + jobId);
             assertTrue(
                     JobTestSupport.regularFiles(checkpoints).stream()
@@ -103,7 +114,6 @@ class LocalClusterSmokeITCase {
                         "\n",
                         "job.name: e2e-local-cluster",
                         "parallelism: 2",
-                        "checkpoint.interval: 1 s",
                         "source:",
                         "  bootstrap-servers: " + cluster.bootstrapServers(),
                         "  topics: [in]",
@@ -118,6 +128,27 @@ class LocalClusterSmokeITCase {
                         "shards.max-age: 2 s",
                         ""));
         return yaml;
+    }
+
+    /**
+     * Flink's Prometheus reporter runs as a plugin in every process: the JobManager's endpoint has
+     * the job's checkpoint metrics, the TaskManagers' the job's records, all of them counted.
+     */
+    private static void assertMetricsScraped(LocalCluster cluster, long records) {
+        List<String> scrapes = cluster.scrapeMetrics();
+        assertEquals(3, scrapes.size(), "a JobManager and two TaskManagers");
+        assertTrue(
+                scrapes.get(0).contains("flink_jobmanager_job_numberOfCompletedCheckpoints{"),
+                "the JobManager's endpoint first");
+        double recordsIn = 0;
+        for (String scrape : scrapes) {
+            for (String line : scrape.split("\n")) {
+                if (line.startsWith("flink_taskmanager_job_task_operator_tfstream_recordsIn{")) {
+                    recordsIn += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+        }
+        assertEquals(records, (long) recordsIn, "recordsIn over every TaskManager's endpoint");
     }
 
     private static int registeredTaskManagers(JsonNode status) {

@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code tfstream run} as its own process (the all-in CLI jar) against a real broker: SIGTERM (what
  * Ctrl-C sends through the shell) stops it with a savepoint and exit code 0; a second run resumes
  * from that savepoint; in the end every record is in the records or the dead-letter topic exactly
- * once.
+ * once. The first run serves its metrics for Prometheus ({@code --metrics-port}), the job's among
+ * them.
  */
 class RunCommandProcessITCase {
     private static KafkaTestCluster kafka;
@@ -87,9 +88,30 @@ class RunCommandProcessITCase {
         List<InputCorpus.Input> second = inputs.subList(3_000, inputs.size());
         produce(first);
 
-        CliProcess run1 = CliProcess.start(yaml);
+        int metricsPort;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            metricsPort = free.getLocalPort();
+        }
+        CliProcess run1 = CliProcess.start(yaml, "--metrics-port", Integer.toString(metricsPort));
         assertTrue(run1.awaitLine("running at parallelism 2; web UI: http://").isPresent());
+        String metrics = "http://127.0.0.1:" + metricsPort + "/metrics";
+        assertTrue(run1.awaitLine("; metrics: " + metrics).isPresent(), run1.outputNow());
         waitFor(() -> kafka.readCommitted("clean").size() > 1_000, "some committed output");
+        // The all-in jar finds Flink's Prometheus reporter (its service file merged by the shade).
+        String[] last = {""};
+        try {
+            waitFor(
+                    () -> recordsIn(last[0] = scrape(metrics)) >= 1_000,
+                    "the job's recordsIn on the Prometheus endpoint of tfstream run");
+        } catch (AssertionError e) {
+            throw new AssertionError(
+                    e.getMessage()
+                            + "; its recordsIn lines: "
+                            + last[0].lines()
+                                    .filter(l -> l.contains("recordsIn"))
+                                    .collect(java.util.stream.Collectors.joining("\n")),
+                    e);
+        }
         run1.terminate();
         assertTrue(run1.process.waitFor(2, TimeUnit.MINUTES), "run 1 ends after SIGTERM");
         assertEquals(0, run1.process.exitValue(), run1.output());
@@ -134,6 +156,27 @@ class RunCommandProcessITCase {
         }
         assertEquals(inputs.size(), seen.size(), "records in = accepted + dead-lettered");
         assertTrue(seen.values().stream().allMatch(c -> c == 1), "each record once");
+    }
+
+    private static String scrape(String url) throws Exception {
+        return java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
+    }
+
+    /** The sum of the job's {@code tfstream.recordsIn} over its subtasks in a scrape. */
+    private static double recordsIn(String scrape) {
+        double total = 0;
+        for (String line : scrape.split("\n")) {
+            if (line.startsWith("flink_taskmanager_job_task_operator_tfstream_recordsIn{")
+                    // The reporter keeps only [a-zA-Z0-9:_] of label values: e2e-run is e2e_run.
+                    && line.contains("job_name=\"e2e_run\"")) {
+                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return total;
     }
 
     private static void waitFor(JobTestSupport.Condition c, String what) throws Exception {

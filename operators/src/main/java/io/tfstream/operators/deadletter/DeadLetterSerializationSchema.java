@@ -8,9 +8,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
- * Writes a {@link DeadLetter} as the original record (value and key byte for byte) with the
- * dead-letter headers of {@link DeadLetterHeaders}: reason code, message cut to {@code
- * maxErrorBytes} of UTF-8 (never inside a character), source coordinates and schema fingerprint.
+ * Writes a {@link DeadLetter} as the original record (value, key and every header byte for byte, in
+ * their order) followed by the dead-letter headers of {@link DeadLetterHeaders}: reason code,
+ * message cut to {@code maxErrorBytes} of UTF-8 (never inside a character), source coordinates and
+ * schema fingerprint. As in Kafka Connect's dead-letter queue, the original headers stay; ours come
+ * last, so {@code Headers.lastHeader} returns this dead letter's even when the record already
+ * carried {@code tfstream.*} headers (e.g. one replayed from a dead-letter topic).
  */
 public final class DeadLetterSerializationSchema
         implements KafkaRecordSerializationSchema<DeadLetter> {
@@ -34,6 +37,9 @@ public final class DeadLetterSerializationSchema
             DeadLetter d, KafkaSinkContext context, Long timestamp) {
         SourceRecord s = d.source();
         RecordHeaders h = new RecordHeaders();
+        for (int i = 0; i < s.headerCount(); i++) {
+            h.add(s.headerKey(i), s.headerValue(i));
+        }
         h.add(DeadLetterHeaders.REASON, utf8(d.reason().code()));
         h.add(DeadLetterHeaders.ERROR, cut(d.error(), maxErrorBytes));
         if (s.fromFile()) {

@@ -66,6 +66,7 @@ public final class WindowAlertFunction
     private transient ValueState<Long> lateCarry;
     private transient ValueState<Boolean> lintReported;
     private transient ValueState<Integer> splitOfKey;
+    private transient AlertMetrics alertMetrics;
 
     /**
      * @param anomalies whether to emit the {@code Anomalies} proto of each window on {@link
@@ -81,6 +82,7 @@ public final class WindowAlertFunction
         schema = settings.buildSchema();
         serializer = new WindowAccumulatorSerializer(schema);
         severity = settings.severity();
+        alertMetrics = new AlertMetrics(getRuntimeContext().getMetricGroup());
         var partials = WindowPartialSerializer.typeInfo();
         open =
                 getRuntimeContext()
@@ -200,6 +202,7 @@ public final class WindowAlertFunction
         }
         alerts.addAll(Alerts.of(context, window, findings, severity));
         for (Alert a : alerts) {
+            alertMetrics.count(a);
             out.collect(
                     new ValidationOutput(
                             a.alertId(), AlertJson.write(a).getBytes(StandardCharsets.UTF_8)));

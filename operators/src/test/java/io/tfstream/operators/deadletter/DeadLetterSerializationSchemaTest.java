@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.tfstream.operators.source.SourceRecord;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
 
 /** The dead-letter record written to Kafka: original bytes and the contract's headers. */
@@ -37,6 +38,38 @@ class DeadLetterSerializationSchemaTest {
         assertEquals("41", header(r, DeadLetterHeaders.SOURCE_OFFSET));
         assertEquals("1234", header(r, DeadLetterHeaders.SOURCE_TIMESTAMP));
         assertEquals("ab12", header(r, DeadLetterHeaders.SCHEMA_FINGERPRINT));
+    }
+
+    @Test
+    void keepsTheOriginalHeadersInOrderBeforeItsOwn() {
+        byte[] trace = {1, 2, 3};
+        SourceRecord s =
+                new SourceRecord(
+                        new byte[] {5},
+                        null,
+                        new String[] {"trace-id", "tenant", "trace-id", DeadLetterHeaders.REASON},
+                        new byte[][] {trace, {9}, {4}, "earlier".getBytes(StandardCharsets.UTF_8)},
+                        "in",
+                        0,
+                        7,
+                        1);
+        ProducerRecord<byte[], byte[]> r =
+                new DeadLetterSerializationSchema("dlq", "ab12", 1024)
+                        .serialize(
+                                new DeadLetter(s, DeadLetterReason.TOO_LARGE, "big"), null, null);
+        Header[] all = r.headers().toArray();
+        assertEquals("trace-id", all[0].key());
+        assertArrayEquals(trace, all[0].value());
+        assertEquals("tenant", all[1].key());
+        assertArrayEquals(new byte[] {9}, all[1].value());
+        assertEquals("trace-id", all[2].key());
+        assertArrayEquals(new byte[] {4}, all[2].value());
+        assertEquals(DeadLetterHeaders.REASON, all[3].key());
+        assertEquals("earlier", new String(all[3].value(), StandardCharsets.UTF_8));
+        // This dead letter's own headers follow: lastHeader finds them, not the replayed one.
+        assertEquals(DeadLetterHeaders.REASON, all[4].key());
+        assertEquals("too_large", header(r, DeadLetterHeaders.REASON));
+        assertEquals(4 + 7, all.length);
     }
 
     @Test

@@ -60,6 +60,49 @@ class SourceRecordSerializerTest {
         assertEquals(longMessage, back.error());
     }
 
+    /**
+     * A dead letter in state keeps its record's headers (the dead-letter topic writes them): the
+     * stored bytes of layout version 1, a record with a repeated and an empty header, read back.
+     */
+    @Test
+    void aStoredVersion1DeadLetterIsReadWithItsHeaders() throws IOException {
+        SourceRecord source =
+                new SourceRecord(
+                        new byte[] {0x0a, 0x7f},
+                        "k".getBytes(StandardCharsets.UTF_8),
+                        new String[] {"trace-id", "tenant", "trace-id"},
+                        new byte[][] {{1, 2}, {}, {3}},
+                        "in",
+                        1,
+                        42,
+                        1_700_000_000_000L);
+        DeadLetter d = new DeadLetter(source, DeadLetterReason.PARSE_ERROR, "bad");
+        assertEquals(1, DeadLetterSerializer.Snapshot.VERSION);
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        DeadLetterSerializer.INSTANCE.serialize(d, out);
+        assertEquals(
+                STORED_DEAD_LETTER_V1,
+                java.util.HexFormat.of().formatHex(out.getCopyOfBuffer()),
+                "the layout of version 1 changed: bump DeadLetterSerializer's version");
+        byte[] stored = java.util.HexFormat.of().parseHex(STORED_DEAD_LETTER_V1);
+        DeadLetter back =
+                DeadLetterSerializer.INSTANCE.deserialize(new DataInputDeserializer(stored));
+        assertEquals(source, back.source());
+        assertEquals("tenant", back.source().headerKey(1));
+        assertArrayEquals(new byte[] {3}, back.source().headerValue(2));
+        assertEquals(DeadLetterReason.PARSE_ERROR, back.reason());
+        assertEquals("bad", back.error());
+    }
+
+    /**
+     * Written by layout version 1 (topic, partition, offset, timestamp, value, key, headers...).
+     */
+    private static final String STORED_DEAD_LETTER_V1 =
+            "0002696e00000001000000000000002a0000018bcfe56800000000020a7f0000"
+                    + "00016b00000003000874726163652d6964000000020102000674656e616e7400"
+                    + "000000000874726163652d69640000000103000b70617273655f6572726f7200"
+                    + "000003626164";
+
     @Test
     void tensorBatchesRoundTrip() throws IOException {
         TensorBatch meta =
