@@ -9,13 +9,15 @@ import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
 import org.apache.flink.connector.file.src.util.CheckpointedPosition;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 
 /**
  * TFRecord files as rows for the filesystem connector: each file read start to end by one reader
  * ({@link TfRecordRowReader}), records parsed a batch at a time. Files are not split; parallelism
- * comes from many files.
+ * comes from many files. Also usable directly as a {@code FileSource} format ({@link #rows}, {@link
+ * #rawRecords}).
  */
-final class TfRecordRowFormat implements BulkFormat<RowData, FileSourceSplit> {
+public final class TfRecordRowFormat implements BulkFormat<RowData, FileSourceSplit> {
     private static final long serialVersionUID = 1L;
 
     /** Records per parse batch. */
@@ -42,6 +44,31 @@ final class TfRecordRowFormat implements BulkFormat<RowData, FileSourceSplit> {
         this.compression = compression;
         this.ignoreErrors = ignoreErrors;
         this.producedType = Objects.requireNonNull(producedType, "producedType");
+    }
+
+    /**
+     * Rows of {@code rowType} mapped from each record as {@code 'format' = 'tfrecord'} does,
+     * compression detected per file.
+     *
+     * @param schemaPath a TFMD schema or SPEC.json (see {@code tfrecord.schema-path}), or null
+     * @throws org.apache.flink.table.api.ValidationException naming a column that does not map
+     */
+    public static TfRecordRowFormat rows(
+            RowType rowType,
+            String schemaPath,
+            boolean ignoreErrors,
+            TypeInformation<RowData> producedType) {
+        return new TfRecordRowFormat(
+                ExampleFormatConfig.create(
+                        rowType, schemaPath, ignoreErrors, TfRecordFormatFactory.PREFIX),
+                null,
+                ignoreErrors,
+                producedType);
+    }
+
+    /** Each record as a one-column row of its bytes ({@code tfrecord.record-format = raw}). */
+    public static TfRecordRowFormat rawRecords(TypeInformation<RowData> producedType) {
+        return new TfRecordRowFormat(null, null, false, producedType);
     }
 
     @Override
