@@ -290,6 +290,79 @@ class TfRecordTableITCase {
         }
     }
 
+    @Test
+    void partitionedTablesWriteAndReadTheirPartitionColumn() throws Exception {
+        Path out = dir.resolve("parts");
+        TableEnvironment env = batchEnv();
+        env.executeSql(
+                "CREATE TABLE p (id BIGINT, name STRING, dt STRING) PARTITIONED BY (dt) WITH ("
+                        + "'connector' = 'filesystem', 'path' = '"
+                        + out.toUri()
+                        + "', 'format' = 'tfrecord')");
+        env.executeSql(
+                        "INSERT INTO p VALUES (1, 'a', '2024-01-01'), (2, 'b', '2024-01-02'),"
+                                + " (3, CAST(NULL AS STRING), '2024-01-02')")
+                .await();
+        assertTrue(Files.isDirectory(out.resolve("dt=2024-01-02")));
+        assertEquals(
+                List.of(
+                        Row.of(1L, "a", "2024-01-01"),
+                        Row.of(2L, "b", "2024-01-02"),
+                        Row.of(3L, null, "2024-01-02")),
+                collect(env, "SELECT id, name, dt FROM p ORDER BY id"));
+        assertEquals(
+                List.of(Row.of(2L), Row.of(3L)),
+                collect(env, "SELECT id FROM p WHERE dt = '2024-01-02' ORDER BY id"));
+    }
+
+    @Test
+    void streamingWritesWithAutoCompactionHoldEveryRowOnce() throws Exception {
+        Path out = dir.resolve("compacted");
+        org.apache.flink.configuration.Configuration conf =
+                new org.apache.flink.configuration.Configuration();
+        conf.setString("execution.checkpointing.interval", "200 ms");
+        TableEnvironment env =
+                TableEnvironment.create(
+                        EnvironmentSettings.newInstance()
+                                .inStreamingMode()
+                                .withConfiguration(conf)
+                                .build());
+        env.executeSql(
+                "CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' ="
+                        + " '20000', 'rows-per-second' = '20000', 'fields.id.kind' = 'sequence',"
+                        + " 'fields.id.start' = '1', 'fields.id.end' = '20000')");
+        env.executeSql(
+                "CREATE TABLE c (id BIGINT, sq BIGINT) WITH ('connector' = 'filesystem', 'path' = '"
+                        + out.toUri()
+                        + "', 'format' = 'tfrecord', 'tfrecord.compression' = 'gzip',"
+                        + " 'auto-compaction' = 'true', 'compaction.file-size' = '1MB')");
+        env.executeSql("INSERT INTO c SELECT id, id * id FROM gen").await();
+        List<Long> ids = new ArrayList<>();
+        try (Stream<Path> files = Files.list(out)) {
+            for (Path f : files.filter(p -> !p.getFileName().toString().startsWith(".")).toList()) {
+                try (TfRecordReader r =
+                        TfRecordFiles.openReader(
+                                f,
+                                TfRecordReadOptions.defaults().withCompression(Compression.GZIP))) {
+                    while (r.next()) {
+                        var m =
+                                org.tensorflow.example.Example.parseFrom(r.copy())
+                                        .getFeatures()
+                                        .getFeatureMap();
+                        long id = m.get("id").getInt64List().getValue(0);
+                        assertEquals(id * id, m.get("sq").getInt64List().getValue(0));
+                        ids.add(id);
+                    }
+                }
+            }
+        }
+        ids.sort(null);
+        assertEquals(20000, ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            assertEquals(i + 1, ids.get(i));
+        }
+    }
+
     private static String causes(Throwable t) {
         StringBuilder sb = new StringBuilder();
         for (Throwable c = t; c != null; c = c.getCause()) {
