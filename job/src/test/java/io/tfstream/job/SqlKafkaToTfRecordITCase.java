@@ -50,7 +50,8 @@ import org.tensorflow.example.Int64List;
  * Flink SQL in streaming mode: a Kafka table with {@code 'format' = 'tf-example'} (garbage records
  * skipped under {@code ignore-parse-errors}) into a filesystem table with {@code 'format' =
  * 'tfrecord'}, checkpoints every 300 ms, the TaskManager killed after two checkpoints: every good
- * record is in exactly one committed TFRecord file, with its values.
+ * record is in exactly one committed TFRecord file, with its values. And a Kafka table written with
+ * {@code tf-example}: one Example per row, read back through SQL.
  */
 class SqlKafkaToTfRecordITCase {
     private static final int RECORDS = 4000;
@@ -170,6 +171,46 @@ class SqlKafkaToTfRecordITCase {
             assertEquals(name + "/" + (i / 4f) + "," + (float) -i, e.getValue().get(0));
         }
         assertTrue(byId.containsKey(0L) && byId.containsKey((long) RECORDS - 1));
+    }
+
+    @Test
+    void aKafkaTableWritesOneExamplePerRowAndReadsItBack() throws Exception {
+        kafka.createTopic("sql-out", 1);
+        org.apache.flink.table.api.TableEnvironment env =
+                org.apache.flink.table.api.TableEnvironment.create(
+                        org.apache.flink.table.api.EnvironmentSettings.inStreamingMode());
+        String with =
+                " WITH ('connector' = 'kafka', 'topic' = 'sql-out',"
+                        + " 'properties.bootstrap.servers' = '"
+                        + kafka.bootstrapServers()
+                        + "', 'properties.group.id' = 'sql-out', 'scan.startup.mode' ="
+                        + " 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',"
+                        + " 'format' = 'tf-example')";
+        env.executeSql("CREATE TABLE k (id BIGINT, name STRING, tags ARRAY<STRING>)" + with);
+        env.executeSql(
+                        "INSERT INTO k VALUES (1, 'a', ARRAY['x', 'y']),"
+                                + " (2, CAST(NULL AS STRING), CAST(NULL AS ARRAY<STRING>))")
+                .await();
+        List<Map<String, Feature>> written = new ArrayList<>();
+        for (var r : kafka.readCommitted("sql-out")) {
+            written.add(Example.parseFrom(r.value()).getFeatures().getFeatureMap());
+        }
+        assertEquals(2, written.size());
+        assertEquals(
+                List.of("x", "y"),
+                written.get(0).get("tags").getBytesList().getValueList().stream()
+                        .map(ByteString::toStringUtf8)
+                        .toList());
+        assertEquals(java.util.Set.of("id"), written.get(1).keySet(), "NULL columns are absent");
+
+        List<String> rows = new ArrayList<>();
+        var it = env.executeSql("SELECT id, name, tags FROM k").collect();
+        try {
+            it.forEachRemaining(r -> rows.add(r.toString()));
+        } finally {
+            it.close();
+        }
+        assertEquals(List.of("+I[1, a, [x, y]]", "+I[2, null, null]"), rows);
     }
 
     private static List<Path> committed(Path out) throws Exception {
