@@ -63,7 +63,13 @@ final class ExampleFormatConfig implements Serializable {
         }
         ExampleFormatConfig c =
                 new ExampleFormatConfig(rowType, bytes, name, ignoreParseErrors, prefix);
-        c.newDecoder(); // checks the columns and the spec now, not on the task
+        try {
+            c.newDecoder(); // checks the columns and the spec now, not on the task
+        } catch (IllegalArgumentException e) {
+            // The parser refuses the spec as TensorFlow would (e.g. a FixedLenSequenceFeature).
+            throw new ValidationException(
+                    "'" + prefix + "schema-path' " + schemaPath + ": " + e.getMessage(), e);
+        }
         return c;
     }
 

@@ -76,7 +76,12 @@ final class LeafValues {
             utf8.reset().decode(ByteBuffer.wrap(values.bytesData(), s, n));
         } catch (CharacterCodingException e) {
             throw new RowDecodeException(
-                    "Column '" + c.name() + "': bytes_list value " + i + " is not valid UTF-8", e);
+                    "Column '"
+                            + c.name()
+                            + "' is "
+                            + c.leafName()
+                            + " but a bytes_list value is not valid UTF-8 (declare it as BYTES)",
+                    e);
         }
         return Arrays.copyOfRange(values.bytesData(), s, s + n);
     }
