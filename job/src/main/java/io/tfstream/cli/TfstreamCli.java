@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
                     + ":Bad data, reported: an error batch, a damaged file, a record skipped.",
             ExitCodes.USAGE + ":Usage error, or an input that cannot be read.",
             ExitCodes.SPEC_REJECTED + ":The schema or feature spec was rejected.",
-            ExitCodes.JOB_FAILED + ":The streaming job failed (run, local)."
+            ExitCodes.JOB_FAILED + ":The streaming job failed (run, local), or a SQL job (sql)."
         },
         subcommands = {
             CommandLine.HelpCommand.class,
@@ -39,7 +39,8 @@ import picocli.CommandLine.Command;
             ValidateCommand.class,
             RecoverCommand.class,
             RunCommand.class,
-            LocalCommand.class
+            LocalCommand.class,
+            SqlCommand.class
         })
 public final class TfstreamCli implements Runnable {
 

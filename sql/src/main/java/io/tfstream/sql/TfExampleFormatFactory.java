@@ -1,0 +1,100 @@
+package io.tfstream.sql;
+
+import java.util.Set;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.format.DecodingFormat;
+import org.apache.flink.table.connector.format.EncodingFormat;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.factories.DeserializationFormatFactory;
+import org.apache.flink.table.factories.DynamicTableFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.factories.SerializationFormatFactory;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * {@code 'format' = 'tf-example'}: one serialized {@code tf.train.Example} per message, for
+ * connectors such as Kafka and upsert-kafka. Column name = feature name; the type table is in
+ * {@code docs/sql.md}. Discovered through {@code META-INF/services}.
+ */
+public final class TfExampleFormatFactory
+        implements DeserializationFormatFactory, SerializationFormatFactory {
+
+    static final String PREFIX = TfExampleFormatOptions.IDENTIFIER + ".";
+
+    @Override
+    public String factoryIdentifier() {
+        return TfExampleFormatOptions.IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of();
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of(
+                TfExampleFormatOptions.SCHEMA_PATH, TfExampleFormatOptions.IGNORE_PARSE_ERRORS);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> forwardOptions() {
+        return optionalOptions();
+    }
+
+    @Override
+    public DecodingFormat<DeserializationSchema<RowData>> createDecodingFormat(
+            DynamicTableFactory.Context context, ReadableConfig formatOptions) {
+        FactoryUtil.validateFactoryOptions(this, formatOptions);
+        String schemaPath =
+                formatOptions.getOptional(TfExampleFormatOptions.SCHEMA_PATH).orElse(null);
+        boolean ignore = formatOptions.get(TfExampleFormatOptions.IGNORE_PARSE_ERRORS);
+        return new DecodingFormat<>() {
+            @Override
+            public DeserializationSchema<RowData> createRuntimeDecoder(
+                    DynamicTableSource.Context ctx, DataType physicalDataType) {
+                RowType rowType = (RowType) physicalDataType.getLogicalType();
+                TypeInformation<RowData> type = ctx.createTypeInformation(physicalDataType);
+                return new TfExampleDeserializationSchema(
+                        ExampleFormatConfig.create(rowType, schemaPath, ignore, PREFIX), type);
+            }
+
+            @Override
+            public ChangelogMode getChangelogMode() {
+                return ChangelogMode.insertOnly();
+            }
+        };
+    }
+
+    @Override
+    public EncodingFormat<SerializationSchema<RowData>> createEncodingFormat(
+            DynamicTableFactory.Context context, ReadableConfig formatOptions) {
+        FactoryUtil.validateFactoryOptions(this, formatOptions);
+        String schemaPath =
+                formatOptions.getOptional(TfExampleFormatOptions.SCHEMA_PATH).orElse(null);
+        return new EncodingFormat<>() {
+            @Override
+            public SerializationSchema<RowData> createRuntimeEncoder(
+                    DynamicTableSink.Context ctx, DataType physicalDataType) {
+                RowType rowType = (RowType) physicalDataType.getLogicalType();
+                if (schemaPath != null) {
+                    ExampleFormatConfig.create(rowType, schemaPath, false, PREFIX);
+                }
+                return new TfExampleSerializationSchema(rowType);
+            }
+
+            @Override
+            public ChangelogMode getChangelogMode() {
+                return ChangelogMode.insertOnly();
+            }
+        };
+    }
+}

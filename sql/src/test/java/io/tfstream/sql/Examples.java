@@ -1,0 +1,86 @@
+package io.tfstream.sql;
+
+import com.google.protobuf.ByteString;
+import io.tfstream.spec.DType;
+import java.util.Map;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+import org.tensorflow.example.BytesList;
+import org.tensorflow.example.Example;
+import org.tensorflow.example.Feature;
+import org.tensorflow.example.Features;
+import org.tensorflow.example.FloatList;
+import org.tensorflow.example.Int64List;
+
+/** Test helpers: Examples built with protobuf-java, and decoders for a row type. */
+final class Examples {
+    private Examples() {}
+
+    static Feature int64s(long... v) {
+        Int64List.Builder b = Int64List.newBuilder();
+        for (long x : v) {
+            b.addValue(x);
+        }
+        return Feature.newBuilder().setInt64List(b).build();
+    }
+
+    static Feature floats(float... v) {
+        FloatList.Builder b = FloatList.newBuilder();
+        for (float x : v) {
+            b.addValue(x);
+        }
+        return Feature.newBuilder().setFloatList(b).build();
+    }
+
+    static Feature bytes(byte[]... v) {
+        BytesList.Builder b = BytesList.newBuilder();
+        for (byte[] x : v) {
+            b.addValue(ByteString.copyFrom(x));
+        }
+        return Feature.newBuilder().setBytesList(b).build();
+    }
+
+    static Feature empty(DType d) {
+        switch (d) {
+            case INT64:
+                return int64s();
+            case FLOAT32:
+                return floats();
+            default:
+                return bytes();
+        }
+    }
+
+    static byte[] example(Map<String, Feature> features) {
+        return Example.newBuilder()
+                .setFeatures(Features.newBuilder().putAllFeature(features))
+                .build()
+                .toByteArray();
+    }
+
+    static RowType rowType(DataTypes.Field... fields) {
+        return (RowType) DataTypes.ROW(fields).getLogicalType();
+    }
+
+    static RowType rowType(String name, DataType type) {
+        return rowType(DataTypes.FIELD(name, type));
+    }
+
+    static TfExampleDeserializationSchema decoder(
+            RowType rowType, String schemaPath, boolean ignoreErrors) {
+        TfExampleDeserializationSchema s =
+                new TfExampleDeserializationSchema(
+                        ExampleFormatConfig.create(
+                                rowType, schemaPath, ignoreErrors, TfExampleFormatFactory.PREFIX),
+                        InternalTypeInfo.of(rowType));
+        s.open(null);
+        return s;
+    }
+
+    static RowData decode(RowType rowType, byte[] record) throws java.io.IOException {
+        return decoder(rowType, null, false).deserialize(record);
+    }
+}
