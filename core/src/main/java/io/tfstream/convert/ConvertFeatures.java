@@ -78,6 +78,15 @@ public final class ConvertFeatures implements Serializable {
         }
     }
 
+    /** The features {@code name → type}, in name order. */
+    public java.util.SortedMap<String, DType> asMap() {
+        TreeMap<String, DType> m = new TreeMap<>();
+        for (int i = 0; i < names.length; i++) {
+            m.put(names[i], types[i]);
+        }
+        return m;
+    }
+
     public int size() {
         return names.length;
     }

@@ -2,13 +2,10 @@ package io.tfstream.convert;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.google.protobuf.ByteString;
 import io.tfstream.spec.DType;
-import java.io.ByteArrayOutputStream;
+import io.tfstream.testing.ExampleJson;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -21,8 +18,6 @@ import org.tensorflow.example.Feature;
  * their shortest exact form, bytes as UTF-8 text or base64), converts back to the same Example.
  */
 class ExampleJsonRoundTripTest {
-    private static final JsonFactory JSON = new JsonFactory();
-
     @Test
     void exampleToJsonAndBackIsTheSameExample() throws Exception {
         SplittableRandom rnd = new SplittableRandom(34);
@@ -35,7 +30,7 @@ class ExampleJsonRoundTripTest {
                 }
                 ConvertFeatures features = ConvertFeatures.of(types);
                 Example e = randomExample(rnd, types, base64);
-                byte[] json = toJson(e, base64);
+                byte[] json = ExampleJson.of(e, base64);
                 JsonToExample c =
                         new JsonToExample(features, new ConvertOptions(base64, false, null));
                 byte[] back = c.convert(json, 0, json.length);
@@ -97,40 +92,5 @@ class ExampleJsonRoundTripTest {
             s.appendCodePoint(cp);
         }
         return ByteString.copyFromUtf8(s.toString());
-    }
-
-    /** The Example as one JSON object, the inverse of the mapping table. */
-    static byte[] toJson(Example e, boolean base64) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            g.writeStartObject();
-            for (Map.Entry<String, Feature> f : e.getFeatures().getFeatureMap().entrySet()) {
-                g.writeArrayFieldStart(f.getKey());
-                Feature v = f.getValue();
-                switch (v.getKindCase()) {
-                    case INT64_LIST -> {
-                        for (long x : v.getInt64List().getValueList()) {
-                            g.writeNumber(x);
-                        }
-                    }
-                    case FLOAT_LIST -> {
-                        for (float x : v.getFloatList().getValueList()) {
-                            g.writeNumber(x);
-                        }
-                    }
-                    default -> {
-                        for (ByteString x : v.getBytesList().getValueList()) {
-                            g.writeString(
-                                    base64
-                                            ? Base64.getEncoder().encodeToString(x.toByteArray())
-                                            : x.toStringUtf8());
-                        }
-                    }
-                }
-                g.writeEndArray();
-            }
-            g.writeEndObject();
-        }
-        return out.toByteArray();
     }
 }
