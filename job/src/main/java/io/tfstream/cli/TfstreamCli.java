@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
             ParseSeqCommand.class,
             VerifyCommand.class,
             IndexCommand.class,
+            ConvertCommand.class,
             CountCommand.class,
             InspectCommand.class,
             CatCommand.class,
