@@ -25,8 +25,7 @@ public final class AvroContainer implements Closeable {
     private Object reuse;
 
     public AvroContainer(Path file) throws IOException {
-        this.stream =
-                new DataFileStream<>(Files.newInputStream(file), new GenericDatumReader<>());
+        this.stream = new DataFileStream<>(Files.newInputStream(file), new GenericDatumReader<>());
         this.writer = new GenericDatumWriter<>(stream.getSchema());
     }
 

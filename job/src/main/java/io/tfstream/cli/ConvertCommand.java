@@ -2,6 +2,7 @@ package io.tfstream.cli;
 
 import io.tfstream.convert.AvroContainer;
 import io.tfstream.convert.AvroSchemaRejectedException;
+import io.tfstream.convert.AvroToExample;
 import io.tfstream.convert.ConversionException;
 import io.tfstream.convert.ConvertFeatures;
 import io.tfstream.convert.ConvertOptions;
@@ -9,7 +10,6 @@ import io.tfstream.convert.ExampleConverter;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.convert.JsonLines;
 import io.tfstream.convert.JsonToExample;
-import io.tfstream.convert.AvroToExample;
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.ParseSpec;
 import io.tfstream.spec.SpecRejectedException;
@@ -30,10 +30,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code tfstream convert --schema S --input-format json|avro IN OUT.tfrecord}: the streaming
- * job's conversion ({@code source.format}) over a file: a JSON Lines file or an Avro container
- * file to a TFRecord file of the schema's Examples. A line per refused record on stderr; the
- * output appears only when the input was read to its end.
+ * {@code tfstream convert --schema S --input-format json|avro IN OUT.tfrecord}: the streaming job's
+ * conversion ({@code source.format}) over a file: a JSON Lines file or an Avro container file to a
+ * TFRecord file of the schema's Examples. A line per refused record on stderr; the output appears
+ * only when the input was read to its end.
  */
 @Command(
         name = "convert",

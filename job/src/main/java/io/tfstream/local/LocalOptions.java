@@ -1,12 +1,14 @@
 package io.tfstream.local;
 
+import io.tfstream.convert.InputFormat;
 import io.tfstream.tfrecord.Compression;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
  * What {@code tfstream local} runs, as given on its command line; {@code LocalCommand} has refused
- * the combinations that make no sense.
+ * the combinations that make no sense. {@code inputFormat} is what {@code input} holds (Examples in
+ * a TFRecord file, JSON Lines, an Avro container file).
  */
 public record LocalOptions(
         Path schema,
@@ -26,7 +28,50 @@ public record LocalOptions(
         S3Target s3,
         boolean s3proxy,
         int restPort,
-        Path files) {
+        Path files,
+        InputFormat inputFormat) {
+
+    /** Options whose input holds serialized Examples ({@code --input-format example}). */
+    public LocalOptions(
+            Path schema,
+            Path featureSpec,
+            Path input,
+            Integer records,
+            double corruptFraction,
+            long seed,
+            Path out,
+            int partitions,
+            int parallelism,
+            Compression compression,
+            Path config,
+            List<String> sets,
+            Path summaryJson,
+            String broker,
+            S3Target s3,
+            boolean s3proxy,
+            int restPort,
+            Path files) {
+        this(
+                schema,
+                featureSpec,
+                input,
+                records,
+                corruptFraction,
+                seed,
+                out,
+                partitions,
+                parallelism,
+                compression,
+                config,
+                sets,
+                summaryJson,
+                broker,
+                s3,
+                s3proxy,
+                restPort,
+                files,
+                InputFormat.EXAMPLE);
+    }
 
     /**
      * Shards on an object store: {@code endpoint} (null: AWS), {@code bucket}, an {@code

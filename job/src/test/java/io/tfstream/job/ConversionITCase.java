@@ -42,8 +42,8 @@ import org.tensorflow.example.Example;
  * records (some with the Confluent framing), mixed with records that do not convert (invalid JSON,
  * a string for an INT feature, 1.5 for an INT feature, truncated Avro, a union branch that does not
  * fit) and records that convert but that the parse rejects (two values for a scalar). A bounded run
- * with shards: every good record's Example is in exactly one shard, every other record in the
- * dead letters exactly once, with its original bytes, reason {@code conversion_error} (or {@code
+ * with shards: every good record's Example is in exactly one shard, every other record in the dead
+ * letters exactly once, with its original bytes, reason {@code conversion_error} (or {@code
  * parse_error}) and the field's path in the message.
  */
 class ConversionITCase {
@@ -105,8 +105,7 @@ class ConversionITCase {
         };
         for (int k = 0; k < 70; k++) {
             String[] b = broken[k % broken.length];
-            inputs.add(
-                    new Input(b[0].getBytes(StandardCharsets.UTF_8), null, b[2], b[1]));
+            inputs.add(new Input(b[0].getBytes(StandardCharsets.UTF_8), null, b[2], b[1]));
         }
         run("conv-json", inputs, Map.of("source.format", "json"));
     }
@@ -181,9 +180,7 @@ class ConversionITCase {
                 expected.merge(Example.parseFrom(in.example()), 1, Integer::sum);
             } else {
                 expectedDead.merge(
-                        HexFormat.of().formatHex(in.value()) + " " + in.reason(),
-                        1,
-                        Integer::sum);
+                        HexFormat.of().formatHex(in.value()) + " " + in.reason(), 1, Integer::sum);
             }
         }
         Map<Example, Integer> inShards = new HashMap<>();
@@ -206,8 +203,7 @@ class ConversionITCase {
             dead.merge(HexFormat.of().formatHex(r.value()) + " " + reason, 1, Integer::sum);
         }
         // Parse errors after conversion carry the converted Example, not the JSON: compare counts.
-        long parseErrors =
-                inputs.stream().filter(in -> "parse_error".equals(in.reason())).count();
+        long parseErrors = inputs.stream().filter(in -> "parse_error".equals(in.reason())).count();
         Map<String, Integer> conversionOnly = new HashMap<>(expectedDead);
         conversionOnly.keySet().removeIf(k -> k.endsWith(" parse_error"));
         Map<String, Integer> deadConversion = new HashMap<>(dead);
