@@ -1,32 +1,22 @@
 package io.tfstream.convert;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.util.Utf8;
 
 /**
  * One Avro binary record of the writer schema → the schema's {@code tf.train.Example}, decoded
- * field by field with Avro's {@link BinaryDecoder} along an {@link AvroPlan} (no generic records,
- * no reflection). INT features take int, long, boolean (1/0), {@code timestamp-millis} and {@code
- * date}; FLOAT features float and double; BYTES features string, bytes, fixed and enum (its
- * symbol). An array is the list; null (a null union branch) leaves the feature absent. A record
- * with the Confluent framing (magic byte 0, a 4-byte big-endian schema id) is accepted; with {@link
- * ConvertOptions#avroSchemaId} set the framing is required and the id must match.
+ * field by field straight from the bytes ({@link AvroCursor}) along an {@link AvroPlan} made once
+ * from the writer schema (no generic records, no reflection, no copies of values). INT features
+ * take int, long, boolean (1/0), {@code timestamp-millis} and {@code date}; FLOAT features float
+ * and double; BYTES features string, bytes, fixed and enum (its symbol). An array is the list; null
+ * (a null union branch) leaves the feature absent. A record with the Confluent framing (magic byte
+ * 0, a 4-byte big-endian schema id) is accepted; with {@link ConvertOptions#avroSchemaId} set the
+ * framing is required and the id must match.
  */
 public final class AvroToExample implements ExampleConverter {
     private final AvroPlan plan;
     private final ExampleBuilder builder;
     private final Integer schemaId;
-    private BinaryDecoder decoder;
-    private Utf8 utf8 = new Utf8();
-    private ByteBuffer bytes;
-    private byte[] fixed = new byte[16];
-    private String at;
-    private int limit;
+    private final AvroCursor cursor = new AvroCursor();
     private int ignored;
 
     /** Refuses ({@link AvroSchemaRejectedException}) a writer schema that cannot convert. */
@@ -93,31 +83,26 @@ public final class AvroToExample implements ExampleConverter {
     private byte[] decode(byte[] in, int off, int len) throws ConversionException {
         builder.reset();
         ignored = 0;
-        at = ConversionException.RECORD;
-        limit = len;
-        decoder = DecoderFactory.get().binaryDecoder(in, off, len, decoder);
-        try {
-            record(plan);
-            if (!decoder.isEnd()) {
-                throw new ConversionException(
-                        ConversionException.RECORD,
-                        "Avro does not decode: bytes left after the record");
-            }
-        } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException e) {
-            throw new ConversionException(at, "Avro does not decode: " + e, e);
+        cursor.at(ConversionException.RECORD);
+        cursor.wrap(in, off, len);
+        record(plan);
+        if (!cursor.atEnd()) {
+            cursor.at(ConversionException.RECORD);
+            throw new ConversionException(
+                    ConversionException.RECORD,
+                    "Avro does not decode: " + cursor.remaining() + " bytes left after the record");
         }
         return builder.toBytes();
     }
 
-    private void record(AvroPlan p) throws IOException, ConversionException {
+    private void record(AvroPlan p) throws ConversionException {
         for (AvroPlan c : p.children) {
-            at = c.path;
+            cursor.at(c.path);
             switch (c.action) {
-                case AvroPlan.FEATURE -> AvroValues.feature(this, c);
+                case AvroPlan.FEATURE -> AvroValues.feature(cursor, builder, c);
                 case AvroPlan.RECORD -> record(c);
                 case AvroPlan.UNION -> {
-                    int b = branch(c.schema);
-                    AvroPlan chosen = c.children[b];
+                    AvroPlan chosen = c.children[branch(cursor, c.schema)];
                     if (chosen.action == AvroPlan.RECORD) {
                         record(chosen);
                     } else {
@@ -134,89 +119,50 @@ public final class AvroToExample implements ExampleConverter {
         }
     }
 
-    int branch(Schema union) throws IOException, ConversionException {
-        int b = decoder.readIndex();
-        if (b < 0 || b >= union.getTypes().size()) {
+    /** A union's branch index, checked against its branches. */
+    static int branch(AvroCursor cursor, Schema union) throws ConversionException {
+        long b = cursor.readLong();
+        int n = union.getTypes().size();
+        if (b < 0 || b >= n) {
             throw new ConversionException(
-                    at,
-                    "Avro does not decode: union branch " + b + " of " + union.getTypes().size());
+                    cursor.at(), "Avro does not decode: union branch " + b + " of " + n);
         }
-        return b;
+        return (int) b;
     }
 
-    /** A block count read from the input, checked against what the record can hold. */
-    long count(long n) throws ConversionException {
-        if (n < 0 || n > limit) {
-            throw new ConversionException(
-                    at, "Avro does not decode: a block of " + n + " items in " + limit + " bytes");
-        }
-        return n;
-    }
-
-    private void skip(Schema s) throws IOException, ConversionException {
-        BinaryDecoder d = decoder;
+    private void skip(Schema s) throws ConversionException {
+        AvroCursor d = cursor;
         switch (s.getType()) {
             case NULL -> {}
             case BOOLEAN -> d.readBoolean();
             case INT -> d.readInt();
             case LONG -> d.readLong();
-            case FLOAT -> d.skipFixed(4);
-            case DOUBLE -> d.skipFixed(8);
-            case STRING -> d.skipString();
-            case BYTES -> d.skipBytes();
-            case FIXED -> d.skipFixed(s.getFixedSize());
-            case ENUM -> d.readEnum();
+            case FLOAT -> d.readFixed(4);
+            case DOUBLE -> d.readFixed(8);
+            case STRING, BYTES -> d.readBytes();
+            case FIXED -> d.readFixed(s.getFixedSize());
+            case ENUM -> d.readInt();
             case ARRAY -> {
-                for (long n = count(d.skipArray()); n != 0; n = count(d.skipArray())) {
+                for (long n = d.readBlockCount(); n != 0; n = d.readBlockCount()) {
                     for (long i = 0; i < n; i++) {
                         skip(s.getElementType());
                     }
                 }
             }
             case MAP -> {
-                for (long n = count(d.skipMap()); n != 0; n = count(d.skipMap())) {
+                for (long n = d.readBlockCount(); n != 0; n = d.readBlockCount()) {
                     for (long i = 0; i < n; i++) {
-                        d.skipString();
+                        d.readBytes();
                         skip(s.getValueType());
                     }
                 }
             }
-            case UNION -> skip(s.getTypes().get(branch(s)));
+            case UNION -> skip(s.getTypes().get(branch(d, s)));
             case RECORD -> {
                 for (Schema.Field f : s.getFields()) {
                     skip(f.schema());
                 }
             }
         }
-    }
-
-    BinaryDecoder decoder() {
-        return decoder;
-    }
-
-    ExampleBuilder builder() {
-        return builder;
-    }
-
-    String at() {
-        return at;
-    }
-
-    Utf8 utf8() throws IOException {
-        utf8 = decoder.readString(utf8);
-        return utf8;
-    }
-
-    ByteBuffer bytes() throws IOException {
-        bytes = decoder.readBytes(bytes);
-        return bytes;
-    }
-
-    byte[] fixed(int size) throws IOException {
-        if (fixed.length < size) {
-            fixed = new byte[size];
-        }
-        decoder.readFixed(fixed, 0, size);
-        return fixed;
     }
 }

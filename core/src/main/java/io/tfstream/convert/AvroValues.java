@@ -1,18 +1,13 @@
 package io.tfstream.convert;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.util.Utf8;
-
 /** Reads one feature field's Avro value (scalar, array, or a union of them) into its slot. */
 final class AvroValues {
     private AvroValues() {}
 
-    static void feature(AvroToExample c, AvroPlan p) throws IOException, ConversionException {
+    static void feature(AvroCursor c, ExampleBuilder b, AvroPlan p) throws ConversionException {
         AvroValue v = p.value;
         if (v.kind == AvroValue.UNION) {
-            v = v.branches[c.branch(v.schema)];
+            v = v.branches[AvroToExample.branch(c, v.schema)];
             if (v.kind == AvroValue.NULL) {
                 return; // a null branch: the feature is absent
             }
@@ -22,7 +17,7 @@ final class AvroValues {
                         "union branch "
                                 + v.typeName()
                                 + " does not fit "
-                                + ConvertFeatures.kind(c.builder().type(p.slot))
+                                + ConvertFeatures.kind(b.type(p.slot))
                                 + " feature '"
                                 + p.path
                                 + "'");
@@ -31,22 +26,20 @@ final class AvroValues {
         if (v.kind == AvroValue.NULL) {
             return;
         }
-        ExampleBuilder b = c.builder();
         if (!b.start(p.slot)) {
             throw new ConversionException(p.path, "two Avro fields name this feature");
         }
         if (v.kind != AvroValue.ARRAY) {
-            scalar(c, v, p.slot);
+            scalar(c, b, v, p.slot);
             return;
         }
-        BinaryDecoder d = c.decoder();
         AvroValue items = v.items;
         int index = 0;
-        for (long n = c.count(d.readArrayStart()); n != 0; n = c.count(d.arrayNext())) {
+        for (long n = c.readBlockCount(); n != 0; n = c.readBlockCount()) {
             for (long i = 0; i < n; i++, index++) {
                 AvroValue item = items;
                 if (item.kind == AvroValue.UNION) {
-                    item = item.branches[c.branch(item.schema)];
+                    item = item.branches[AvroToExample.branch(c, item.schema)];
                 }
                 if (item.kind == AvroValue.NULL || !item.fits) {
                     throw new ConversionException(
@@ -60,35 +53,29 @@ final class AvroValues {
                                     + p.path
                                     + "')");
                 }
-                scalar(c, item, p.slot);
+                scalar(c, b, item, p.slot);
             }
         }
     }
 
-    private static void scalar(AvroToExample c, AvroValue v, int slot)
-            throws IOException, ConversionException {
-        BinaryDecoder d = c.decoder();
-        ExampleBuilder b = c.builder();
+    private static void scalar(AvroCursor c, ExampleBuilder b, AvroValue v, int slot)
+            throws ConversionException {
         switch (v.kind) {
-            case AvroValue.INT -> b.addInt(slot, d.readInt());
-            case AvroValue.LONG -> b.addInt(slot, d.readLong());
-            case AvroValue.BOOLEAN -> b.addInt(slot, d.readBoolean() ? 1 : 0);
-            case AvroValue.FLOAT -> b.addFloat(slot, d.readFloat());
-            case AvroValue.DOUBLE -> b.addFloat(slot, (float) d.readDouble());
-            case AvroValue.STRING -> {
-                Utf8 s = c.utf8();
-                b.addBytes(slot, s.getBytes(), 0, s.getByteLength());
-            }
-            case AvroValue.BYTES -> {
-                ByteBuffer bb = c.bytes();
-                b.addBytes(slot, bb.array(), bb.arrayOffset() + bb.position(), bb.remaining());
+            case AvroValue.INT -> b.addInt(slot, c.readInt());
+            case AvroValue.LONG -> b.addInt(slot, c.readLong());
+            case AvroValue.BOOLEAN -> b.addInt(slot, c.readBoolean() ? 1 : 0);
+            case AvroValue.FLOAT -> b.addFloat(slot, c.readFloat());
+            case AvroValue.DOUBLE -> b.addFloat(slot, (float) c.readDouble());
+            case AvroValue.STRING, AvroValue.BYTES -> {
+                c.readBytes();
+                b.addBytes(slot, c.buffer(), c.start(), c.length());
             }
             case AvroValue.FIXED -> {
-                int size = v.schema.getFixedSize();
-                b.addBytes(slot, c.fixed(size), 0, size);
+                c.readFixed(v.schema.getFixedSize());
+                b.addBytes(slot, c.buffer(), c.start(), c.length());
             }
             case AvroValue.ENUM -> {
-                int e = d.readEnum();
+                int e = c.readInt();
                 if (e < 0 || e >= v.symbols.length) {
                     throw new ConversionException(
                             c.at(),

@@ -258,11 +258,7 @@ final class ExampleBuilder {
     }
 
     static int varint64Size(long v) {
-        int n = 1;
-        while ((v & ~0x7FL) != 0) {
-            n++;
-            v >>>= 7;
-        }
-        return n;
+        // protobuf's CodedOutputStream.computeUInt64SizeNoTag: ceil(significant bits / 7).
+        return (640 - Long.numberOfLeadingZeros(v) * 9) >>> 6;
     }
 }

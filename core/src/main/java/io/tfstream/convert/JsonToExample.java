@@ -1,37 +1,36 @@
 package io.tfstream.convert;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.tfstream.spec.DType;
-import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * One UTF-8 JSON object → the schema's {@code tf.train.Example}, with Jackson's streaming parser
- * (no tree, no reflection). Per feature type: INT takes JSON integers in the int64 range and
- * booleans (1/0); FLOAT takes JSON numbers; BYTES takes strings as UTF-8 (or base64 with {@link
+ * One UTF-8 JSON object → the schema's {@code tf.train.Example}, read in one pass over the bytes by
+ * a strict {@link JsonScanner} (no tree, no token objects, field names matched as bytes). Per
+ * feature type: INT takes JSON integers in the int64 range and booleans (1/0); FLOAT takes JSON
+ * numbers (correctly rounded to float32); BYTES takes strings as UTF-8 (or base64 with {@link
  * ConvertOptions#jsonBase64}). An array of such values is the list; {@code null} leaves the feature
  * absent; {@code []} is an empty list. A nested object is refused where it holds schema features,
  * unless {@link ConvertOptions#flatten} names its fields {@code parent.child}. Fields that name no
- * feature are skipped and counted. Unlike TFX's {@code dict_to_example}, the schema decides the
- * types, not the values.
+ * feature are skipped (still checked as JSON) and counted. Unlike TFX's {@code dict_to_example},
+ * the schema decides the types, not the values.
  */
 public final class JsonToExample implements ExampleConverter {
-    private static final JsonFactory FACTORY = JsonFactory.builder().build();
-
     private final ConvertFeatures features;
     private final ConvertOptions options;
     private final ExampleBuilder builder;
+    private final JsonScanner sc = new JsonScanner();
     private final Base64.Decoder base64 = Base64.getDecoder();
+    private final FieldNames names;
+    private final long[] number = new long[1];
     private int ignored;
 
     public JsonToExample(ConvertFeatures features, ConvertOptions options) {
         this.features = features;
         this.options = options;
         this.builder = new ExampleBuilder(features);
+        this.names = new FieldNames(features);
     }
 
     @Override
@@ -43,40 +42,64 @@ public final class JsonToExample implements ExampleConverter {
     public byte[] convert(byte[] in, int off, int len) throws ConversionException {
         builder.reset();
         ignored = 0;
-        String path = ConversionException.RECORD;
-        try (JsonParser p = FACTORY.createParser(in, off, len)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new ConversionException(
-                        path, "the record is not a JSON object (" + describe(p) + ")");
-            }
-            object(p, null);
-            JsonToken after = p.nextToken();
-            if (after != null) {
-                throw new ConversionException(
-                        path, "more JSON after the object (" + describe(p) + ")");
-            }
-        } catch (StreamConstraintsException e) {
-            throw new ConversionException(pathOf(e.getProcessor()), e.getOriginalMessage(), e);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        sc.wrap(in, off, len);
+        int c = sc.peek();
+        if (c != '{') {
             throw new ConversionException(
-                    pathOf(e.getProcessor()), "invalid JSON: " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw new ConversionException(path, "invalid JSON: " + e.getMessage(), e);
+                    ConversionException.RECORD,
+                    "the record is not a JSON object (" + ahead(c) + ")");
+        }
+        object(null, 0);
+        sc.at(ConversionException.RECORD);
+        if (sc.peek() != -1) {
+            throw new ConversionException(
+                    ConversionException.RECORD,
+                    "more JSON after the object (" + ahead(sc.peek()) + ")");
         }
         return builder.toBytes();
     }
 
-    /** The fields of an object whose START_OBJECT was read; {@code prefix} null at top level. */
-    private void object(JsonParser p, String prefix) throws IOException, ConversionException {
-        String name;
-        while ((name = p.nextFieldName()) != null) {
-            String path = prefix == null ? name : prefix + '.' + name;
-            JsonToken t = p.nextToken();
-            int slot = features.slot(path);
+    private static String ahead(int c) {
+        return switch (c) {
+            case -1 -> "no value";
+            case '[' -> "a JSON array";
+            case '{' -> "a JSON object";
+            case '"' -> "a JSON string";
+            case 't', 'f', 'n' -> "a JSON literal";
+            default -> c == '-' || (c >= '0' && c <= '9') ? "a JSON number" : "not JSON";
+        };
+    }
+
+    /** The fields of the object whose '{' is next; {@code prefix} null at top level. */
+    private void object(String prefix, int depth) throws ConversionException {
+        sc.skipByte();
+        if (sc.peek() == '}') {
+            sc.skipByte();
+            return;
+        }
+        while (true) {
+            if (sc.peek() != '"') {
+                throw sc.invalid("expected a field name");
+            }
+            sc.readString();
+            String path = null;
+            int slot;
+            if (prefix == null) {
+                slot = names.slot(sc.stringBytes(), sc.start(), sc.length());
+            } else {
+                path = prefix + '.' + sc.string();
+                slot = features.slot(path);
+            }
+            if (slot < 0 && path == null) {
+                path = sc.string();
+            }
+            sc.expect(':');
+            int c = sc.peek();
             if (slot < 0) {
-                if (t == JsonToken.START_OBJECT && options.flatten()) {
-                    object(p, path);
-                } else if (t == JsonToken.START_OBJECT && features.isPrefix(path)) {
+                sc.at(path);
+                if (c == '{' && options.flatten()) {
+                    object(path, depth + 1);
+                } else if (c == '{' && features.isPrefix(path)) {
                     throw new ConversionException(
                             path,
                             "a nested object holding schema features; set"
@@ -85,118 +108,198 @@ public final class JsonToExample implements ExampleConverter {
                                     + ".<field>");
                 } else {
                     ignored++;
-                    p.skipChildren();
-                }
-                continue;
-            }
-            if (t == JsonToken.VALUE_NULL) {
-                continue; // absent, as a missing field
-            }
-            if (!builder.start(slot)) {
-                throw new ConversionException(path, "the field appears twice");
-            }
-            if (t == JsonToken.START_ARRAY) {
-                int i = 0;
-                for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
-                    value(p, e, slot, path, i++);
+                    sc.skipValue(depth + 1);
                 }
             } else {
-                value(p, t, slot, path, -1);
+                feature(slot, c);
+            }
+            int n = sc.peek();
+            sc.skipByte();
+            if (n == '}') {
+                return;
+            }
+            if (n != ',') {
+                throw sc.invalid(n == -1 ? "the object is not closed" : "expected ',' or '}'");
             }
         }
     }
 
-    /** One scalar {@code t} into {@code slot}; {@code index} >= 0 inside an array. */
-    private void value(JsonParser p, JsonToken t, int slot, String path, int index)
-            throws IOException, ConversionException {
+    private void feature(int slot, int c) throws ConversionException {
+        String name = features.name(slot);
+        sc.at(name);
+        if (c == 'n') {
+            sc.readLiteral("null");
+            return; // absent, as a missing field
+        }
+        if (!builder.start(slot)) {
+            throw new ConversionException(name, "the field appears twice");
+        }
+        if (c != '[') {
+            value(slot, c, -1);
+            return;
+        }
+        sc.skipByte();
+        if (sc.peek() == ']') {
+            sc.skipByte();
+            return;
+        }
+        for (int i = 0; ; i++) {
+            value(slot, sc.peek(), i);
+            int n = sc.peek();
+            sc.skipByte();
+            if (n == ']') {
+                return;
+            }
+            if (n != ',') {
+                throw sc.invalid("expected ',' or ']'");
+            }
+        }
+    }
+
+    /** One scalar starting with byte {@code c} into {@code slot}; {@code index} >= 0 in a list. */
+    private void value(int slot, int c, int index) throws ConversionException {
         DType type = builder.type(slot);
+        boolean number = c == '-' || (c >= '0' && c <= '9');
         switch (type) {
             case INT64 -> {
-                if (t == JsonToken.VALUE_NUMBER_INT) {
-                    if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-                        throw misfit(p, path, index, type, "is out of the int64 range");
+                if (number) {
+                    sc.readNumber();
+                    if (!sc.integral()) {
+                        throw misfit(slot, index, "JSON number " + sc.numberText(), "does not fit");
                     }
-                    builder.addInt(slot, p.getLongValue());
+                    if (!sc.longValue(this.number)) {
+                        throw misfit(
+                                slot,
+                                index,
+                                "JSON number " + sc.numberText(),
+                                "is out of the int64 range");
+                    }
+                    builder.addInt(slot, this.number[0]);
                     return;
                 }
-                if (t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE) {
-                    builder.addInt(slot, t == JsonToken.VALUE_TRUE ? 1 : 0);
+                if (c == 't' || c == 'f') {
+                    sc.readLiteral(c == 't' ? "true" : "false");
+                    builder.addInt(slot, c == 't' ? 1 : 0);
                     return;
                 }
             }
             case FLOAT32 -> {
-                if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
-                    builder.addFloat(slot, p.getFloatValue());
+                if (number) {
+                    sc.readNumber();
+                    builder.addFloat(slot, sc.floatValue());
                     return;
                 }
             }
             case STRING -> {
-                if (t == JsonToken.VALUE_STRING) {
+                if (c == '"') {
+                    sc.readString();
                     if (options.jsonBase64()) {
-                        byte[] b;
+                        ByteBuffer b;
                         try {
-                            b = base64.decode(p.getText());
+                            b =
+                                    base64.decode(
+                                            ByteBuffer.wrap(
+                                                    sc.stringBytes(), sc.start(), sc.length()));
                         } catch (IllegalArgumentException e) {
-                            throw misfit(p, path, index, type, "is not base64: " + e.getMessage());
+                            throw misfit(
+                                    slot,
+                                    index,
+                                    "JSON string " + quote(sc.string()),
+                                    "is not base64: " + e.getMessage());
                         }
-                        builder.addBytes(slot, b, 0, b.length);
+                        builder.addBytes(slot, b.array(), b.arrayOffset(), b.remaining());
                     } else {
-                        byte[] b = p.getText().getBytes(StandardCharsets.UTF_8);
-                        builder.addBytes(slot, b, 0, b.length);
+                        builder.addBytes(slot, sc.stringBytes(), sc.start(), sc.length());
                     }
                     return;
                 }
             }
         }
         String where = index >= 0 ? " inside the list" : "";
-        throw misfit(p, path, index, type, "does not fit" + where);
+        throw misfit(slot, index, describe(c, number), "does not fit" + where);
     }
 
-    private static ConversionException misfit(
-            JsonParser p, String path, int index, DType type, String what) throws IOException {
-        return new ConversionException(
-                index >= 0 ? path + "[" + index + "]" : path,
-                describe(p)
-                        + " "
-                        + what
-                        + " ("
-                        + ConvertFeatures.kind(type)
-                        + " feature '"
-                        + path
-                        + "')");
-    }
-
-    /** The current token as an error names it: {@code JSON string "abc"}, {@code an object}. */
-    private static String describe(JsonParser p) throws IOException {
-        JsonToken t = p.currentToken();
-        if (t == null) {
-            return "no value";
+    /** The value starting with {@code c}, read, as a message names it. */
+    private String describe(int c, boolean number) throws ConversionException {
+        if (number) {
+            sc.readNumber();
+            return "JSON number " + sc.numberText();
         }
-        return switch (t) {
-            case START_OBJECT -> "a JSON object";
-            case START_ARRAY -> "a JSON array";
-            case VALUE_STRING -> "JSON string " + quote(p.getText());
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "JSON number " + clip(p.getText());
-            case VALUE_TRUE, VALUE_FALSE -> "JSON " + p.getText();
-            case VALUE_NULL -> "JSON null";
-            default -> "JSON " + t;
+        return switch (c) {
+            case '{' -> "a JSON object";
+            case '[' -> "a JSON array";
+            case '"' -> {
+                sc.readString();
+                yield "JSON string " + quote(sc.string());
+            }
+            case 't' -> "JSON true";
+            case 'f' -> "JSON false";
+            case 'n' -> "JSON null";
+            case -1 -> throw sc.invalid("the record ends early");
+            default -> throw sc.invalid("an unexpected character");
         };
     }
 
+    private ConversionException misfit(int slot, int index, String value, String what) {
+        String name = features.name(slot);
+        return new ConversionException(
+                index >= 0 ? name + "[" + index + "]" : name,
+                value
+                        + " "
+                        + what
+                        + " ("
+                        + ConvertFeatures.kind(features.type(slot))
+                        + " feature '"
+                        + name
+                        + "')");
+    }
+
     private static String quote(String s) {
-        return "\"" + clip(s) + "\"";
+        return "\"" + (s.length() <= 40 ? s : s.substring(0, 40) + "...") + "\"";
     }
 
-    private static String clip(String s) {
-        return s.length() <= 40 ? s : s.substring(0, 40) + "...";
-    }
+    /** Feature names as UTF-8 bytes in an open-addressing table, matched without a String. */
+    private static final class FieldNames {
+        private final byte[][] keys;
+        private final int[] slots;
+        private final int mask;
 
-    private static String pathOf(Object processor) {
-        if (processor instanceof JsonParser p) {
-            String name =
-                    p.getParsingContext() == null ? null : p.getParsingContext().getCurrentName();
-            return name == null ? ConversionException.RECORD : name;
+        FieldNames(ConvertFeatures f) {
+            int size = Integer.highestOneBit(Math.max(4, f.size() * 4) - 1) << 1;
+            keys = new byte[size][];
+            slots = new int[size];
+            mask = size - 1;
+            for (int s = 0; s < f.size(); s++) {
+                byte[] k = f.name(s).getBytes(StandardCharsets.UTF_8);
+                int h = hash(k, 0, k.length) & mask;
+                while (keys[h] != null) {
+                    h = (h + 1) & mask;
+                }
+                keys[h] = k;
+                slots[h] = s;
+            }
         }
-        return ConversionException.RECORD;
+
+        int slot(byte[] b, int off, int len) {
+            int h = hash(b, off, len) & mask;
+            while (true) {
+                byte[] k = keys[h];
+                if (k == null) {
+                    return -1;
+                }
+                if (k.length == len && java.util.Arrays.equals(k, 0, len, b, off, off + len)) {
+                    return slots[h];
+                }
+                h = (h + 1) & mask;
+            }
+        }
+
+        private static int hash(byte[] b, int off, int len) {
+            int h = len;
+            for (int i = off; i < off + len; i++) {
+                h = 31 * h + b[i];
+            }
+            return h ^ (h >>> 16);
+        }
     }
 }

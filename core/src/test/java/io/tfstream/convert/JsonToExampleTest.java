@@ -118,7 +118,12 @@ class JsonToExampleTest {
                 Arguments.of("[1, 2]", "$", "not a JSON object"),
                 Arguments.of("{} {}", "$", "more JSON after the object"),
                 Arguments.of("", "$", "not a JSON object"),
-                Arguments.of("{\"s\": \"\\ud800\"} \u0000", "$", "invalid JSON"));
+                Arguments.of("{\"s\": \"\\ud800\"}", "s", "invalid JSON: a high surrogate"),
+                Arguments.of("{\"s\": \"a\u0001\"}", "s", "invalid JSON: a control character"),
+                Arguments.of("{\"i\": 01}", "i", "invalid JSON"),
+                Arguments.of("{\"i\": -}", "i", "invalid JSON"),
+                Arguments.of("{\"x\": [1, {\"y\": tru}]}", "x", "invalid JSON"),
+                Arguments.of("{\"i\": 1} \u0000", "$", "more JSON after the object"));
     }
 
     @ParameterizedTest
