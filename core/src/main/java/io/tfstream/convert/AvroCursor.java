@@ -53,6 +53,30 @@ final class AvroCursor {
     }
 
     long readLong() throws ConversionException {
+        if (limit - pos >= 10) {
+            // Fast path: no bounds check per byte; most values are one or two bytes.
+            byte[] b = buf;
+            int p = pos;
+            long raw = b[p++];
+            if (raw >= 0) {
+                pos = p;
+                return (raw >>> 1) ^ -(raw & 1);
+            }
+            raw &= 0x7F;
+            for (int shift = 7; shift <= 63; shift += 7) {
+                long x = b[p++];
+                raw |= (x & 0x7F) << shift;
+                if (x >= 0) {
+                    pos = p;
+                    return (raw >>> 1) ^ -(raw & 1);
+                }
+            }
+            throw malformed("a varint longer than 10 bytes");
+        }
+        return readLongSlow();
+    }
+
+    private long readLongSlow() throws ConversionException {
         long raw = 0;
         int shift = 0;
         while (true) {

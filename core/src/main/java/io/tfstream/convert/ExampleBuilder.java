@@ -234,11 +234,14 @@ final class ExampleBuilder {
     }
 
     private void varint64(long v) {
+        byte[] o = out;
+        int p = pos;
         while ((v & ~0x7FL) != 0) {
-            out[pos++] = (byte) ((v & 0x7F) | 0x80);
+            o[p++] = (byte) ((v & 0x7F) | 0x80);
             v >>>= 7;
         }
-        out[pos++] = (byte) v;
+        o[p++] = (byte) v;
+        pos = p;
     }
 
     static int varintSize(int v) {
