@@ -39,7 +39,11 @@ class LocalCommandTest {
                         List.of("--s3", "http://127.0.0.1:9", "--s3-bucket", "b", "--s3proxy"),
                         "give at most one of --s3 and --s3proxy",
                         List.of("--s3", "http://127.0.0.1:9"),
-                        "--s3 needs --s3-bucket");
+                        "--s3 needs --s3-bucket",
+                        List.of("--input-format", "csv"),
+                        "--input-format must be example, json or avro, got csv",
+                        List.of("--input-format", "json"),
+                        "--input-format json needs --input FILE");
         Path out = dir.resolve("out");
         for (Map.Entry<List<String>, String> c : cases.entrySet()) {
             List<String> args = new ArrayList<>(List.of("local", "--out", out.toString()));
