@@ -259,4 +259,58 @@ class AvroToExampleTest {
                                         ConvertOptions.defaults()));
         assertTrue(e.getMessage().contains("'n' of type string can never be"), e.getMessage());
     }
+
+    @Test
+    void aRecordOrNestedListWhereAListIsExpectedIsRefusedAtStart() {
+        String record =
+                """
+                {"type": "record", "name": "A", "fields": [{"name": "x", "type":
+                  {"type": "record", "name": "B", "fields": [{"name": "y", "type": "long"}]}}]}
+                """;
+        AvroSchemaRejectedException e =
+                assertThrows(
+                        AvroSchemaRejectedException.class,
+                        () ->
+                                AvroToExample.of(
+                                        record,
+                                        ConvertFeatures.of(Map.of("x", DType.INT64)),
+                                        ConvertOptions.defaults()));
+        assertTrue(e.getMessage().contains("'x' of type record can never be"), e.getMessage());
+        String nested =
+                """
+                {"type": "record", "name": "A", "fields": [{"name": "x", "type":
+                  {"type": "array", "items": {"type": "array", "items": "long"}}}]}
+                """;
+        e =
+                assertThrows(
+                        AvroSchemaRejectedException.class,
+                        () ->
+                                AvroToExample.of(
+                                        nested,
+                                        ConvertFeatures.of(Map.of("x", DType.INT64)),
+                                        ConvertOptions.defaults()));
+        assertTrue(e.getMessage().contains("array<array<long>>"), e.getMessage());
+    }
+
+    @Test
+    void aNullInsideAListIsADeadLetterWithItsIndex() throws Exception {
+        Schema s =
+                new Schema.Parser()
+                        .parse(
+                                """
+                                {"type": "record", "name": "A", "fields": [{"name": "x", "type":
+                                  {"type": "array", "items": ["null", "long"]}}]}
+                                """);
+        GenericRecord r = new GenericData.Record(s);
+        r.put("x", Arrays.asList(1L, null, 3L));
+        byte[] in = encode(r);
+        AvroToExample c =
+                new AvroToExample(
+                        s, ConvertFeatures.of(Map.of("x", DType.INT64)), ConvertOptions.defaults());
+        ConversionException e = assertThrows(ConversionException.class, () -> convert(c, in));
+        assertEquals("x[1]", e.path());
+        assertTrue(e.getMessage().contains("null inside the list"), e.getMessage());
+        r.put("x", Arrays.asList(1L, 2L));
+        assertEquals(example("x", ints(1, 2)), convert(c, encode(r)));
+    }
 }
