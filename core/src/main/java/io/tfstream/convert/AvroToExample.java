@@ -13,6 +13,9 @@ import org.apache.avro.Schema;
  * framing is required and the id must match.
  */
 public final class AvroToExample implements ExampleConverter {
+    /** Values of a skipped field (a recursive schema's data) nested at most this deep. */
+    static final int MAX_SKIP_DEPTH = 1000;
+
     private final AvroPlan plan;
     private final ExampleBuilder builder;
     private final Integer schemaId;
@@ -106,11 +109,11 @@ public final class AvroToExample implements ExampleConverter {
                     if (chosen.action == AvroPlan.RECORD) {
                         record(chosen);
                     } else {
-                        skip(chosen.schema);
+                        skip(chosen.schema, 0);
                     }
                 }
                 default -> {
-                    skip(c.schema);
+                    skip(c.schema, 0);
                     if (c.counted) {
                         ignored++;
                     }
@@ -130,7 +133,12 @@ public final class AvroToExample implements ExampleConverter {
         return (int) b;
     }
 
-    private void skip(Schema s) throws ConversionException {
+    private void skip(Schema s, int depth) throws ConversionException {
+        if (depth > MAX_SKIP_DEPTH) {
+            throw new ConversionException(
+                    cursor.at(),
+                    "Avro does not decode: values nested deeper than " + MAX_SKIP_DEPTH);
+        }
         AvroCursor d = cursor;
         switch (s.getType()) {
             case NULL -> {}
@@ -145,7 +153,7 @@ public final class AvroToExample implements ExampleConverter {
             case ARRAY -> {
                 for (long n = d.readBlockCount(); n != 0; n = d.readBlockCount()) {
                     for (long i = 0; i < n; i++) {
-                        skip(s.getElementType());
+                        skip(s.getElementType(), depth + 1);
                     }
                 }
             }
@@ -153,14 +161,14 @@ public final class AvroToExample implements ExampleConverter {
                 for (long n = d.readBlockCount(); n != 0; n = d.readBlockCount()) {
                     for (long i = 0; i < n; i++) {
                         d.readBytes();
-                        skip(s.getValueType());
+                        skip(s.getValueType(), depth + 1);
                     }
                 }
             }
-            case UNION -> skip(s.getTypes().get(branch(d, s)));
+            case UNION -> skip(s.getTypes().get(branch(d, s)), depth + 1);
             case RECORD -> {
                 for (Schema.Field f : s.getFields()) {
-                    skip(f.schema());
+                    skip(f.schema(), depth + 1);
                 }
             }
         }

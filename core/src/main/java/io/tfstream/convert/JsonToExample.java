@@ -17,6 +17,9 @@ import java.util.Base64;
  * the schema decides the types, not the values.
  */
 public final class JsonToExample implements ExampleConverter {
+    /** Nested objects read with {@code flatten}, at most this deep. */
+    static final int MAX_FLATTEN_DEPTH = 64;
+
     private final ConvertFeatures features;
     private final ConvertOptions options;
     private final ExampleBuilder builder;
@@ -72,6 +75,9 @@ public final class JsonToExample implements ExampleConverter {
 
     /** The fields of the object whose '{' is next; {@code prefix} null at top level. */
     private void object(String prefix, int depth) throws ConversionException {
+        if (depth > MAX_FLATTEN_DEPTH) {
+            throw sc.invalid("objects nested deeper than " + MAX_FLATTEN_DEPTH);
+        }
         sc.skipByte();
         if (sc.peek() == '}') {
             sc.skipByte();

@@ -313,4 +313,27 @@ class AvroToExampleTest {
         r.put("x", Arrays.asList(1L, 2L));
         assertEquals(example("x", ints(1, 2)), convert(c, encode(r)));
     }
+
+    @Test
+    void deeplyNestedDataOfARecursiveSchemaIsADeadLetter() throws Exception {
+        Schema s =
+                new Schema.Parser()
+                        .parse(
+                                """
+                                {"type": "record", "name": "L", "fields": [
+                                  {"name": "v", "type": "long"},
+                                  {"name": "next", "type": ["null", "L"]}]}
+                                """);
+        // v = 0 and branch 1 (another L), 100 000 times: each level is two bytes.
+        byte[] in = new byte[200_002];
+        for (int i = 0; i < 200_000; i += 2) {
+            in[i] = 0;
+            in[i + 1] = 2;
+        }
+        AvroToExample c =
+                new AvroToExample(
+                        s, ConvertFeatures.of(Map.of("v", DType.INT64)), ConvertOptions.defaults());
+        ConversionException e = assertThrows(ConversionException.class, () -> convert(c, in));
+        assertTrue(e.getMessage().contains("nested deeper than"), e.getMessage());
+    }
 }

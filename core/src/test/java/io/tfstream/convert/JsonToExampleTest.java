@@ -163,6 +163,16 @@ class JsonToExampleTest {
     }
 
     @Test
+    void deepNestingIsADeadLetterNotAStackOverflow() {
+        String deep = "{\"a\": ".repeat(100_000) + "1" + "}".repeat(100_000);
+        for (boolean flatten : new boolean[] {false, true}) {
+            JsonToExample c = new JsonToExample(FEATURES, new ConvertOptions(false, flatten, null));
+            ConversionException e = assertThrows(ConversionException.class, () -> convert(c, deep));
+            assertTrue(e.getMessage().contains("deeper than"), e.getMessage());
+        }
+    }
+
+    @Test
     void readsBase64StringsWhenAsked() throws Exception {
         JsonToExample c = new JsonToExample(FEATURES, new ConvertOptions(true, false, null));
         assertEquals(
