@@ -1,5 +1,6 @@
 package io.tfstream.cli;
 
+import io.tfstream.convert.InputFormat;
 import io.tfstream.job.JobConfigException;
 import io.tfstream.job.JobSchemaRejectedException;
 import io.tfstream.local.LocalOptions;
@@ -59,6 +60,17 @@ final class LocalCommand implements Callable<Integer> {
                     "Produce every record of this TFRecord file (any compression), in file order,"
                             + " round-robin over the partitions; default: the seed-001 sample.")
     private Path input;
+
+    @Option(
+            names = "--input-format",
+            paramLabel = "example|json|avro",
+            defaultValue = "example",
+            description =
+                    "What --input holds: example (a TFRecord file of Examples, default), json (JSON"
+                            + " Lines: one object per line, each produced as one message) or avro"
+                            + " (an Avro container file: each record produced as Avro binary, the"
+                            + " file's schema the job's source.avro.schema-path).")
+    private String inputFormat;
 
     @Option(
             names = "--files",
@@ -214,7 +226,8 @@ final class LocalCommand implements Callable<Integer> {
                         s3proxy,
                         restPort,
                         metricsPort,
-                        files);
+                        files,
+                        InputFormat.valueOf(inputFormat.toUpperCase(java.util.Locale.ROOT)));
         LocalSummary s;
         try {
             s = new LocalRun(options, stdout, err, StderrTerminal.isTerminal()).run();
@@ -251,6 +264,12 @@ final class LocalCommand implements Callable<Integer> {
         }
         if (records != null && records < 0) {
             return "--records must be >= 0, got " + records;
+        }
+        if (!inputFormat.matches("example|json|avro")) {
+            return "--input-format must be example, json or avro, got " + inputFormat;
+        }
+        if (!inputFormat.equals("example") && input == null) {
+            return "--input-format " + inputFormat + " needs --input FILE";
         }
         if (files != null) {
             if (input != null || corruptFraction > 0 || records != null) {

@@ -33,6 +33,7 @@ import picocli.CommandLine.Command;
             ParseSeqCommand.class,
             VerifyCommand.class,
             IndexCommand.class,
+            ConvertCommand.class,
             CountCommand.class,
             InspectCommand.class,
             CatCommand.class,

@@ -35,6 +35,7 @@ public final class JobConfig {
     // The stages, set once by of(): each checks its options as it is built, reading this config.
     private DeadLetterConfig deadLetters;
     private SourceConfig source;
+    private ConvertConfig convert;
     private ParseConfig parse;
     private PayloadConfig payloads;
     private ShardConfig shards;
@@ -93,6 +94,7 @@ public final class JobConfig {
         JobConfig c = new JobConfig(conf, source, output, flink, given, warnings);
         c.deadLetters = new DeadLetterConfig(c);
         c.source = new SourceConfig(c);
+        c.convert = new ConvertConfig(c);
         c.checkJob();
         c.parse = new ParseConfig(c);
         c.payloads = new PayloadConfig(c);
@@ -223,6 +225,10 @@ public final class JobConfig {
 
     SourceConfig source() {
         return source;
+    }
+
+    ConvertConfig convert() {
+        return convert;
     }
 
     ParseConfig parse() {

@@ -2,6 +2,7 @@ package io.tfstream.job;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
+import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
@@ -200,6 +201,53 @@ public final class JobOptions {
                                     + " have when the job starts (a bounded run, e.g. a backfill:"
                                     + " the job finishes after a final checkpoint that commits"
                                     + " every output).");
+
+    public static final ConfigOption<InputFormat> SOURCE_FORMAT =
+            key("source.format")
+                    .enumType(InputFormat.class)
+                    .defaultValue(InputFormat.EXAMPLE)
+                    .withDescription(
+                            "What each input record holds: example (a serialized tf.Example or"
+                                    + " SequenceExample, as schema.kind says), json (one UTF-8 JSON"
+                                    + " object) or avro (Avro binary of source.avro.schema-path,"
+                                    + " optionally with the Confluent framing). json and avro are"
+                                    + " converted to the schema's Example before the parse"
+                                    + " (docs/conversion.md); a record that does not convert is a"
+                                    + " dead letter with reason conversion_error.");
+
+    public static final ConfigOption<String> SOURCE_AVRO_SCHEMA_PATH =
+            key("source.avro.schema-path")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The Avro writer schema (.avsc) of source.format avro (required"
+                                    + " then). No schema registry is asked.");
+
+    public static final ConfigOption<Integer> SOURCE_AVRO_SCHEMA_ID =
+            key("source.avro.schema-id")
+                    .intType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "When set, every Avro record must carry the Confluent framing (magic"
+                                    + " byte 0, 4-byte schema id) with this id; others are dead"
+                                    + " letters. Unset: framed and plain records are both read.");
+
+    public static final ConfigOption<JsonBytes> SOURCE_JSON_BYTES =
+            key("source.json.bytes")
+                    .enumType(JsonBytes.class)
+                    .defaultValue(JsonBytes.UTF8)
+                    .withDescription(
+                            "How a JSON string becomes a BYTES feature value: utf8 (its UTF-8"
+                                    + " bytes) or base64 (decoded, for binary values).");
+
+    public static final ConfigOption<Boolean> SOURCE_CONVERT_FLATTEN =
+            key("source.convert.flatten")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Read nested JSON objects and Avro records as features named"
+                                    + " parent.child. false: a nested object or record holding"
+                                    + " schema features is refused.");
 
     // --- schema
 
@@ -798,6 +846,11 @@ public final class JobOptions {
                     SOURCE_GROUP_ID,
                     SOURCE_STARTING_OFFSETS,
                     SOURCE_STOPPING_OFFSETS,
+                    SOURCE_FORMAT,
+                    SOURCE_AVRO_SCHEMA_PATH,
+                    SOURCE_AVRO_SCHEMA_ID,
+                    SOURCE_JSON_BYTES,
+                    SOURCE_CONVERT_FLATTEN,
                     SCHEMA_PATH,
                     SPEC_PATH,
                     SCHEMA_KIND,
@@ -876,6 +929,12 @@ public final class JobOptions {
     public enum SourceType {
         KAFKA,
         FILES
+    }
+
+    /** {@code source.json.bytes}. */
+    public enum JsonBytes {
+        UTF8,
+        BASE64
     }
 
     /** {@code source.files.mode}. */

@@ -84,6 +84,9 @@ public record JobSchema(byte[] bytes, String fileName, ParseSpec spec, String fi
             checkEventTimeFeature(config.get(JobOptions.EVENT_TIME_FEATURE), spec, key, path);
         }
         JobSchema schema = new JobSchema(bytes, name, spec, fingerprint);
+        if (config.convert().enabled()) {
+            config.convert().settings(schema, config.deadLetters().guard()); // refuses at start
+        }
         if (config.parse().windows()) {
             config.parse().batchKey(schema); // refuses a batch.key feature the schema lacks
         }

@@ -16,6 +16,8 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 public enum PipelineOperator {
     KAFKA_SOURCE("kafka-source"),
     FILE_SOURCE("file-source"),
+    /** JSON or Avro records to Examples ({@code source.format}), chained to the source. */
+    CONVERT("convert"),
     PARSE("batch-and-parse"),
     WINDOW_PARSE("window-batch-and-parse"),
     /** Watermarks from the event-time feature, assigned after the parse. */

@@ -1,6 +1,7 @@
 package io.tfstream.job;
 
 import static io.tfstream.job.PipelineOperator.BATCHES_SINK;
+import static io.tfstream.job.PipelineOperator.CONVERT;
 import static io.tfstream.job.PipelineOperator.DEAD_LETTER_SINK;
 import static io.tfstream.job.PipelineOperator.FEATURE_TIME;
 import static io.tfstream.job.PipelineOperator.FILE_SOURCE;
@@ -14,6 +15,7 @@ import static io.tfstream.job.PipelineOperator.SHARD_SINK;
 import static io.tfstream.job.PipelineOperator.SKEW_GUARD;
 import static io.tfstream.job.PipelineOperator.WINDOW_PARSE;
 
+import io.tfstream.operators.convert.ConvertFunction;
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
@@ -40,7 +42,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Builds the streaming job's dataflow (docs/design.md#dataflow) on an environment: source (Kafka or
- * TFRecord files) → event time and watermarks → batch-and-parse (chained to the source, one per
+ * TFRecord files) → event time and watermarks → with {@code source.format} json or avro, the
+ * conversion to Examples (chained to the source) → batch-and-parse (chained to the source, one per
  * subtask; or keyed event-time windows) → accepted records (optional exactly-once records topic,
  * optional TFRecord shards behind their guards), the batches' tensor payloads (optional
  * exactly-once batches topic) and dead letters (exactly-once dead-letter topic); with {@code
@@ -81,6 +84,21 @@ public final class TfstreamPipeline {
                                         config.source().kafkaSource(),
                                         sourceWatermarks,
                                         KAFKA_SOURCE.displayName()));
+        List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
+        if (config.convert().enabled()) {
+            // Chained to the source: the converted record reaches the parse without serialization.
+            SingleOutputStreamOperator<SourceRecord> converted =
+                    CONVERT.on(
+                            raw.process(
+                                            new ConvertFunction(
+                                                    config.convert()
+                                                            .settings(
+                                                                    schema,
+                                                                    config.deadLetters().guard())))
+                                    .returns(SourceRecordSerializer.typeInfo()));
+            deadLetters.add(converted.getSideOutput(DeadLetterOutput.TAG));
+            raw = converted;
+        }
         ParseSettings parse =
                 config.payloads()
                         .withPayloads(
@@ -116,7 +134,6 @@ public final class TfstreamPipeline {
                                     SourceRecordSerializer.typeInfo(),
                                     new BatchParseOperator(parse)));
         }
-        List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
         deadLetters.add(accepted.getSideOutput(DeadLetterOutput.TAG));
         PayloadConfig payloads = config.payloads();
         if (payloads.batches()) {

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Predicate;
 import org.tensorflow.example.BytesList;
 import org.tensorflow.example.Example;
 import org.tensorflow.example.Feature;
@@ -34,11 +35,18 @@ public final class CorruptRecords {
     /** The records with broken ones in place, and where and how each was broken. */
     public record Result(List<byte[]> records, int[] positions, Kind[] kinds) {}
 
-    private final LenientBatchParser parser;
+    /** A record in another type; null when there is none. */
+    public interface Retyper {
+        byte[] retype(byte[] record, Random rnd);
+    }
+
+    private final Predicate<byte[]> rejected;
+    private final Retyper retyper;
     private final Random rnd;
 
-    private CorruptRecords(LenientBatchParser parser, long seed) {
-        this.parser = parser;
+    private CorruptRecords(Predicate<byte[]> rejected, Retyper retyper, long seed) {
+        this.rejected = rejected;
+        this.retyper = retyper;
         this.rnd = new Random(seed);
     }
 
@@ -48,10 +56,29 @@ public final class CorruptRecords {
      */
     public static Result mix(
             List<byte[]> records, double fraction, long seed, LenientBatchParser parser) {
+        return mix(
+                records,
+                fraction,
+                seed,
+                r -> rejected(parser, r),
+                (r, rnd) -> wrongType(parser, r, rnd));
+    }
+
+    /**
+     * Replaces {@code round(fraction * records.size())} records, at positions chosen by {@code
+     * seed}, with broken versions of themselves (truncated, flipped bytes, or {@code retyper}'s)
+     * that {@code rejected} accepts: how the input's own format is broken (JSON, Avro, Examples).
+     */
+    public static Result mix(
+            List<byte[]> records,
+            double fraction,
+            long seed,
+            Predicate<byte[]> rejected,
+            Retyper retyper) {
         if (!(fraction >= 0 && fraction <= 1)) {
             throw new IllegalArgumentException("fraction must be in [0, 1], got " + fraction);
         }
-        CorruptRecords c = new CorruptRecords(parser, seed);
+        CorruptRecords c = new CorruptRecords(rejected, retyper, seed);
         int n = records.size();
         int broken = (int) Math.round(fraction * n);
         List<Integer> order = new ArrayList<>(n);
@@ -90,9 +117,9 @@ public final class CorruptRecords {
                     switch (kind) {
                         case TRUNCATED -> truncated(r);
                         case FLIPPED_BYTES -> flipped(r);
-                        case WRONG_TYPE -> wrongType(r);
+                        case WRONG_TYPE -> retyper.retype(r, rnd);
                     };
-            if (bad != null && rejected(bad)) {
+            if (bad != null && rejected.test(bad)) {
                 return bad;
             }
         }
@@ -119,22 +146,22 @@ public final class CorruptRecords {
     }
 
     /** One feature's values in another list type; for SequenceExamples a context feature. */
-    private byte[] wrongType(byte[] r) {
+    private static byte[] wrongType(LenientBatchParser parser, byte[] r, Random rnd) {
         try {
             if (parser.sequence()) {
                 SequenceExample s = SequenceExample.parseFrom(r);
-                Features f = retyped(s.getContext());
+                Features f = retyped(s.getContext(), rnd);
                 return f == null ? null : s.toBuilder().setContext(f).build().toByteArray();
             }
             Example e = Example.parseFrom(r);
-            Features f = retyped(e.getFeatures());
+            Features f = retyped(e.getFeatures(), rnd);
             return f == null ? null : e.toBuilder().setFeatures(f).build().toByteArray();
         } catch (InvalidProtocolBufferException e) {
             return null;
         }
     }
 
-    private Features retyped(Features features) {
+    private static Features retyped(Features features, Random rnd) {
         List<String> names = new ArrayList<>(features.getFeatureMap().keySet());
         if (names.isEmpty()) {
             return null;
@@ -167,7 +194,7 @@ public final class CorruptRecords {
         return features.toBuilder().putFeature(name, other).build();
     }
 
-    private boolean rejected(byte[] record) {
+    private static boolean rejected(LenientBatchParser parser, byte[] record) {
         List<ExampleParseException> errors = new ArrayList<>(1);
         parser.parse(RecordBatch.of(List.of(record)), errors::add);
         return !errors.isEmpty();

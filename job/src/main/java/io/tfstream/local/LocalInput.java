@@ -1,5 +1,6 @@
 package io.tfstream.local;
 
+import io.tfstream.convert.InputFormat;
 import io.tfstream.job.JobConfig;
 import io.tfstream.job.JobSchema;
 import io.tfstream.operators.files.FilePaths;
@@ -26,10 +27,11 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * The run's input: the seed-001 sample or the records of {@code --input}, with broken records mixed
- * in, produced to the input topic; or, with {@code --files}, the files the job reads itself.
- * Everything is read before the run writes to {@code --out}, so an unreadable input is a usage
- * error that leaves nothing behind.
+ * The run's input: the seed-001 sample or the records of {@code --input} (a TFRecord file, or with
+ * {@code --input-format} JSON Lines or an Avro container file), with broken records mixed in,
+ * produced to the input topic; or, with {@code --files}, the files the job reads itself. Everything
+ * is read before the run writes to {@code --out}, so an unreadable input is a usage error that
+ * leaves nothing behind.
  */
 final class LocalInput {
     private final List<byte[]> records;
@@ -49,10 +51,24 @@ final class LocalInput {
         if (o.files() != null) {
             return new LocalInput(List.of(), 0, countFileItems(o.files()), o.files());
         }
-        List<byte[]> records = records(o);
-        LenientBatchParser parser = LenientBatchParser.create(schema.spec(), config.parseLimits());
-        CorruptRecords.Result mixed =
-                CorruptRecords.mix(records, o.corruptFraction(), o.seed(), parser);
+        CorruptRecords.Result mixed;
+        if (o.inputFormat() != InputFormat.EXAMPLE) {
+            int limit = o.records() != null ? o.records() : Integer.MAX_VALUE;
+            List<byte[]> records = ConvertedInput.read(o.inputFormat(), o.input(), limit);
+            mixed =
+                    ConvertedInput.mix(
+                            records,
+                            o.corruptFraction(),
+                            o.seed(),
+                            o.inputFormat(),
+                            schema,
+                            config);
+        } else {
+            List<byte[]> records = records(o);
+            LenientBatchParser parser =
+                    LenientBatchParser.create(schema.spec(), config.parseLimits());
+            mixed = CorruptRecords.mix(records, o.corruptFraction(), o.seed(), parser);
+        }
         return new LocalInput(
                 mixed.records(), mixed.positions().length, mixed.records().size(), null);
     }

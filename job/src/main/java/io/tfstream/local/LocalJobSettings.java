@@ -26,6 +26,7 @@ import org.apache.flink.configuration.ConfigOption;
 final class LocalJobSettings {
     private final LocalOptions o;
     private final Path schemaFile;
+    private final Path avroSchema;
     private final Path shardsDir;
     private final String runId;
 
@@ -35,6 +36,16 @@ final class LocalJobSettings {
      * @param runId names the run's prefix on S3
      */
     LocalJobSettings(LocalOptions o, Path schemaFile, Path shardsDir, String runId) {
+        this(o, schemaFile, shardsDir, runId, null);
+    }
+
+    /**
+     * With {@code --input-format avro}, {@code avroSchema} is the input file's writer schema
+     * written out as {@code .avsc}: the job's {@code source.avro.schema-path}.
+     */
+    LocalJobSettings(
+            LocalOptions o, Path schemaFile, Path shardsDir, String runId, Path avroSchema) {
+        this.avroSchema = avroSchema;
         this.o = o;
         this.schemaFile = schemaFile;
         this.shardsDir = shardsDir;
@@ -68,6 +79,12 @@ final class LocalJobSettings {
                     JobOptions.SOURCE_FILES_PATHS,
                     List.of(o.files().toAbsolutePath().toUri().toString()));
             m.fallback(JobOptions.SOURCE_FILES_MODE, "bounded");
+        }
+        m.own(JobOptions.SOURCE_FORMAT, o.inputFormat().name().toLowerCase(java.util.Locale.ROOT));
+        if (avroSchema != null) {
+            m.own(JobOptions.SOURCE_AVRO_SCHEMA_PATH, avroSchema.toString());
+        } else {
+            m.exclude(JobOptions.SOURCE_AVRO_SCHEMA_PATH);
         }
         if (o.featureSpec() != null) {
             m.own(JobOptions.SPEC_PATH, schemaFile.toString());

@@ -1,12 +1,14 @@
 package io.tfstream.local;
 
+import io.tfstream.convert.InputFormat;
 import io.tfstream.tfrecord.Compression;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
  * What {@code tfstream local} runs, as given on its command line; {@code LocalCommand} has refused
- * the combinations that make no sense.
+ * the combinations that make no sense. {@code inputFormat} is what {@code input} holds (Examples in
+ * a TFRecord file, JSON Lines, an Avro container file).
  */
 public record LocalOptions(
         Path schema,
@@ -27,7 +29,8 @@ public record LocalOptions(
         boolean s3proxy,
         int restPort,
         Integer metricsPort,
-        Path files) {
+        Path files,
+        InputFormat inputFormat) {
 
     /**
      * Shards on an object store: {@code endpoint} (null: AWS), {@code bucket}, an {@code

@@ -1,5 +1,6 @@
 package io.tfstream.local;
 
+import io.tfstream.convert.InputFormat;
 import io.tfstream.job.JobConfig;
 import io.tfstream.job.JobConfigException;
 import io.tfstream.job.JobSchema;
@@ -82,8 +83,16 @@ public final class LocalRun {
         }
         Path work = Files.createTempDirectory("tfstream-local");
         try {
+            Path avsc = null;
+            if (o.inputFormat() == InputFormat.AVRO) {
+                // The container file's own schema is the writer schema of the produced records.
+                avsc =
+                        Files.writeString(
+                                work.resolve("input.avsc"), ConvertedInput.avroSchema(o.input()));
+            }
             LocalJobSettings settings =
-                    new LocalJobSettings(o, schemaFile(work), outDir.resolve("shards"), runId);
+                    new LocalJobSettings(
+                            o, schemaFile(work), outDir.resolve("shards"), runId, avsc);
             // Everything that can be refused is checked before anything is written to --out.
             JobConfig probe = settings.config("localhost:9", LocalTopics.of("x"), o.s3());
             JobSchema schema = JobSchema.load(probe);

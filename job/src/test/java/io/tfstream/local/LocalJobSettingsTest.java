@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.convert.InputFormat;
 import io.tfstream.job.JobConfig;
 import io.tfstream.job.JobOptions;
 import io.tfstream.sample.SeedDataset;
@@ -116,7 +117,8 @@ class LocalJobSettingsTest {
                         false,
                         0,
                         null,
-                        files);
+                        files,
+                        InputFormat.EXAMPLE);
         return new LocalJobSettings(o, schema, dir.resolve("out/shards"), "run-1")
                 .config("localhost:9", new LocalTopics("t", "d", "r", "b", "a"), s3);
     }

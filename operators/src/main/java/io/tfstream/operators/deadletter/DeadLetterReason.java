@@ -16,7 +16,12 @@ public enum DeadLetterReason {
     /** A damaged region of a TFRecord file source. */
     CORRUPT_INPUT("corrupt_input"),
     /** With event-time window batches: the record's window had already closed. */
-    LATE("late");
+    LATE("late"),
+    /**
+     * A JSON or Avro record ({@code source.format}) that does not convert to the schema's Example;
+     * the message starts with the field's path.
+     */
+    CONVERSION_ERROR("conversion_error");
 
     private final String code;
 

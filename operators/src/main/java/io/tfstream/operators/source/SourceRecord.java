@@ -62,6 +62,12 @@ public final class SourceRecord {
         return new SourceRecord(value, key, keys, values, topic, partition, offset, timestamp);
     }
 
+    /** This record with {@code newValue} as its value (e.g. converted to an Example). */
+    public SourceRecord withValue(byte[] newValue) {
+        return new SourceRecord(
+                newValue, key, headerKeys, headerValues, topic, partition, offset, timestamp);
+    }
+
     /** A record without key and headers. */
     public static SourceRecord of(byte[] value, String topic, int partition, long offset, long ts) {
         return new SourceRecord(value, null, null, null, topic, partition, offset, ts);

@@ -1,0 +1,503 @@
+package io.tfstream.convert;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A strict JSON reader over UTF-8 bytes for {@link JsonToExample}: tokens of RFC 8259 read in place
+ * without objects per token. Strings without escapes stay in the input ({@link #start()}, {@link
+ * #length()}); escaped ones are decoded into a reused buffer. Numbers are checked against the JSON
+ * grammar and read as int64 or float32 (correctly rounded). Every error is a {@link
+ * ConversionException} at the current field's path with the byte offset.
+ */
+final class JsonScanner {
+    private static final int MAX_DEPTH = 1000;
+
+    private byte[] buf;
+    private int pos;
+    private int limit;
+    private int origin;
+    private String at = ConversionException.RECORD;
+    // The last string: in buf (escaped == false) or in text.
+    private byte[] text = new byte[64];
+    private boolean escaped;
+    private int start;
+    private int length;
+    // The last number's extent and kind.
+    private int numStart;
+    private int numEnd;
+    private boolean integral;
+
+    void wrap(byte[] b, int off, int len) {
+        buf = b;
+        pos = off;
+        origin = off;
+        limit = off + len;
+        at = ConversionException.RECORD;
+    }
+
+    void at(String path) {
+        at = path;
+    }
+
+    String at() {
+        return at;
+    }
+
+    /** The next non-whitespace byte, not consumed; -1 at the end. */
+    int peek() {
+        while (pos < limit) {
+            byte c = buf[pos];
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                return c;
+            }
+            pos++;
+        }
+        return -1;
+    }
+
+    void skipByte() {
+        pos++;
+    }
+
+    void expect(char c) throws ConversionException {
+        if (peek() != c) {
+            throw invalid("expected '" + c + "'");
+        }
+        pos++;
+    }
+
+    /** Reads a string whose opening quote is next. */
+    void readString() throws ConversionException {
+        pos++; // the quote
+        int s = pos;
+        while (pos < limit) {
+            int c = buf[pos];
+            if (c == '"') {
+                escaped = false;
+                start = s;
+                length = pos - s;
+                pos++;
+                return;
+            }
+            if (c == '\\' || (c >= 0 && c < 0x20)) {
+                break;
+            }
+            if (c < 0) {
+                validateUtf8();
+                continue;
+            }
+            pos++;
+        }
+        if (pos >= limit) {
+            throw invalid("a string without its closing quote");
+        }
+        slowString(s);
+    }
+
+    private void slowString(int s) throws ConversionException {
+        int n = pos - s;
+        ensureText(n + 16);
+        System.arraycopy(buf, s, text, 0, n);
+        while (true) {
+            if (pos >= limit) {
+                throw invalid("a string without its closing quote");
+            }
+            int c = buf[pos];
+            if (c == '"') {
+                pos++;
+                break;
+            }
+            if (c >= 0 && c < 0x20) {
+                throw invalid("a control character in a string");
+            }
+            ensureText(n + 4);
+            if (c != '\\') {
+                int from = pos;
+                if (c < 0) {
+                    validateUtf8();
+                } else {
+                    pos++;
+                }
+                ensureText(n + (pos - from));
+                System.arraycopy(buf, from, text, n, pos - from);
+                n += pos - from;
+                continue;
+            }
+            if (pos + 1 >= limit) {
+                throw invalid("a string without its closing quote");
+            }
+            int e = buf[pos + 1];
+            pos += 2;
+            int decoded =
+                    switch (e) {
+                        case '"' -> '"';
+                        case '\\' -> '\\';
+                        case '/' -> '/';
+                        case 'b' -> '\b';
+                        case 'f' -> '\f';
+                        case 'n' -> '\n';
+                        case 'r' -> '\r';
+                        case 't' -> '\t';
+                        case 'u' -> -1;
+                        default -> throw invalid("an invalid escape \\" + (char) (e & 0xFF));
+                    };
+            if (decoded >= 0) {
+                text[n++] = (byte) decoded;
+                continue;
+            }
+            int cp = hex4();
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                if (pos + 6 <= limit && buf[pos] == '\\' && buf[pos + 1] == 'u') {
+                    pos += 2;
+                    int low = hex4();
+                    if (low < 0xDC00 || low > 0xDFFF) {
+                        throw invalid("a high surrogate without its low surrogate");
+                    }
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                } else {
+                    throw invalid("a high surrogate without its low surrogate");
+                }
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                throw invalid("a low surrogate without its high surrogate");
+            }
+            n = putCodePoint(cp, n);
+        }
+        escaped = true;
+        start = 0;
+        length = n;
+    }
+
+    private int hex4() throws ConversionException {
+        if (pos + 4 > limit) {
+            throw invalid("a \\u escape cut short");
+        }
+        int v = 0;
+        for (int i = 0; i < 4; i++) {
+            int d = Character.digit(buf[pos + i], 16);
+            if (d < 0) {
+                throw invalid("a \\u escape with a non-hex digit");
+            }
+            v = v << 4 | d;
+        }
+        pos += 4;
+        return v;
+    }
+
+    private int putCodePoint(int cp, int n) {
+        ensureText(n + 4);
+        if (cp < 0x80) {
+            text[n++] = (byte) cp;
+        } else if (cp < 0x800) {
+            text[n++] = (byte) (0xC0 | cp >> 6);
+            text[n++] = (byte) (0x80 | cp & 0x3F);
+        } else if (cp < 0x10000) {
+            text[n++] = (byte) (0xE0 | cp >> 12);
+            text[n++] = (byte) (0x80 | cp >> 6 & 0x3F);
+            text[n++] = (byte) (0x80 | cp & 0x3F);
+        } else {
+            text[n++] = (byte) (0xF0 | cp >> 18);
+            text[n++] = (byte) (0x80 | cp >> 12 & 0x3F);
+            text[n++] = (byte) (0x80 | cp >> 6 & 0x3F);
+            text[n++] = (byte) (0x80 | cp & 0x3F);
+        }
+        return n;
+    }
+
+    /** Consumes one well-formed multi-byte UTF-8 sequence at pos (no overlongs, no surrogates). */
+    private void validateUtf8() throws ConversionException {
+        int b0 = buf[pos] & 0xFF;
+        int need;
+        int min;
+        if (b0 >= 0xC2 && b0 <= 0xDF) {
+            need = 1;
+            min = 0x80;
+        } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+            need = 2;
+            min = 0x800;
+        } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+            need = 3;
+            min = 0x10000;
+        } else {
+            throw invalid("invalid UTF-8");
+        }
+        if (pos + need >= limit) {
+            throw invalid("invalid UTF-8");
+        }
+        int cp = b0 & (0x3F >> need);
+        for (int i = 1; i <= need; i++) {
+            int b = buf[pos + i] & 0xFF;
+            if ((b & 0xC0) != 0x80) {
+                throw invalid("invalid UTF-8");
+            }
+            cp = cp << 6 | (b & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            throw invalid("invalid UTF-8");
+        }
+        pos += need + 1;
+    }
+
+    private void ensureText(int n) {
+        if (text.length < n) {
+            text = java.util.Arrays.copyOf(text, Math.max(n, text.length * 2));
+        }
+    }
+
+    /** The bytes of the last string: {@link #stringBytes()} from {@link #start()}. */
+    byte[] stringBytes() {
+        return escaped ? text : buf;
+    }
+
+    int start() {
+        return start;
+    }
+
+    int length() {
+        return length;
+    }
+
+    /** The last string as Java text (for names with escapes and for messages). */
+    String string() {
+        return new String(stringBytes(), start, length, StandardCharsets.UTF_8);
+    }
+
+    /** Reads a number whose first byte ('-' or a digit) is next; see {@link #integral()}. */
+    void readNumber() throws ConversionException {
+        int s = pos;
+        if (pos < limit && buf[pos] == '-') {
+            pos++;
+        }
+        int digits = pos;
+        if (pos < limit && buf[pos] == '0') {
+            pos++;
+        } else {
+            while (pos < limit && buf[pos] >= '0' && buf[pos] <= '9') {
+                pos++;
+            }
+        }
+        if (pos == digits) {
+            throw invalid("a number without digits");
+        }
+        boolean isInt = true;
+        if (pos < limit && buf[pos] == '.') {
+            pos++;
+            int f = pos;
+            while (pos < limit && buf[pos] >= '0' && buf[pos] <= '9') {
+                pos++;
+            }
+            if (pos == f) {
+                throw invalid("a number without digits after '.'");
+            }
+            isInt = false;
+        }
+        if (pos < limit && (buf[pos] == 'e' || buf[pos] == 'E')) {
+            pos++;
+            if (pos < limit && (buf[pos] == '+' || buf[pos] == '-')) {
+                pos++;
+            }
+            int e = pos;
+            while (pos < limit && buf[pos] >= '0' && buf[pos] <= '9') {
+                pos++;
+            }
+            if (pos == e) {
+                throw invalid("a number without exponent digits");
+            }
+            isInt = false;
+        }
+        numStart = s;
+        numEnd = pos;
+        integral = isInt;
+    }
+
+    boolean integral() {
+        return integral;
+    }
+
+    String numberText() {
+        return new String(buf, numStart, numEnd - numStart, StandardCharsets.ISO_8859_1);
+    }
+
+    /** The last integral number as int64; false when out of range. */
+    boolean longValue(long[] out) {
+        int i = numStart;
+        boolean negative = buf[i] == '-';
+        if (negative) {
+            i++;
+        }
+        long v = 0;
+        for (; i < numEnd; i++) {
+            int d = buf[i] - '0';
+            // accumulate negatively so that Long.MIN_VALUE fits
+            if (v < (Long.MIN_VALUE + d) / 10) {
+                return false;
+            }
+            v = v * 10 - d;
+        }
+        if (!negative) {
+            if (v == Long.MIN_VALUE) {
+                return false;
+            }
+            v = -v;
+        }
+        out[0] = v;
+        return true;
+    }
+
+    /** The last number as float32, correctly rounded. */
+    float floatValue() {
+        // Fast path: up to 15 significant digits and a small power of ten give the correctly
+        // rounded double; rounding that to float is correct unless it sits on a float midpoint.
+        int i = numStart;
+        boolean negative = buf[i] == '-';
+        if (negative) {
+            i++;
+        }
+        long m = 0;
+        int digits = 0;
+        int exp10 = 0;
+        boolean fraction = false;
+        for (; i < numEnd; i++) {
+            int c = buf[i];
+            if (c == '.') {
+                fraction = true;
+                continue;
+            }
+            if (c == 'e' || c == 'E') {
+                break;
+            }
+            if (digits == 0 && c == '0') {
+                if (fraction) {
+                    exp10--;
+                }
+                continue;
+            }
+            if (++digits > 15) {
+                return Float.parseFloat(numberText());
+            }
+            m = m * 10 + (c - '0');
+            if (fraction) {
+                exp10--;
+            }
+        }
+        if (i < numEnd) {
+            i++;
+            boolean eneg = false;
+            if (buf[i] == '+' || buf[i] == '-') {
+                eneg = buf[i] == '-';
+                i++;
+            }
+            int e = 0;
+            for (; i < numEnd; i++) {
+                e = e * 10 + (buf[i] - '0');
+                if (e > 400) {
+                    return Float.parseFloat(numberText());
+                }
+            }
+            exp10 += eneg ? -e : e;
+        }
+        if (m == 0) {
+            return negative ? -0f : 0f;
+        }
+        if (exp10 < -22 || exp10 > 22) {
+            return Float.parseFloat(numberText());
+        }
+        double d = exp10 < 0 ? m / POW10[-exp10] : m * POW10[exp10];
+        long bits = Double.doubleToRawLongBits(d);
+        if ((bits & 0x1FFFFFFFL) == 0x10000000L) {
+            return Float.parseFloat(numberText()); // exactly between two floats: decide from text
+        }
+        float f = (float) d;
+        return negative ? -f : f;
+    }
+
+    private static final double[] POW10 = new double[23];
+
+    static {
+        double p = 1;
+        for (int k = 0; k < POW10.length; k++) {
+            POW10[k] = p;
+            p *= 10;
+        }
+    }
+
+    /** Reads the literal {@code word} (true, false, null) whose first byte is next. */
+    void readLiteral(String word) throws ConversionException {
+        int n = word.length();
+        if (limit - pos < n) {
+            throw invalid("an invalid literal");
+        }
+        for (int k = 0; k < n; k++) {
+            if (buf[pos + k] != word.charAt(k)) {
+                throw invalid("an invalid literal");
+            }
+        }
+        pos += n;
+    }
+
+    /** Skips one value of any kind, checking it; {@code depth} guards deep nesting. */
+    void skipValue(int depth) throws ConversionException {
+        if (depth > MAX_DEPTH) {
+            throw invalid("nesting deeper than " + MAX_DEPTH);
+        }
+        int c = peek();
+        switch (c) {
+            case '{' -> {
+                pos++;
+                if (peek() == '}') {
+                    pos++;
+                    return;
+                }
+                while (true) {
+                    if (peek() != '"') {
+                        throw invalid("expected a field name");
+                    }
+                    readString();
+                    expect(':');
+                    skipValue(depth + 1);
+                    int n = peek();
+                    pos++;
+                    if (n == '}') {
+                        return;
+                    }
+                    if (n != ',') {
+                        throw invalid("expected ',' or '}'");
+                    }
+                }
+            }
+            case '[' -> {
+                pos++;
+                if (peek() == ']') {
+                    pos++;
+                    return;
+                }
+                while (true) {
+                    skipValue(depth + 1);
+                    int n = peek();
+                    pos++;
+                    if (n == ']') {
+                        return;
+                    }
+                    if (n != ',') {
+                        throw invalid("expected ',' or ']'");
+                    }
+                }
+            }
+            case '"' -> readString();
+            case 't' -> readLiteral("true");
+            case 'f' -> readLiteral("false");
+            case 'n' -> readLiteral("null");
+            default -> {
+                if (c == '-' || (c >= '0' && c <= '9')) {
+                    readNumber();
+                } else {
+                    throw invalid(c < 0 ? "the record ends early" : "an unexpected character");
+                }
+            }
+        }
+    }
+
+    ConversionException invalid(String what) {
+        return new ConversionException(
+                at, "invalid JSON: " + what + " at byte " + (Math.min(pos, limit) - origin));
+    }
+}

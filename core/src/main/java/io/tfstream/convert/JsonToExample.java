@@ -1,0 +1,311 @@
+package io.tfstream.convert;
+
+import io.tfstream.spec.DType;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * One UTF-8 JSON object → the schema's {@code tf.train.Example}, read in one pass over the bytes by
+ * a strict {@link JsonScanner} (no tree, no token objects, field names matched as bytes). Per
+ * feature type: INT takes JSON integers in the int64 range and booleans (1/0); FLOAT takes JSON
+ * numbers (correctly rounded to float32); BYTES takes strings as UTF-8 (or base64 with {@link
+ * ConvertOptions#jsonBase64}). An array of such values is the list; {@code null} leaves the feature
+ * absent; {@code []} is an empty list. A nested object is refused where it holds schema features,
+ * unless {@link ConvertOptions#flatten} names its fields {@code parent.child}. Fields that name no
+ * feature are skipped (still checked as JSON) and counted. Unlike TFX's {@code dict_to_example},
+ * the schema decides the types, not the values.
+ */
+public final class JsonToExample implements ExampleConverter {
+    /** Nested objects read with {@code flatten}, at most this deep. */
+    static final int MAX_FLATTEN_DEPTH = 64;
+
+    private final ConvertFeatures features;
+    private final ConvertOptions options;
+    private final ExampleBuilder builder;
+    private final JsonScanner sc = new JsonScanner();
+    private final Base64.Decoder base64 = Base64.getDecoder();
+    private final FieldNames names;
+    private final long[] number = new long[1];
+    private int ignored;
+
+    public JsonToExample(ConvertFeatures features, ConvertOptions options) {
+        this.features = features;
+        this.options = options;
+        this.builder = new ExampleBuilder(features);
+        this.names = new FieldNames(features);
+    }
+
+    @Override
+    public int ignoredFields() {
+        return ignored;
+    }
+
+    @Override
+    public byte[] convert(byte[] in, int off, int len) throws ConversionException {
+        builder.reset();
+        ignored = 0;
+        sc.wrap(in, off, len);
+        int c = sc.peek();
+        if (c != '{') {
+            throw new ConversionException(
+                    ConversionException.RECORD,
+                    "the record is not a JSON object (" + ahead(c) + ")");
+        }
+        object(null, 0);
+        sc.at(ConversionException.RECORD);
+        if (sc.peek() != -1) {
+            throw new ConversionException(
+                    ConversionException.RECORD,
+                    "more JSON after the object (" + ahead(sc.peek()) + ")");
+        }
+        return builder.toBytes();
+    }
+
+    private static String ahead(int c) {
+        return switch (c) {
+            case -1 -> "no value";
+            case '[' -> "a JSON array";
+            case '{' -> "a JSON object";
+            case '"' -> "a JSON string";
+            case 't', 'f', 'n' -> "a JSON literal";
+            default -> c == '-' || (c >= '0' && c <= '9') ? "a JSON number" : "not JSON";
+        };
+    }
+
+    /** The fields of the object whose '{' is next; {@code prefix} null at top level. */
+    private void object(String prefix, int depth) throws ConversionException {
+        if (depth > MAX_FLATTEN_DEPTH) {
+            throw sc.invalid("objects nested deeper than " + MAX_FLATTEN_DEPTH);
+        }
+        sc.skipByte();
+        if (sc.peek() == '}') {
+            sc.skipByte();
+            return;
+        }
+        while (true) {
+            if (sc.peek() != '"') {
+                throw sc.invalid("expected a field name");
+            }
+            sc.readString();
+            String path = null;
+            int slot;
+            if (prefix == null) {
+                slot = names.slot(sc.stringBytes(), sc.start(), sc.length());
+            } else {
+                path = prefix + '.' + sc.string();
+                slot = features.slot(path);
+            }
+            if (slot < 0 && path == null) {
+                path = sc.string();
+            }
+            sc.expect(':');
+            int c = sc.peek();
+            if (slot < 0) {
+                sc.at(path);
+                if (c == '{' && options.flatten()) {
+                    object(path, depth + 1);
+                } else if (c == '{' && features.isPrefix(path)) {
+                    throw new ConversionException(
+                            path,
+                            "a nested object holding schema features; set"
+                                    + " source.convert.flatten: true to read them as "
+                                    + path
+                                    + ".<field>");
+                } else {
+                    ignored++;
+                    sc.skipValue(depth + 1);
+                }
+            } else {
+                feature(slot, c);
+            }
+            int n = sc.peek();
+            sc.skipByte();
+            if (n == '}') {
+                return;
+            }
+            if (n != ',') {
+                throw sc.invalid(n == -1 ? "the object is not closed" : "expected ',' or '}'");
+            }
+        }
+    }
+
+    private void feature(int slot, int c) throws ConversionException {
+        String name = features.name(slot);
+        sc.at(name);
+        if (c == 'n') {
+            sc.readLiteral("null");
+            return; // absent, as a missing field
+        }
+        if (!builder.start(slot)) {
+            throw new ConversionException(name, "the field appears twice");
+        }
+        if (c != '[') {
+            value(slot, c, -1);
+            return;
+        }
+        sc.skipByte();
+        if (sc.peek() == ']') {
+            sc.skipByte();
+            return;
+        }
+        for (int i = 0; ; i++) {
+            value(slot, sc.peek(), i);
+            int n = sc.peek();
+            sc.skipByte();
+            if (n == ']') {
+                return;
+            }
+            if (n != ',') {
+                throw sc.invalid("expected ',' or ']'");
+            }
+        }
+    }
+
+    /** One scalar starting with byte {@code c} into {@code slot}; {@code index} >= 0 in a list. */
+    private void value(int slot, int c, int index) throws ConversionException {
+        DType type = builder.type(slot);
+        boolean number = c == '-' || (c >= '0' && c <= '9');
+        switch (type) {
+            case INT64 -> {
+                if (number) {
+                    sc.readNumber();
+                    if (!sc.integral()) {
+                        throw misfit(slot, index, "JSON number " + sc.numberText(), "does not fit");
+                    }
+                    if (!sc.longValue(this.number)) {
+                        throw misfit(
+                                slot,
+                                index,
+                                "JSON number " + sc.numberText(),
+                                "is out of the int64 range");
+                    }
+                    builder.addInt(slot, this.number[0]);
+                    return;
+                }
+                if (c == 't' || c == 'f') {
+                    sc.readLiteral(c == 't' ? "true" : "false");
+                    builder.addInt(slot, c == 't' ? 1 : 0);
+                    return;
+                }
+            }
+            case FLOAT32 -> {
+                if (number) {
+                    sc.readNumber();
+                    builder.addFloat(slot, sc.floatValue());
+                    return;
+                }
+            }
+            case STRING -> {
+                if (c == '"') {
+                    sc.readString();
+                    if (options.jsonBase64()) {
+                        ByteBuffer b;
+                        try {
+                            b =
+                                    base64.decode(
+                                            ByteBuffer.wrap(
+                                                    sc.stringBytes(), sc.start(), sc.length()));
+                        } catch (IllegalArgumentException e) {
+                            throw misfit(
+                                    slot,
+                                    index,
+                                    "JSON string " + quote(sc.string()),
+                                    "is not base64: " + e.getMessage());
+                        }
+                        builder.addBytes(slot, b.array(), b.arrayOffset(), b.remaining());
+                    } else {
+                        builder.addBytes(slot, sc.stringBytes(), sc.start(), sc.length());
+                    }
+                    return;
+                }
+            }
+        }
+        String where = index >= 0 ? " inside the list" : "";
+        throw misfit(slot, index, describe(c, number), "does not fit" + where);
+    }
+
+    /** The value starting with {@code c}, read, as a message names it. */
+    private String describe(int c, boolean number) throws ConversionException {
+        if (number) {
+            sc.readNumber();
+            return "JSON number " + sc.numberText();
+        }
+        return switch (c) {
+            case '{' -> "a JSON object";
+            case '[' -> "a JSON array";
+            case '"' -> {
+                sc.readString();
+                yield "JSON string " + quote(sc.string());
+            }
+            case 't' -> "JSON true";
+            case 'f' -> "JSON false";
+            case 'n' -> "JSON null";
+            case -1 -> throw sc.invalid("the record ends early");
+            default -> throw sc.invalid("an unexpected character");
+        };
+    }
+
+    private ConversionException misfit(int slot, int index, String value, String what) {
+        String name = features.name(slot);
+        return new ConversionException(
+                index >= 0 ? name + "[" + index + "]" : name,
+                value
+                        + " "
+                        + what
+                        + " ("
+                        + ConvertFeatures.kind(features.type(slot))
+                        + " feature '"
+                        + name
+                        + "')");
+    }
+
+    private static String quote(String s) {
+        return "\"" + (s.length() <= 40 ? s : s.substring(0, 40) + "...") + "\"";
+    }
+
+    /** Feature names as UTF-8 bytes in an open-addressing table, matched without a String. */
+    private static final class FieldNames {
+        private final byte[][] keys;
+        private final int[] slots;
+        private final int mask;
+
+        FieldNames(ConvertFeatures f) {
+            int size = Integer.highestOneBit(Math.max(4, f.size() * 4) - 1) << 1;
+            keys = new byte[size][];
+            slots = new int[size];
+            mask = size - 1;
+            for (int s = 0; s < f.size(); s++) {
+                byte[] k = f.name(s).getBytes(StandardCharsets.UTF_8);
+                int h = hash(k, 0, k.length) & mask;
+                while (keys[h] != null) {
+                    h = (h + 1) & mask;
+                }
+                keys[h] = k;
+                slots[h] = s;
+            }
+        }
+
+        int slot(byte[] b, int off, int len) {
+            int h = hash(b, off, len) & mask;
+            while (true) {
+                byte[] k = keys[h];
+                if (k == null) {
+                    return -1;
+                }
+                if (k.length == len && java.util.Arrays.equals(k, 0, len, b, off, off + len)) {
+                    return slots[h];
+                }
+                h = (h + 1) & mask;
+            }
+        }
+
+        private static int hash(byte[] b, int off, int len) {
+            int h = len;
+            for (int i = off; i < off + len; i++) {
+                h = 31 * h + b[i];
+            }
+            return h ^ (h >>> 16);
+        }
+    }
+}

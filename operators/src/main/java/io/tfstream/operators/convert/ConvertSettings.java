@@ -1,0 +1,42 @@
+package io.tfstream.operators.convert;
+
+import io.tfstream.convert.ConvertFeatures;
+import io.tfstream.convert.ConvertOptions;
+import io.tfstream.convert.ExampleConverter;
+import io.tfstream.convert.ExampleConverters;
+import io.tfstream.convert.InputFormat;
+import io.tfstream.operators.deadletter.DeadLetterGuard;
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * What the convert operator needs, small and serializable: the input format, the features to write
+ * (names and types), the conversion options, the Avro writer schema as {@code .avsc} text (parsed
+ * on the task) and the dead-letter guard.
+ */
+public record ConvertSettings(
+        InputFormat format,
+        ConvertFeatures features,
+        ConvertOptions options,
+        String avroSchemaJson,
+        DeadLetterGuard guard)
+        implements Serializable {
+
+    public ConvertSettings {
+        Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(features, "features");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(guard, "guard");
+        if (format == InputFormat.EXAMPLE) {
+            throw new IllegalArgumentException("source.format example needs no conversion");
+        }
+        if (format == InputFormat.AVRO && avroSchemaJson == null) {
+            throw new IllegalArgumentException("Avro input needs its writer schema");
+        }
+    }
+
+    /** A new converter (refuses an Avro schema that cannot convert, naming the field). */
+    public ExampleConverter converter() {
+        return ExampleConverters.create(format, features, options, avroSchemaJson);
+    }
+}
