@@ -35,6 +35,10 @@ public final class SequenceExampleBatchParser {
     private final long[][] lengths = new long[2][];
     private final long[] rows;
     private final SequenceOnePass onePass;
+    private boolean onePassOn = true;
+
+    /** Batches the one-pass path parsed (for tests). */
+    int onePassBatches;
 
     private SequenceExampleBatchParser(SequenceFeatureSpecs specs, ParseLimits limits) {
         this.specs = specs;
@@ -63,9 +67,15 @@ public final class SequenceExampleBatchParser {
         return specs;
     }
 
+    /** Tests: whether batches may take the one-pass path (on by default). */
+    void onePass(boolean on) {
+        onePassOn = on;
+    }
+
     /** {@code parse_sequence_example(records)}: outputs with a leading batch dimension. */
     public ParsedSequenceBatch parse(SerializedRecords records) throws ExampleParseException {
-        if (onePass.parse(records)) {
+        if (onePassOn && onePass.parse(records)) {
+            onePassBatches++;
             return onePassBatch(records.size());
         }
         state.startBatch(records);

@@ -19,6 +19,7 @@ import java.util.List;
 final class SequenceOnePass implements FeatureEntryWalker.Visitor {
     private final SequenceExampleScanner scanner;
     private final ParseLimits limits;
+    private final int maxBytesPerValue;
     final SequenceColumn[] context;
     final SequenceColumn[] lists;
 
@@ -32,6 +33,7 @@ final class SequenceOnePass implements FeatureEntryWalker.Visitor {
     SequenceOnePass(SequenceExampleScanner scanner, SequenceParsePlan plan, ParseLimits limits) {
         this.scanner = scanner;
         this.limits = limits;
+        this.maxBytesPerValue = limits.maxBytesPerValue();
         this.context = columns(plan.context);
         this.lists = columns(plan.featureLists);
         boolean ok = true;
@@ -152,7 +154,19 @@ final class SequenceOnePass implements FeatureEntryWalker.Visitor {
             }
             int stepEnd = q + len;
             if (len > 2) {
-                int n = step(col, buf, q, stepEnd);
+                // The decoders are called from here, not through a helper method: a helper
+                // compiled on its own first was left out of line by the JIT in some runs.
+                int n;
+                if (col.kind == SequenceColumn.INT64) {
+                    n = SequenceStepDecoder.int64s(col.int64s, buf, q, stepEnd);
+                } else if (col.kind == SequenceColumn.FLOAT32) {
+                    n = SequenceStepDecoder.floats(col.floats, buf, q, stepEnd);
+                } else {
+                    n = SequenceStepDecoder.bytes(col.bytes, buf, q, stepEnd, maxBytesPerValue);
+                }
+                if (n == SequenceStepDecoder.DECLINED) {
+                    n = read(col, buf, q, stepEnd);
+                }
                 if (n < 0 || (dense && n != key.elements)) {
                     return false;
                 }
@@ -176,19 +190,6 @@ final class SequenceOnePass implements FeatureEntryWalker.Visitor {
         }
         col.recordEnds[record + 1] = col.recordEnds[record] + steps;
         return true;
-    }
-
-    /** One step's values: the writers' layout directly, anything else through the reader. */
-    private int step(SequenceColumn col, byte[] buf, int start, int end) {
-        int n;
-        if (col.kind == SequenceColumn.INT64) {
-            n = SequenceStepDecoder.int64s(col.int64s, buf, start, end);
-        } else if (col.kind == SequenceColumn.FLOAT32) {
-            n = SequenceStepDecoder.floats(col.floats, buf, start, end);
-        } else {
-            n = SequenceStepDecoder.bytes(col.bytes, buf, start, end, limits.maxBytesPerValue());
-        }
-        return n == SequenceStepDecoder.DECLINED ? read(col, buf, start, end) : n;
     }
 
     /** Reads one Feature filling {@code buf[start, end)}; -1 unless it is read to its end. */
