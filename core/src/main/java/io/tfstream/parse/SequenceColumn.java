@@ -94,6 +94,14 @@ final class SequenceColumn {
         stepEnds[++steps] = size;
     }
 
+    /** Room for {@code n} more steps; returns the step-ends array to write them to. */
+    int[] reserveSteps(int n) {
+        if (steps + n + 1 >= stepEnds.length) {
+            stepEnds = Arrays.copyOf(stepEnds, Math.max(steps + n + 2, stepEnds.length * 2));
+        }
+        return stepEnds;
+    }
+
     int size() {
         return kind == INT64 ? int64s.size() : kind == FLOAT32 ? floats.size() : bytes.size();
     }

@@ -129,6 +129,18 @@ final class SequenceOnePass implements FeatureEntryWalker.Visitor {
         Key key = col.key;
         boolean dense = key.kind == Kind.DENSE;
         int base = col.size();
+        int perStep = dense ? (int) key.elements : -1;
+        int decoded =
+                col.kind == SequenceColumn.INT64
+                        ? SequenceListDecoder.int64s(col, buf, start, end, perStep)
+                        : col.kind == SequenceColumn.FLOAT32
+                                ? SequenceListDecoder.floats(col, buf, start, end, perStep)
+                                : SequenceListDecoder.bytes(
+                                        col, buf, start, end, perStep, maxBytesPerValue);
+        if (decoded >= 0) {
+            col.recordEnds[record + 1] = col.recordEnds[record] + decoded;
+            return col.size() - base <= limits.maxValuesPerFeature();
+        }
         int steps = 0;
         int p = start;
         while (p < end) {
