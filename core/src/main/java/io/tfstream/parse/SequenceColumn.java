@@ -108,10 +108,10 @@ final class SequenceColumn {
 
     /** Hands the values over and remembers their count to size the next batch's column. */
     Column finish() {
-        valueHint = Math.max(64, size() + (size() >> 3));
+        valueHint = Math.max(64, size() + (size() >> 5));
         if (bytes != null) {
             int n = bytes.offsets()[bytes.size()];
-            bytesHint = Math.max(512, n + (n >> 3));
+            bytesHint = Math.max(512, n + (n >> 5));
         }
         switch (key.dtype) {
             case INT64:

@@ -59,10 +59,17 @@ final class SequenceListDecoder {
                     || buf[q + 3] != len - 4) {
                 return decline(col, base, stepsBase);
             }
-            if (at + len > a.length) { // at most one value per byte
-                out.truncate(at);
-                out.reserve(len);
-                a = out.array();
+            if (at + len > a.length) { // at most one value per byte: count them exactly
+                int values = 0;
+                for (int r = q + 4; r < stepEnd; r++) {
+                    values += buf[r] >= 0 ? 1 : 0;
+                }
+                if (at + values > a.length) {
+                    out.truncate(at);
+                    out.reserve(values);
+                    out.truncate(at);
+                    a = out.array();
+                }
             }
             int first = at;
             int r = q + 4;
