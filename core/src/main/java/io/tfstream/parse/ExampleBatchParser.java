@@ -33,7 +33,7 @@ public final class ExampleBatchParser {
     private final WireCursor cursor = new WireCursor();
     private final BatchAssembler assembler;
     private final Minibatches minibatches = new Minibatches();
-    private DirectRow direct;
+    private final DirectRow direct;
 
     /** Whether row states are kept for {@link #rawColumns()} ({@link #trackRows()}). */
     private boolean trackRows;
@@ -59,7 +59,7 @@ public final class ExampleBatchParser {
         }
         scanner = new ExampleScanner(new KeyTable(names));
         assembler = new BatchAssembler(plan, limits);
-        direct = new DirectRow();
+        direct = new DirectRow(columns, limits);
     }
 
     /**
@@ -68,10 +68,7 @@ public final class ExampleBatchParser {
      * pass over the keys per row, so it is off unless a caller reads the columns again.
      */
     public void trackRows() {
-        if (!trackRows) {
-            trackRows = true;
-            direct = new TrackingRow();
-        }
+        trackRows = true;
     }
 
     /**
@@ -174,6 +171,7 @@ public final class ExampleBatchParser {
             irregular = new boolean[n];
             unrequested = new boolean[n];
         }
+        direct.unrequested = trackRows ? unrequested : null;
         for (KeyColumn c : columns) {
             c.start(n, trackRows);
         }
@@ -251,133 +249,6 @@ public final class ExampleBatchParser {
                     index, records.buffer(index), records.offset(index), records.length(index));
         } else if (scanned == ExampleScanner.TOO_MANY_ENTRIES) {
             throw ParseErrors.tooManyFeatures(index, scanner.totalEntries, limits);
-        }
-    }
-
-    /**
-     * The one-pass path: decodes each requested entry as the scanner finds it. It gives the
-     * kernel's result whenever every requested key occurs at most once (a dense key also any number
-     * of times as {@code Feature{}}) and nothing is wrong with the record, which is almost always.
-     * Anything else — a repeated key, a kind that does not match, a value count or list TensorFlow
-     * refuses — stops it; the row is then rolled back and {@link #replay} runs the kernel's
-     * last-wins pass with its exact error precedence.
-     */
-    private class DirectRow implements ExampleScanner.Visitor {
-        /** The one-value shortcut applies: at least one value and one byte per value allowed. */
-        private final boolean scalars =
-                limits.maxValuesPerFeature() >= 1 && limits.maxBytesPerValue() >= 1;
-
-        private final int maxBytesPerValue = limits.maxBytesPerValue();
-
-        int row;
-
-        /** Keys given a value (or an empty list) in this row. */
-        int seen;
-
-        /**
-         * The hot path, kept small so that it inlines into the scan loop: a one-value feature of a
-         * one-value column (dense scalar, VarLen, Ragged) seen for the first time in the row.
-         * Everything else goes to {@link #visitOther}.
-         */
-        @Override
-        public boolean visit(int keyId, byte[] buf, int start, int end) {
-            KeyColumn col = columns[keyId];
-            int row = this.row;
-            if (start == end
-                    || !col.scalarShortcut
-                    || !scalars
-                    || buf[start] != col.kindByte
-                    || col.seenRow == row) {
-                return visitOther(col, buf, start, end);
-            }
-            int inner = ScalarFeature.payloadLength(buf, start, end);
-            if (inner < 0) {
-                return visitOther(col, buf, start, end);
-            }
-            int p = start + ScalarFeature.PAYLOAD;
-            int size;
-            switch (col.kindByte) {
-                case 0x1a:
-                    if (!ScalarFeature.appendInt64(col.int64s, buf, p, end)) {
-                        return visitOther(col, buf, start, end);
-                    }
-                    size = col.int64s.size();
-                    break;
-                case 0x12:
-                    if (inner != 4) {
-                        return visitOther(col, buf, start, end);
-                    }
-                    col.floats.add(ScalarFeature.floatAt(buf, p));
-                    size = col.floats.size();
-                    break;
-                default:
-                    if (inner > maxBytesPerValue) {
-                        return visitOther(col, buf, start, end);
-                    }
-                    col.bytes.add(buf, p, inner);
-                    size = col.bytes.size();
-            }
-            col.seenRow = row;
-            seen++;
-            if (!col.dense) {
-                col.ends[row + 1] = size;
-            }
-            return true;
-        }
-
-        /** Any other entry: empty features, lists, fixed shapes, repeats and anything wrong. */
-        private boolean visitOther(KeyColumn col, byte[] buf, int start, int end) {
-            int row = this.row;
-            if (start == end) { // Feature{}: no kind
-                col.noKindRow = row;
-                if (col.dense) {
-                    return true; // an earlier entry or the default applies
-                }
-                if (col.seenRow == row) {
-                    return false;
-                }
-                col.seenRow = row;
-                seen++;
-                col.ends[row + 1] = col.size();
-                return true;
-            }
-            if (buf[start] != col.kindByte || col.seenRow == row) {
-                return false;
-            }
-            col.seenRow = row;
-            seen++;
-            RawKey key = col.key;
-            if (!col.dense) {
-                if (decodeQuietly(col, buf, start, end, FeatureListDecoder.NO_CAP) < 0) {
-                    return false;
-                }
-                col.ends[row + 1] = col.size();
-                return true;
-            }
-            if (key.kind == RawKey.Kind.DENSE_FIXED) {
-                return decodeQuietly(col, buf, start, end, key.stride) == key.stride;
-            }
-            if (decodeQuietly(col, buf, start, end, FeatureListDecoder.NO_CAP) < 0
-                    || (col.size() - col.minibatchBase) % key.stride != 0) {
-                return false;
-            }
-            col.ends[row + 1] = col.size();
-            return true;
-        }
-
-        private int decodeQuietly(KeyColumn col, byte[] buf, int start, int end, int cap) {
-            WireCursor c = cursor;
-            c.reset(buf, start + 1, end);
-            return FeatureListDecoder.decodeInto(c, col, cap, limits);
-        }
-    }
-
-    /** The one-pass path that also notes records with keys the spec does not request. */
-    private final class TrackingRow extends DirectRow {
-        @Override
-        public boolean visitUnrequested(byte[] buf, int keyStart, int keyLen, int start, int end) {
-            unrequested[row] = true;
-            return true;
         }
     }
 

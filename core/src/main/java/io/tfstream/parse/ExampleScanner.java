@@ -1,5 +1,8 @@
 package io.tfstream.parse;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -10,6 +13,10 @@ import java.util.Arrays;
  * #TOO_MANY_ENTRIES} once more map entries than allowed were seen, before storing more.
  */
 final class ExampleScanner {
+    private static final VarHandle LE_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
     static final int OK = 0;
     static final int MALFORMED = -1;
     static final int TOO_MANY_ENTRIES = -2;
@@ -51,6 +58,10 @@ final class ExampleScanner {
     private final KeyTable keys;
     private int maxEntries;
     private Visitor visitor;
+
+    /** The visitor when it is the parser's one-pass row, whose commonest case is inlined below. */
+    private DirectRow direct;
+
     private boolean aborted;
 
     ExampleScanner(KeyTable keys) {
@@ -77,6 +88,7 @@ final class ExampleScanner {
         totalEntries = 0;
         this.maxEntries = maxEntries;
         this.visitor = visitor;
+        this.direct = visitor instanceof DirectRow ? (DirectRow) visitor : null;
         aborted = false;
         WireCursor c = this.c;
         c.reset(buf, off, off + len);
@@ -116,7 +128,79 @@ final class ExampleScanner {
                 if (len >= 0 && end <= lim) {
                     int value = canonicalValueStart(b, q, end);
                     if (value >= 0) {
-                        if (!found(b, q + 2, b[q + 1], value, end - value)) {
+                        int keyStart = q + 2;
+                        int keyLen = b[q + 1];
+                        // The one-pass row's commonest entry, written out here rather than called:
+                        // a remembered short key and a one-value feature seen first in the row
+                        // (DirectRow.visit's shortcut, KeyTable.findAt's first branch). Calls
+                        // from this loop were inlined or not depending on which method the JIT
+                        // compiled first, which made the parse 1.5x slower in some JVM runs.
+                        DirectRow d = direct;
+                        KeyTable t = keys;
+                        int at = totalEntries;
+                        if (d != null
+                                && at < maxEntries
+                                && keyLen <= 8
+                                && keyStart + 8 <= b.length
+                                && at < t.memoLen.length
+                                && t.memoLen[at] == keyLen
+                                && ((long) LE_LONG.get(b, keyStart) & KeyTable.WORD_MASKS[keyLen])
+                                        == t.memoLast[at]) {
+                            int id = t.memoId[at];
+                            if (id < 0) {
+                                if (d.unrequested == null) {
+                                    totalEntries = at + 1;
+                                    p = end;
+                                    continue;
+                                }
+                            } else {
+                                KeyColumn col = d.columns[id];
+                                int row = d.row;
+                                int inner = end - value - ScalarFeature.PAYLOAD;
+                                int vp = value + ScalarFeature.PAYLOAD;
+                                if (col.scalarShortcut
+                                        && d.scalars
+                                        && col.seenRow != row
+                                        && inner >= 1
+                                        && inner <= 127
+                                        && b[value] == col.kindByte
+                                        && b[value + 1] == inner + 2
+                                        && b[value + 2] == 0x0a
+                                        && b[value + 3] == inner) {
+                                    int size = -1;
+                                    byte kind = col.kindByte;
+                                    if (kind == 0x1a) {
+                                        if (inner <= 8 && vp + 8 <= b.length) {
+                                            long mask = -1L >>> (64 - (inner << 3));
+                                            long w = (long) LE_LONG.get(b, vp) & mask;
+                                            if ((w & HIGH_BITS) == (HIGH_BITS & (mask >>> 8))) {
+                                                col.int64s.add(WireCursor.compact7(w));
+                                                size = col.int64s.size();
+                                            }
+                                        }
+                                    } else if (kind == 0x12) {
+                                        if (inner == 4) {
+                                            col.floats.add(ScalarFeature.floatAt(b, vp));
+                                            size = col.floats.size();
+                                        }
+                                    } else if (inner <= d.maxBytesPerValue) {
+                                        col.bytes.add(b, vp, inner);
+                                        size = col.bytes.size();
+                                    }
+                                    if (size >= 0) {
+                                        totalEntries = at + 1;
+                                        col.seenRow = row;
+                                        d.seen++;
+                                        if (!col.dense) {
+                                            col.ends[row + 1] = size;
+                                        }
+                                        p = end;
+                                        continue;
+                                    }
+                                }
+                            }
+                        }
+                        if (!found(b, keyStart, keyLen, value, end - value)) {
                             return false;
                         }
                         p = end;

@@ -29,7 +29,7 @@ final class KeyTable {
     private final int mask;
 
     /** {@code WORD_MASKS[n]}: the low {@code n} bytes of a word. */
-    private static final long[] WORD_MASKS = new long[9];
+    static final long[] WORD_MASKS = new long[9];
 
     static {
         for (int n = 1; n <= 8; n++) {
@@ -43,9 +43,10 @@ final class KeyTable {
     /** Bytes kept for the leading parts of keys longer than eight bytes. */
     static final int MEMO_POOL_BYTES = 1 << 16;
 
-    private int[] memoLen = new int[0]; // -1 = nothing remembered
-    private long[] memoLast = new long[0];
-    private int[] memoId = new int[0];
+    // Read directly by ExampleScanner's entry loop (the same test as findAt's first branch).
+    int[] memoLen = new int[0]; // -1 = nothing remembered
+    long[] memoLast = new long[0];
+    int[] memoId = new int[0]; // -1 = not requested
     private int[] memoOff = new int[0]; // keys over 8 bytes: where their leading bytes are pooled
     private byte[] memoPool = new byte[0];
     private int memoPoolSize;

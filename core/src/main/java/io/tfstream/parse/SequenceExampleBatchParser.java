@@ -34,6 +34,11 @@ public final class SequenceExampleBatchParser {
     private final SequenceBatchState state;
     private final long[][] lengths = new long[2][];
     private final long[] rows;
+    private final SequenceOnePass onePass;
+    private boolean onePassOn = true;
+
+    /** Batches the one-pass path parsed (for tests). */
+    int onePassBatches;
 
     private SequenceExampleBatchParser(SequenceFeatureSpecs specs, ParseLimits limits) {
         this.specs = specs;
@@ -45,6 +50,7 @@ public final class SequenceExampleBatchParser {
         lengths[CONTEXT] = new long[plan.context.size()];
         lengths[LISTS] = new long[plan.featureLists.size()];
         rows = new long[plan.featureLists.size()];
+        onePass = new SequenceOnePass(state.scanner, plan, limits);
     }
 
     /**
@@ -61,8 +67,17 @@ public final class SequenceExampleBatchParser {
         return specs;
     }
 
+    /** Tests: whether batches may take the one-pass path (on by default). */
+    void onePass(boolean on) {
+        onePassOn = on;
+    }
+
     /** {@code parse_sequence_example(records)}: outputs with a leading batch dimension. */
     public ParsedSequenceBatch parse(SerializedRecords records) throws ExampleParseException {
+        if (onePassOn && onePass.parse(records)) {
+            onePassBatches++;
+            return onePassBatch(records.size());
+        }
         state.startBatch(records);
         for (int i = 0; i < records.size(); i++) {
             scan(i, records.buffer(i), records.offset(i), records.length(i));
@@ -196,8 +211,40 @@ public final class SequenceExampleBatchParser {
                 lists.put(key.name, SequenceListAssembler.ragged(state, k, key, n, rows[k]));
             }
         }
+        return batch(state.batch ? state.records : -1, ctx, lists, listLengths);
+    }
+
+    /** The tensors of a batch the one-pass path decoded. */
+    private ParsedSequenceBatch onePassBatch(int b) throws ExampleParseException {
+        Map<String, Tensor> ctx = new TreeMap<>();
+        for (SequenceColumn col : onePass.context) {
+            ctx.put(col.key.name, SequenceColumnTensors.context(col, b));
+        }
+        Map<String, Tensor> lists = new TreeMap<>();
+        Map<String, DenseTensor> listLengths = new TreeMap<>();
+        for (SequenceColumn col : onePass.lists) {
+            Key key = col.key;
+            if (key.kind == Kind.DENSE) {
+                DenseTensor[] out = SequenceColumnTensors.denseList(col, b);
+                lists.put(key.name, out[0]);
+                listLengths.put(key.name, out[1]);
+            } else if (key.kind == Kind.SPARSE) {
+                lists.put(key.name, SequenceColumnTensors.sparseList(col, b));
+            } else {
+                lists.put(key.name, SequenceColumnTensors.raggedList(col, b));
+            }
+        }
+        return batch(b, ctx, lists, listLengths);
+    }
+
+    private ParsedSequenceBatch batch(
+            int records,
+            Map<String, Tensor> ctx,
+            Map<String, Tensor> lists,
+            Map<String, DenseTensor> listLengths)
+            throws ExampleParseException {
         return new ParsedSequenceBatch(
-                state.batch ? state.records : -1,
+                records,
                 outputs(plan.contextOutputs, plan.contextComposites, ctx, state.limits),
                 outputs(plan.featureListOutputs, plan.featureListComposites, lists, state.limits),
                 listLengths);

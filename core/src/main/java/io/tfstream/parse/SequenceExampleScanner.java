@@ -141,7 +141,7 @@ final class SequenceExampleScanner {
         }
         c.popLimit(outer);
         totalEntries++;
-        int id = tables[section].find(c.buf, keyStart, keyLen);
+        int id = tables[section].findAt(totalEntries - 1, c.buf, keyStart, keyLen);
         if (visitor != null) {
             visitor.entry(section, id, c.buf, keyStart, keyLen, valueStart, valueStart + valueLen);
         } else if (id >= 0) {

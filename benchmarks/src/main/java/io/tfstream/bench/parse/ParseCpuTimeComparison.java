@@ -13,7 +13,8 @@ import java.util.Arrays;
  * thread allocates per example.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
- * io.tfstream.bench.parse.ParseCpuTimeComparison [rounds]}
+ * io.tfstream.bench.parse.ParseCpuTimeComparison [rounds [profile-substring [batch]]]}; without a
+ * batch size, batches of 1, 128 and 1024 are measured.
  */
 public final class ParseCpuTimeComparison {
     private static final OperatingSystemMXBean OS =
@@ -34,6 +35,8 @@ public final class ParseCpuTimeComparison {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         String only = args.length > 1 ? args[1] : "";
+        int[] batches =
+                args.length > 2 ? new int[] {Integer.parseInt(args[2])} : new int[] {1, 128, 1024};
         System.out.println(
                 "| profile | batch | B/example | implementation | ns/example (CPU) | MB/s"
                         + " | tfstream speed-up | alloc B/example |");
@@ -42,7 +45,7 @@ public final class ParseCpuTimeComparison {
             if (!p.name().contains(only)) {
                 continue;
             }
-            for (int batch : new int[] {1, 128, 1024}) {
+            for (int batch : batches) {
                 ExampleParseBenchmark b = new ExampleParseBenchmark();
                 b.profile = p;
                 b.batch = batch;
@@ -64,7 +67,7 @@ public final class ParseCpuTimeComparison {
             }
         }
         if ("SEQUENCE".contains(only)) {
-            for (int batch : new int[] {1, 128, 1024}) {
+            for (int batch : batches) {
                 SequenceParseBenchmark b = new SequenceParseBenchmark();
                 b.batch = batch;
                 b.setUp();
