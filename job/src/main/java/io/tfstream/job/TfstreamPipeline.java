@@ -8,9 +8,6 @@ import static io.tfstream.job.PipelineOperator.KAFKA_SOURCE;
 import static io.tfstream.job.PipelineOperator.LATE_BUCKET_GUARD;
 import static io.tfstream.job.PipelineOperator.PARSE;
 import static io.tfstream.job.PipelineOperator.RECORDS_SINK;
-import static io.tfstream.job.PipelineOperator.SHARD_COMMITTABLE_ROUTER;
-import static io.tfstream.job.PipelineOperator.SHARD_MARKER_COORDINATOR;
-import static io.tfstream.job.PipelineOperator.SHARD_SINK;
 import static io.tfstream.job.PipelineOperator.SKEW_GUARD;
 import static io.tfstream.job.PipelineOperator.WINDOW_PARSE;
 
@@ -20,7 +17,6 @@ import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
-import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.operators.validation.ValidationSettings;
@@ -154,12 +150,7 @@ public final class TfstreamPipeline {
                                         "dlq")));
         if (shards.enabled()) {
             shards.checkDurableCheckpoints(env.getConfiguration());
-            SHARD_SINK.on(
-                    timed.sinkTo(
-                            new TfRecordShardSink(
-                                    shards.settings(schema.fingerprint(), env.getConfiguration()),
-                                    SHARD_MARKER_COORDINATOR.uid(),
-                                    SHARD_COMMITTABLE_ROUTER.uid())));
+            shards.shards(schema.fingerprint(), env.getConfiguration()).sinkTo(timed);
         }
         if (payloads.records()) {
             RECORDS_SINK.on(
