@@ -1,11 +1,13 @@
 package io.tfstream.examples;
 
 import io.tfstream.api.ParseResult;
+import io.tfstream.api.TfRecordFileSource;
 import io.tfstream.api.TfRecordShards;
 import io.tfstream.api.TfstreamParse;
 import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.operators.source.SourceRecord;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -29,10 +31,8 @@ public final class FeatureMeanJob {
             String feature) {
         // 1. A source: TFRecord files, one SourceRecord per record (file, offset, mtime).
         FileSource<SourceRecord> files =
-                FileSource.forBulkFileFormat(
-                                new TfRecordFileFormat(
-                                        TfRecordFileFormat.OnCorruption.FAIL, 64 << 20, 1024),
-                                new org.apache.flink.core.fs.Path(input))
+                TfRecordFileSource.builder(List.of(input))
+                        .setOnCorruption(TfRecordFileFormat.OnCorruption.FAIL)
                         .build();
         DataStream<SourceRecord> records =
                 env.fromSource(
