@@ -13,9 +13,9 @@ import org.tensorflow.metadata.v0.Schema;
 
 /**
  * The one way downstream code gets a parse spec: from a TFMD schema ({@code .pbtxt} text or binary
- * {@code .pb}, derived as {@link FeatureSpecFromSchema} does) or from a SPEC.json / SEQSPEC.json.
- * A file is JSON when its name ends in {@code .json} or its first non-blank character is {@code
- * {}; anything else is read as a schema. Keep the file's bytes and call {@link #parse} where the
+ * {@code .pb}, derived as {@link FeatureSpecFromSchema} does) or from a SPEC.json / SEQSPEC.json. A
+ * file is JSON when its name ends in {@code .json} or its first non-blank character is an opening
+ * brace; anything else is read as a schema. Keep the file's bytes and call {@link #parse} where the
  * spec is needed (e.g. in an operator's {@code open()}) rather than shipping the parsed spec.
  */
 public final class SpecSource {

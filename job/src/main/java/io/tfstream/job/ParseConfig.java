@@ -6,8 +6,9 @@ import static io.tfstream.job.OptionChecks.intBytes;
 import static io.tfstream.job.OptionChecks.notNegative;
 import static io.tfstream.job.OptionChecks.positive;
 
+import io.tfstream.api.TfstreamParse;
+import io.tfstream.api.TfstreamParseBuilder;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
-import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.window.BatchKeySelector;
@@ -110,27 +111,26 @@ final class ParseConfig {
                 c.get(JobOptions.MAX_RAGGED_ROWS));
     }
 
-    /** The parse of {@code schema} with the dead-letter circuit breaker {@code guard}. */
-    ParseSettings settings(JobSchema schema, DeadLetterGuard guard) {
-        BatchTriggers triggers =
-                new BatchTriggers(
-                        c.get(JobOptions.BATCH_MAX_RECORDS),
-                        c.get(JobOptions.BATCH_MAX_BYTES).getBytes(),
-                        c.get(JobOptions.BATCH_MAX_DELAY));
+    /**
+     * The parse of {@code schema} with the dead-letter circuit breaker {@code guard}, as the
+     * library's builder (the pipeline adds payloads, validation and windows).
+     */
+    TfstreamParseBuilder builder(JobSchema schema, DeadLetterGuard guard) {
         EventTimeSettings eventTime =
                 kafkaTime()
                         ? EventTimeSettings.kafkaTimestamp()
                         : EventTimeSettings.feature(
                                 c.get(JobOptions.EVENT_TIME_FEATURE),
                                 c.get(JobOptions.EVENT_TIME_UNIT));
-        return new ParseSettings(
-                schema.bytes(),
-                schema.fileName(),
-                c.get(JobOptions.SCHEMA_LEGACY_DEFAULTS),
-                limits(),
-                triggers,
-                eventTime,
-                guard);
+        return TfstreamParse.builder()
+                .setSchema(schema.bytes(), schema.fileName())
+                .setLegacyDefaults(c.get(JobOptions.SCHEMA_LEGACY_DEFAULTS))
+                .setLimits(limits())
+                .setMaxRecords(c.get(JobOptions.BATCH_MAX_RECORDS))
+                .setMaxBytes(c.get(JobOptions.BATCH_MAX_BYTES).getBytes())
+                .setMaxDelay(c.get(JobOptions.BATCH_MAX_DELAY))
+                .setEventTime(eventTime)
+                .setDeadLetterGuard(guard);
     }
 
     WindowSettings windowSettings() {

@@ -1,8 +1,8 @@
 package io.tfstream.job;
 
+import io.tfstream.api.TfstreamParseBuilder;
 import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
-import io.tfstream.operators.parse.ParseSettings;
 import java.util.Properties;
 
 /**
@@ -71,8 +71,8 @@ final class PayloadConfig {
     }
 
     /** {@code parse} emitting its batches' payloads when {@code output.batches.topic} is set. */
-    ParseSettings withPayloads(ParseSettings parse, String schemaFingerprint) {
-        return batches() ? parse.withTensorBatches(schemaFingerprint, maxPayloadBytes()) : parse;
+    TfstreamParseBuilder withPayloads(TfstreamParseBuilder parse, String schemaFingerprint) {
+        return batches() ? parse.setTensorBatches(schemaFingerprint, maxPayloadBytes()) : parse;
     }
 
     /** The producer of the payloads: room for one message per request and two in its buffer. */

@@ -3,6 +3,7 @@ package io.tfstream.job;
 import static io.tfstream.job.OptionChecks.atLeastOneByte;
 import static io.tfstream.job.OptionChecks.positive;
 
+import io.tfstream.api.TfRecordShards;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardSettings;
@@ -233,22 +234,32 @@ final class ShardConfig {
 
     /** The sink's settings; {@code flink}: the configuration the job is built with. */
     ShardSettings settings(String schemaFingerprint, ReadableConfig flink) {
-        return new ShardSettings(
-                c.get(JobOptions.SHARDS_PATH),
-                storeFactory(flink),
-                c.get(JobOptions.SHARDS_COMPRESSION),
-                c.get(JobOptions.SHARDS_COMPRESSION_LEVEL),
-                c.get(JobOptions.SHARDS_PREFIX),
-                c.get(JobOptions.SHARDS_TARGET_SIZE).getBytes(),
-                c.get(JobOptions.SHARDS_MAX_AGE),
-                c.get(JobOptions.SHARDS_BUCKET_PATTERN),
-                zone(),
-                skewAction() == BucketSkewGuard.Action.PROCESSING_TIME
-                        ? maxBucketSkew().orElse(null)
-                        : null,
-                c.get(JobOptions.SHARDS_MANIFESTS),
-                schemaFingerprint,
-                c.get(JobOptions.SHARDS_SUCCESS_MARKERS),
-                c.get(JobOptions.SHARDS_SUCCESS_DELAY));
+        return shards(schemaFingerprint, flink).settings();
+    }
+
+    /** The shard sink, built with the library's builder under the job's operator uids. */
+    TfRecordShards shards(String schemaFingerprint, ReadableConfig flink) {
+        return TfRecordShards.builder(c.get(JobOptions.SHARDS_PATH))
+                .setStoreFactory(storeFactory(flink))
+                .setCompression(c.get(JobOptions.SHARDS_COMPRESSION))
+                .setCompressionLevel(c.get(JobOptions.SHARDS_COMPRESSION_LEVEL))
+                .setPrefix(c.get(JobOptions.SHARDS_PREFIX))
+                .setTargetSize(c.get(JobOptions.SHARDS_TARGET_SIZE).getBytes())
+                .setMaxAge(c.get(JobOptions.SHARDS_MAX_AGE))
+                .setBucketPattern(c.get(JobOptions.SHARDS_BUCKET_PATTERN))
+                .setZone(zone())
+                .setMaxBucketSkew(
+                        skewAction() == BucketSkewGuard.Action.PROCESSING_TIME
+                                ? maxBucketSkew().orElse(null)
+                                : null)
+                .setManifests(c.get(JobOptions.SHARDS_MANIFESTS))
+                .setSchemaFingerprint(schemaFingerprint)
+                .setSuccessMarkers(c.get(JobOptions.SHARDS_SUCCESS_MARKERS))
+                .setSuccessDelay(c.get(JobOptions.SHARDS_SUCCESS_DELAY))
+                .setUids(
+                        PipelineOperator.SHARD_SINK.uid(),
+                        PipelineOperator.SHARD_MARKER_COORDINATOR.uid(),
+                        PipelineOperator.SHARD_COMMITTABLE_ROUTER.uid())
+                .build();
     }
 }

@@ -3,8 +3,8 @@ package io.tfstream.job;
 import static io.tfstream.job.OptionChecks.positive;
 import static io.tfstream.job.OptionChecks.require;
 
+import io.tfstream.api.TfRecordFileSource;
 import io.tfstream.operators.files.FilePaths;
-import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordDeserializer;
 import io.tfstream.tfrecord.TfRecordReadOptions;
@@ -104,21 +104,18 @@ final class SourceConfig {
     }
 
     FileSource<SourceRecord> fileSource() {
-        FilePaths paths = FilePaths.of(c.get(JobOptions.SOURCE_FILES_PATHS));
-        TfRecordFileFormat format =
-                new TfRecordFileFormat(
-                        c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION),
+        TfRecordFileSource b =
+                TfRecordFileSource.builder(c.get(JobOptions.SOURCE_FILES_PATHS))
+                        .setOnCorruption(c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION))
                         // Longer records are the parser's to refuse (limit_exceeded), not damage.
-                        (int)
-                                Math.max(
-                                        c.get(JobOptions.MAX_RECORD_BYTES).getBytes(),
-                                        TfRecordReadOptions.DEFAULT_MAX_RECORD_LENGTH),
-                        CORRUPT_BYTES_KEPT);
-        FileSource.FileSourceBuilder<SourceRecord> b =
-                FileSource.forBulkFileFormat(format, paths.bases())
-                        .setFileEnumerator(paths.enumerator());
+                        .setMaxRecordLength(
+                                (int)
+                                        Math.max(
+                                                c.get(JobOptions.MAX_RECORD_BYTES).getBytes(),
+                                                TfRecordReadOptions.DEFAULT_MAX_RECORD_LENGTH))
+                        .setCorruptBytesKept(CORRUPT_BYTES_KEPT);
         if (c.get(JobOptions.SOURCE_FILES_MODE) == JobOptions.FilesMode.CONTINUOUS) {
-            b.monitorContinuously(c.get(JobOptions.SOURCE_FILES_DISCOVERY_INTERVAL));
+            b.setContinuous(c.get(JobOptions.SOURCE_FILES_DISCOVERY_INTERVAL));
         }
         return b.build();
     }

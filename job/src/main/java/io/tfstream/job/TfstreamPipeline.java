@@ -9,30 +9,23 @@ import static io.tfstream.job.PipelineOperator.KAFKA_SOURCE;
 import static io.tfstream.job.PipelineOperator.LATE_BUCKET_GUARD;
 import static io.tfstream.job.PipelineOperator.PARSE;
 import static io.tfstream.job.PipelineOperator.RECORDS_SINK;
-import static io.tfstream.job.PipelineOperator.SHARD_COMMITTABLE_ROUTER;
-import static io.tfstream.job.PipelineOperator.SHARD_MARKER_COORDINATOR;
-import static io.tfstream.job.PipelineOperator.SHARD_SINK;
 import static io.tfstream.job.PipelineOperator.SKEW_GUARD;
 import static io.tfstream.job.PipelineOperator.WINDOW_PARSE;
 
+import io.tfstream.api.TfstreamParseBuilder;
 import io.tfstream.operators.convert.ConvertFunction;
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
-import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
-import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.operators.validation.ValidationSettings;
-import io.tfstream.operators.window.BatchKeySelector;
-import io.tfstream.operators.window.WindowBatchParseOperator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -99,41 +92,27 @@ public final class TfstreamPipeline {
             deadLetters.add(converted.getSideOutput(DeadLetterOutput.TAG));
             raw = converted;
         }
-        ParseSettings parse =
+        TfstreamParseBuilder parse =
                 config.payloads()
                         .withPayloads(
-                                parseConfig.settings(schema, config.deadLetters().guard()),
+                                parseConfig.builder(schema, config.deadLetters().guard()),
                                 schema.fingerprint());
         ValidationSettings validation = null;
         if (config.validation().enabled()) {
             validation =
                     config.validation()
                             .settings(schema, parseConfig.limits(), env.getParallelism());
-            parse =
-                    parse.withValidation(
-                            validation,
-                            config.get(JobOptions.EVENT_TIME_OUT_OF_ORDERNESS).toMillis());
+            parse.setValidation(validation, config.get(JobOptions.EVENT_TIME_OUT_OF_ORDERNESS));
         }
-        SingleOutputStreamOperator<SourceRecord> accepted;
         if (parseConfig.windows()) {
-            BatchKeySelector keys = parseConfig.batchKey(schema);
-            accepted =
-                    WINDOW_PARSE.on(
-                            raw.keyBy(keys, Types.STRING)
-                                    .transform(
-                                            WINDOW_PARSE.displayName(),
-                                            SourceRecordSerializer.typeInfo(),
-                                            new WindowBatchParseOperator(
-                                                    parse, parseConfig.windowSettings(), keys)));
+            parse.setEventTimeWindows(parseConfig.windowSettings(), parseConfig.batchKey(schema))
+                    .setUid(WINDOW_PARSE.uid())
+                    .setName(WINDOW_PARSE.displayName());
         } else {
             // Chained to the source (the default chaining strategy, checked by a test).
-            accepted =
-                    PARSE.on(
-                            raw.transform(
-                                    PARSE.displayName(),
-                                    SourceRecordSerializer.typeInfo(),
-                                    new BatchParseOperator(parse)));
+            parse.setUid(PARSE.uid()).setName(PARSE.displayName());
         }
+        SingleOutputStreamOperator<SourceRecord> accepted = parse.build().applyTo(raw).accepted();
         deadLetters.add(accepted.getSideOutput(DeadLetterOutput.TAG));
         PayloadConfig payloads = config.payloads();
         if (payloads.batches()) {
@@ -188,12 +167,7 @@ public final class TfstreamPipeline {
                                         "dlq")));
         if (shards.enabled()) {
             shards.checkDurableCheckpoints(env.getConfiguration());
-            SHARD_SINK.on(
-                    timed.sinkTo(
-                            new TfRecordShardSink(
-                                    shards.settings(schema.fingerprint(), env.getConfiguration()),
-                                    SHARD_MARKER_COORDINATOR.uid(),
-                                    SHARD_COMMITTABLE_ROUTER.uid())));
+            shards.shards(schema.fingerprint(), env.getConfiguration()).sinkTo(timed);
         }
         if (payloads.records()) {
             RECORDS_SINK.on(

@@ -1,0 +1,48 @@
+package io.tfstream.api;
+
+import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
+import io.tfstream.operators.parse.BatchParseOperator;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.payload.EncodedTensorBatch;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * The streams of one {@link TfstreamParse}: the accepted records (each parsed without error, in
+ * input order per subtask), the parsed batches as encoded {@code TensorBatch} messages (only when
+ * {@link TfstreamParseBuilder#setTensorBatches} is set) and the dead letters (records that failed
+ * the parse, with their reason).
+ */
+public final class ParseResult {
+    private final SingleOutputStreamOperator<SourceRecord> accepted;
+    private final boolean tensorBatches;
+
+    ParseResult(SingleOutputStreamOperator<SourceRecord> accepted, boolean tensorBatches) {
+        this.accepted = accepted;
+        this.tensorBatches = tensorBatches;
+    }
+
+    /** The records the parse accepted; the parse operator itself (set its parallelism here). */
+    public SingleOutputStreamOperator<SourceRecord> accepted() {
+        return accepted;
+    }
+
+    /** Every record the parse rejected, with the reason and the record's origin. */
+    public DataStream<DeadLetter> deadLetters() {
+        return accepted.getSideOutput(DeadLetterOutput.TAG);
+    }
+
+    /**
+     * The parsed batches, each an encoded {@code tfstream.TensorBatch} (dense tensors per feature).
+     *
+     * @throws IllegalStateException when the parse was built without {@code setTensorBatches}
+     */
+    public DataStream<EncodedTensorBatch> batches() {
+        if (!tensorBatches) {
+            throw new IllegalStateException(
+                    "batches: the parse was built without setTensorBatches(fingerprint, maxBytes)");
+        }
+        return accepted.getSideOutput(BatchParseOperator.TENSOR_BATCHES);
+    }
+}

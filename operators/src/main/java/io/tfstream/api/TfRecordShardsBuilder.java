@@ -1,0 +1,215 @@
+package io.tfstream.api;
+
+import io.tfstream.operators.shards.ShardSettings;
+import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
+import io.tfstream.operators.shards.store.ShardStoreFactory;
+import io.tfstream.tfrecord.Compression;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * Settings of {@link TfRecordShards}, with the defaults of {@code tfstream run}'s {@code shards.*}
+ * options. Setters only record; {@link #build()} checks every setting once and names the one that
+ * is wrong.
+ */
+public final class TfRecordShardsBuilder {
+    /** The shard sink's uid by default. */
+    public static final String DEFAULT_UID = "shard-sink";
+
+    /** The uid of the sink's marker coordinator by default. */
+    public static final String DEFAULT_COORDINATOR_UID = "shard-marker-coordinator";
+
+    /** The uid of the sink's committable router by default. */
+    public static final String DEFAULT_ROUTER_UID = "shard-committable-router";
+
+    private final String basePath;
+    private ShardStoreFactory storeFactory;
+    private Compression compression = Compression.NONE;
+    private int compressionLevel = 6;
+    private String prefix = "part";
+    private long targetSize = 128L << 20;
+    private Duration maxAge = Duration.ofMinutes(15);
+    private String bucketPattern = "'dt='yyyy-MM-dd/'hour='HH";
+    private ZoneId zone = ZoneOffset.UTC;
+    private Duration maxBucketSkew;
+    private boolean manifests = true;
+    private String schemaFingerprint = "";
+    private boolean successMarkers = true;
+    private Duration successDelay = Duration.ofMinutes(1);
+    private String uid = DEFAULT_UID;
+    private String coordinatorUid = DEFAULT_COORDINATOR_UID;
+    private String routerUid = DEFAULT_ROUTER_UID;
+
+    TfRecordShardsBuilder(String basePath) {
+        this.basePath = basePath;
+    }
+
+    /**
+     * Where shards are written (default: Flink's recoverable writer of the base path's file
+     * system); tfstream's own S3 store is set this way.
+     */
+    public TfRecordShardsBuilder setStoreFactory(ShardStoreFactory storeFactory) {
+        this.storeFactory = storeFactory;
+        return this;
+    }
+
+    /** Shard compression (default none). */
+    public TfRecordShardsBuilder setCompression(Compression compression) {
+        this.compression = compression;
+        return this;
+    }
+
+    /** Deflate level 0-9 of gzip and zlib shards (default 6). */
+    public TfRecordShardsBuilder setCompressionLevel(int compressionLevel) {
+        this.compressionLevel = compressionLevel;
+        return this;
+    }
+
+    /** The shard file name prefix (default {@code part}). */
+    public TfRecordShardsBuilder setPrefix(String prefix) {
+        this.prefix = prefix;
+        return this;
+    }
+
+    /** A shard is finished once it holds this many bytes as stored (default 128 MiB). */
+    public TfRecordShardsBuilder setTargetSize(long targetSize) {
+        this.targetSize = targetSize;
+        return this;
+    }
+
+    /** A shard is finished at the first checkpoint this long after it opened (default 15 min). */
+    public TfRecordShardsBuilder setMaxAge(Duration maxAge) {
+        this.maxAge = maxAge;
+        return this;
+    }
+
+    /** The bucket directory as a DateTimeFormatter pattern of event time (default by hour). */
+    public TfRecordShardsBuilder setBucketPattern(String bucketPattern) {
+        this.bucketPattern = bucketPattern;
+        return this;
+    }
+
+    /** The zone of the bucket pattern (default UTC). */
+    public TfRecordShardsBuilder setZone(ZoneId zone) {
+        this.zone = zone;
+        return this;
+    }
+
+    /** Event times further than this from now are bucketed by processing time (default off). */
+    public TfRecordShardsBuilder setMaxBucketSkew(Duration maxBucketSkew) {
+        this.maxBucketSkew = maxBucketSkew;
+        return this;
+    }
+
+    /** Whether each finished shard gets its {@code <shard>.manifest.json} (default true). */
+    public TfRecordShardsBuilder setManifests(boolean manifests) {
+        this.manifests = manifests;
+        return this;
+    }
+
+    /** The schema fingerprint manifests carry (default empty). */
+    public TfRecordShardsBuilder setSchemaFingerprint(String schemaFingerprint) {
+        this.schemaFingerprint = schemaFingerprint;
+        return this;
+    }
+
+    /** Whether a complete bucket gets its {@code _SUCCESS} marker (default true). */
+    public TfRecordShardsBuilder setSuccessMarkers(boolean successMarkers) {
+        this.successMarkers = successMarkers;
+        return this;
+    }
+
+    /** How long after a bucket's end (event time) it is complete (default 1 min). */
+    public TfRecordShardsBuilder setSuccessDelay(Duration successDelay) {
+        this.successDelay = successDelay;
+        return this;
+    }
+
+    /** The uids of the sink and of its marker coordinator and committable router. */
+    public TfRecordShardsBuilder setUids(String sink, String coordinator, String router) {
+        this.uid = sink;
+        this.coordinatorUid = coordinator;
+        this.routerUid = router;
+        return this;
+    }
+
+    /**
+     * The shards, every setting checked.
+     *
+     * @throws IllegalArgumentException naming the first wrong or missing setting
+     */
+    public TfRecordShards build() {
+        if (basePath == null || basePath.isEmpty()) {
+            throw new IllegalArgumentException("basePath must be a non-empty path or URI");
+        }
+        check(compression != null, "compression must be set");
+        check(
+                compressionLevel >= 0 && compressionLevel <= 9,
+                "compressionLevel must be 0-9, got " + compressionLevel);
+        check(
+                prefix != null
+                        && !prefix.isEmpty()
+                        && !prefix.startsWith(".")
+                        && !prefix.startsWith("_"),
+                "prefix must be non-empty and not start with '.' or '_', got '" + prefix + "'");
+        check(targetSize >= 1, "targetSize must be positive, got " + targetSize);
+        check(
+                maxAge != null && !maxAge.isNegative() && !maxAge.isZero(),
+                "maxAge must be positive, got " + maxAge);
+        check(zone != null, "zone must be set");
+        try {
+            DateTimeFormatter.ofPattern(bucketPattern).withZone(zone).format(Instant.EPOCH);
+        } catch (DateTimeException | IllegalArgumentException | NullPointerException e) {
+            throw new IllegalArgumentException(
+                    "bucketPattern '" + bucketPattern + "' is invalid: " + e.getMessage(), e);
+        }
+        check(
+                maxBucketSkew == null || (!maxBucketSkew.isNegative() && !maxBucketSkew.isZero()),
+                "maxBucketSkew must be positive, got " + maxBucketSkew);
+        check(schemaFingerprint != null, "schemaFingerprint must be set");
+        check(
+                !successMarkers || manifests,
+                "successMarkers list the shards' manifests: they need setManifests(true)");
+        check(
+                successDelay != null && !successDelay.isNegative(),
+                "successDelay must be zero or positive, got " + successDelay);
+        check(
+                nonEmpty(uid) && nonEmpty(coordinatorUid) && nonEmpty(routerUid),
+                "uids must be non-empty");
+        ShardStoreFactory store =
+                storeFactory != null ? storeFactory : new RecoverableShardStoreFactory(basePath);
+        return new TfRecordShards(
+                new ShardSettings(
+                        basePath,
+                        store,
+                        compression,
+                        compressionLevel,
+                        prefix,
+                        targetSize,
+                        maxAge,
+                        bucketPattern,
+                        zone,
+                        maxBucketSkew,
+                        manifests,
+                        schemaFingerprint,
+                        successMarkers,
+                        successDelay),
+                uid,
+                coordinatorUid,
+                routerUid);
+    }
+
+    private static boolean nonEmpty(String s) {
+        return s != null && !s.isEmpty();
+    }
+
+    private static void check(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package io.tfstream.api;
+
+import io.tfstream.operators.deadletter.DeadLetterGuard;
+import io.tfstream.operators.parse.BatchTriggers;
+import io.tfstream.operators.parse.EventTimeSettings;
+import io.tfstream.operators.parse.ParseSettings;
+import io.tfstream.operators.validation.ValidationSettings;
+import io.tfstream.operators.window.BatchKeySelector;
+import io.tfstream.operators.window.WindowSettings;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.spec.MalformedSpecFileException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Settings of a {@link TfstreamParse}. Only the schema is required; everything else has the
+ * defaults of {@code tfstream run}. Setters only record; {@link #build()} checks every setting once
+ * and names the one that is wrong.
+ */
+public final class TfstreamParseBuilder {
+    /** The uid (and name) of the count-batch parse operator by default. */
+    public static final String DEFAULT_UID = "batch-and-parse";
+
+    /** The uid (and name) of the window-batch parse operator by default. */
+    public static final String DEFAULT_WINDOW_UID = "window-batch-and-parse";
+
+    private byte[] schema;
+    private String schemaFileName;
+    private boolean legacyDefaults;
+    private ParseLimits limits = ParseLimits.defaults();
+    private int maxRecords = BatchTriggers.DEFAULT_MAX_RECORDS;
+    private long maxBytes = BatchTriggers.DEFAULT_MAX_BYTES;
+    private Duration maxDelay = BatchTriggers.DEFAULT_MAX_DELAY;
+    private EventTimeSettings eventTime = EventTimeSettings.kafkaTimestamp();
+    private DeadLetterGuard guard = DeadLetterGuard.off();
+    private String tensorBatchFingerprint;
+    private int maxPayloadBytes;
+    private ValidationSettings validation;
+    private Duration validationLag = Duration.ZERO;
+    private WindowSettings windows;
+    private BatchKeySelector windowKey;
+    private String uid;
+    private String name;
+
+    TfstreamParseBuilder() {}
+
+    /**
+     * The TFMD schema ({@code .pbtxt} text or binary {@code .pb}) or the SPEC.json / SEQSPEC.json
+     * to parse with; {@code fileName} tells which (as {@code tfstream run}'s schema.path).
+     */
+    public TfstreamParseBuilder setSchema(byte[] content, String fileName) {
+        this.schema = content == null ? null : content.clone();
+        this.schemaFileName = fileName;
+        return this;
+    }
+
+    /** The schema or spec file, read now. */
+    public TfstreamParseBuilder setSchemaFile(Path file) {
+        try {
+            return setSchema(Files.readAllBytes(file), file.getFileName().toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("schema: cannot read " + file, e);
+        }
+    }
+
+    /** Fixed-length features without a default take TF's legacy zero default (default false). */
+    public TfstreamParseBuilder setLegacyDefaults(boolean legacyDefaults) {
+        this.legacyDefaults = legacyDefaults;
+        return this;
+    }
+
+    /** Resource limits per record (default {@link ParseLimits#defaults()}). */
+    public TfstreamParseBuilder setLimits(ParseLimits limits) {
+        this.limits = limits;
+        return this;
+    }
+
+    /** A batch closes at this many records (default 1024). */
+    public TfstreamParseBuilder setMaxRecords(int maxRecords) {
+        this.maxRecords = maxRecords;
+        return this;
+    }
+
+    /** A batch closes at this many bytes of record values (default 8 MiB). */
+    public TfstreamParseBuilder setMaxBytes(long maxBytes) {
+        this.maxBytes = maxBytes;
+        return this;
+    }
+
+    /** A batch closes this long (processing time) after its first record (default 200 ms). */
+    public TfstreamParseBuilder setMaxDelay(Duration maxDelay) {
+        this.maxDelay = maxDelay;
+        return this;
+    }
+
+    /**
+     * Where event time comes from (default: the record's timestamp, {@link
+     * EventTimeSettings#kafkaTimestamp()}); {@link EventTimeSettings#feature} reads an int64
+     * feature.
+     */
+    public TfstreamParseBuilder setEventTime(EventTimeSettings eventTime) {
+        this.eventTime = eventTime;
+        return this;
+    }
+
+    /** The circuit breaker on the dead-letter fraction (default off). */
+    public TfstreamParseBuilder setDeadLetterGuard(DeadLetterGuard guard) {
+        this.guard = guard;
+        return this;
+    }
+
+    /**
+     * Also emit each batch as an encoded {@code TensorBatch} ({@link ParseResult#batches()})
+     * carrying {@code schemaFingerprint}, each message at most {@code maxPayloadBytes} (at least
+     * 1024): larger batches are split by rows.
+     */
+    public TfstreamParseBuilder setTensorBatches(String schemaFingerprint, int maxPayloadBytes) {
+        this.tensorBatchFingerprint = schemaFingerprint;
+        this.maxPayloadBytes = maxPayloadBytes;
+        return this;
+    }
+
+    /**
+     * Validate every accepted row against the TFMD schema (docs/validation.md); {@code lag} is how
+     * far behind the largest feature event time a validation window closes.
+     */
+    public TfstreamParseBuilder setValidation(ValidationSettings validation, Duration lag) {
+        this.validation = validation;
+        this.validationLag = lag;
+        return this;
+    }
+
+    /**
+     * Batches are keyed event-time windows instead of count batches per subtask; needs event time
+     * from the record timestamp.
+     */
+    public TfstreamParseBuilder setEventTimeWindows(WindowSettings windows, BatchKeySelector key) {
+        this.windows = windows;
+        this.windowKey = key;
+        return this;
+    }
+
+    /** The operator's uid (default {@value #DEFAULT_UID} or {@value #DEFAULT_WINDOW_UID}). */
+    public TfstreamParseBuilder setUid(String uid) {
+        this.uid = uid;
+        return this;
+    }
+
+    /** The operator's name in the web UI and logs (default: its uid). */
+    public TfstreamParseBuilder setName(String name) {
+        this.name = name;
+        return this;
+    }
+
+    /**
+     * The parse, every setting checked.
+     *
+     * @throws IllegalArgumentException naming the first wrong or missing setting
+     */
+    public TfstreamParse build() {
+        if (schema == null || schemaFileName == null || schemaFileName.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "schema is required: setSchema(content, fileName) or setSchemaFile(path)");
+        }
+        require(limits, "limits");
+        require(eventTime, "eventTime");
+        require(guard, "deadLetterGuard");
+        if (maxRecords < 1) {
+            throw new IllegalArgumentException("maxRecords must be >= 1, got " + maxRecords);
+        }
+        if (maxBytes < 1) {
+            throw new IllegalArgumentException("maxBytes must be >= 1, got " + maxBytes);
+        }
+        if (maxDelay == null || maxDelay.isNegative() || maxDelay.isZero()) {
+            throw new IllegalArgumentException("maxDelay must be positive, got " + maxDelay);
+        }
+        BatchTriggers triggers = new BatchTriggers(maxRecords, maxBytes, maxDelay);
+        ParseSettings settings =
+                new ParseSettings(
+                        schema, schemaFileName, legacyDefaults, limits, triggers, eventTime, guard);
+        try {
+            settings.spec();
+        } catch (MalformedSpecFileException | RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "schema " + schemaFileName + " is not usable: " + e.getMessage(), e);
+        }
+        if (tensorBatchFingerprint != null) {
+            if (maxPayloadBytes < 1024) {
+                throw new IllegalArgumentException(
+                        "tensorBatches: maxPayloadBytes must be at least 1024, got "
+                                + maxPayloadBytes);
+            }
+            settings = settings.withTensorBatches(tensorBatchFingerprint, maxPayloadBytes);
+        }
+        if (validation != null) {
+            if (validationLag == null || validationLag.isNegative()) {
+                throw new IllegalArgumentException(
+                        "validation: lag must be zero or positive, got " + validationLag);
+            }
+            settings = settings.withValidation(validation, validationLag.toMillis());
+        }
+        if (windows != null) {
+            require(windowKey, "eventTimeWindows key");
+            if (eventTime.source() != EventTimeSettings.Source.KAFKA_TIMESTAMP) {
+                throw new IllegalArgumentException(
+                        "eventTimeWindows need event time from the record timestamp (the window"
+                                + " of a record must be known before it is parsed)");
+            }
+        }
+        if (uid != null && uid.isEmpty()) {
+            throw new IllegalArgumentException("uid must not be empty");
+        }
+        String id = uid != null ? uid : windows != null ? DEFAULT_WINDOW_UID : DEFAULT_UID;
+        return new TfstreamParse(settings, windows, windowKey, id, name != null ? name : id);
+    }
+
+    private static void require(Object value, String setting) {
+        if (value == null) {
+            throw new IllegalArgumentException(setting + " must be set (it was set to null)");
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.tfstream.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.operators.deadletter.DeadLetterGuard;
+import io.tfstream.operators.parse.BatchTriggers;
+import io.tfstream.operators.parse.EventTimeSettings;
+import io.tfstream.operators.window.BatchKeySelector;
+import io.tfstream.operators.window.WindowSettings;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.testing.Seed001Corpus;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link TfstreamParseBuilder}: defaults, the required schema, bad settings named at build. */
+class TfstreamParseBuilderTest {
+    private static final byte[] SPEC =
+            SpecJsonWriter.write(Seed001Corpus.spec()).getBytes(StandardCharsets.UTF_8);
+
+    private static TfstreamParseBuilder seed() {
+        return TfstreamParse.builder().setSchema(SPEC, "spec.json");
+    }
+
+    private static String failure(TfstreamParseBuilder b) {
+        return assertThrows(IllegalArgumentException.class, b::build).getMessage();
+    }
+
+    @Test
+    void defaultsAreThoseOfTfstreamRun() throws Exception {
+        TfstreamParse p = seed().build();
+        assertEquals("batch-and-parse", p.uid());
+        assertEquals(BatchTriggers.defaults(), p.settings().triggers());
+        assertEquals(EventTimeSettings.kafkaTimestamp(), p.settings().eventTime());
+        assertFalse(p.settings().guard().enabled());
+        assertEquals(ParseLimits.defaults(), p.settings().limits());
+        assertFalse(p.settings().tensorBatches());
+        assertNull(p.settings().validation());
+        assertEquals(Seed001Corpus.spec(), p.settings().spec());
+    }
+
+    @Test
+    void windowBatchesDefaultToTheWindowUid() {
+        TfstreamParse p =
+                seed().setEventTimeWindows(
+                                new WindowSettings(
+                                        60_000, 0, WindowSettings.LateRecords.DEAD_LETTER, 1 << 20),
+                                BatchKeySelector.sourcePartition())
+                        .build();
+        assertEquals("window-batch-and-parse", p.uid());
+    }
+
+    @Test
+    void settingsReachTheOperator(@TempDir Path dir) throws Exception {
+        Path file = Files.write(dir.resolve("spec.json"), SPEC);
+        TfstreamParse p =
+                TfstreamParse.builder()
+                        .setSchemaFile(file)
+                        .setMaxRecords(7)
+                        .setMaxBytes(4096)
+                        .setMaxDelay(Duration.ofSeconds(3))
+                        .setDeadLetterGuard(new DeadLetterGuard(0.5, Duration.ofMinutes(2), 10))
+                        .setTensorBatches("fp", 4096)
+                        .setUid("my-parse")
+                        .build();
+        assertEquals(new BatchTriggers(7, 4096, Duration.ofSeconds(3)), p.settings().triggers());
+        assertTrue(p.settings().guard().enabled());
+        assertEquals("fp", p.settings().tensorBatchFingerprint());
+        assertEquals(4096, p.settings().maxPayloadBytes());
+        assertEquals("my-parse", p.uid());
+    }
+
+    @Test
+    void theSchemaIsRequired() {
+        assertTrue(failure(TfstreamParse.builder()).startsWith("schema is required"));
+    }
+
+    @Test
+    void anUnusableSchemaFailsAtBuild() {
+        String m =
+                failure(
+                        TfstreamParse.builder()
+                                .setSchema(
+                                        "{not json".getBytes(StandardCharsets.UTF_8), "spec.json"));
+        assertTrue(m.startsWith("schema spec.json is not usable"), m);
+    }
+
+    @Test
+    void badSettingsAreNamed() {
+        assertTrue(failure(seed().setMaxRecords(0)).startsWith("maxRecords"));
+        assertTrue(failure(seed().setMaxBytes(0)).startsWith("maxBytes"));
+        assertTrue(failure(seed().setMaxDelay(Duration.ZERO)).startsWith("maxDelay"));
+        assertTrue(failure(seed().setTensorBatches("fp", 10)).startsWith("tensorBatches"));
+        assertTrue(failure(seed().setLimits(null)).startsWith("limits"));
+        assertTrue(failure(seed().setDeadLetterGuard(null)).startsWith("deadLetterGuard"));
+        assertTrue(failure(seed().setUid("")).startsWith("uid"));
+        assertTrue(
+                failure(
+                                seed().setEventTime(
+                                                EventTimeSettings.feature(
+                                                        "ts", EventTimeSettings.Unit.MILLIS))
+                                        .setEventTimeWindows(
+                                                new WindowSettings(
+                                                        60_000,
+                                                        0,
+                                                        WindowSettings.LateRecords.DEAD_LETTER,
+                                                        1 << 20),
+                                                BatchKeySelector.sourcePartition()))
+                        .startsWith("eventTimeWindows"));
+    }
+}
