@@ -34,7 +34,6 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -78,12 +77,7 @@ class ShardsExactlyOnceITCase {
             DateTimeFormatter.ofPattern("'dt='yyyy-MM-dd/'hour='HH").withZone(ZoneOffset.UTC);
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(PARALLELISM)
-                            .build());
+    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM);
 
     /** {@code <prefix>-<jobId>-<epoch>-<subtask>-<counter>} of the sink's shard names. */
     private static final String SHARD_NAME = "part-[0-9a-f]{32}-\\d+-\\d+-\\d+";

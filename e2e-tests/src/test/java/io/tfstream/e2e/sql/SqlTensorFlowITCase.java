@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import io.tfstream.e2e.parse.TfParseOracle;
 import io.tfstream.e2e.tfrecord.TensorFlowRecordIo;
+import io.tfstream.job.JobTestSupport;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.SpecSource;
 import io.tfstream.tensor.Column;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -48,13 +48,7 @@ import org.tensorflow.example.Int64List;
  * TensorFlow's {@code TFRecordReaderV2} and parsed by its kernel to the inserted values.
  */
 class SqlTensorFlowITCase {
-    @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
 
     private static final String SPEC =
             "{\"id\": {\"type\": \"fixed_len\", \"dtype\": \"int64\", \"shape\": []},"
