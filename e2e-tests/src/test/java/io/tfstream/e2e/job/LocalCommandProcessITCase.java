@@ -13,8 +13,6 @@ import io.tfstream.tfrecord.Compression;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -32,12 +30,7 @@ class LocalCommandProcessITCase {
     @Test
     void tensorFlowReadsAndParsesEveryShardOfALocalRun() throws Exception {
         Path out = dir.resolve("out");
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(Arrays.asList(System.getProperty("tfstream.jvm.flags").trim().split("\\s+")));
-        cmd.add("-Xmx1g");
-        cmd.add("-jar");
-        cmd.add(System.getProperty("tfstream.cli.jar"));
+        List<String> cmd = CliJar.command();
         cmd.addAll(
                 List.of(
                         "local",

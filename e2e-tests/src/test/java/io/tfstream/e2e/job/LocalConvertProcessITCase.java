@@ -19,8 +19,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,12 +71,7 @@ class LocalConvertProcessITCase {
             }
         }
         Path out = dir.resolve("out-" + format);
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(Arrays.asList(System.getProperty("tfstream.jvm.flags").trim().split("\\s+")));
-        cmd.add("-Xmx1g");
-        cmd.add("-jar");
-        cmd.add(System.getProperty("tfstream.cli.jar"));
+        List<String> cmd = CliJar.command();
         cmd.addAll(
                 List.of(
                         "local",
