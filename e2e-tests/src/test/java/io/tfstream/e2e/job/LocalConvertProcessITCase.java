@@ -16,14 +16,12 @@ import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.tfrecord.Compression;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.junit.jupiter.api.io.TempDir;
@@ -87,14 +85,7 @@ class LocalConvertProcessITCase {
                         "0"));
         Path stdout = dir.resolve(format + ".out");
         Path stderr = dir.resolve(format + ".err");
-        Process p =
-                new ProcessBuilder(cmd)
-                        .redirectOutput(stdout.toFile())
-                        .redirectError(stderr.toFile())
-                        .start();
-        assertTrue(p.waitFor(3, TimeUnit.MINUTES), "tfstream local ends");
-        String printed = Files.readString(stdout, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), printed + Files.readString(stderr));
+        String printed = CliJar.runLocal(cmd, stdout, stderr);
         assertTrue(
                 printed.contains(
                         "3000 records in = 2850 accepted + 150 dead-lettered (conversion_error"
