@@ -37,8 +37,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * offset; files are read from S3; a continuous source picks up files added while it runs and stays
  * exactly once across a killed TaskManager.
  */
-class FileSourceITCase {
+class FileSourceITCase extends KafkaJobTestBase {
     private static final int PARALLELISM = 2;
     private static final DateTimeFormatter BUCKET =
             DateTimeFormatter.ofPattern("'dt='yyyy-MM-dd/'hour='HH").withZone(ZoneOffset.UTC);
@@ -59,20 +57,9 @@ class FileSourceITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM);
 
-    private static KafkaTestCluster kafka;
     private static int liveTaskManager;
 
     @TempDir static Path dir;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        kafka.close();
-    }
 
     /** What a file holds: its inputs by byte offset. */
     private record Written(Path file, Map<Long, InputCorpus.Input> byOffset) {}

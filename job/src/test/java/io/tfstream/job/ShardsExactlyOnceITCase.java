@@ -41,8 +41,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,7 +65,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * checkpoint (resumed shards continue in their own in-progress file). Readers skip them; the
  * recoverable store does not sweep them.
  */
-class ShardsExactlyOnceITCase {
+class ShardsExactlyOnceITCase extends KafkaJobTestBase {
     // S3Proxy's filesystem backend writes an object to a temporary file beside it first.
     private static final java.util.regex.Pattern SHARD_FILE =
             java.util.regex.Pattern.compile(".*\\.tfrecord(\\.gz|\\.zz)?");
@@ -85,20 +83,9 @@ class ShardsExactlyOnceITCase {
     private static final java.util.concurrent.atomic.AtomicLong producedSoFar =
             new java.util.concurrent.atomic.AtomicLong();
 
-    private static KafkaTestCluster kafka;
     private static int liveTaskManager;
 
     @TempDir static Path dir;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
 
     @ParameterizedTest
     @CsvSource({"file,none", "file,gzip", "file,zlib", "s3,none", "s3,gzip", "s3,zlib"})

@@ -33,8 +33,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,25 +50,13 @@ import org.tensorflow.example.Int64List;
  * record is in exactly one committed TFRecord file, with its values. And a Kafka table written with
  * {@code tf-example}: one Example per row, read back through SQL.
  */
-class SqlKafkaToTfRecordITCase {
+class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
     private static final int RECORDS = 4000;
     private static final int GARBAGE_EVERY = 97;
 
     @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
 
-    private static KafkaTestCluster kafka;
-
     @TempDir static Path dir;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
 
     private static byte[] example(int id) {
         Features.Builder f =

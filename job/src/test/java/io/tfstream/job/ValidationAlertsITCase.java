@@ -32,8 +32,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,7 +48,7 @@ import org.tensorflow.example.Features;
  * once and in no tensor payload (payload rows = accepted records). The same with the TaskManager
  * killed after two completed checkpoints.
  */
-class ValidationAlertsITCase {
+class ValidationAlertsITCase extends KafkaJobTestBase {
     private static final int PARALLELISM = 2;
     private static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
     private static final long W = 10_000;
@@ -71,21 +69,10 @@ class ValidationAlertsITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM * 2);
 
-    private static KafkaTestCluster kafka;
     private static boolean windowBatches;
     private static int liveTaskManager;
 
     @TempDir static Path dir;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        kafka.close();
-    }
 
     @Test
     void aBurstAnEmptyWindowAndDriftRaiseExactlyTheExpectedAlerts(
