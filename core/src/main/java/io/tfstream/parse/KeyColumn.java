@@ -160,13 +160,6 @@ final class KeyColumn {
             lastBytes = bytes.offsets()[bytes.size()];
             lastValues = bytes.size();
         }
-        switch (key.dtype) {
-            case INT64:
-                return Column.of(int64s);
-            case FLOAT32:
-                return Column.of(floats);
-            default:
-                return Column.of(bytes);
-        }
+        return Column.of(key.dtype, int64s, floats, bytes);
     }
 }

@@ -113,13 +113,6 @@ final class SequenceColumn {
             int n = bytes.offsets()[bytes.size()];
             bytesHint = Math.max(512, n + (n >> 5));
         }
-        switch (key.dtype) {
-            case INT64:
-                return Column.of(int64s);
-            case FLOAT32:
-                return Column.of(floats);
-            default:
-                return Column.of(bytes);
-        }
+        return Column.of(key.dtype, int64s, floats, bytes);
     }
 }

@@ -72,13 +72,6 @@ final class ValueSink {
     }
 
     Column column() {
-        switch (dtype) {
-            case INT64:
-                return Column.of(int64s);
-            case FLOAT32:
-                return Column.of(floats);
-            default:
-                return Column.of(bytes);
-        }
+        return Column.of(dtype, int64s, floats, bytes);
     }
 }

@@ -54,6 +54,22 @@ public final class Column {
         return ofBytes(b.data(), b.offsets(), b.size());
     }
 
+    /**
+     * The column of whichever buffer {@code dtype} reads: {@code int64s} for INT64, {@code floats}
+     * for FLOAT32, {@code bytes} otherwise; the other two may be null.
+     */
+    public static Column of(
+            DType dtype, Int64Buffer int64s, Float32Buffer floats, BytesBuffer bytes) {
+        switch (dtype) {
+            case INT64:
+                return of(int64s);
+            case FLOAT32:
+                return of(floats);
+            default:
+                return of(bytes);
+        }
+    }
+
     public static Column int64s(long... values) {
         return ofInt64(values.clone(), values.length);
     }

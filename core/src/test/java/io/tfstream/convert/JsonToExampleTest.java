@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.protobuf.ByteString;
 import io.tfstream.spec.DType;
+import io.tfstream.testing.ProtoFeatures;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -13,11 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.tensorflow.example.BytesList;
 import org.tensorflow.example.Example;
 import org.tensorflow.example.Feature;
-import org.tensorflow.example.FloatList;
-import org.tensorflow.example.Int64List;
 
 /** The JSON rows of the mapping table (docs/conversion.md), accepted and refused. */
 class JsonToExampleTest {
@@ -30,27 +27,15 @@ class JsonToExampleTest {
                             "u.id", DType.INT64));
 
     static Feature ints(long... v) {
-        Int64List.Builder b = Int64List.newBuilder();
-        for (long x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setInt64List(b).build();
+        return ProtoFeatures.int64s(v);
     }
 
     static Feature floats(float... v) {
-        FloatList.Builder b = FloatList.newBuilder();
-        for (float x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setFloatList(b).build();
+        return ProtoFeatures.floats(v);
     }
 
     static Feature bytes(byte[]... v) {
-        BytesList.Builder b = BytesList.newBuilder();
-        for (byte[] x : v) {
-            b.addValue(ByteString.copyFrom(x));
-        }
-        return Feature.newBuilder().setBytesList(b).build();
+        return ProtoFeatures.bytes(v);
     }
 
     static Feature utf8(String s) {

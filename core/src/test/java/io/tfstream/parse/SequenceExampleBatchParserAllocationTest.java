@@ -2,11 +2,6 @@ package io.tfstream.parse;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.spec.DType;
-import io.tfstream.tensor.Column;
-import io.tfstream.tensor.DenseTensor;
-import io.tfstream.tensor.RaggedTensor;
-import io.tfstream.tensor.SparseTensor;
 import io.tfstream.tensor.Tensor;
 import io.tfstream.testing.sequence.RandomSequenceExamples;
 import io.tfstream.testing.sequence.SequenceEdgeCases;
@@ -66,32 +61,9 @@ class SequenceExampleBatchParserAllocationTest {
         for (Map<String, ? extends Tensor> m :
                 List.of(out.context(), out.featureLists(), out.featureListLengths())) {
             for (Tensor t : m.values()) {
-                output += outputBytes(t);
+                output += OutputBytes.of(t, 2);
             }
         }
         return new long[] {allocated, output};
-    }
-
-    private static long outputBytes(Tensor t) {
-        if (t instanceof DenseTensor d) {
-            return bytes(d.values());
-        } else if (t instanceof SparseTensor s) {
-            return bytes(s.values()) + 8L * s.indicesArray().length;
-        }
-        RaggedTensor r = (RaggedTensor) t;
-        long n = bytes(r.values());
-        for (long[] splits : r.rowSplits()) {
-            n += 2 * 8L * splits.length; // RaggedTensor keeps a copy of the splits it is given
-        }
-        return n;
-    }
-
-    private static long bytes(Column c) {
-        if (c.dtype() == DType.INT64) {
-            return 8L * c.size();
-        } else if (c.dtype() == DType.FLOAT32) {
-            return 4L * c.size();
-        }
-        return c.bytesStart(c.size()) + 4L * (c.size() + 1);
     }
 }

@@ -33,4 +33,12 @@ public final class ProtoFeatures {
         }
         return Feature.newBuilder().setBytesList(b).build();
     }
+
+    public static Feature bytes(byte[]... values) {
+        BytesList.Builder b = BytesList.newBuilder();
+        for (byte[] v : values) {
+            b.addValue(ByteString.copyFrom(v));
+        }
+        return Feature.newBuilder().setBytesList(b).build();
+    }
 }

@@ -33,6 +33,12 @@ class ConvertCommandTest {
         return Files.write(dir.resolve("schema.pbtxt"), SeedDataset.schemaPbtxt());
     }
 
+    /** {@code tfstream convert} of {@code in} to {@code out} with the seed schema. */
+    private CliRun convert(String format, String in, String out) throws Exception {
+        return CliRun.of(
+                "convert", "--schema", schema().toString(), "--input-format", format, in, out);
+    }
+
     private static List<Example> read(Path file) throws Exception {
         List<Example> out = new ArrayList<>();
         try (TfRecordReader r = TfRecordFiles.openReader(file, TfRecordReadOptions.defaults())) {
@@ -57,15 +63,7 @@ class ConvertCommandTest {
             }
         }
         Path out = dir.resolve("out.tfrecord.gz");
-        CliRun run =
-                CliRun.of(
-                        "convert",
-                        "--schema",
-                        schema().toString(),
-                        "--input-format",
-                        "json",
-                        in.toString(),
-                        out.toString());
+        CliRun run = convert("json", in.toString(), out.toString());
         assertEquals(1, run.exitCode(), run.err());
         assertEquals(
                 in
@@ -98,15 +96,7 @@ class ConvertCommandTest {
             }
         }
         Path out = dir.resolve("out.tfrecord");
-        CliRun run =
-                CliRun.of(
-                        "convert",
-                        "--schema",
-                        schema().toString(),
-                        "--input-format",
-                        "avro",
-                        in.toString(),
-                        out.toString());
+        CliRun run = convert("avro", in.toString(), out.toString());
         assertEquals(0, run.exitCode(), run.err());
         assertEquals(4, read(out).size());
         assertEquals(Example.parseFrom(examples.get(2)), read(out).get(2));
@@ -125,15 +115,7 @@ class ConvertCommandTest {
             w.create(s, in.toFile());
         }
         Path out = dir.resolve("dec.tfrecord");
-        CliRun run =
-                CliRun.of(
-                        "convert",
-                        "--schema",
-                        schema().toString(),
-                        "--input-format",
-                        "avro",
-                        in.toString(),
-                        out.toString());
+        CliRun run = convert("avro", in.toString(), out.toString());
         assertEquals(3, run.exitCode(), run.err());
         assertTrue(run.err().contains("'feature3' has logical type decimal"), run.err());
         assertFalse(Files.exists(out));
@@ -142,27 +124,9 @@ class ConvertCommandTest {
     @Test
     void anUnreadableInputIsAUsageErrorAndWritesNothing() throws Exception {
         Path out = dir.resolve("none.tfrecord");
-        CliRun run =
-                CliRun.of(
-                        "convert",
-                        "--schema",
-                        schema().toString(),
-                        "--input-format",
-                        "avro",
-                        dir.resolve("missing.avro").toString(),
-                        out.toString());
+        CliRun run = convert("avro", dir.resolve("missing.avro").toString(), out.toString());
         assertEquals(2, run.exitCode(), run.err());
         assertFalse(Files.exists(out));
-        assertEquals(
-                2,
-                CliRun.of(
-                                "convert",
-                                "--schema",
-                                schema().toString(),
-                                "--input-format",
-                                "csv",
-                                "a",
-                                "b")
-                        .exitCode());
+        assertEquals(2, convert("csv", "a", "b").exitCode());
     }
 }

@@ -1,9 +1,11 @@
 package io.tfstream.cli;
 
+import static io.tfstream.testing.ProtoFeatures.floats;
+import static io.tfstream.testing.ProtoFeatures.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.protobuf.ByteString;
+import io.tfstream.testing.ProtoFeatures;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordWriter;
@@ -15,14 +17,11 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tensorflow.example.BytesList;
 import org.tensorflow.example.Example;
 import org.tensorflow.example.Feature;
 import org.tensorflow.example.FeatureList;
 import org.tensorflow.example.FeatureLists;
 import org.tensorflow.example.Features;
-import org.tensorflow.example.FloatList;
-import org.tensorflow.example.Int64List;
 import org.tensorflow.example.SequenceExample;
 
 /** {@code tfstream parse} and {@code parse-seq}: output lines, batching and exit codes. */
@@ -61,27 +60,7 @@ class ParseCommandTest {
     }
 
     private static Feature int64(long... v) {
-        Int64List.Builder b = Int64List.newBuilder();
-        for (long x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setInt64List(b).build();
-    }
-
-    private static Feature floats(float... v) {
-        FloatList.Builder b = FloatList.newBuilder();
-        for (float x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setFloatList(b).build();
-    }
-
-    private static Feature strings(String... v) {
-        BytesList.Builder b = BytesList.newBuilder();
-        for (String x : v) {
-            b.addValue(ByteString.copyFromUtf8(x));
-        }
-        return Feature.newBuilder().setBytesList(b).build();
+        return ProtoFeatures.int64s(v);
     }
 
     private static byte[] example(Feature a, Feature s) {

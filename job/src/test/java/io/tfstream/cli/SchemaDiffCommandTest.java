@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,15 +21,6 @@ class SchemaDiffCommandTest {
 
     @TempDir Path tmp;
 
-    private record Run(int exit, String out, String err) {}
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = TfstreamCli.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Run(exit, out.toString(), err.toString());
-    }
-
     private Path file(String name, String text) throws Exception {
         Path p = tmp.resolve(name);
         Files.writeString(p, text, StandardCharsets.UTF_8);
@@ -39,8 +28,8 @@ class SchemaDiffCommandTest {
     }
 
     private JsonNode diffJson(Path oldFile, Path newFile, int expectedExit) throws Exception {
-        Run r = run("schema", "diff", "--json", oldFile.toString(), newFile.toString());
-        assertEquals(expectedExit, r.exit(), r.out() + r.err());
+        CliRun r = CliRun.of("schema", "diff", "--json", oldFile.toString(), newFile.toString());
+        assertEquals(expectedExit, r.exitCode(), r.out() + r.err());
         assertEquals("", r.err());
         assertEquals(1, r.out().lines().count(), r.out());
         return JSON.readTree(r.out());
@@ -100,13 +89,13 @@ class SchemaDiffCommandTest {
                 file(
                         "spec.json",
                         "{\"price\":{\"type\":\"fixed_len\",\"dtype\":\"float32\",\"shape\":[2]}}");
-        Run r = run("schema", "diff", schema.toString(), spec.toString());
-        assertEquals(1, r.exit(), r.err());
+        CliRun r = CliRun.of("schema", "diff", schema.toString(), spec.toString());
+        assertEquals(1, r.exitCode(), r.err());
         assertTrue(r.out().startsWith("BREAKING shape price: [1] -> [2] ("), r.out());
         assertTrue(r.out().contains("not compatible: 1 of 1 changes"), r.out());
 
-        Run same = run("schema", "diff", schema.toString(), schema.toString());
-        assertEquals(0, same.exit());
+        CliRun same = CliRun.of("schema", "diff", schema.toString(), schema.toString());
+        assertEquals(0, same.exitCode());
         assertEquals("no changes: the two specs are equal\n", same.out());
     }
 
@@ -118,15 +107,16 @@ class SchemaDiffCommandTest {
                         "bad.pbtxt",
                         "feature { name: 'x' type: FLOAT shape { dim { size: -3 } } presence {"
                                 + " min_fraction: 1 } }\n");
-        Run r = run("schema", "diff", good.toString(), rejected.toString());
-        assertEquals(3, r.exit(), r.out() + r.err());
+        CliRun r = CliRun.of("schema", "diff", good.toString(), rejected.toString());
+        assertEquals(3, r.exitCode(), r.out() + r.err());
         assertTrue(r.err().startsWith("tfstream schema diff: " + rejected), r.err());
         assertEquals("", r.out());
 
-        Run missing = run("schema", "diff", good.toString(), tmp.resolve("nope.pbtxt").toString());
-        assertEquals(2, missing.exit());
+        CliRun missing =
+                CliRun.of("schema", "diff", good.toString(), tmp.resolve("nope.pbtxt").toString());
+        assertEquals(2, missing.exitCode());
         assertTrue(missing.err().contains("no such file"), missing.err());
 
-        assertEquals(2, run("schema").exit());
+        assertEquals(2, CliRun.of("schema").exitCode());
     }
 }

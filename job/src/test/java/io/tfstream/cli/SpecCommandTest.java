@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.json.SpecJsonReader;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,15 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code tfstream spec --schema S}: stdout, stderr and exit codes. */
 class SpecCommandTest {
     @TempDir Path tmp;
-
-    private record Run(int exit, String out, String err) {}
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = TfstreamCli.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Run(exit, out.toString(), err.toString());
-    }
 
     private Path schema(String text) throws Exception {
         Path p = tmp.resolve("schema.pbtxt");
@@ -40,8 +29,8 @@ class SpecCommandTest {
                         "feature { name: 'x' type: FLOAT shape { dim { size: 2 } } presence {"
                                 + " min_fraction: 1 } }\n"
                                 + "feature { name: 'v' type: BYTES }\n");
-        Run r = run("spec", "--schema", s.toString());
-        assertEquals(0, r.exit(), r.err());
+        CliRun r = CliRun.of("spec", "--schema", s.toString());
+        assertEquals(0, r.exitCode(), r.err());
         assertEquals(
                 "{\"v\":{\"type\":\"var_len\",\"dtype\":\"string\"},"
                         + "\"x\":{\"type\":\"fixed_len\",\"dtype\":\"float32\",\"shape\":[2]}}\n",
@@ -57,8 +46,8 @@ class SpecCommandTest {
                 schema(
                         "feature { name: 'x' type: FLOAT shape { dim { size: 2 } } presence {"
                                 + " min_fraction: 1 } }");
-        Run r = run("spec", "--schema", s.toString(), "--legacy-defaults");
-        assertEquals(0, r.exit(), r.err());
+        CliRun r = CliRun.of("spec", "--schema", s.toString(), "--legacy-defaults");
+        assertEquals(0, r.exitCode(), r.err());
         assertEquals(
                 "{\"x\":{\"type\":\"fixed_len\",\"dtype\":\"float32\",\"shape\":[2],"
                         + "\"default\":[-1.0,-1.0]}}\n",
@@ -77,8 +66,8 @@ class SpecCommandTest {
                                 + " { column_name: 'c' } } }"
                                 + " tensor_representation { key: 's' value { ragged_tensor {"
                                 + " feature_path { step: '##SEQUENCE##' step: 's' } } } } } }");
-        Run r = run("spec", "--schema", s.toString());
-        assertEquals(0, r.exit(), r.err());
+        CliRun r = CliRun.of("spec", "--schema", s.toString());
+        assertEquals(0, r.exitCode(), r.err());
         assertEquals(
                 "{\"context\":{\"c\":{\"type\":\"var_len\",\"dtype\":\"int64\"}},"
                         + "\"feature_lists\":{\"s\":{\"type\":\"ragged\",\"dtype\":\"string\","
@@ -90,8 +79,8 @@ class SpecCommandTest {
     @Test
     void rejectedSchemaPrintsTheReasonAndExits3() throws Exception {
         Path s = schema("feature: {name: \"x\" type: INT shape: {}}");
-        Run r = run("spec", "--schema", s.toString());
-        assertEquals(ExitCodes.SPEC_REJECTED, r.exit());
+        CliRun r = CliRun.of("spec", "--schema", s.toString());
+        assertEquals(ExitCodes.SPEC_REJECTED, r.exitCode());
         assertEquals(
                 "{\"stage\":\"spec\",\"error\":\"Feature x had shape  set but min_fraction 0.0 !="
                         + " 1.  Use value_count not shape field when min_fraction != 1.\"}\n",
@@ -101,16 +90,16 @@ class SpecCommandTest {
 
     @Test
     void unreadableOrMalformedSchemaExits2() throws Exception {
-        Run missing = run("spec", "--schema", tmp.resolve("absent.pbtxt").toString());
-        assertEquals(ExitCodes.USAGE, missing.exit());
+        CliRun missing = CliRun.of("spec", "--schema", tmp.resolve("absent.pbtxt").toString());
+        assertEquals(ExitCodes.USAGE, missing.exitCode());
         assertEquals("", missing.out());
         assertEquals(
                 "tfstream spec: no such file: " + tmp.resolve("absent.pbtxt") + "\n",
                 missing.err());
 
         Path bad = schema("feature { name: 'x' typo: INT }");
-        Run malformed = run("spec", "--schema", bad.toString());
-        assertEquals(ExitCodes.USAGE, malformed.exit());
+        CliRun malformed = CliRun.of("spec", "--schema", bad.toString());
+        assertEquals(ExitCodes.USAGE, malformed.exitCode());
         assertEquals("", malformed.out());
         assertTrue(malformed.err().contains("not a text-format Schema"), malformed.err());
         assertTrue(malformed.err().contains("typo"), malformed.err());
@@ -118,8 +107,8 @@ class SpecCommandTest {
 
     @Test
     void missingOptionIsAUsageError() {
-        Run r = run("spec");
-        assertEquals(ExitCodes.USAGE, r.exit());
+        CliRun r = CliRun.of("spec");
+        assertEquals(ExitCodes.USAGE, r.exitCode());
         assertTrue(r.err().contains("--schema"), r.err());
         assertEquals("", r.out());
     }

@@ -14,7 +14,6 @@ import io.tfstream.tfrecord.TfRecordReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -22,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -30,8 +28,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,31 +42,14 @@ import org.tensorflow.example.Example;
  * letters exactly once, with its original bytes, reason {@code conversion_error} (or {@code
  * parse_error}) and the field's path in the message.
  */
-class ConversionITCase {
+class ConversionITCase extends KafkaJobTestBase {
     private static final int PARALLELISM = 2;
     private static final int GOOD = 3_000;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(PARALLELISM)
-                            .build());
-
-    private static KafkaTestCluster kafka;
+    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM);
 
     @TempDir static Path dir;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
 
     /** An input record and what must become of it: its Example, or a dead letter. */
     private record Input(byte[] value, byte[] example, String reason, String path) {}

@@ -33,13 +33,10 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,33 +49,17 @@ import org.junit.jupiter.api.io.TempDir;
  * offset; files are read from S3; a continuous source picks up files added while it runs and stays
  * exactly once across a killed TaskManager.
  */
-class FileSourceITCase {
+class FileSourceITCase extends KafkaJobTestBase {
     private static final int PARALLELISM = 2;
     private static final DateTimeFormatter BUCKET =
             DateTimeFormatter.ofPattern("'dt='yyyy-MM-dd/'hour='HH").withZone(ZoneOffset.UTC);
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(PARALLELISM)
-                            .build());
+    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM);
 
-    private static KafkaTestCluster kafka;
     private static int liveTaskManager;
 
     @TempDir static Path dir;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        kafka.close();
-    }
 
     /** What a file holds: its inputs by byte offset. */
     private record Written(Path file, Map<Long, InputCorpus.Input> byOffset) {}

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -16,6 +18,18 @@ import org.apache.kafka.common.TopicPartition;
 /** Waiting and checkpoint counting shared by the job's ITCases and the e2e tests. */
 public final class JobTestSupport {
     private JobTestSupport() {}
+
+    /**
+     * A MiniCluster of one TaskManager with {@code slots} slots, the cluster the ITCases run their
+     * jobs on (register it with {@code @RegisterExtension}).
+     */
+    public static MiniClusterExtension oneTaskManager(int slots) {
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setNumberTaskManagers(1)
+                        .setNumberSlotsPerTaskManager(slots)
+                        .build());
+    }
 
     /** A condition polled until it holds. */
     public interface Condition {

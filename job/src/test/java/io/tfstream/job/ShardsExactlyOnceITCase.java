@@ -34,7 +34,6 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -42,8 +41,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,7 +65,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * checkpoint (resumed shards continue in their own in-progress file). Readers skip them; the
  * recoverable store does not sweep them.
  */
-class ShardsExactlyOnceITCase {
+class ShardsExactlyOnceITCase extends KafkaJobTestBase {
     // S3Proxy's filesystem backend writes an object to a temporary file beside it first.
     private static final java.util.regex.Pattern SHARD_FILE =
             java.util.regex.Pattern.compile(".*\\.tfrecord(\\.gz|\\.zz)?");
@@ -78,12 +75,7 @@ class ShardsExactlyOnceITCase {
             DateTimeFormatter.ofPattern("'dt='yyyy-MM-dd/'hour='HH").withZone(ZoneOffset.UTC);
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(PARALLELISM)
-                            .build());
+    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM);
 
     /** {@code <prefix>-<jobId>-<epoch>-<subtask>-<counter>} of the sink's shard names. */
     private static final String SHARD_NAME = "part-[0-9a-f]{32}-\\d+-\\d+-\\d+";
@@ -91,20 +83,9 @@ class ShardsExactlyOnceITCase {
     private static final java.util.concurrent.atomic.AtomicLong producedSoFar =
             new java.util.concurrent.atomic.AtomicLong();
 
-    private static KafkaTestCluster kafka;
     private static int liveTaskManager;
 
     @TempDir static Path dir;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
 
     @ParameterizedTest
     @CsvSource({"file,none", "file,gzip", "file,zlib", "s3,none", "s3,gzip", "s3,zlib"})

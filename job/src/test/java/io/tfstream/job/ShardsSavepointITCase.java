@@ -28,7 +28,6 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -36,8 +35,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,30 +46,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  * with more input, and drained. Each shard open at the savepoint is finished once, holding records
  * from both sides of it; every good record is in exactly one shard.
  */
-class ShardsSavepointITCase {
+class ShardsSavepointITCase extends KafkaJobTestBase {
     private static final int SLOTS = 3;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(SLOTS)
-                            .build());
-
-    private static KafkaTestCluster kafka;
+    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(SLOTS);
 
     @TempDir static Path dir;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
 
     @ParameterizedTest
     @CsvSource({"2,zlib", "3,gzip"})

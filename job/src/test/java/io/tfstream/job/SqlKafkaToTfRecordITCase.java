@@ -24,7 +24,6 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -34,8 +33,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,31 +50,13 @@ import org.tensorflow.example.Int64List;
  * record is in exactly one committed TFRecord file, with its values. And a Kafka table written with
  * {@code tf-example}: one Example per row, read back through SQL.
  */
-class SqlKafkaToTfRecordITCase {
+class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
     private static final int RECORDS = 4000;
     private static final int GARBAGE_EVERY = 97;
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
-
-    private static KafkaTestCluster kafka;
+    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
 
     @TempDir static Path dir;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.close();
-    }
 
     private static byte[] example(int id) {
         Features.Builder f =

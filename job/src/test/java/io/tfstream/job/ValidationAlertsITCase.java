@@ -24,7 +24,6 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -33,8 +32,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,7 +48,7 @@ import org.tensorflow.example.Features;
  * once and in no tensor payload (payload rows = accepted records). The same with the TaskManager
  * killed after two completed checkpoints.
  */
-class ValidationAlertsITCase {
+class ValidationAlertsITCase extends KafkaJobTestBase {
     private static final int PARALLELISM = 2;
     private static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
     private static final long W = 10_000;
@@ -70,28 +67,12 @@ class ValidationAlertsITCase {
                     + "dataset_constraints { min_examples_count: 1 }\n";
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(PARALLELISM * 2)
-                            .build());
+    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM * 2);
 
-    private static KafkaTestCluster kafka;
     private static boolean windowBatches;
     private static int liveTaskManager;
 
     @TempDir static Path dir;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        kafka.close();
-    }
 
     @Test
     void aBurstAnEmptyWindowAndDriftRaiseExactlyTheExpectedAlerts(

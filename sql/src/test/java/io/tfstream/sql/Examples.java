@@ -1,46 +1,31 @@
 package io.tfstream.sql;
 
-import com.google.protobuf.ByteString;
 import io.tfstream.spec.DType;
+import io.tfstream.testing.ProtoFeatures;
 import java.util.Map;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
-import org.tensorflow.example.BytesList;
 import org.tensorflow.example.Example;
 import org.tensorflow.example.Feature;
 import org.tensorflow.example.Features;
-import org.tensorflow.example.FloatList;
-import org.tensorflow.example.Int64List;
 
 /** Test helpers: Examples built with protobuf-java, and decoders for a row type. */
 final class Examples {
     private Examples() {}
 
     static Feature int64s(long... v) {
-        Int64List.Builder b = Int64List.newBuilder();
-        for (long x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setInt64List(b).build();
+        return ProtoFeatures.int64s(v);
     }
 
     static Feature floats(float... v) {
-        FloatList.Builder b = FloatList.newBuilder();
-        for (float x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setFloatList(b).build();
+        return ProtoFeatures.floats(v);
     }
 
     static Feature bytes(byte[]... v) {
-        BytesList.Builder b = BytesList.newBuilder();
-        for (byte[] x : v) {
-            b.addValue(ByteString.copyFrom(x));
-        }
-        return Feature.newBuilder().setBytesList(b).build();
+        return ProtoFeatures.bytes(v);
     }
 
     static Feature empty(DType d) {

@@ -10,13 +10,8 @@ import io.tfstream.e2e.parse.TfParseOracle;
 import io.tfstream.e2e.tfrecord.TensorFlowRecordIo;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.tfrecord.Compression;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,12 +27,7 @@ class LocalCommandProcessITCase {
     @Test
     void tensorFlowReadsAndParsesEveryShardOfALocalRun() throws Exception {
         Path out = dir.resolve("out");
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(Arrays.asList(System.getProperty("tfstream.jvm.flags").trim().split("\\s+")));
-        cmd.add("-Xmx1g");
-        cmd.add("-jar");
-        cmd.add(System.getProperty("tfstream.cli.jar"));
+        List<String> cmd = CliJar.command();
         cmd.addAll(
                 List.of(
                         "local",
@@ -53,14 +43,7 @@ class LocalCommandProcessITCase {
                         "0"));
         Path stdout = dir.resolve("local.out");
         Path stderr = dir.resolve("local.err");
-        Process p =
-                new ProcessBuilder(cmd)
-                        .redirectOutput(stdout.toFile())
-                        .redirectError(stderr.toFile())
-                        .start();
-        assertTrue(p.waitFor(3, TimeUnit.MINUTES), "tfstream local ends");
-        String printed = Files.readString(stdout, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), printed + Files.readString(stderr));
+        String printed = CliJar.runLocal(cmd, stdout, stderr);
         assertTrue(printed.contains("web UI: http://"), printed);
         assertTrue(
                 printed.contains("3000 records in = 2850 accepted + 150 dead-lettered"), printed);

@@ -16,16 +16,12 @@ import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.tfrecord.Compression;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,12 +69,7 @@ class LocalConvertProcessITCase {
             }
         }
         Path out = dir.resolve("out-" + format);
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(Arrays.asList(System.getProperty("tfstream.jvm.flags").trim().split("\\s+")));
-        cmd.add("-Xmx1g");
-        cmd.add("-jar");
-        cmd.add(System.getProperty("tfstream.cli.jar"));
+        List<String> cmd = CliJar.command();
         cmd.addAll(
                 List.of(
                         "local",
@@ -94,14 +85,7 @@ class LocalConvertProcessITCase {
                         "0"));
         Path stdout = dir.resolve(format + ".out");
         Path stderr = dir.resolve(format + ".err");
-        Process p =
-                new ProcessBuilder(cmd)
-                        .redirectOutput(stdout.toFile())
-                        .redirectError(stderr.toFile())
-                        .start();
-        assertTrue(p.waitFor(3, TimeUnit.MINUTES), "tfstream local ends");
-        String printed = Files.readString(stdout, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), printed + Files.readString(stderr));
+        String printed = CliJar.runLocal(cmd, stdout, stderr);
         assertTrue(
                 printed.contains(
                         "3000 records in = 2850 accepted + 150 dead-lettered (conversion_error"

@@ -223,13 +223,7 @@ class RunCommandProcessITCase {
         }
 
         static CliProcess start(Path yaml, String... extra) throws Exception {
-            List<String> cmd = new ArrayList<>();
-            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.addAll(
-                    Arrays.asList(System.getProperty("tfstream.jvm.flags").trim().split("\\s+")));
-            cmd.add("-Xmx1g");
-            cmd.add("-jar");
-            cmd.add(System.getProperty("tfstream.cli.jar"));
+            List<String> cmd = CliJar.command();
             cmd.add("run");
             cmd.add("--config");
             cmd.add(yaml.toString());

@@ -1,12 +1,14 @@
 package io.tfstream.e2e.sql;
 
+import static io.tfstream.testing.ProtoFeatures.floats;
+import static io.tfstream.testing.ProtoFeatures.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.protobuf.ByteString;
 import io.tfstream.e2e.parse.TfParseOracle;
 import io.tfstream.e2e.tfrecord.TensorFlowRecordIo;
+import io.tfstream.job.JobTestSupport;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.SpecSource;
 import io.tfstream.tensor.Column;
@@ -14,6 +16,7 @@ import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.SparseTensor;
 import io.tfstream.tensor.Tensor;
+import io.tfstream.testing.ProtoFeatures;
 import io.tfstream.tfrecord.Compression;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -34,12 +36,9 @@ import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.tensorflow.example.BytesList;
 import org.tensorflow.example.Example;
 import org.tensorflow.example.Feature;
 import org.tensorflow.example.Features;
-import org.tensorflow.example.FloatList;
-import org.tensorflow.example.Int64List;
 
 /**
  * The {@code tfrecord} SQL format against TensorFlow: files written by TensorFlow's {@code
@@ -48,13 +47,7 @@ import org.tensorflow.example.Int64List;
  * TensorFlow's {@code TFRecordReaderV2} and parsed by its kernel to the inserted values.
  */
 class SqlTensorFlowITCase {
-    @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
 
     private static final String SPEC =
             "{\"id\": {\"type\": \"fixed_len\", \"dtype\": \"int64\", \"shape\": []},"
@@ -78,23 +71,7 @@ class SqlTensorFlowITCase {
     @TempDir Path dir;
 
     private static Feature int64(long v) {
-        return Feature.newBuilder().setInt64List(Int64List.newBuilder().addValue(v)).build();
-    }
-
-    private static Feature floats(float... v) {
-        FloatList.Builder b = FloatList.newBuilder();
-        for (float x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setFloatList(b).build();
-    }
-
-    private static Feature strings(String... v) {
-        BytesList.Builder b = BytesList.newBuilder();
-        for (String x : v) {
-            b.addValue(ByteString.copyFromUtf8(x));
-        }
-        return Feature.newBuilder().setBytesList(b).build();
+        return ProtoFeatures.int64s(v);
     }
 
     /** Random records: optional features absent at random, lists of random length. */

@@ -1,0 +1,41 @@
+package io.tfstream.parse;
+
+import io.tfstream.spec.DType;
+import io.tfstream.tensor.Column;
+import io.tfstream.tensor.DenseTensor;
+import io.tfstream.tensor.RaggedTensor;
+import io.tfstream.tensor.SparseTensor;
+import io.tfstream.tensor.Tensor;
+
+/** The bytes a parsed tensor's arrays hold: what the allocation tests compare allocation with. */
+final class OutputBytes {
+    private OutputBytes() {}
+
+    /**
+     * Bytes of {@code t}'s values, indices and row splits; each splits array counts {@code
+     * splitsCopies} times, for parsers whose RaggedTensor keeps a copy of the splits it is given.
+     */
+    static long of(Tensor t, int splitsCopies) {
+        if (t instanceof DenseTensor d) {
+            return of(d.values());
+        } else if (t instanceof SparseTensor s) {
+            return of(s.values()) + 8L * s.indicesArray().length;
+        }
+        RaggedTensor r = (RaggedTensor) t;
+        long n = of(r.values());
+        for (long[] splits : r.rowSplits()) {
+            n += splitsCopies * 8L * splits.length;
+        }
+        return n;
+    }
+
+    /** Bytes of a column's values (and offsets, for strings). */
+    static long of(Column c) {
+        if (c.dtype() == DType.INT64) {
+            return 8L * c.size();
+        } else if (c.dtype() == DType.FLOAT32) {
+            return 4L * c.size();
+        }
+        return c.bytesStart(c.size()) + 4L * (c.size() + 1);
+    }
+}
