@@ -73,7 +73,11 @@ public final class TfRecordFormatFactory
                     example = ExampleFormatConfig.create(rowType, schemaPath, ignore, PREFIX);
                 }
                 return new TfRecordRowFormat(
-                        example, compression, ignore, ctx.createTypeInformation(physicalDataType));
+                        example,
+                        compression,
+                        ignore,
+                        ctx.createTypeInformation(physicalDataType),
+                        ignore ? context.getObjectIdentifier().asSummaryString() : null);
             }
 
             @Override
