@@ -58,7 +58,7 @@ class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
 
     @TempDir static Path dir;
 
-    private static byte[] example(int id) {
+    static byte[] example(int id) {
         Features.Builder f =
                 Features.newBuilder()
                         .putFeature(
@@ -192,7 +192,7 @@ class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
         assertEquals(List.of("+I[1, a, [x, y]]", "+I[2, null, null]"), rows);
     }
 
-    private static List<Path> committed(Path out) throws Exception {
+    static List<Path> committed(Path out) throws Exception {
         List<Path> files = new ArrayList<>();
         for (Path p : JobTestSupport.regularFiles(out)) {
             String n = p.getFileName().toString();
@@ -204,7 +204,7 @@ class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
     }
 
     /** Committed records by id, each as "name/w0,w1" ("-" for an absent name). */
-    private static Map<Long, List<String>> read(Path out) throws Exception {
+    static Map<Long, List<String>> read(Path out) throws Exception {
         Map<Long, List<String>> byId = new TreeMap<>();
         for (Path f : committed(out)) {
             try (TfRecordReader r =

@@ -1,32 +1,25 @@
-package io.tfstream.sql;
+package io.tfstream.job;
 
-import static io.tfstream.sql.Examples.example;
-import static io.tfstream.sql.Examples.floats;
-import static io.tfstream.sql.Examples.int64s;
+import static io.tfstream.job.JobTestSupport.completedCheckpoints;
+import static io.tfstream.job.JobTestSupport.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
-import io.tfstream.tfrecord.TfRecordReadOptions;
-import io.tfstream.tfrecord.TfRecordReader;
 import io.tfstream.tfrecord.TfRecordWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
@@ -34,32 +27,21 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.tensorflow.example.Feature;
 
 /**
  * A streaming read of a {@code tfrecord} table across a job failure: a directory monitored with
- * {@code source.monitor-interval} while uncompressed and gzip files keep arriving (files of more
+ * {@code source.monitor-interval} while uncompressed and gzip files keep arriving (each of more
  * than one parse batch, so positions inside a file are restored), copied into a {@code tfrecord}
  * filesystem table with checkpoints every 300 ms; the TaskManager is killed after two checkpoints.
  * Every record is in exactly one committed output file, with its values.
  */
-class TfRecordStreamingReadITCase {
+class SqlTfRecordStreamingReadITCase {
     private static final int FILES = 24;
     private static final int PER_FILE = 1500;
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
 
     @TempDir Path dir;
-
-    private static byte[] record(long id) {
-        return example(Map.<String, Feature>of("id", int64s(id), "w", floats(id / 4f, -id)));
-    }
 
     @Test
     void everyRecordOnceAcrossAKilledTaskManager(@InjectMiniCluster MiniCluster cluster)
@@ -78,18 +60,18 @@ class TfRecordStreamingReadITCase {
                                 .inStreamingMode()
                                 .withConfiguration(conf)
                                 .build());
+        String columns =
+                " (id BIGINT, name STRING, w ARRAY<FLOAT>) WITH ('connector' ="
+                        + " 'filesystem', 'format' = 'tfrecord', 'path' = '";
         env.executeSql(
-                "CREATE TABLE src (id BIGINT, w ARRAY<FLOAT>) WITH ('connector' = 'filesystem',"
-                        + " 'path' = '"
+                "CREATE TABLE src"
+                        + columns
                         + in.toUri()
-                        + "', 'format' = 'tfrecord', 'source.monitor-interval' = '200 ms')");
+                        + "', 'source.monitor-interval' = '200 ms')");
         env.executeSql(
-                "CREATE TABLE dst (id BIGINT, w ARRAY<FLOAT>) WITH ('connector' = 'filesystem',"
-                        + " 'path' = '"
-                        + out.toUri()
-                        + "', 'format' = 'tfrecord')");
+                "CREATE TABLE dst" + columns + out.toUri() + "', 'tfrecord.compression' = 'gzip')");
         JobClient client =
-                env.executeSql("INSERT INTO dst SELECT id, w FROM src")
+                env.executeSql("INSERT INTO dst SELECT id, name, w FROM src")
                         .getJobClient()
                         .orElseThrow();
         JobID id = client.getJobID();
@@ -97,31 +79,38 @@ class TfRecordStreamingReadITCase {
         try {
             CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> write(in, written));
             waitFor(() -> written.get() >= FILES / 4, Duration.ofMinutes(2), "input files");
-            long seenAt = checkpoints(cluster, id);
+            long seenAt = completedCheckpoints(cluster, id);
             waitFor(
-                    () -> checkpoints(cluster, id) >= seenAt + 2 && !committed(out).isEmpty(),
+                    () ->
+                            completedCheckpoints(cluster, id) >= seenAt + 2
+                                    && !SqlKafkaToTfRecordITCase.committed(out).isEmpty(),
                     Duration.ofMinutes(2),
                     "two checkpoints and a committed file");
             cluster.terminateTaskManager(0).get(60, TimeUnit.SECONDS);
             cluster.startTaskManager();
             writing.get(3, TimeUnit.MINUTES);
             waitFor(
-                    () -> count(read(out)) >= (long) FILES * PER_FILE,
+                    () ->
+                            SqlKafkaToTfRecordITCase.read(out).values().stream()
+                                            .mapToInt(List::size)
+                                            .sum()
+                                    >= FILES * PER_FILE,
                     Duration.ofMinutes(3),
                     "every record committed");
-            long now = checkpoints(cluster, id);
+            long now = completedCheckpoints(cluster, id);
             waitFor(
-                    () -> checkpoints(cluster, id) >= now + 2,
+                    () -> completedCheckpoints(cluster, id) >= now + 2,
                     Duration.ofMinutes(1),
                     "two more checkpoints");
         } finally {
             client.cancel().get(1, TimeUnit.MINUTES);
         }
-        Map<Long, List<String>> byId = read(out);
-        assertEquals((long) FILES * PER_FILE, byId.size(), "every record");
+        Map<Long, List<String>> byId = SqlKafkaToTfRecordITCase.read(out);
+        assertEquals(FILES * PER_FILE, byId.size(), "every record");
         for (Map.Entry<Long, List<String>> e : byId.entrySet()) {
             long i = e.getKey();
-            assertEquals(List.of((i / 4f) + "," + (float) -i), e.getValue(), "record " + i);
+            String name = i % 3 != 0 ? "n" + i : "-";
+            assertEquals(List.of(name + "/" + (i / 4f) + "," + (float) -i), e.getValue());
         }
     }
 
@@ -134,7 +123,7 @@ class TfRecordStreamingReadITCase {
                 Path tmp = in.resolve("." + name);
                 try (TfRecordWriter w = TfRecordFiles.newWriter(tmp, c)) {
                     for (int r = 0; r < PER_FILE; r++) {
-                        w.write(record((long) f * PER_FILE + r));
+                        w.write(SqlKafkaToTfRecordITCase.example(f * PER_FILE + r));
                     }
                 }
                 Files.move(tmp, in.resolve(name), StandardCopyOption.ATOMIC_MOVE);
@@ -144,59 +133,5 @@ class TfRecordStreamingReadITCase {
         } catch (Exception e) {
             throw new IllegalStateException("writing the input files", e);
         }
-    }
-
-    private static long checkpoints(MiniCluster cluster, JobID id) throws Exception {
-        var stats = cluster.getExecutionGraph(id).get().getCheckpointStatsSnapshot();
-        return stats == null ? 0 : stats.getCounts().getNumberOfCompletedCheckpoints();
-    }
-
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void waitFor(Condition c, Duration timeout, String what) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!c.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(200);
-        }
-    }
-
-    private static List<Path> committed(Path out) throws Exception {
-        if (!Files.isDirectory(out)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(out)) {
-            return files.filter(p -> !p.getFileName().toString().startsWith(".")).toList();
-        }
-    }
-
-    private static long count(Map<Long, List<String>> byId) {
-        return byId.values().stream().mapToLong(List::size).sum();
-    }
-
-    /** Committed records by id, each as "w0,w1". */
-    private static Map<Long, List<String>> read(Path out) throws Exception {
-        Map<Long, List<String>> byId = new TreeMap<>();
-        for (Path f : committed(out)) {
-            try (TfRecordReader r =
-                    TfRecordFiles.openReader(
-                            f, TfRecordReadOptions.defaults().withCompression(Compression.NONE))) {
-                while (r.next()) {
-                    var m =
-                            org.tensorflow.example.Example.parseFrom(r.copy())
-                                    .getFeatures()
-                                    .getFeatureMap();
-                    List<Float> w = m.get("w").getFloatList().getValueList();
-                    byId.computeIfAbsent(
-                                    m.get("id").getInt64List().getValue(0), k -> new ArrayList<>())
-                            .add(w.get(0) + "," + w.get(1));
-                }
-            }
-        }
-        return byId;
     }
 }
