@@ -1,7 +1,5 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.JobTestSupport.completedCheckpoints;
-import static io.tfstream.job.JobTestSupport.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tfstream.tfrecord.Compression;
@@ -10,13 +8,9 @@ import io.tfstream.tfrecord.TfRecordWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -74,37 +68,14 @@ class SqlTfRecordStreamingReadITCase {
                 env.executeSql("INSERT INTO dst SELECT id, name, w FROM src")
                         .getJobClient()
                         .orElseThrow();
-        JobID id = client.getJobID();
         AtomicInteger written = new AtomicInteger();
-        try {
-            CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> write(in, written));
-            waitFor(() -> written.get() >= FILES / 4, Duration.ofMinutes(2), "input files");
-            long seenAt = completedCheckpoints(cluster, id);
-            waitFor(
-                    () ->
-                            completedCheckpoints(cluster, id) >= seenAt + 2
-                                    && !SqlKafkaToTfRecordITCase.committed(out).isEmpty(),
-                    Duration.ofMinutes(2),
-                    "two checkpoints and a committed file");
-            cluster.terminateTaskManager(0).get(60, TimeUnit.SECONDS);
-            cluster.startTaskManager();
-            writing.get(3, TimeUnit.MINUTES);
-            waitFor(
-                    () ->
-                            SqlKafkaToTfRecordITCase.read(out).values().stream()
-                                            .mapToInt(List::size)
-                                            .sum()
-                                    >= FILES * PER_FILE,
-                    Duration.ofMinutes(3),
-                    "every record committed");
-            long now = completedCheckpoints(cluster, id);
-            waitFor(
-                    () -> completedCheckpoints(cluster, id) >= now + 2,
-                    Duration.ofMinutes(1),
-                    "two more checkpoints");
-        } finally {
-            client.cancel().get(1, TimeUnit.MINUTES);
-        }
+        SqlKafkaToTfRecordITCase.killMidwayAndWait(
+                cluster,
+                client,
+                out,
+                () -> write(in, written),
+                () -> written.get() >= FILES / 4,
+                FILES * PER_FILE);
         Map<Long, List<String>> byId = SqlKafkaToTfRecordITCase.read(out);
         assertEquals(FILES * PER_FILE, byId.size(), "every record");
         for (Map.Entry<Long, List<String>> e : byId.entrySet()) {
