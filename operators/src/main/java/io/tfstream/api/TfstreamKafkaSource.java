@@ -102,22 +102,7 @@ public final class TfstreamKafkaSource {
      * @throws IllegalArgumentException naming the first wrong or missing setting
      */
     public KafkaSource<SourceRecord> build() {
-        check(
-                bootstrapServers != null && !bootstrapServers.isBlank(),
-                "bootstrapServers must be a non-empty host:port list");
-        check(
-                (topics == null) != (topicPattern == null),
-                "set exactly one of topics and topicPattern");
-        check(
-                topics == null || (!topics.isEmpty() && topics.stream().noneMatch(this::blank)),
-                "topics must list non-empty topic names, got " + topics);
-        check(groupId != null && !groupId.isBlank(), "groupId must be non-empty");
-        check(startingOffsets != null, "startingOffsets must be set (it was set to null)");
-        check(properties != null, "properties must be set (it was set to null)");
-        Properties p = new Properties();
-        p.putAll(properties);
-        // Inputs written by exactly-once producers: never read aborted transactions.
-        p.putIfAbsent("isolation.level", "read_committed");
+        Properties p = consumerProperties();
         KafkaSourceBuilder<SourceRecord> b =
                 KafkaSource.<SourceRecord>builder()
                         .setBootstrapServers(bootstrapServers)
@@ -134,6 +119,31 @@ public final class TfstreamKafkaSource {
             b.setTopicPattern(topicPattern);
         }
         return b.build();
+    }
+
+    /**
+     * The consumer properties the source runs with, settings checked first.
+     *
+     * @throws IllegalArgumentException naming the first wrong or missing setting
+     */
+    Properties consumerProperties() {
+        check(
+                bootstrapServers != null && !bootstrapServers.isBlank(),
+                "bootstrapServers must be a non-empty host:port list");
+        check(
+                (topics == null) != (topicPattern == null),
+                "set exactly one of topics and topicPattern");
+        check(
+                topics == null || (!topics.isEmpty() && topics.stream().noneMatch(this::blank)),
+                "topics must list non-empty topic names, got " + topics);
+        check(groupId != null && !groupId.isBlank(), "groupId must be non-empty");
+        check(startingOffsets != null, "startingOffsets must be set (it was set to null)");
+        check(properties != null, "properties must be set (it was set to null)");
+        Properties p = new Properties();
+        p.putAll(properties);
+        // Inputs written by exactly-once producers: never read aborted transactions.
+        p.putIfAbsent("isolation.level", "read_committed");
+        return p;
     }
 
     private boolean blank(String s) {
