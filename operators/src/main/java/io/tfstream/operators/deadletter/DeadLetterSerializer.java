@@ -13,16 +13,34 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * The serializer of {@link DeadLetter}: the source record ({@link SourceRecordSerializer}'s
- * layout), the reason code and the message as length-prefixed UTF-8 (messages quote record bytes
- * and may exceed what {@code writeUTF} holds).
+ * The serializer of {@link DeadLetter}: the source record ({@link SourceRecordSerializer}'s layout
+ * of the same number: 1 or 2), the reason code and the message as length-prefixed UTF-8 (messages
+ * quote record bytes and may exceed what {@code writeUTF} holds).
  */
 public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLetter> {
     private static final long serialVersionUID = 1L;
 
-    public static final DeadLetterSerializer INSTANCE = new DeadLetterSerializer();
+    /** The serializer of the current layout, {@link Snapshot#VERSION}. */
+    public static final DeadLetterSerializer INSTANCE = new DeadLetterSerializer(2);
 
-    private DeadLetterSerializer() {}
+    private static final DeadLetterSerializer LAYOUT_1 = new DeadLetterSerializer(1);
+
+    private final int layout;
+    private final transient SourceRecordSerializer records;
+
+    private DeadLetterSerializer(int layout) {
+        this.layout = layout;
+        this.records = SourceRecordSerializer.ofLayout(layout);
+    }
+
+    /** The serializer that reads and writes layout {@code version} (1 or 2). */
+    public static DeadLetterSerializer ofLayout(int version) {
+        return switch (version) {
+            case 1 -> LAYOUT_1;
+            case 2 -> INSTANCE;
+            default -> throw new IllegalArgumentException("no DeadLetter layout " + version);
+        };
+    }
 
     @Override
     public DeadLetter createInstance() {
@@ -32,7 +50,7 @@ public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLett
 
     @Override
     public void serialize(DeadLetter d, DataOutputView out) throws IOException {
-        SourceRecordSerializer.INSTANCE.serialize(d.source(), out);
+        records.serialize(d.source(), out);
         out.writeUTF(d.reason().code());
         byte[] error = d.error().getBytes(StandardCharsets.UTF_8);
         out.writeInt(error.length);
@@ -41,7 +59,7 @@ public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLett
 
     @Override
     public DeadLetter deserialize(DataInputView in) throws IOException {
-        SourceRecord source = SourceRecordSerializer.INSTANCE.deserialize(in);
+        SourceRecord source = records.deserialize(in);
         DeadLetterReason reason;
         try {
             reason = DeadLetterReason.ofCode(in.readUTF());
@@ -58,17 +76,35 @@ public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLett
     }
 
     @Override
+    public boolean equals(Object o) {
+        return o instanceof DeadLetterSerializer s && s.layout == layout;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * DeadLetterSerializer.class.hashCode() + layout;
+    }
+
+    /** The singletons stay singletons (and get their record serializer) across serialization. */
+    private Object readResolve() {
+        return ofLayout(layout);
+    }
+
+    @Override
     public TypeSerializerSnapshot<DeadLetter> snapshotConfiguration() {
         return new Snapshot();
     }
 
-    /** The versioned snapshot of {@link DeadLetterSerializer}. */
+    /**
+     * The versioned snapshot of {@link DeadLetterSerializer}. 2: the source record in {@link
+     * SourceRecordSerializer}'s layout 2; layout 1 is still read.
+     */
     public static final class Snapshot extends VersionedSnapshot<DeadLetter> {
         /** The serialized layout version; bump it (and keep reading old data) on any change. */
-        public static final int VERSION = 1;
+        public static final int VERSION = 2;
 
         public Snapshot() {
-            super(VERSION, () -> INSTANCE);
+            super(VERSION, 1, DeadLetterSerializer::ofLayout);
         }
     }
 
