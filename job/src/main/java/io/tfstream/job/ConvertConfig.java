@@ -1,10 +1,9 @@
 package io.tfstream.job;
 
+import io.tfstream.api.TfstreamConvert;
+import io.tfstream.api.TfstreamConvertBuilder;
 import io.tfstream.convert.AvroSchemaRejectedException;
-import io.tfstream.convert.ConvertFeatures;
-import io.tfstream.convert.ConvertOptions;
 import io.tfstream.convert.InputFormat;
-import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,9 +13,9 @@ import java.nio.file.Path;
 
 /**
  * The {@code source.format} options ({@code source.avro.*}, {@code source.json.bytes}, {@code
- * source.convert.flatten}): checked at start, and built into the convert operator's settings
- * against the job's schema, which refuses an Avro writer schema that cannot convert (naming the
- * field) before the job runs.
+ * source.convert.flatten}): checked at start, and mapped onto the library's {@link TfstreamConvert}
+ * builder against the job's schema, which refuses an Avro writer schema that cannot convert (naming
+ * the field) before the job runs.
  */
 final class ConvertConfig {
     private final JobConfig c;
@@ -73,36 +72,46 @@ final class ConvertConfig {
         return c.get(JobOptions.SOURCE_FORMAT) != InputFormat.EXAMPLE;
     }
 
-    /** The convert operator's settings for {@code schema}; refuses what cannot convert. */
-    ConvertSettings settings(JobSchema schema, DeadLetterGuard guard) {
+    /**
+     * The conversion step for {@code schema}, built through the library's builder with the job's
+     * operator uid; refuses what cannot convert (an Avro field naming its type) before the job
+     * runs.
+     */
+    TfstreamConvert convert(JobSchema schema, DeadLetterGuard guard) {
         InputFormat format = c.get(JobOptions.SOURCE_FORMAT);
-        ConvertFeatures features;
+        TfstreamConvertBuilder b =
+                TfstreamConvert.builder()
+                        .setSchema(schema.bytes(), schema.fileName())
+                        .setFormat(format)
+                        .setJsonBytesBase64(
+                                c.get(JobOptions.SOURCE_JSON_BYTES) == JobOptions.JsonBytes.BASE64)
+                        .setFlatten(c.get(JobOptions.SOURCE_CONVERT_FLATTEN))
+                        .setDeadLetterGuard(guard)
+                        .setUid(PipelineOperator.CONVERT.uid())
+                        .setName(PipelineOperator.CONVERT.displayName());
+        if (avroSchema != null) {
+            b.setAvroSchema(avroSchema);
+        }
+        if (c.contains(JobOptions.SOURCE_AVRO_SCHEMA_ID)) {
+            b.setAvroSchemaId(c.get(JobOptions.SOURCE_AVRO_SCHEMA_ID));
+        }
         try {
-            features = ConvertFeatures.of(schema.spec());
+            return b.build();
         } catch (IllegalArgumentException e) {
+            // The options were checked above: what is left is a schema that cannot convert.
+            Throwable why = e.getCause() != null ? e.getCause() : e;
+            if (why instanceof AvroSchemaRejectedException) {
+                throw new JobSchemaRejectedException(
+                        "source.avro.schema-path "
+                                + c.get(JobOptions.SOURCE_AVRO_SCHEMA_PATH)
+                                + " against "
+                                + schema.fileName()
+                                + ": "
+                                + why.getMessage(),
+                        e);
+            }
             throw new JobSchemaRejectedException(
-                    "source.format " + name(format) + ": " + e.getMessage(), e);
+                    "source.format " + name(format) + ": " + why.getMessage(), e);
         }
-        ConvertOptions options =
-                new ConvertOptions(
-                        c.get(JobOptions.SOURCE_JSON_BYTES) == JobOptions.JsonBytes.BASE64,
-                        c.get(JobOptions.SOURCE_CONVERT_FLATTEN),
-                        c.contains(JobOptions.SOURCE_AVRO_SCHEMA_ID)
-                                ? c.get(JobOptions.SOURCE_AVRO_SCHEMA_ID)
-                                : null);
-        ConvertSettings s = new ConvertSettings(format, features, options, avroSchema, guard);
-        try {
-            s.converter(); // the Avro plan: refuses logical types and misfits by field
-        } catch (AvroSchemaRejectedException e) {
-            throw new JobSchemaRejectedException(
-                    "source.avro.schema-path "
-                            + c.get(JobOptions.SOURCE_AVRO_SCHEMA_PATH)
-                            + " against "
-                            + schema.fileName()
-                            + ": "
-                            + e.getMessage(),
-                    e);
-        }
-        return s;
     }
 }

@@ -85,7 +85,7 @@ public record JobSchema(byte[] bytes, String fileName, ParseSpec spec, String fi
         }
         JobSchema schema = new JobSchema(bytes, name, spec, fingerprint);
         if (config.convert().enabled()) {
-            config.convert().settings(schema, config.deadLetters().guard()); // refuses at start
+            config.convert().convert(schema, config.deadLetters().guard()); // refuses at start
         }
         if (config.parse().windows()) {
             config.parse().batchKey(schema); // refuses a batch.key feature the schema lacks

@@ -1,7 +1,6 @@
 package io.tfstream.job;
 
 import static io.tfstream.job.PipelineOperator.BATCHES_SINK;
-import static io.tfstream.job.PipelineOperator.CONVERT;
 import static io.tfstream.job.PipelineOperator.DEAD_LETTER_SINK;
 import static io.tfstream.job.PipelineOperator.FEATURE_TIME;
 import static io.tfstream.job.PipelineOperator.FILE_SOURCE;
@@ -10,16 +9,14 @@ import static io.tfstream.job.PipelineOperator.PARSE;
 import static io.tfstream.job.PipelineOperator.RECORDS_SINK;
 import static io.tfstream.job.PipelineOperator.WINDOW_PARSE;
 
+import io.tfstream.api.ConvertResult;
 import io.tfstream.api.GuardedRecords;
 import io.tfstream.api.ParseResult;
 import io.tfstream.api.TfRecordShards;
 import io.tfstream.api.TfstreamParseBuilder;
 import io.tfstream.api.TfstreamValidation;
-import io.tfstream.operators.convert.ConvertFunction;
 import io.tfstream.operators.deadletter.DeadLetter;
-import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.source.SourceRecord;
-import io.tfstream.operators.source.SourceRecordSerializer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -76,17 +73,10 @@ public final class TfstreamPipeline {
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
         if (config.convert().enabled()) {
             // Chained to the source: the converted record reaches the parse without serialization.
-            SingleOutputStreamOperator<SourceRecord> converted =
-                    CONVERT.on(
-                            raw.process(
-                                            new ConvertFunction(
-                                                    config.convert()
-                                                            .settings(
-                                                                    schema,
-                                                                    config.deadLetters().guard())))
-                                    .returns(SourceRecordSerializer.typeInfo()));
-            deadLetters.add(converted.getSideOutput(DeadLetterOutput.TAG));
-            raw = converted;
+            ConvertResult converted =
+                    config.convert().convert(schema, config.deadLetters().guard()).applyTo(raw);
+            deadLetters.add(converted.deadLetters());
+            raw = converted.records();
         }
         TfstreamParseBuilder parse =
                 config.payloads()

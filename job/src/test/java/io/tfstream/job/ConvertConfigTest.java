@@ -84,6 +84,7 @@ class ConvertConfigTest {
         m.put("source.json.bytes", "base64");
         JobConfig c = JobConfig.of(m);
         JobSchema s = JobSchema.load(c);
-        assertEquals(4, c.convert().settings(s, c.deadLetters().guard()).features().size());
+        assertEquals(
+                4, c.convert().convert(s, c.deadLetters().guard()).settings().features().size());
     }
 }

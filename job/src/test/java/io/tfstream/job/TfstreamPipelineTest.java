@@ -157,6 +157,20 @@ class TfstreamPipelineTest {
     }
 
     @Test
+    void conversionIsChainedToTheSourceUnderItsUid() throws Exception {
+        Path schema = dir.resolve("schema.pbtxt");
+        Files.write(schema, io.tfstream.sample.SeedDataset.schemaPbtxt());
+        JobGraph g = graph(Map.of("schema.path", schema.toString(), "source.format", "json"));
+        JobVertex source = vertexOf(g, "kafka-source");
+        // Built through TfstreamConvert with the job's uid: savepoints keep matching it.
+        assertTrue(source.getName().contains("convert"), source.getName());
+        assertTrue(
+                source.getOperatorIDs().stream()
+                        .anyMatch(p -> "convert".equals(p.getUserDefinedOperatorUid())),
+                source.getName());
+    }
+
+    @Test
     void validationRunsInsideParsingAndItsWindowsRunAtTheJobsParallelism() throws Exception {
         Path schema = dir.resolve("schema.pbtxt");
         Files.write(schema, io.tfstream.sample.SeedDataset.schemaPbtxt());
