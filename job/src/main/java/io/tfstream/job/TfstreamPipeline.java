@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import static io.tfstream.job.PipelineOperator.ALERTS_SINK;
 import static io.tfstream.job.PipelineOperator.BATCHES_SINK;
 import static io.tfstream.job.PipelineOperator.CONVERT;
 import static io.tfstream.job.PipelineOperator.DEAD_LETTER_SINK;
@@ -17,10 +18,12 @@ import io.tfstream.operators.convert.ConvertFunction;
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
+import io.tfstream.operators.parse.LiveSchema;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.operators.validation.ValidationOutputSerializationSchema;
 import io.tfstream.operators.validation.ValidationSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -132,6 +135,19 @@ public final class TfstreamPipeline {
                                 accepted.assignTimestampsAndWatermarks(parseConfig.watermarks()));
         if (validation != null) {
             ValidationStage.apply(accepted, config, validation);
+        } else if (parseConfig.schemaUpdates()
+                && config.contains(JobOptions.VALIDATION_ALERTS_TOPIC)) {
+            // Refused schema files: SCHEMA alerts on the alerts topic (always in the log).
+            ALERTS_SINK.on(
+                    accepted.getSideOutput(LiveSchema.ALERTS)
+                            .sinkTo(
+                                    config.sinks()
+                                            .exactlyOnce(
+                                                    new ValidationOutputSerializationSchema(
+                                                            config.get(
+                                                                    JobOptions
+                                                                            .VALIDATION_ALERTS_TOPIC)),
+                                                    "alerts")));
         }
         ShardConfig shards = config.shards();
         // With processing_time the skew guard only counts: the bucket assigner re-buckets.

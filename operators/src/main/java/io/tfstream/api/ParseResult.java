@@ -3,7 +3,9 @@ package io.tfstream.api;
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
+import io.tfstream.operators.parse.LiveSchema;
 import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.operators.validation.ValidationOutput;
 import io.tfstream.payload.EncodedTensorBatch;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -44,5 +46,13 @@ public final class ParseResult {
                     "batches: the parse was built without setTensorBatches(fingerprint, maxBytes)");
         }
         return accepted.getSideOutput(BatchParseOperator.TENSOR_BATCHES);
+    }
+
+    /**
+     * The {@code SCHEMA} alerts of refused schema files (alert JSON keyed by alert id, as the
+     * validation alerts): only with {@link TfstreamParseBuilder#setSchemaUpdates}, else empty.
+     */
+    public DataStream<ValidationOutput> schemaAlerts() {
+        return accepted.getSideOutput(LiveSchema.ALERTS);
     }
 }

@@ -15,7 +15,8 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * The serializer of {@link DeadLetter}: the source record ({@link SourceRecordSerializer}'s
  * layout), the reason code and the message as length-prefixed UTF-8 (messages quote record bytes
- * and may exceed what {@code writeUTF} holds).
+ * and may exceed what {@code writeUTF} holds), then the schema fingerprint when there is one
+ * (layout version 2; dead letters are never kept in state, only sent between operators).
  */
 public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLetter> {
     private static final long serialVersionUID = 1L;
@@ -37,6 +38,10 @@ public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLett
         byte[] error = d.error().getBytes(StandardCharsets.UTF_8);
         out.writeInt(error.length);
         out.write(error);
+        out.writeBoolean(d.schemaFingerprint() != null);
+        if (d.schemaFingerprint() != null) {
+            out.writeUTF(d.schemaFingerprint());
+        }
     }
 
     @Override
@@ -54,7 +59,9 @@ public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLett
         }
         byte[] error = new byte[n];
         in.readFully(error);
-        return new DeadLetter(source, reason, new String(error, StandardCharsets.UTF_8));
+        String fingerprint = in.readBoolean() ? in.readUTF() : null;
+        return new DeadLetter(
+                source, reason, new String(error, StandardCharsets.UTF_8), fingerprint);
     }
 
     @Override
@@ -65,7 +72,7 @@ public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLett
     /** The versioned snapshot of {@link DeadLetterSerializer}. */
     public static final class Snapshot extends VersionedSnapshot<DeadLetter> {
         /** The serialized layout version; bump it (and keep reading old data) on any change. */
-        public static final int VERSION = 1;
+        public static final int VERSION = 2;
 
         public Snapshot() {
             super(VERSION, () -> INSTANCE);
