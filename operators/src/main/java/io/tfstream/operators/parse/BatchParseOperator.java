@@ -74,6 +74,11 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
                         subtask());
     }
 
+    /** The fingerprint of the schema the next batch is parsed with. */
+    String schemaFingerprint() {
+        return schema.fingerprint();
+    }
+
     private int subtask() {
         return getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     }
