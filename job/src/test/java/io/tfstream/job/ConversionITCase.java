@@ -32,15 +32,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.tensorflow.example.Example;
+import org.tensorflow.example.Feature;
+import org.tensorflow.example.Int64List;
 
 /**
  * {@code source.format} json and avro over Kafka: seed-001 Examples written as JSON objects or Avro
  * records (some with the Confluent framing), mixed with records that do not convert (invalid JSON,
  * a string for an INT feature, 1.5 for an INT feature, truncated Avro, a union branch that does not
- * fit) and records that convert but that the parse rejects (two values for a scalar). A bounded run
- * with shards: every good record's Example is in exactly one shard, every other record in the dead
- * letters exactly once, with its original bytes, reason {@code conversion_error} (or {@code
- * parse_error}) and the field's path in the message.
+ * fit) and records that convert but that the parse rejects (two values for a scalar, a required
+ * feature missing). A bounded run with shards: every good record's Example is in exactly one shard,
+ * every other record in the dead letters exactly once, with its original JSON or Avro bytes (not
+ * the converted Example), reason {@code conversion_error} with the field's path in the message, or
+ * {@code parse_error} with the parse's message.
  */
 class ConversionITCase extends KafkaJobTestBase {
     private static final int PARALLELISM = 2;
@@ -78,11 +81,16 @@ class ConversionITCase extends KafkaJobTestBase {
             {"[1, 2, 3]", "$", "conversion_error"},
             {
                 "{\"feature0\": [1, 2], \"feature1\": 1, \"feature2\": \"cat\", \"feature3\": 0.5}",
-                null,
+                "feature0",
+                "parse_error"
+            },
+            {
+                "{\"feature0\": 1, \"feature2\": \"cat\", \"feature3\": 0.5}",
+                "feature1",
                 "parse_error"
             },
         };
-        for (int k = 0; k < 70; k++) {
+        for (int k = 0; k < 80; k++) {
             String[] b = broken[k % broken.length];
             inputs.add(new Input(b[0].getBytes(StandardCharsets.UTF_8), null, b[2], b[1]));
         }
@@ -113,6 +121,23 @@ class ConversionITCase extends KafkaJobTestBase {
         // A union index past the schema's branches for feature0.
         for (int k = 0; k < 10; k++) {
             inputs.add(new Input(new byte[] {6}, null, "conversion_error", "feature0"));
+        }
+        // Records that convert but that the parse refuses: two values for the scalar feature0,
+        // the required feature1 missing.
+        Example seed = Example.parseFrom(SeedDataset.records(1, 37).get(0));
+        Example.Builder twoValues = seed.toBuilder();
+        twoValues
+                .getFeaturesBuilder()
+                .putFeature(
+                        "feature0",
+                        Feature.newBuilder()
+                                .setInt64List(Int64List.newBuilder().addValue(1).addValue(2))
+                                .build());
+        Example.Builder missing = seed.toBuilder();
+        missing.getFeaturesBuilder().removeFeature("feature1");
+        for (int k = 0; k < 10; k++) {
+            inputs.add(new Input(avro.of(twoValues.build()), null, "parse_error", "feature0"));
+            inputs.add(new Input(avro.of(missing.build()), null, "parse_error", "feature1"));
         }
         run(
                 "conv-avro",
@@ -181,32 +206,28 @@ class ConversionITCase extends KafkaJobTestBase {
             }
             dead.merge(HexFormat.of().formatHex(r.value()) + " " + reason, 1, Integer::sum);
         }
-        // Parse errors after conversion carry the converted Example, not the JSON: compare counts.
-        long parseErrors = inputs.stream().filter(in -> "parse_error".equals(in.reason())).count();
-        Map<String, Integer> conversionOnly = new HashMap<>(expectedDead);
-        conversionOnly.keySet().removeIf(k -> k.endsWith(" parse_error"));
-        Map<String, Integer> deadConversion = new HashMap<>(dead);
-        deadConversion.keySet().removeIf(k -> k.endsWith(" parse_error"));
-        assertEquals(conversionOnly, deadConversion, "every broken record dead-lettered once");
-        assertEquals(
-                parseErrors,
-                dead.entrySet().stream()
-                        .filter(e -> e.getKey().endsWith(" parse_error"))
-                        .mapToLong(Map.Entry::getValue)
-                        .sum());
+        assertEquals(expectedDead, dead, "every broken record dead-lettered once, as it arrived");
+        List<ConsumerRecord<byte[], byte[]>> letters = kafka.readCommitted(name + "-dlq");
         for (Input in : inputs) {
-            if (in.path() != null && in.reason().equals("conversion_error")) {
-                String hex = HexFormat.of().formatHex(in.value());
-                assertTrue(
-                        kafka.readCommitted(name + "-dlq").stream()
-                                .filter(r -> HexFormat.of().formatHex(r.value()).equals(hex))
-                                .allMatch(
-                                        r ->
-                                                header(r, DeadLetterHeaders.ERROR)
-                                                        .startsWith("field " + in.path() + ":")),
-                        "the path " + in.path() + " in the error");
-                break;
+            if (in.path() == null) {
+                continue;
             }
+            String hex = HexFormat.of().formatHex(in.value());
+            // Conversion errors name the field's path; TensorFlow's parse message the feature
+            // ("Key: f" for a value count, "Feature: f" for a missing one).
+            String expectedText =
+                    in.reason().equals("conversion_error")
+                            ? "field " + in.path() + ":"
+                            : ": " + in.path() + (in.path().equals("feature1") ? " (" : ",");
+            assertTrue(
+                    letters.stream()
+                            .filter(r -> HexFormat.of().formatHex(r.value()).equals(hex))
+                            .allMatch(
+                                    r ->
+                                            in.reason().equals(header(r, DeadLetterHeaders.REASON))
+                                                    && header(r, DeadLetterHeaders.ERROR)
+                                                            .contains(expectedText)),
+                    in.reason() + " naming " + expectedText);
         }
     }
 

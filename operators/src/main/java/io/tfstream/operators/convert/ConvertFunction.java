@@ -18,7 +18,8 @@ import org.apache.flink.util.Collector;
 /**
  * Turns each JSON or Avro record into the schema's Example, chained between the source and
  * batch-and-parse (no serialization between them): the converted record keeps the key, headers,
- * source position and timestamp; a record that does not convert goes to {@link
+ * source position and timestamp, and its original bytes for the dead letters of later stages
+ * ({@link SourceRecord#withConvertedValue}); a record that does not convert goes to {@link
  * DeadLetterOutput#TAG} with reason {@code conversion_error}, its original bytes and the field's
  * path in the message. Metrics under {@code tfstream}: {@code convertRecordsIn}, {@code converted},
  * {@code conversionErrors}, {@code ignoredFields} (fields naming no schema feature). Conversion
@@ -72,7 +73,7 @@ public final class ConvertFunction extends ProcessFunction<SourceRecord, SourceR
             ignored.inc(n);
         }
         guard(ctx, false);
-        out.collect(r.withValue(example));
+        out.collect(r.withConvertedValue(example));
     }
 
     private void guard(Context ctx, boolean dead) {

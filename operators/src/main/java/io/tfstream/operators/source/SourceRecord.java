@@ -7,8 +7,10 @@ import java.util.Objects;
  * One input record as it came from Kafka: value and key bytes, headers, and where it came from
  * (topic, partition, offset, Kafka timestamp); or from a TFRecord file ({@link #fromFile}: the file
  * as topic, partition {@link #FILE_PARTITION}, the record's byte offset in the uncompressed record
- * stream as offset, the file's modification time as timestamp). Immutable; the arrays are never
- * changed after construction, so Flink may hand the same instance to chained operators.
+ * stream as offset, the file's modification time as timestamp). A record converted from JSON or
+ * Avro ({@link #withConvertedValue}) keeps its {@link #original() original bytes}, which its dead
+ * letters carry instead of the converted Example. Immutable; the arrays are never changed after
+ * construction, so Flink may hand the same instance to chained operators.
  */
 public final class SourceRecord {
     /** The partition of every record read from a file. */
@@ -25,6 +27,7 @@ public final class SourceRecord {
     private final int partition;
     private final long offset;
     private final long timestamp;
+    private final byte[] original;
 
     public SourceRecord(
             byte[] value,
@@ -35,6 +38,20 @@ public final class SourceRecord {
             int partition,
             long offset,
             long timestamp) {
+        this(value, key, headerKeys, headerValues, topic, partition, offset, timestamp, null);
+    }
+
+    /** A record; {@code original} is the value before conversion, or null when not converted. */
+    public SourceRecord(
+            byte[] value,
+            byte[] key,
+            String[] headerKeys,
+            byte[][] headerValues,
+            String topic,
+            int partition,
+            long offset,
+            long timestamp,
+            byte[] original) {
         this.value = Objects.requireNonNull(value, "value");
         this.key = key;
         this.headerKeys = headerKeys == null ? NO_KEYS : headerKeys;
@@ -50,22 +67,66 @@ public final class SourceRecord {
         this.partition = partition;
         this.offset = offset;
         this.timestamp = timestamp;
+        this.original = original;
     }
 
     /** This record with header {@code name} = {@code value} appended (a header may repeat). */
     public SourceRecord withHeader(String name, byte[] headerValue) {
         int n = headerKeys.length;
-        String[] keys = java.util.Arrays.copyOf(headerKeys, n + 1);
-        byte[][] values = java.util.Arrays.copyOf(headerValues, n + 1);
+        String[] keys = Arrays.copyOf(headerKeys, n + 1);
+        byte[][] values = Arrays.copyOf(headerValues, n + 1);
         keys[n] = Objects.requireNonNull(name, "name");
         values[n] = Objects.requireNonNull(headerValue, "headerValue");
-        return new SourceRecord(value, key, keys, values, topic, partition, offset, timestamp);
+        return new SourceRecord(
+                value, key, keys, values, topic, partition, offset, timestamp, original);
     }
 
-    /** This record with {@code newValue} as its value (e.g. converted to an Example). */
+    /** This record with {@code newValue} as its value; the {@link #original()} stays. */
     public SourceRecord withValue(byte[] newValue) {
         return new SourceRecord(
-                newValue, key, headerKeys, headerValues, topic, partition, offset, timestamp);
+                newValue,
+                key,
+                headerKeys,
+                headerValues,
+                topic,
+                partition,
+                offset,
+                timestamp,
+                original);
+    }
+
+    /**
+     * This record with {@code example}, converted from its value, as its value: the value before
+     * conversion becomes {@link #original()} (the first one, if converted twice).
+     */
+    public SourceRecord withConvertedValue(byte[] example) {
+        return new SourceRecord(
+                example,
+                key,
+                headerKeys,
+                headerValues,
+                topic,
+                partition,
+                offset,
+                timestamp,
+                original == null ? value : original);
+    }
+
+    /**
+     * The record as it arrived: the {@link #original()} as value when converted, else this record.
+     */
+    public SourceRecord asArrived() {
+        return original == null
+                ? this
+                : new SourceRecord(
+                        original,
+                        key,
+                        headerKeys,
+                        headerValues,
+                        topic,
+                        partition,
+                        offset,
+                        timestamp);
     }
 
     /** A record without key and headers. */
@@ -106,6 +167,11 @@ public final class SourceRecord {
     /** The serialized record; a Kafka tombstone (null value) arrives as an empty array. */
     public byte[] value() {
         return value;
+    }
+
+    /** The value before conversion from JSON or Avro, or null when the record was not converted. */
+    public byte[] original() {
+        return original;
     }
 
     /** The Kafka key, or null. */
@@ -154,6 +220,7 @@ public final class SourceRecord {
                 && topic.equals(r.topic)
                 && Arrays.equals(value, r.value)
                 && Arrays.equals(key, r.key)
+                && Arrays.equals(original, r.original)
                 && Arrays.equals(headerKeys, r.headerKeys)
                 && Arrays.deepEquals(headerValues, r.headerValues);
     }
@@ -165,6 +232,15 @@ public final class SourceRecord {
 
     @Override
     public String toString() {
-        return topic + "/" + partition + "@" + offset + " (" + value.length + " bytes)";
+        return topic
+                + "/"
+                + partition
+                + "@"
+                + offset
+                + " ("
+                + value.length
+                + " bytes"
+                + (original == null ? "" : ", converted from " + original.length)
+                + ")";
     }
 }

@@ -12,15 +12,38 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * The serializer of {@link SourceRecord}: no Kryo. Layout: topic (UTF), partition, offset,
  * timestamp, value (length + bytes), key (length, -1 for none), headers (count, then key UTF and
- * value length (-1 for null) + bytes each). The snapshot is versioned: a format change bumps {@link
- * Snapshot#VERSION} and reads the old one.
+ * value length (-1 for null) + bytes each), then from layout 2 on the {@linkplain
+ * SourceRecord#original() original} value (length, -1 for none). The snapshot is versioned: a
+ * format change bumps {@link Snapshot#VERSION} and keeps reading the older layouts ({@link
+ * #ofLayout}), so window state of an older savepoint is migrated.
  */
 public final class SourceRecordSerializer extends ImmutableTypeSerializer<SourceRecord> {
     private static final long serialVersionUID = 1L;
 
-    public static final SourceRecordSerializer INSTANCE = new SourceRecordSerializer();
+    /** The serializer of the current layout, {@link Snapshot#VERSION}. */
+    public static final SourceRecordSerializer INSTANCE = new SourceRecordSerializer(2);
 
-    private SourceRecordSerializer() {}
+    private static final SourceRecordSerializer LAYOUT_1 = new SourceRecordSerializer(1);
+
+    private final int layout;
+
+    private SourceRecordSerializer(int layout) {
+        this.layout = layout;
+    }
+
+    /** The serializer that reads and writes layout {@code version} (1 or 2). */
+    public static SourceRecordSerializer ofLayout(int version) {
+        return switch (version) {
+            case 1 -> LAYOUT_1;
+            case 2 -> INSTANCE;
+            default -> throw new IllegalArgumentException("no SourceRecord layout " + version);
+        };
+    }
+
+    /** The layout version this serializer reads and writes. */
+    public int layout() {
+        return layout;
+    }
 
     @Override
     public SourceRecord createInstance() {
@@ -39,6 +62,12 @@ public final class SourceRecordSerializer extends ImmutableTypeSerializer<Source
         for (int i = 0; i < r.headerCount(); i++) {
             out.writeUTF(r.headerKey(i));
             writeBytes(r.headerValue(i), out);
+        }
+        if (layout >= 2) {
+            writeBytes(r.original(), out);
+        } else if (r.original() != null) {
+            throw new IllegalStateException(
+                    "SourceRecord layout 1 cannot hold the original value of " + r);
         }
     }
 
@@ -60,6 +89,7 @@ public final class SourceRecordSerializer extends ImmutableTypeSerializer<Source
             keys[i] = in.readUTF();
             values[i] = readBytes(in);
         }
+        byte[] original = layout >= 2 ? readBytes(in) : null;
         return new SourceRecord(
                 value == null ? new byte[0] : value,
                 key,
@@ -68,7 +98,8 @@ public final class SourceRecordSerializer extends ImmutableTypeSerializer<Source
                 topic,
                 partition,
                 offset,
-                timestamp);
+                timestamp,
+                original);
     }
 
     static void writeBytes(byte[] b, DataOutputView out) throws IOException {
@@ -94,17 +125,35 @@ public final class SourceRecordSerializer extends ImmutableTypeSerializer<Source
     }
 
     @Override
+    public boolean equals(Object o) {
+        return o instanceof SourceRecordSerializer s && s.layout == layout;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * SourceRecordSerializer.class.hashCode() + layout;
+    }
+
+    /** The singletons stay singletons across Java serialization of the job graph. */
+    private Object readResolve() {
+        return ofLayout(layout);
+    }
+
+    @Override
     public TypeSerializerSnapshot<SourceRecord> snapshotConfiguration() {
         return new Snapshot();
     }
 
-    /** The versioned snapshot of {@link SourceRecordSerializer}. */
+    /**
+     * The versioned snapshot of {@link SourceRecordSerializer}. 2: the original value of converted
+     * records was added; layout 1 is still read.
+     */
     public static final class Snapshot extends VersionedSnapshot<SourceRecord> {
         /** The serialized layout version; bump it (and keep reading old data) on any change. */
-        public static final int VERSION = 1;
+        public static final int VERSION = 2;
 
         public Snapshot() {
-            super(VERSION, () -> INSTANCE);
+            super(VERSION, 1, SourceRecordSerializer::ofLayout);
         }
     }
 

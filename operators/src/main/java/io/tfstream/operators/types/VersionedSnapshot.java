@@ -1,6 +1,7 @@
 package io.tfstream.operators.types;
 
 import java.io.IOException;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
@@ -11,15 +12,34 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * The snapshot of a serializer without configuration whose data layout has a version: state written
  * by another layout version is refused with a message that names both versions rather than read as
- * garbage.
+ * garbage, unless the serializer still reads that older layout ({@link #VersionedSnapshot(int, int,
+ * IntFunction)}): then the old snapshot restores a serializer of the old layout and Flink migrates
+ * the state to the current one.
  */
 public abstract class VersionedSnapshot<T> implements TypeSerializerSnapshot<T> {
     private final int version;
-    private final Supplier<TypeSerializer<T>> serializer;
+    private final int oldestReadable;
+    private final IntFunction<TypeSerializer<T>> serializers;
+    private int readVersion;
 
     protected VersionedSnapshot(int version, Supplier<TypeSerializer<T>> serializer) {
+        this(version, version, v -> serializer.get());
+    }
+
+    /**
+     * A snapshot of layout {@code version} whose serializer also reads the layouts from {@code
+     * oldestReadable} on: {@code serializers} gives the serializer of each such layout.
+     */
+    protected VersionedSnapshot(
+            int version, int oldestReadable, IntFunction<TypeSerializer<T>> serializers) {
+        if (oldestReadable < 1 || oldestReadable > version) {
+            throw new IllegalArgumentException(
+                    "oldest readable layout " + oldestReadable + " outside 1.." + version);
+        }
         this.version = version;
-        this.serializer = serializer;
+        this.oldestReadable = oldestReadable;
+        this.serializers = serializers;
+        this.readVersion = version;
     }
 
     @Override
@@ -33,26 +53,41 @@ public abstract class VersionedSnapshot<T> implements TypeSerializerSnapshot<T> 
     @Override
     public void readSnapshot(int readVersion, DataInputView in, ClassLoader classLoader)
             throws IOException {
-        if (readVersion != version) {
+        if (readVersion < oldestReadable || readVersion > version) {
             throw new IOException(
                     getClass().getName()
                             + ": state was written in layout version "
                             + readVersion
-                            + ", this build reads version "
-                            + version);
+                            + ", this build reads "
+                            + (oldestReadable == version
+                                    ? "version " + version
+                                    : "versions " + oldestReadable + " to " + version));
         }
+        this.readVersion = readVersion;
+    }
+
+    /** The layout version of the data this snapshot describes (read or current). */
+    public int layoutVersion() {
+        return readVersion;
     }
 
     @Override
     public TypeSerializer<T> restoreSerializer() {
-        return serializer.get();
+        return serializers.apply(readVersion);
     }
 
     @Override
     public TypeSerializerSchemaCompatibility<T> resolveSchemaCompatibility(
             TypeSerializerSnapshot<T> oldSnapshot) {
-        return oldSnapshot.getClass() == getClass() && oldSnapshot.getCurrentVersion() == version
-                ? TypeSerializerSchemaCompatibility.compatibleAsIs()
+        if (oldSnapshot.getClass() != getClass()) {
+            return TypeSerializerSchemaCompatibility.incompatible();
+        }
+        int old = ((VersionedSnapshot<?>) oldSnapshot).readVersion;
+        if (old == version) {
+            return TypeSerializerSchemaCompatibility.compatibleAsIs();
+        }
+        return old >= oldestReadable && old < version
+                ? TypeSerializerSchemaCompatibility.compatibleAfterMigration()
                 : TypeSerializerSchemaCompatibility.incompatible();
     }
 }
