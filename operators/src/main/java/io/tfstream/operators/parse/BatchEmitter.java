@@ -38,6 +38,7 @@ public final class BatchEmitter {
     private LenientBatchParser parser;
     private TensorBatchSplitter splitter;
     private String fingerprint;
+    private boolean tagRecords;
     private final DeadLetterRate rate;
     private final BatchValidation validation;
     private final List<ExampleParseException> rejected = new ArrayList<>();
@@ -74,6 +75,8 @@ public final class BatchEmitter {
     private void useSchema(ParseSettings s) throws Exception {
         this.settings = s;
         this.fingerprint = s.schemaFingerprint();
+        // Only a schema that may change needs naming per record (no allocation otherwise).
+        this.tagRecords = s.schemaUpdates() != null;
         this.parser = LenientBatchParser.create(s.spec(), s.limits());
         this.splitter =
                 s.tensorBatches() ? new TensorBatchSplitter(parser, s.maxPayloadBytes()) : null;
@@ -221,6 +224,9 @@ public final class BatchEmitter {
                 metrics.accepted();
                 if (validation != null) {
                     r = validation.marked(r, i);
+                }
+                if (tagRecords) {
+                    r = r.withSchemaFingerprint(fingerprint); // the shard sink rolls on a change
                 }
                 output.collect(
                         hasTimestamp[i]
