@@ -5,7 +5,6 @@ import io.tfstream.operators.validation.ValidationOutputSerializer;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.ParseSpec;
-import io.tfstream.spec.SpecRejectedException;
 import io.tfstream.spec.diff.SpecChange;
 import io.tfstream.spec.diff.SpecDiff;
 import io.tfstream.validation.Alert;
@@ -155,7 +154,9 @@ public final class LiveSchema implements AutoCloseable {
                         old);
                 return true;
             }
-        } catch (MalformedSpecFileException | SpecRejectedException | IllegalArgumentException e) {
+        } catch (MalformedSpecFileException | RuntimeException e) {
+            // Whatever the file holds, a refusal never fails the job (SpecRejectedException, the
+            // parser's IllegalArgumentException and the like).
             why = "it does not convert to a feature spec: " + e.getMessage();
         }
         refused.add(sha);

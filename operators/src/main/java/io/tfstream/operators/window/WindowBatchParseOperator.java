@@ -85,6 +85,11 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
                         subtask());
     }
 
+    /** The fingerprint of the schema the next window batch is parsed with. */
+    String schemaFingerprint() {
+        return schema.fingerprint();
+    }
+
     private int subtask() {
         return getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     }
