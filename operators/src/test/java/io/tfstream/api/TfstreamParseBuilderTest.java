@@ -10,6 +10,7 @@ import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.SchemaUpdates;
+import io.tfstream.operators.validation.ValidationActions;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.operators.window.BatchKeySelector;
 import io.tfstream.operators.window.WindowSettings;
