@@ -136,6 +136,17 @@ public final class TfstreamParseBuilder {
     }
 
     /**
+     * Validate every accepted row as {@code validation} says; {@link TfstreamValidation#applyTo}
+     * then evaluates the windows.
+     */
+    public TfstreamParseBuilder setValidation(TfstreamValidation validation) {
+        if (validation == null) {
+            return setValidation(null, Duration.ZERO);
+        }
+        return setValidation(validation.settings(), validation.lag());
+    }
+
+    /**
      * Watch {@code path} (a Flink file system path holding the same schema or spec file) every
      * {@code interval} and take up a changed schema at the next checkpoint, refusing with a {@code
      * SCHEMA} alert ({@link ParseResult#schemaAlerts()}) one that does not convert or fails {@code
