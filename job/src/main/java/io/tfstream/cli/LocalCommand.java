@@ -193,6 +193,23 @@ final class LocalCommand implements Callable<Integer> {
                             + " Prometheus reporter; docs/operations.md).")
     private Integer metricsPort;
 
+    @Option(
+            names = "--next-schema",
+            paramLabel = "FILE",
+            description =
+                    "A new TFMD schema (or SPEC.json with --feature-spec) taken up while the job"
+                            + " runs (schema.update: poll, docs/schema-changes.md): written to the"
+                            + " path the job watches after --next-schema-after records.")
+    private Path nextSchema;
+
+    @Option(
+            names = "--next-schema-after",
+            paramLabel = "N",
+            description =
+                    "With --next-schema: the job reads the first N records, the file is written,"
+                            + " then the rest of the records are produced.")
+    private Long nextSchemaAfter;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -227,7 +244,9 @@ final class LocalCommand implements Callable<Integer> {
                         restPort,
                         metricsPort,
                         files,
-                        InputFormat.valueOf(inputFormat.toUpperCase(java.util.Locale.ROOT)));
+                        InputFormat.valueOf(inputFormat.toUpperCase(java.util.Locale.ROOT)),
+                        nextSchema,
+                        nextSchemaAfter == null ? 0 : nextSchemaAfter);
         LocalSummary s;
         try {
             s = new LocalRun(options, stdout, err, StderrTerminal.isTerminal()).run();
@@ -282,6 +301,21 @@ final class LocalCommand implements Callable<Integer> {
         }
         if (s3Endpoint != null && s3proxy) {
             return "give at most one of --s3 and --s3proxy";
+        }
+        if ((nextSchema == null) != (nextSchemaAfter == null)) {
+            return "--next-schema and --next-schema-after go together";
+        }
+        if (nextSchema != null) {
+            if (nextSchemaAfter < 0) {
+                return "--next-schema-after must be >= 0, got " + nextSchemaAfter;
+            }
+            if (files != null) {
+                return "--next-schema changes the schema between produced records: it does not"
+                        + " go with --files";
+            }
+            if (!Files.isReadable(nextSchema)) {
+                return "--next-schema: cannot read " + nextSchema;
+            }
         }
         return null;
     }

@@ -8,6 +8,7 @@ import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.EventTimeSettings;
+import io.tfstream.operators.parse.SchemaUpdates;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.window.WindowSettings;
@@ -282,6 +283,36 @@ public final class JobOptions {
                     .withDescription(
                             "Fixed-shape schema features without a default get the legacy"
                                     + " defaults (b'', -1, -1.0) instead of being required.");
+
+    public static final ConfigOption<SchemaUpdate> SCHEMA_UPDATE =
+            key("schema.update")
+                    .enumType(SchemaUpdate.class)
+                    .defaultValue(SchemaUpdate.NONE)
+                    .withDescription(
+                            "none: the schema or spec file is read once at start. poll: every"
+                                    + " parse subtask watches the file (any Flink file system)"
+                                    + " and takes up a changed one at its next checkpoint"
+                                    + " (docs/schema-changes.md); a file that does not convert to"
+                                    + " a spec, or fails schema.compatibility, is refused with a"
+                                    + " SCHEMA alert and the old schema stays.");
+
+    public static final ConfigOption<Duration> SCHEMA_POLL_INTERVAL =
+            key("schema.poll-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription(
+                            "With schema.update: poll, how often each parse subtask reads the"
+                                    + " schema or spec file.");
+
+    public static final ConfigOption<SchemaUpdates.Compatibility> SCHEMA_COMPATIBILITY =
+            key("schema.compatibility")
+                    .enumType(SchemaUpdates.Compatibility.class)
+                    .defaultValue(SchemaUpdates.Compatibility.ANY)
+                    .withDescription(
+                            "With schema.update: poll, which new schemas are taken up: any (every"
+                                    + " one that converts to a spec) or backward (only one under"
+                                    + " which every record the schema in force accepts stays"
+                                    + " accepted, as tfstream schema diff decides).");
 
     // --- parse limits
 
@@ -730,7 +761,9 @@ public final class JobOptions {
                             "Kafka topic of the alerts (one JSON record per window x feature"
                                     + " path x anomaly type, key = alert_id), written exactly"
                                     + " once with transactional id prefix <job.name>-alerts."
-                                    + " Required with validation.enabled.");
+                                    + " Required with validation.enabled; with schema.update:"
+                                    + " poll it also gets the SCHEMA alerts of refused schema"
+                                    + " files.");
 
     public static final ConfigOption<String> VALIDATION_ANOMALIES_TOPIC =
             key("validation.anomalies-topic")
@@ -855,6 +888,9 @@ public final class JobOptions {
                     SPEC_PATH,
                     SCHEMA_KIND,
                     SCHEMA_LEGACY_DEFAULTS,
+                    SCHEMA_UPDATE,
+                    SCHEMA_POLL_INTERVAL,
+                    SCHEMA_COMPATIBILITY,
                     MAX_RECORD_BYTES,
                     MAX_VALUES_PER_FEATURE,
                     MAX_FEATURES_PER_EXAMPLE,
@@ -917,6 +953,12 @@ public final class JobOptions {
     public enum SchemaKind {
         EXAMPLE,
         SEQUENCE_EXAMPLE
+    }
+
+    /** {@code schema.update}. */
+    public enum SchemaUpdate {
+        NONE,
+        POLL
     }
 
     /** {@code batch.mode}. */

@@ -1,19 +1,13 @@
 package io.tfstream.job;
 
+import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.spec.DType;
-import io.tfstream.spec.FeatureSpec;
-import io.tfstream.spec.FeatureSpecs;
-import io.tfstream.spec.FixedLenFeature;
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.ParseSpec;
-import io.tfstream.spec.RaggedFeature;
 import io.tfstream.spec.SchemaFingerprint;
-import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.SpecRejectedException;
 import io.tfstream.spec.SpecSource;
-import io.tfstream.spec.VarLenFeature;
 import io.tfstream.spec.schema.FixedLenDefaults;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -95,16 +89,8 @@ public record JobSchema(byte[] bytes, String fileName, ParseSpec spec, String fi
 
     private static void checkEventTimeFeature(
             String feature, ParseSpec spec, String key, Path path) {
-        FeatureSpecs features =
-                spec instanceof SequenceFeatureSpecs s ? s.context() : (FeatureSpecs) spec;
-        FeatureSpec f = features.features().get(feature);
-        DType dtype =
-                f instanceof FixedLenFeature x
-                        ? x.dtype()
-                        : f instanceof VarLenFeature v
-                                ? v.dtype()
-                                : f instanceof RaggedFeature r ? r.dtype() : null;
-        if (dtype != DType.INT64) {
+        String problem = EventTimeSettings.featureProblem(spec, feature);
+        if (problem != null) {
             throw new JobSchemaRejectedException(
                     "event-time.feature '"
                             + feature
@@ -114,7 +100,8 @@ public record JobSchema(byte[] bytes, String fileName, ParseSpec spec, String fi
                             + key
                             + " "
                             + path
-                            + (f == null ? "; it has no such feature" : "; it is " + f),
+                            + "; "
+                            + problem,
                     null);
         }
     }

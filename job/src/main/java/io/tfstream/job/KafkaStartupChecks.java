@@ -59,7 +59,8 @@ public final class KafkaStartupChecks {
                 checkMessageSize(
                         admin, outputServers, batches, config.payloads().maxMessageBytes());
             }
-            if (config.get(JobOptions.VALIDATION_ENABLED)) {
+            if (config.get(JobOptions.VALIDATION_ENABLED)
+                    || config.contains(JobOptions.VALIDATION_ALERTS_TOPIC)) {
                 requireTopics(
                         admin,
                         outputServers,

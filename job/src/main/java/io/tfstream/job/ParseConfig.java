@@ -48,6 +48,15 @@ final class ParseConfig {
         intBytes(c, JobOptions.MAX_RECORD_BYTES);
         intBytes(c, JobOptions.MAX_BYTES_PER_VALUE);
         atLeastOneByte(c, JobOptions.BATCH_MAX_BYTES);
+        if (schemaUpdates()) {
+            positive(c, JobOptions.SCHEMA_POLL_INTERVAL);
+            if (c.get(JobOptions.VALIDATION_ENABLED)) {
+                throw new JobConfigException(
+                        "schema.update: poll cannot be combined with validation.enabled yet"
+                                + " (validation windows are kept for one schema); set"
+                                + " schema.update: none or validation.enabled: false");
+            }
+        }
         if (windows()) {
             checkWindows();
         }
@@ -81,6 +90,11 @@ final class ParseConfig {
             }
         }
         return null;
+    }
+
+    /** Whether the schema file is watched and taken up while the job runs. */
+    boolean schemaUpdates() {
+        return c.get(JobOptions.SCHEMA_UPDATE) == JobOptions.SchemaUpdate.POLL;
     }
 
     /** Whether event time is the Kafka timestamp (known at the source) rather than a feature. */
@@ -122,8 +136,17 @@ final class ParseConfig {
                         : EventTimeSettings.feature(
                                 c.get(JobOptions.EVENT_TIME_FEATURE),
                                 c.get(JobOptions.EVENT_TIME_UNIT));
-        return TfstreamParse.builder()
-                .setSchema(schema.bytes(), schema.fileName())
+        TfstreamParseBuilder b = TfstreamParse.builder();
+        if (schemaUpdates()) {
+            b.setSchemaUpdates(
+                    c.get(
+                            c.contains(JobOptions.SCHEMA_PATH)
+                                    ? JobOptions.SCHEMA_PATH
+                                    : JobOptions.SPEC_PATH),
+                    c.get(JobOptions.SCHEMA_POLL_INTERVAL),
+                    c.get(JobOptions.SCHEMA_COMPATIBILITY));
+        }
+        return b.setSchema(schema.bytes(), schema.fileName())
                 .setLegacyDefaults(c.get(JobOptions.SCHEMA_LEGACY_DEFAULTS))
                 .setLimits(limits())
                 .setMaxRecords(c.get(JobOptions.BATCH_MAX_RECORDS))

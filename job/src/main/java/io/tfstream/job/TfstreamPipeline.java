@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import static io.tfstream.job.PipelineOperator.ALERTS_SINK;
 import static io.tfstream.job.PipelineOperator.BATCHES_SINK;
 import static io.tfstream.job.PipelineOperator.DEAD_LETTER_SINK;
 import static io.tfstream.job.PipelineOperator.FEATURE_TIME;
@@ -16,6 +17,7 @@ import io.tfstream.api.TfRecordShards;
 import io.tfstream.api.TfstreamParseBuilder;
 import io.tfstream.api.TfstreamValidation;
 import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.parse.LiveSchema;
 import io.tfstream.operators.source.SourceRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,6 +116,15 @@ public final class TfstreamPipeline {
                                 accepted.assignTimestampsAndWatermarks(parseConfig.watermarks()));
         if (validation != null) {
             ValidationStage.apply(parsed, config, validation);
+        } else if (parseConfig.schemaUpdates()
+                && config.contains(JobOptions.VALIDATION_ALERTS_TOPIC)) {
+            // Refused schema files: SCHEMA alerts on the alerts topic (always in the log).
+            ALERTS_SINK.on(
+                    accepted.getSideOutput(LiveSchema.ALERTS)
+                            .sinkTo(
+                                    config.sinks()
+                                            .exactlyOnce(
+                                                    config.validation().alertsSink(), "alerts")));
         }
         ShardConfig shards = config.shards();
         TfRecordShards shardSink = null;

@@ -14,7 +14,7 @@ import org.apache.kafka.common.header.Headers;
 /**
  * Writes the committed dead letters of a run to {@code dlq.jsonl}, one JSON line each: reason,
  * error, source (file and byte offset, or topic, partition, offset and timestamp), key and value in
- * base64.
+ * base64, and the fingerprint of the schema the record was refused under.
  */
 final class DeadLetterDrain {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -24,7 +24,12 @@ final class DeadLetterDrain {
     /**
      * Drains {@code topic} into {@code file}; returns the count, by reason into {@code byReason}.
      */
-    static long drain(String bootstrap, String topic, Path file, Map<String, Long> byReason)
+    static long drain(
+            String bootstrap,
+            String topic,
+            Path file,
+            Map<String, Long> byReason,
+            SchemaCounts bySchema)
             throws IOException {
         return TopicDrain.toLines(
                 bootstrap,
@@ -33,6 +38,7 @@ final class DeadLetterDrain {
                 r -> {
                     ObjectNode line = line(r);
                     byReason.merge(line.get("reason").asText(), 1L, Long::sum);
+                    bySchema.of(line.get("schema_fingerprint").asText()).deadLettered++;
                     return line.toString();
                 });
     }
@@ -61,6 +67,7 @@ final class DeadLetterDrain {
             line.put("key", Base64.getEncoder().encodeToString(r.key()));
         }
         line.put("value", Base64.getEncoder().encodeToString(r.value()));
+        line.put("schema_fingerprint", header(h, DeadLetterHeaders.SCHEMA_FINGERPRINT));
         return line;
     }
 

@@ -97,6 +97,12 @@ final class LocalInput {
      * returns once all are acknowledged. Nothing to produce with --files.
      */
     void produce(String bootstrap, String topic, int partitions) throws Exception {
+        produce(bootstrap, topic, partitions, 0, records.size());
+    }
+
+    /** Produces the records {@code from} (inclusive) to {@code to} (exclusive), as above. */
+    void produce(String bootstrap, String topic, int partitions, int from, int to)
+            throws Exception {
         if (files != null) {
             return;
         }
@@ -109,11 +115,11 @@ final class LocalInput {
         p.setProperty(
                 ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
                 Long.toString(Math.max(1 << 20, largest + 1024)));
-        List<Future<RecordMetadata>> acks = new ArrayList<>(records.size());
+        List<Future<RecordMetadata>> acks = new ArrayList<>(to - from);
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             long now = System.currentTimeMillis();
-            for (int i = 0; i < records.size(); i++) {
+            for (int i = from; i < to; i++) {
                 acks.add(
                         producer.send(
                                 new ProducerRecord<>(

@@ -69,6 +69,20 @@ final class LocalJob {
      * LocalRun.JobFailedException}.
      */
     long run(JobConfig config, JobSchema schema, String input, long items) throws Exception {
+        return run(config, schema, input, items, null);
+    }
+
+    /** While the job runs (unbounded then), what drives it to its end. */
+    interface Driver {
+        void drive(EmbeddedCluster cluster, JobID id) throws Exception;
+    }
+
+    /**
+     * As {@link #run(JobConfig, JobSchema, String, long)}; with {@code driver}, the job's source is
+     * unbounded and the driver produces its input and stops it.
+     */
+    long run(JobConfig config, JobSchema schema, String input, long items, Driver driver)
+            throws Exception {
         for (String w : config.warnings()) {
             err.println("tfstream local: warning: " + w);
         }
@@ -98,6 +112,9 @@ final class LocalJob {
             out.flush();
             JobResult result;
             try (LocalProgress progress = new LocalProgress(ui, id, err, terminal, items)) {
+                if (driver != null) {
+                    driver.drive(cluster, id);
+                }
                 result = cluster.await(id);
                 progress.finish();
             }

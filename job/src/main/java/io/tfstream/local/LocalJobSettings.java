@@ -52,6 +52,11 @@ final class LocalJobSettings {
         this.runId = runId;
     }
 
+    /** The schema or spec file the job reads (and, with {@code --next-schema}, watches). */
+    Path schemaFile() {
+        return schemaFile;
+    }
+
     /**
      * The job's configuration reading {@code topics} on {@code bootstrap}, with shards on {@code
      * s3} (null: under the shards directory); a refused or invalid setting is a {@link
@@ -66,9 +71,15 @@ final class LocalJobSettings {
         m.exclude(JobOptions.SOURCE_TOPIC_PATTERN);
         m.fallback(JobOptions.SOURCE_STARTING_OFFSETS, "earliest");
         m.fallback(JobOptions.SOURCE_GROUP_ID, "tfstream-local");
+        if (o.nextSchema() != null) {
+            // The run writes the next schema over the watched file while the job runs.
+            m.own(JobOptions.SCHEMA_UPDATE, "poll");
+            m.fallback(JobOptions.SCHEMA_POLL_INTERVAL, "100 ms");
+        }
         if (o.files() == null) {
             m.own(JobOptions.SOURCE_TOPICS, List.of(topics.input()));
-            m.own(JobOptions.SOURCE_STOPPING_OFFSETS, "latest");
+            // With --next-schema the input is produced while the job runs, which the run stops.
+            m.own(JobOptions.SOURCE_STOPPING_OFFSETS, o.nextSchema() != null ? "none" : "latest");
             m.exclude(JobOptions.SOURCE_TYPE);
             m.exclude(JobOptions.SOURCE_FILES_PATHS);
         } else {

@@ -8,7 +8,9 @@ import java.util.List;
 /**
  * What {@code tfstream local} runs, as given on its command line; {@code LocalCommand} has refused
  * the combinations that make no sense. {@code inputFormat} is what {@code input} holds (Examples in
- * a TFRecord file, JSON Lines, an Avro container file).
+ * a TFRecord file, JSON Lines, an Avro container file). With {@code nextSchema} the run writes that
+ * file to the path the job watches once the job has read the first {@code nextSchemaAfter} records
+ * (docs/cli.md#tfstream-local).
  */
 public record LocalOptions(
         Path schema,
@@ -30,7 +32,56 @@ public record LocalOptions(
         int restPort,
         Integer metricsPort,
         Path files,
-        InputFormat inputFormat) {
+        InputFormat inputFormat,
+        Path nextSchema,
+        long nextSchemaAfter) {
+
+    /** The options without a schema change ({@code --next-schema}). */
+    public LocalOptions(
+            Path schema,
+            Path featureSpec,
+            Path input,
+            Integer records,
+            double corruptFraction,
+            long seed,
+            Path out,
+            int partitions,
+            int parallelism,
+            Compression compression,
+            Path config,
+            List<String> sets,
+            Path summaryJson,
+            String broker,
+            S3Target s3,
+            boolean s3proxy,
+            int restPort,
+            Integer metricsPort,
+            Path files,
+            InputFormat inputFormat) {
+        this(
+                schema,
+                featureSpec,
+                input,
+                records,
+                corruptFraction,
+                seed,
+                out,
+                partitions,
+                parallelism,
+                compression,
+                config,
+                sets,
+                summaryJson,
+                broker,
+                s3,
+                s3proxy,
+                restPort,
+                metricsPort,
+                files,
+                inputFormat,
+                null,
+                0);
+    }
 
     /**
      * Shards on an object store: {@code endpoint} (null: AWS), {@code bucket}, an {@code

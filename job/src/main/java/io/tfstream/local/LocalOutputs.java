@@ -23,7 +23,8 @@ record LocalOutputs(
         long batches,
         long batchRows,
         long alerts,
-        ShardListing shards) {
+        ShardListing shards,
+        SchemaCounts bySchema) {
 
     /**
      * Drains the run's topics into files under {@code outDir} and lists the shards: under {@code
@@ -33,11 +34,13 @@ record LocalOutputs(
             String bootstrap, LocalTopics topics, JobConfig config, Path outDir, boolean onS3)
             throws IOException {
         Map<String, Long> byReason = new TreeMap<>();
+        SchemaCounts bySchema = new SchemaCounts();
         long dead =
                 DeadLetterDrain.drain(
-                        bootstrap, topics.dlq(), outDir.resolve("dlq.jsonl"), byReason);
+                        bootstrap, topics.dlq(), outDir.resolve("dlq.jsonl"), byReason, bySchema);
         long[] batches =
-                drainBatches(bootstrap, topics.batches(), outDir.resolve("batches.tfrecord"));
+                drainBatches(
+                        bootstrap, topics.batches(), outDir.resolve("batches.tfrecord"), bySchema);
         long alerts =
                 config.get(JobOptions.VALIDATION_ENABLED)
                         ? AlertsDrain.drain(
@@ -49,12 +52,13 @@ record LocalOutputs(
                 onS3
                         ? ShardListing.onObjectStore(config.get(JobOptions.SHARDS_PATH))
                         : ShardListing.onDisk(outDir.resolve("shards"));
-        return new LocalOutputs(dead, byReason, batches[0], batches[1], alerts, shards);
+        bySchema.addShards(shards, outDir);
+        return new LocalOutputs(dead, byReason, batches[0], batches[1], alerts, shards, bySchema);
     }
 
     /** Writes the payloads to {@code file} as they are; returns {payloads, rows}. */
-    private static long[] drainBatches(String bootstrap, String topic, Path file)
-            throws IOException {
+    private static long[] drainBatches(
+            String bootstrap, String topic, Path file, SchemaCounts bySchema) throws IOException {
         long[] n = {0, 0};
         try (TfRecordWriter w = TfRecordFiles.newWriter(file, Compression.NONE)) {
             TopicDrain.readCommitted(
@@ -62,7 +66,9 @@ record LocalOutputs(
                     topic,
                     r -> {
                         try {
-                            n[1] += TensorBatch.parseFrom(r.value()).getRows();
+                            TensorBatch b = TensorBatch.parseFrom(r.value());
+                            n[1] += b.getRows();
+                            bySchema.of(b.getSchemaFingerprint()).batches++;
                             w.write(r.value(), 0, r.value().length);
                         } catch (IOException e) {
                             throw new UncheckedIOException(e);

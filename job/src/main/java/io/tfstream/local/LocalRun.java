@@ -3,9 +3,11 @@ package io.tfstream.local;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.job.JobConfig;
 import io.tfstream.job.JobConfigException;
+import io.tfstream.job.JobOptions;
 import io.tfstream.job.JobSchema;
 import io.tfstream.job.PrometheusEndpoint;
 import io.tfstream.sample.SeedDataset;
+import io.tfstream.spec.SchemaFingerprint;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -15,6 +17,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.Random;
 
 /**
@@ -109,8 +112,28 @@ public final class LocalRun {
                 String bootstrap = embedded != null ? embedded.bootstrapServers() : o.broker();
                 LocalTopics topics = LocalTopics.of(embedded != null ? "" : runId);
                 topics.create(bootstrap, o.partitions());
-                input.produce(bootstrap, topics.input(), o.partitions());
                 JobConfig config = settings.config(bootstrap, topics, s3);
+                LocalJob.Driver driver = null;
+                if (o.nextSchema() != null) {
+                    NextSchemaStep step =
+                            new NextSchemaStep(
+                                    o.nextSchema(), settings.schemaFile(), o.nextSchemaAfter());
+                    String group = config.get(JobOptions.SOURCE_GROUP_ID);
+                    Path savepoints = work.resolve("savepoints");
+                    driver =
+                            (cluster, id) ->
+                                    step.run(
+                                            cluster,
+                                            id,
+                                            input,
+                                            bootstrap,
+                                            topics.input(),
+                                            o.partitions(),
+                                            group,
+                                            savepoints);
+                } else {
+                    input.produce(bootstrap, topics.input(), o.partitions());
+                }
                 long checkpoints =
                         new LocalJob(
                                         o.parallelism(),
@@ -123,7 +146,8 @@ public final class LocalRun {
                                         config,
                                         schema,
                                         input.describe(bootstrap, topics.input()),
-                                        input.items());
+                                        input.items(),
+                                        driver);
                 LocalOutputs outputs =
                         LocalOutputs.collect(bootstrap, topics, config, outDir, s3 != null);
                 LocalSummary s =
@@ -131,7 +155,8 @@ public final class LocalRun {
                                 input.items(),
                                 outputs,
                                 checkpoints,
-                                (System.nanoTime() - start) / 1e9);
+                                (System.nanoTime() - start) / 1e9,
+                                schemas(schema, settings.schemaFile()));
                 s.write(outDir.resolve("summary.json"));
                 if (o.summaryJson() != null) {
                     s.write(o.summaryJson());
@@ -142,6 +167,28 @@ public final class LocalRun {
         } finally {
             EmbeddedKafka.deleteTree(work);
         }
+    }
+
+    /**
+     * The run's schemas, fingerprint → the file given on the command line (null: the built-in
+     * sample): the first, and with {@code --next-schema} the next when it is a schema at all.
+     */
+    private LinkedHashMap<String, String> schemas(JobSchema first, Path watched) {
+        LinkedHashMap<String, String> out = new LinkedHashMap<>();
+        Path given = o.schema() != null ? o.schema() : o.featureSpec();
+        out.put(first.fingerprint(), given == null ? null : given.toString());
+        if (o.nextSchema() != null) {
+            try {
+                out.putIfAbsent(
+                        SchemaFingerprint.of(
+                                Files.readAllBytes(o.nextSchema()),
+                                watched.getFileName().toString()),
+                        o.nextSchema().toString());
+            } catch (IOException | RuntimeException e) {
+                // Not a schema: the job refused it (an alert and a log line say why).
+            }
+        }
+        return out;
     }
 
     /** The bucket of the S3Proxy just started, reached with its keys. */
@@ -167,7 +214,13 @@ public final class LocalRun {
                                 + ": cannot read "
                                 + given);
             }
-            return given.toAbsolutePath();
+            if (o.nextSchema() == null) {
+                return given.toAbsolutePath();
+            }
+            // The run writes the next schema over the watched file: a copy, not the user's file.
+            Path watched =
+                    Files.createDirectories(work.resolve("schema")).resolve(given.getFileName());
+            return Files.copy(given, watched);
         }
         Path seed = work.resolve("seed-001-schema.pbtxt");
         Files.write(seed, SeedDataset.schemaPbtxt());

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -23,11 +24,22 @@ public record LocalSummary(
         long batchRows,
         long alerts,
         long checkpoints,
-        double seconds) {
+        double seconds,
+        SchemaCounts bySchema,
+        LinkedHashMap<String, String> schemas) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The summary of {@code recordsIn} records that left {@code outputs}. */
-    static LocalSummary of(long recordsIn, LocalOutputs outputs, long checkpoints, double seconds) {
+    /**
+     * The summary of {@code recordsIn} records that left {@code outputs}; {@code schemas} are the
+     * run's schemas (fingerprint → the file given on the command line) in the order given.
+     */
+    static LocalSummary of(
+            long recordsIn,
+            LocalOutputs outputs,
+            long checkpoints,
+            double seconds,
+            LinkedHashMap<String, String> schemas) {
         return new LocalSummary(
                 recordsIn,
                 recordsIn - outputs.deadLettered(),
@@ -39,7 +51,9 @@ public record LocalSummary(
                 outputs.batchRows(),
                 outputs.alerts(),
                 checkpoints,
-                seconds);
+                seconds,
+                outputs.bySchema(),
+                schemas);
     }
 
     /**
@@ -79,6 +93,7 @@ public record LocalSummary(
         j.put("alerts", alerts);
         j.put("checkpoints", checkpoints);
         j.put("seconds", Math.round(seconds * 10) / 10.0);
+        bySchema.write(j.putArray("schemas"), schemas);
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);

@@ -22,6 +22,7 @@ import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenFeature;
+import io.tfstream.spec.SchemaFingerprint;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.VarLenFeature;
 import io.tfstream.spec.json.SpecJsonWriter;
@@ -247,6 +248,70 @@ class LocalCommandITCase {
         }
         // The windows' dataset alerts count every record once.
         assertEquals(300, examples, lines.toString());
+    }
+
+    @Test
+    void aNextSchemaIsTakenUpAfterTheFirstRecordsAndTheSummarySplitsByIt() throws Exception {
+        Path first = dir.resolve("spec.json");
+        Files.writeString(first, SpecJsonWriter.write(Seed001Corpus.spec()));
+        // The sample's features plus a required one it never has: every later record is refused.
+        Map<String, FeatureSpec> more = new TreeMap<>(Seed001Corpus.spec().features());
+        more.put("label", FixedLenFeature.required(List.of(), DType.INT64));
+        Path next = dir.resolve("next-spec.json");
+        Files.writeString(next, SpecJsonWriter.write(FeatureSpecs.of(more)));
+        Path out = dir.resolve("next-out");
+        CliRun run =
+                CliRun.of(
+                        "local",
+                        "--feature-spec",
+                        first.toString(),
+                        "--records",
+                        "1000",
+                        "--next-schema",
+                        next.toString(),
+                        "--next-schema-after",
+                        "400",
+                        "--partitions",
+                        "2",
+                        "--parallelism",
+                        "2",
+                        "--out",
+                        out.toString(),
+                        "--rest-port",
+                        "0");
+        assertEquals(0, run.exitCode(), run.err());
+        String fp1 = SchemaFingerprint.of(Files.readAllBytes(first), "spec.json");
+        String fp2 = SchemaFingerprint.of(Files.readAllBytes(next), "spec.json");
+        JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+        assertEquals(1000, summary.get("records_in").asLong());
+        assertEquals(400, summary.get("accepted").asLong());
+        JsonNode schemas = summary.get("schemas");
+        assertEquals(2, schemas.size(), schemas.toString());
+        assertEquals(fp1, schemas.get(0).get("fingerprint").asText());
+        assertEquals(first.toString(), schemas.get(0).get("path").asText());
+        assertEquals(400, schemas.get(0).get("accepted").asLong());
+        assertEquals(0, schemas.get(0).get("dead_lettered").asLong());
+        assertTrue(schemas.get(0).get("shards").asLong() >= 1, schemas.toString());
+        assertTrue(schemas.get(0).get("batches").asLong() >= 1, schemas.toString());
+        assertEquals(fp2, schemas.get(1).get("fingerprint").asText());
+        assertEquals(next.toString(), schemas.get(1).get("path").asText());
+        assertEquals(0, schemas.get(1).get("accepted").asLong());
+        assertEquals(600, schemas.get(1).get("dead_lettered").asLong());
+        assertEquals(0, schemas.get(1).get("shards").asLong());
+        List<String> dlq = Files.readAllLines(out.resolve("dlq.jsonl"));
+        assertEquals(600, dlq.size());
+        for (String line : dlq) {
+            JsonNode d = JSON.readTree(line);
+            assertEquals(fp2, d.get("schema_fingerprint").asText(), line);
+            int i =
+                    Integer.parseInt(
+                            new String(
+                                    Base64.getDecoder().decode(d.get("key").asText()),
+                                    StandardCharsets.UTF_8));
+            assertTrue(i >= 400, "record " + i + " was produced before the change");
+        }
+        // The user's file is left as it was: the run writes over a copy.
+        assertEquals(SpecJsonWriter.write(Seed001Corpus.spec()), Files.readString(first));
     }
 
     @Test

@@ -453,4 +453,27 @@ class JobConfigTest {
                         + " paste:\n"
                         + JobOptionsHelp.markdownTable());
     }
+
+    @Test
+    void schemaUpdatesAreTypedAndRefusedWithValidation() {
+        Map<String, Object> m = minimal();
+        m.put("schema.update", "poll");
+        m.put("schema.compatibility", "backward");
+        JobConfig c = JobConfig.of(m);
+        assertEquals(JobOptions.SchemaUpdate.POLL, c.get(JobOptions.SCHEMA_UPDATE));
+        assertEquals(Duration.ofSeconds(30), c.get(JobOptions.SCHEMA_POLL_INTERVAL));
+        assertEquals(
+                io.tfstream.operators.parse.SchemaUpdates.Compatibility.BACKWARD,
+                c.get(JobOptions.SCHEMA_COMPATIBILITY));
+        assertTrue(c.parse().schemaUpdates());
+
+        m.put("schema.poll-interval", "0 s");
+        assertTrue(error(m).contains("schema.poll-interval"), error(m));
+        m.remove("schema.poll-interval");
+        m.put("validation.enabled", "true");
+        m.put("validation.alerts-topic", "alerts");
+        assertTrue(error(m).contains("schema.update: poll cannot be combined"), error(m));
+        m.put("schema.update", "sometimes");
+        assertTrue(error(m).contains("schema.update"), error(m));
+    }
 }

@@ -4,8 +4,10 @@ import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.EventTimeSettings;
+import io.tfstream.operators.parse.LiveSchema;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.operators.validation.ValidationOutput;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.payload.EncodedTensorBatch;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -57,5 +59,13 @@ public final class ParseResult {
     /** Whether event time is the record timestamp (not a feature's value). */
     boolean eventTimeFromTimestamp() {
         return settings.eventTime().source() == EventTimeSettings.Source.KAFKA_TIMESTAMP;
+    }
+
+    /**
+     * The {@code SCHEMA} alerts of refused schema files (alert JSON keyed by alert id, as the
+     * validation alerts): only with {@link TfstreamParseBuilder#setSchemaUpdates}, else empty.
+     */
+    public DataStream<ValidationOutput> schemaAlerts() {
+        return accepted.getSideOutput(LiveSchema.ALERTS);
     }
 }

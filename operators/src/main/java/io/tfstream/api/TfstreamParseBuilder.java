@@ -4,6 +4,7 @@ import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
+import io.tfstream.operators.parse.SchemaUpdates;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.operators.window.BatchKeySelector;
 import io.tfstream.operators.window.WindowSettings;
@@ -40,6 +41,7 @@ public final class TfstreamParseBuilder {
     private int maxPayloadBytes;
     private ValidationSettings validation;
     private Duration validationLag = Duration.ZERO;
+    private SchemaUpdates schemaUpdates;
     private WindowSettings windows;
     private BatchKeySelector windowKey;
     private String uid;
@@ -145,6 +147,25 @@ public final class TfstreamParseBuilder {
     }
 
     /**
+     * Watch {@code path} (a Flink file system path holding the same schema or spec file) every
+     * {@code interval} and take up a changed schema at the next checkpoint, refusing with a {@code
+     * SCHEMA} alert ({@link ParseResult#schemaAlerts()}) one that does not convert or fails {@code
+     * compatibility} (docs/schema-changes.md). Not with validation.
+     */
+    public TfstreamParseBuilder setSchemaUpdates(
+            String path, Duration interval, SchemaUpdates.Compatibility compatibility) {
+        require(path, "schemaUpdates path");
+        require(interval, "schemaUpdates interval");
+        require(compatibility, "schemaUpdates compatibility");
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException(
+                    "schemaUpdates: interval must be positive, got " + interval);
+        }
+        this.schemaUpdates = SchemaUpdates.poll(path, interval, compatibility);
+        return this;
+    }
+
+    /**
      * Batches are keyed event-time windows instead of count batches per subtask; needs event time
      * from the record timestamp.
      */
@@ -212,6 +233,14 @@ public final class TfstreamParseBuilder {
                         "validation: lag must be zero or positive, got " + validationLag);
             }
             settings = settings.withValidation(validation, validationLag.toMillis());
+        }
+        if (schemaUpdates != null) {
+            if (validation != null) {
+                throw new IllegalArgumentException(
+                        "schemaUpdates cannot be combined with validation yet: validation"
+                                + " windows are kept for one schema");
+            }
+            settings = settings.withSchemaUpdates(schemaUpdates);
         }
         if (windows != null) {
             require(windowKey, "eventTimeWindows key");

@@ -9,9 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.EventTimeSettings;
+import io.tfstream.operators.parse.SchemaUpdates;
+import io.tfstream.operators.validation.ValidationActions;
+import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.operators.window.BatchKeySelector;
 import io.tfstream.operators.window.WindowSettings;
 import io.tfstream.parse.ParseLimits;
+import io.tfstream.sample.SeedDataset;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import java.nio.charset.StandardCharsets;
@@ -115,5 +119,51 @@ class TfstreamParseBuilderTest {
                                                         1 << 20),
                                                 BatchKeySelector.sourcePartition()))
                         .startsWith("eventTimeWindows"));
+    }
+
+    @Test
+    void schemaUpdatesAreCheckedAndNotCombinedWithValidation() {
+        TfstreamParse p =
+                seed().setSchemaUpdates(
+                                "file:///etc/tfstream/spec.json",
+                                Duration.ofSeconds(5),
+                                SchemaUpdates.Compatibility.BACKWARD)
+                        .build();
+        assertEquals(
+                new SchemaUpdates(
+                        "file:///etc/tfstream/spec.json",
+                        5000,
+                        SchemaUpdates.Compatibility.BACKWARD),
+                p.settings().schemaUpdates());
+        assertNull(seed().build().settings().schemaUpdates());
+        IllegalArgumentException zero =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () ->
+                                seed().setSchemaUpdates(
+                                                "spec.json",
+                                                Duration.ZERO,
+                                                SchemaUpdates.Compatibility.ANY));
+        assertTrue(zero.getMessage().contains("interval"), zero.getMessage());
+        String both =
+                failure(
+                        seed().setSchemaUpdates(
+                                        "spec.json",
+                                        Duration.ofSeconds(1),
+                                        SchemaUpdates.Compatibility.ANY)
+                                .setValidation(
+                                        new ValidationSettings(
+                                                SeedDataset.schemaPbtxt(),
+                                                "schema.pbtxt",
+                                                false,
+                                                null,
+                                                60_000,
+                                                1,
+                                                0,
+                                                ValidationActions.passAll(),
+                                                "job",
+                                                ParseLimits.defaults()),
+                                        Duration.ZERO));
+        assertTrue(both.contains("validation"), both);
     }
 }

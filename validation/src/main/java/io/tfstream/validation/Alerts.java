@@ -155,4 +155,53 @@ public final class Alerts {
         }
         return out;
     }
+
+    /** The {@code anomaly_type} of a refused schema update (not a TFDV anomaly type, number 0). */
+    public static final String SCHEMA_UPDATE_REJECTED = "SCHEMA_UPDATE_REJECTED";
+
+    /**
+     * The {@link AlertScope#SCHEMA} alert of a new schema file that a running job refused ({@code
+     * schema.update: poll}): {@code schema_fingerprint} is the schema that stays in force, {@code
+     * description} the rejection message, {@code observed} the refused file's path and content
+     * SHA-256. The id depends on the job, the schema in force and the refused content, so the same
+     * refusal repeated (another subtask, a restore) carries the same id.
+     */
+    public static Alert schemaRejected(
+            String job,
+            String fingerprintInForce,
+            String path,
+            String contentSha256,
+            String message,
+            long emittedAt) {
+        return new Alert(
+                alertId(job, fingerprintInForce, 0, contentSha256, SCHEMA_UPDATE_REJECTED),
+                AlertScope.SCHEMA,
+                0,
+                0,
+                emittedAt,
+                Long.MIN_VALUE,
+                "",
+                fingerprintInForce,
+                "",
+                List.of(),
+                SCHEMA_UPDATE_REJECTED,
+                0,
+                "ERROR",
+                "New schema refused",
+                message,
+                0,
+                0,
+                0,
+                0,
+                0,
+                Map.of("path", path, "content_sha256", contentSha256),
+                Map.of(),
+                null,
+                -1,
+                List.of(),
+                List.of(),
+                Long.MAX_VALUE,
+                Long.MIN_VALUE,
+                0);
+    }
 }

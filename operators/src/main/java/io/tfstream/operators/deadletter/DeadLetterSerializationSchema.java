@@ -51,7 +51,11 @@ public final class DeadLetterSerializationSchema
             h.add(DeadLetterHeaders.SOURCE_OFFSET, utf8(Long.toString(s.offset())));
             h.add(DeadLetterHeaders.SOURCE_TIMESTAMP, utf8(Long.toString(s.timestamp())));
         }
-        h.add(DeadLetterHeaders.SCHEMA_FINGERPRINT, utf8(fingerprint));
+        // The schema the record was judged under: with schema.update it may not be the configured
+        // one.
+        h.add(
+                DeadLetterHeaders.SCHEMA_FINGERPRINT,
+                utf8(d.schemaFingerprint() != null ? d.schemaFingerprint() : fingerprint));
         return new ProducerRecord<>(topic, null, null, s.key(), s.value(), h);
     }
 

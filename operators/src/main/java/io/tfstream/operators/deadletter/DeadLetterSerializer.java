@@ -14,30 +14,34 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * The serializer of {@link DeadLetter}: the source record ({@link SourceRecordSerializer}'s layout
- * of the same number: 1 or 2), the reason code and the message as length-prefixed UTF-8 (messages
- * quote record bytes and may exceed what {@code writeUTF} holds).
+ * of the same number, 2 for this layout 3), the reason code and the message as length-prefixed
+ * UTF-8 (messages quote record bytes and may exceed what {@code writeUTF} holds), then from layout
+ * 3 on the schema fingerprint (a presence flag, then UTF).
  */
 public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLetter> {
     private static final long serialVersionUID = 1L;
 
     /** The serializer of the current layout, {@link Snapshot#VERSION}. */
-    public static final DeadLetterSerializer INSTANCE = new DeadLetterSerializer(2);
+    public static final DeadLetterSerializer INSTANCE = new DeadLetterSerializer(3);
 
     private static final DeadLetterSerializer LAYOUT_1 = new DeadLetterSerializer(1);
+    private static final DeadLetterSerializer LAYOUT_2 = new DeadLetterSerializer(2);
 
     private final int layout;
     private final transient SourceRecordSerializer records;
 
     private DeadLetterSerializer(int layout) {
         this.layout = layout;
-        this.records = SourceRecordSerializer.ofLayout(layout);
+        // Layout 3 added the fingerprint after a record of SourceRecord layout 2.
+        this.records = SourceRecordSerializer.ofLayout(Math.min(layout, 2));
     }
 
-    /** The serializer that reads and writes layout {@code version} (1 or 2). */
+    /** The serializer that reads and writes layout {@code version} (1 to 3). */
     public static DeadLetterSerializer ofLayout(int version) {
         return switch (version) {
             case 1 -> LAYOUT_1;
-            case 2 -> INSTANCE;
+            case 2 -> LAYOUT_2;
+            case 3 -> INSTANCE;
             default -> throw new IllegalArgumentException("no DeadLetter layout " + version);
         };
     }
@@ -55,6 +59,12 @@ public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLett
         byte[] error = d.error().getBytes(StandardCharsets.UTF_8);
         out.writeInt(error.length);
         out.write(error);
+        if (layout >= 3) {
+            out.writeBoolean(d.schemaFingerprint() != null);
+            if (d.schemaFingerprint() != null) {
+                out.writeUTF(d.schemaFingerprint());
+            }
+        }
     }
 
     @Override
@@ -72,7 +82,9 @@ public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLett
         }
         byte[] error = new byte[n];
         in.readFully(error);
-        return new DeadLetter(source, reason, new String(error, StandardCharsets.UTF_8));
+        String fingerprint = layout >= 3 && in.readBoolean() ? in.readUTF() : null;
+        return new DeadLetter(
+                source, reason, new String(error, StandardCharsets.UTF_8), fingerprint);
     }
 
     @Override
@@ -97,11 +109,12 @@ public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLett
 
     /**
      * The versioned snapshot of {@link DeadLetterSerializer}. 2: the source record in {@link
-     * SourceRecordSerializer}'s layout 2; layout 1 is still read.
+     * SourceRecordSerializer}'s layout 2; 3: the schema fingerprint; layouts 1 and 2 are still
+     * read.
      */
     public static final class Snapshot extends VersionedSnapshot<DeadLetter> {
         /** The serialized layout version; bump it (and keep reading old data) on any change. */
-        public static final int VERSION = 2;
+        public static final int VERSION = 3;
 
         public Snapshot() {
             super(VERSION, 1, DeadLetterSerializer::ofLayout);

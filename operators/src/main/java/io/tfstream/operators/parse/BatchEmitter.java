@@ -33,10 +33,12 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * diverted record is a dead letter and in no payload.
  */
 public final class BatchEmitter {
-    private final ParseSettings settings;
+    private ParseSettings settings;
     private final BatchParseMetrics metrics;
-    private final LenientBatchParser parser;
-    private final TensorBatchSplitter splitter;
+    private LenientBatchParser parser;
+    private TensorBatchSplitter splitter;
+    private String fingerprint;
+    private boolean tagRecords;
     private final DeadLetterRate rate;
     private final BatchValidation validation;
     private final List<ExampleParseException> rejected = new ArrayList<>();
@@ -54,13 +56,8 @@ public final class BatchEmitter {
 
     public BatchEmitter(ParseSettings settings, org.apache.flink.metrics.MetricGroup group)
             throws Exception {
-        this.settings = settings;
         this.metrics = new BatchParseMetrics(group);
-        this.parser = LenientBatchParser.create(settings.spec(), settings.limits());
-        this.splitter =
-                settings.tensorBatches()
-                        ? new TensorBatchSplitter(parser, settings.maxPayloadBytes())
-                        : null;
+        useSchema(settings);
         this.rate = settings.guard().enabled() ? new DeadLetterRate(settings.guard()) : null;
         if (settings.validation() != null) {
             parser.trackRows(); // validation reads the parser's columns
@@ -73,6 +70,33 @@ public final class BatchEmitter {
                                 settings.eventTime().source() == EventTimeSettings.Source.FEATURE,
                                 settings.validationLagMillis(),
                                 group);
+    }
+
+    private void useSchema(ParseSettings s) throws Exception {
+        this.settings = s;
+        this.fingerprint = s.schemaFingerprint();
+        // Only a schema that may change needs naming per record (no allocation otherwise).
+        this.tagRecords = s.schemaUpdates() != null;
+        this.parser = LenientBatchParser.create(s.spec(), s.limits());
+        this.splitter =
+                s.tensorBatches() ? new TensorBatchSplitter(parser, s.maxPayloadBytes()) : null;
+    }
+
+    /**
+     * Parses the next batches with the schema of {@code next} (the same settings but the schema
+     * file, {@link ParseSettings#withSchema}); metrics and the circuit breaker carry on. Called
+     * between batches only, so a batch is parsed with one schema.
+     */
+    public void switchSchema(ParseSettings next) throws Exception {
+        if (validation != null) {
+            throw new IllegalStateException("a schema change with validation on is not supported");
+        }
+        useSchema(next);
+    }
+
+    /** The fingerprint of the schema the next batch is parsed with. */
+    public String fingerprint() {
+        return fingerprint;
     }
 
     /** Counts a record taken in. */
@@ -127,7 +151,8 @@ public final class BatchEmitter {
                         new DeadLetter(
                                 r,
                                 DeadLetterReason.CORRUPT_INPUT,
-                                new String(corrupt, StandardCharsets.UTF_8))));
+                                new String(corrupt, StandardCharsets.UTF_8),
+                                fingerprint)));
         return true;
     }
 
@@ -194,11 +219,14 @@ public final class BatchEmitter {
                 metrics.deadLettered(reasons[i]);
                 output.collect(
                         DeadLetterOutput.TAG,
-                        new StreamRecord<>(new DeadLetter(r, reasons[i], errors[i])));
+                        new StreamRecord<>(new DeadLetter(r, reasons[i], errors[i], fingerprint)));
             } else {
                 metrics.accepted();
                 if (validation != null) {
                     r = validation.marked(r, i);
+                }
+                if (tagRecords) {
+                    r = r.withSchemaFingerprint(fingerprint); // the shard sink rolls on a change
                 }
                 output.collect(
                         hasTimestamp[i]

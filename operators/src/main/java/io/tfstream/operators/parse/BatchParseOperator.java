@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -28,6 +30,10 @@ import org.apache.flink.util.OutputTag;
  * pending when state is snapshotted: no record is lost or emitted twice after a failure. A
  * watermark that arrives while records are buffered is held back until they are emitted, so that
  * they never become late.
+ *
+ * <p>With {@link ParseSettings#withSchemaUpdates schema updates} a changed schema file is taken up
+ * right after that flush ({@link LiveSchema}): every batch, payload and dead letter carries the
+ * fingerprint of the one schema it was parsed with, and the schema in force is checkpointed.
  */
 public final class BatchParseOperator extends AbstractStreamOperator<SourceRecord>
         implements OneInputStreamOperator<SourceRecord, SourceRecord> {
@@ -51,9 +57,30 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
     private transient long batchNumber;
     private transient Watermark heldWatermark;
     private transient BatchEmitter emitter;
+    private transient LiveSchema schema;
 
     public BatchParseOperator(ParseSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        schema =
+                LiveSchema.restore(
+                        settings,
+                        getRuntimeContext().getJobInfo().getJobName(),
+                        context,
+                        subtask());
+    }
+
+    /** The fingerprint of the schema the next batch is parsed with. */
+    String schemaFingerprint() {
+        return schema.fingerprint();
+    }
+
+    private int subtask() {
+        return getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     }
 
     @Override
@@ -64,7 +91,8 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
         pending = new ArrayList<>(initial);
         timestamps = new long[initial];
         hasTimestamp = new boolean[initial];
-        emitter = new BatchEmitter(settings, getMetricGroup());
+        emitter = new BatchEmitter(schema.settings(), getMetricGroup());
+        schema.start(subtask());
     }
 
     @Override
@@ -116,7 +144,29 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         flush();
+        // Between two batches, before the barrier: the checkpoint holds the schema batches after
+        // it are parsed with.
+        if (schema.switchIfChanged(
+                a -> output.collect(LiveSchema.ALERTS, new StreamRecord<>(a)),
+                getProcessingTimeService().getCurrentProcessingTime(),
+                checkpointId)) {
+            emitter.switchSchema(schema.settings());
+        }
         super.prepareSnapshotPreBarrier(checkpointId);
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        schema.snapshot(subtask());
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (schema != null) {
+            schema.close();
+        }
+        super.close();
     }
 
     @Override

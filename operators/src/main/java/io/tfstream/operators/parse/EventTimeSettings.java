@@ -1,5 +1,13 @@
 package io.tfstream.operators.parse;
 
+import io.tfstream.spec.DType;
+import io.tfstream.spec.FeatureSpec;
+import io.tfstream.spec.FeatureSpecs;
+import io.tfstream.spec.FixedLenFeature;
+import io.tfstream.spec.ParseSpec;
+import io.tfstream.spec.RaggedFeature;
+import io.tfstream.spec.SequenceFeatureSpecs;
+import io.tfstream.spec.VarLenFeature;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -34,6 +42,26 @@ public record EventTimeSettings(Source source, String feature, Unit unit) implem
     /** Event time is the first value of int64 feature {@code name}, in {@code unit}. */
     public static EventTimeSettings feature(String name, Unit unit) {
         return new EventTimeSettings(Source.FEATURE, name, unit);
+    }
+
+    /**
+     * Why {@code spec} cannot give event time from {@code feature} (it must be an int64 FixedLen,
+     * VarLen or Ragged feature, of the context for SequenceExamples), or null when it can.
+     */
+    public static String featureProblem(ParseSpec spec, String feature) {
+        FeatureSpecs features =
+                spec instanceof SequenceFeatureSpecs s ? s.context() : (FeatureSpecs) spec;
+        FeatureSpec f = features.features().get(feature);
+        DType dtype =
+                f instanceof FixedLenFeature x
+                        ? x.dtype()
+                        : f instanceof VarLenFeature v
+                                ? v.dtype()
+                                : f instanceof RaggedFeature r ? r.dtype() : null;
+        if (dtype == DType.INT64) {
+            return null;
+        }
+        return f == null ? "it has no such feature" : "it is " + f;
     }
 
     /** The source of event time. */

@@ -5,6 +5,7 @@ import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.ParseSpec;
+import io.tfstream.spec.SchemaFingerprint;
 import io.tfstream.spec.SpecSource;
 import io.tfstream.spec.schema.FixedLenDefaults;
 import java.io.Serializable;
@@ -29,6 +30,7 @@ public final class ParseSettings implements Serializable {
     private final int maxPayloadBytes;
     private final ValidationSettings validation;
     private final long validationLagMillis;
+    private final SchemaUpdates updates;
 
     public ParseSettings(
             byte[] specFile,
@@ -56,16 +58,20 @@ public final class ParseSettings implements Serializable {
         this.maxPayloadBytes = Integer.MAX_VALUE;
         this.validation = null;
         this.validationLagMillis = 0;
+        this.updates = null;
     }
 
     private ParseSettings(
             ParseSettings s,
+            byte[] specFile,
+            String specFileName,
             String tensorBatchFingerprint,
             int maxPayloadBytes,
             ValidationSettings validation,
-            long validationLagMillis) {
-        this.specFile = s.specFile;
-        this.specFileName = s.specFileName;
+            long validationLagMillis,
+            SchemaUpdates updates) {
+        this.specFile = specFile;
+        this.specFileName = specFileName;
         this.legacyDefaults = s.legacyDefaults;
         this.limits = s.limits;
         this.triggers = s.triggers;
@@ -75,6 +81,7 @@ public final class ParseSettings implements Serializable {
         this.maxPayloadBytes = maxPayloadBytes;
         this.validation = validation;
         this.validationLagMillis = validationLagMillis;
+        this.updates = updates;
     }
 
     /**
@@ -90,10 +97,13 @@ public final class ParseSettings implements Serializable {
         }
         return new ParseSettings(
                 this,
+                specFile,
+                specFileName,
                 Objects.requireNonNull(schemaFingerprint, "schemaFingerprint"),
                 maxPayloadBytes,
                 validation,
-                validationLagMillis);
+                validationLagMillis,
+                updates);
     }
 
     /**
@@ -111,10 +121,74 @@ public final class ParseSettings implements Serializable {
         }
         return new ParseSettings(
                 this,
+                specFile,
+                specFileName,
                 tensorBatchFingerprint,
                 maxPayloadBytes,
                 Objects.requireNonNull(settings, "settings"),
-                lagMillis);
+                lagMillis,
+                updates);
+    }
+
+    /**
+     * These settings with the schema file polled and a changed one taken up while the job runs
+     * ({@link SchemaUpdates}, {@link LiveSchema}).
+     */
+    public ParseSettings withSchemaUpdates(SchemaUpdates updates) {
+        return new ParseSettings(
+                this,
+                specFile,
+                specFileName,
+                tensorBatchFingerprint,
+                maxPayloadBytes,
+                validation,
+                validationLagMillis,
+                Objects.requireNonNull(updates, "updates"));
+    }
+
+    /**
+     * These settings with another schema or spec file: the one a running operator has taken up.
+     * Tensor payloads, when on, then carry the new file's fingerprint.
+     */
+    public ParseSettings withSchema(byte[] content, String fileName)
+            throws MalformedSpecFileException {
+        byte[] copy = content.clone();
+        String fingerprint =
+                tensorBatchFingerprint == null ? null : SchemaFingerprint.of(copy, fileName);
+        return new ParseSettings(
+                this,
+                copy,
+                Objects.requireNonNull(fileName, "fileName"),
+                fingerprint,
+                maxPayloadBytes,
+                validation,
+                validationLagMillis,
+                updates);
+    }
+
+    /** The schema updates, or null when the schema is read once ({@code schema.update: none}). */
+    public SchemaUpdates schemaUpdates() {
+        return updates;
+    }
+
+    /** A copy of the schema or spec file's bytes. */
+    public byte[] specFile() {
+        return specFile.clone();
+    }
+
+    /** The schema or spec file's name (it tells a SPEC.json from a TFMD schema). */
+    public String specFileName() {
+        return specFileName;
+    }
+
+    /** Whether fixed-length features without a default take TF's legacy defaults. */
+    public boolean legacyDefaults() {
+        return legacyDefaults;
+    }
+
+    /** The fingerprint of the schema or spec file ({@link SchemaFingerprint}). */
+    public String schemaFingerprint() throws MalformedSpecFileException {
+        return SchemaFingerprint.of(specFile, specFileName);
     }
 
     /** The validation of the parsed rows, or null when off. */

@@ -19,6 +19,7 @@ final class OpenShard {
     final String name;
     final long bucketEnd;
     final long openedAt;
+    final String schemaFingerprint;
     private final boolean compressed;
     private final ShardOutput output;
     private final ShardEncoder encoder;
@@ -35,8 +36,10 @@ final class OpenShard {
             ShardEncoder encoder,
             ShardStats stats,
             int segments,
-            Compression compression) {
+            Compression compression,
+            String schemaFingerprint) {
         this.bucket = bucket;
+        this.schemaFingerprint = schemaFingerprint;
         this.name = name;
         this.bucketEnd = bucketEnd;
         this.openedAt = openedAt;
@@ -48,14 +51,18 @@ final class OpenShard {
         this.framedBytes = encoder.bytesOut();
     }
 
-    /** A new shard {@code name} in {@code bucket}, opened under {@code target}. */
+    /**
+     * A new shard {@code name} in {@code bucket} for records of schema {@code schemaFingerprint}
+     * (null: the job's configured one).
+     */
     static OpenShard open(
             ShardStore store,
             ShardSettings settings,
             String bucket,
             String name,
             long bucketEnd,
-            long now)
+            long now,
+            String schemaFingerprint)
             throws IOException {
         ShardOutput out = store.open(settings.bucketDir(bucket) + "/" + name);
         ShardEncoder enc =
@@ -69,7 +76,8 @@ final class OpenShard {
                 enc,
                 new ShardStats(),
                 1,
-                settings.compression());
+                settings.compression(),
+                schemaFingerprint);
     }
 
     /** The shard {@code s} continued from a checkpoint. */
@@ -93,7 +101,8 @@ final class OpenShard {
                 ShardEncoder.resume(s.encoder(), out::write),
                 s.stats(),
                 s.segments(),
-                s.encoder().compression());
+                s.encoder().compression(),
+                s.schemaFingerprint());
     }
 
     void write(SourceRecord r, long eventTime) throws IOException {
@@ -117,7 +126,15 @@ final class OpenShard {
         byte[] persisted = output.persist();
         segments++; // what follows the checkpoint is a new segment, also after a restore
         return new ShardWriterState.Open(
-                bucket, name, bucketEnd, persisted, s, copy(stats), openedAt, segments);
+                bucket,
+                name,
+                bucketEnd,
+                persisted,
+                s,
+                copy(stats),
+                openedAt,
+                segments,
+                schemaFingerprint);
     }
 
     /** Finishes the shard; nothing is visible before its commit. */
@@ -131,7 +148,8 @@ final class OpenShard {
                 stats,
                 Integer.toUnsignedLong(s.crc32c()),
                 s.bytesOut(),
-                segments);
+                segments,
+                schemaFingerprint);
     }
 
     /** Frees buffers and streams; what a checkpoint holds stays as it is. */

@@ -25,6 +25,8 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
      * @param crc32c CRC32C of the file as stored
      * @param fileBytes size of the file as stored
      * @param segments checkpoints the shard was persisted across, plus one
+     * @param schemaFingerprint the schema that accepted its records, or null: the job's configured
+     *     one
      */
     record Shard(
             String bucket,
@@ -33,8 +35,22 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
             ShardStats stats,
             long crc32c,
             long fileBytes,
-            int segments)
+            int segments,
+            String schemaFingerprint)
             implements ShardCommittable {
+
+        /** A shard of the job's configured schema. */
+        public Shard(
+                String bucket,
+                String name,
+                byte[] closed,
+                ShardStats stats,
+                long crc32c,
+                long fileBytes,
+                int segments) {
+            this(bucket, name, closed, stats, crc32c, fileBytes, segments, null);
+        }
+
         public Shard {
             Objects.requireNonNull(bucket, "bucket");
             Objects.requireNonNull(name, "name");
@@ -51,7 +67,8 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
                     && stats.equals(s.stats)
                     && crc32c == s.crc32c
                     && fileBytes == s.fileBytes
-                    && segments == s.segments;
+                    && segments == s.segments
+                    && Objects.equals(schemaFingerprint, s.schemaFingerprint);
         }
 
         @Override

@@ -11,13 +11,14 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 /**
  * Serializes {@link ShardCommittable}s (writer results, coordinator output, committer state).
  * Version {@link #VERSION}: a kind byte; a shard: bucket, name, the store's closed bytes, {@link
- * ShardStats}, CRC32C, file bytes, segments; a marker: bucket directory, bucket, end, shard names.
- * Versions 1 and 2 were the committables of the compacting sink (Flink's {@code
+ * ShardStats}, CRC32C, file bytes, segments, from version 4 on the schema fingerprint (a presence
+ * flag, then UTF; version 3 is still read, without it); a marker: bucket directory, bucket, end,
+ * shard names. Versions 1 and 2 were the committables of the compacting sink (Flink's {@code
  * FileSinkCommittable}) and are refused with what to do.
  */
 public final class ShardCommittableSerializer
         implements SimpleVersionedSerializer<ShardCommittable> {
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     private static final byte SHARD = 1;
     private static final byte MARKER = 2;
     private static final int MAX_CLOSED_BYTES = 64 << 20;
@@ -41,6 +42,10 @@ public final class ShardCommittableSerializer
             out.writeLong(s.crc32c());
             out.writeLong(s.fileBytes());
             out.writeInt(s.segments());
+            out.writeBoolean(s.schemaFingerprint() != null);
+            if (s.schemaFingerprint() != null) {
+                out.writeUTF(s.schemaFingerprint());
+            }
         } else {
             ShardCommittable.Marker m = (ShardCommittable.Marker) c;
             out.writeByte(MARKER);
@@ -57,7 +62,7 @@ public final class ShardCommittableSerializer
 
     @Override
     public ShardCommittable deserialize(int version, byte[] serialized) throws IOException {
-        ShardStateVersions.check(version, VERSION, "shard committable");
+        ShardStateVersions.check(version, 3, VERSION, "shard committable");
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         byte kind = in.readByte();
         if (kind == SHARD) {
@@ -65,8 +70,12 @@ public final class ShardCommittableSerializer
             String name = in.readUTF();
             byte[] closed = ShardStateVersions.readBytes(in, MAX_CLOSED_BYTES, "closed shard");
             ShardStats stats = ShardStats.readFrom(in);
+            long crc = in.readLong();
+            long fileBytes = in.readLong();
+            int segments = in.readInt();
+            String fingerprint = version >= 4 && in.readBoolean() ? in.readUTF() : null;
             return new ShardCommittable.Shard(
-                    bucket, name, closed, stats, in.readLong(), in.readLong(), in.readInt());
+                    bucket, name, closed, stats, crc, fileBytes, segments, fingerprint);
         }
         if (kind != MARKER) {
             throw new IOException("unknown kind " + kind + " of a shard committable");

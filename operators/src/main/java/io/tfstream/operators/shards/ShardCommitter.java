@@ -114,7 +114,9 @@ final class ShardCommitter implements Committer<ShardCommittable> {
                 s.fileBytes(),
                 settings.compression(),
                 s.crc32c(),
-                settings.schemaFingerprint(),
+                s.schemaFingerprint() != null
+                        ? s.schemaFingerprint()
+                        : settings.schemaFingerprint(),
                 s.segments());
     }
 

@@ -12,10 +12,19 @@ final class ShardStateVersions {
      * (Flink's file sink state), which this sink cannot continue.
      */
     static void check(int version, int current, String what) throws IOException {
-        if (version == current) {
+        check(version, current, current, what);
+    }
+
+    /**
+     * Accepts {@code oldestReadable <= version <= current} (layouts of this sink that the
+     * serializer still reads); older ones as {@link #check(int, int, String)}.
+     */
+    static void check(int version, int oldestReadable, int current, String what)
+            throws IOException {
+        if (version >= oldestReadable && version <= current) {
             return;
         }
-        if (version < current) {
+        if (version < oldestReadable) {
             throw new IOException(
                     "version "
                             + version

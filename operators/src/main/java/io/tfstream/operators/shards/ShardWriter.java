@@ -12,6 +12,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.function.LongSupplier;
 import org.apache.flink.api.common.eventtime.Watermark;
@@ -24,8 +25,10 @@ import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
  * {@link ShardStore}. A shard is finished when it holds {@code shards.target-size} bytes, at the
  * first checkpoint after it is {@code shards.max-age} old or after the writer's watermark has
  * passed its bucket's end plus {@code shards.success-delay} ({@link ShardRolls}), and at the end of
- * input ({@code flush(true)}, stop with drain). Finished shards go to the committer with the next
- * checkpoint.
+ * input ({@code flush(true)}, stop with drain), and when a record of another schema arrives for its
+ * bucket ({@link SourceRecord#schemaFingerprint()}, {@code schema.update}): a shard holds the
+ * records of one schema, which its manifest names. Finished shards go to the committer with the
+ * next checkpoint.
  *
  * <p>At each checkpoint every open shard ends a segment and is persisted ({@link
  * OpenShard#persist}); the state is the subtask's {@link ShardWriterState.Lineage} and one entry
@@ -122,9 +125,16 @@ final class ShardWriter
         long end = buckets.endOf(t);
         String bucket = buckets.cachedBucketOf(t);
         OpenShard shard = open.get(bucket);
+        String fingerprint = element.schemaFingerprint();
+        if (shard != null && !Objects.equals(shard.schemaFingerprint, fingerprint)) {
+            // A schema change (schema.update): a shard holds the records of one schema.
+            open.remove(bucket);
+            finish(shard);
+            shard = null;
+        }
         if (shard == null) {
             // a bucket of processing time (a skewed record) is never closed by the watermark
-            shard = openShard(bucket, ts != null && t == ts ? end : Long.MAX_VALUE);
+            shard = openShard(bucket, ts != null && t == ts ? end : Long.MAX_VALUE, fingerprint);
         }
         shard.write(element, ts == null ? element.timestamp() : ts);
         metrics.written(element.value().length);
@@ -134,7 +144,8 @@ final class ShardWriter
         }
     }
 
-    private OpenShard openShard(String bucket, long bucketEnd) throws IOException {
+    private OpenShard openShard(String bucket, long bucketEnd, String fingerprint)
+            throws IOException {
         if (open.size() >= MAX_OPEN_SHARDS) {
             Iterator<OpenShard> oldest = open.values().iterator();
             OpenShard s = oldest.next();
@@ -151,7 +162,13 @@ final class ShardWriter
                         settings.suffix());
         OpenShard s =
                 OpenShard.open(
-                        store, settings, bucket, name.format(), bucketEnd, clock.getAsLong());
+                        store,
+                        settings,
+                        bucket,
+                        name.format(),
+                        bucketEnd,
+                        clock.getAsLong(),
+                        fingerprint);
         open.put(bucket, s);
         return s;
     }

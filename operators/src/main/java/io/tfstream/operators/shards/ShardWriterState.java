@@ -35,6 +35,8 @@ public sealed interface ShardWriterState permits ShardWriterState.Lineage, Shard
      * @param stats what its records are so far
      * @param openedAt processing time it was opened (its age counts across restores)
      * @param segments checkpoints it was persisted across so far, plus one
+     * @param schemaFingerprint the schema that accepted its records, or null: the job's configured
+     *     one
      */
     record Open(
             String bucket,
@@ -44,8 +46,23 @@ public sealed interface ShardWriterState permits ShardWriterState.Lineage, Shard
             ShardEncoder.State encoder,
             ShardStats stats,
             long openedAt,
-            int segments)
+            int segments,
+            String schemaFingerprint)
             implements ShardWriterState {
+
+        /** An open shard of the job's configured schema. */
+        public Open(
+                String bucket,
+                String name,
+                long bucketEnd,
+                byte[] persisted,
+                ShardEncoder.State encoder,
+                ShardStats stats,
+                long openedAt,
+                int segments) {
+            this(bucket, name, bucketEnd, persisted, encoder, stats, openedAt, segments, null);
+        }
+
         public Open {
             Objects.requireNonNull(bucket, "bucket");
             Objects.requireNonNull(name, "name");
@@ -64,7 +81,8 @@ public sealed interface ShardWriterState permits ShardWriterState.Lineage, Shard
                     && encoder.equals(s.encoder)
                     && stats.equals(s.stats)
                     && openedAt == s.openedAt
-                    && segments == s.segments;
+                    && segments == s.segments
+                    && Objects.equals(schemaFingerprint, s.schemaFingerprint);
         }
 
         @Override

@@ -11,12 +11,13 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * Serializes {@link ShardWriterState}. Version {@link #VERSION}: a kind byte; a lineage: job id,
  * subtask, checkpoint id, next counter; an open shard: bucket, name, bucket end, the store's
  * persisted bytes (length-prefixed), the encoder's state (its own version first), {@link
- * ShardStats}, opened-at time, segments. Versions 1 to 3 were the writer state of the compacting
- * sink (Flink's {@code FileWriterBucketState}) and are refused with what to do.
+ * ShardStats}, opened-at time, segments, from version 5 on the schema fingerprint (a presence flag,
+ * then UTF; version 4 is still read, without it). Versions 1 to 3 were the writer state of the
+ * compacting sink (Flink's {@code FileWriterBucketState}) and are refused with what to do.
  */
 public final class ShardWriterStateSerializer
         implements SimpleVersionedSerializer<ShardWriterState> {
-    static final int VERSION = 4;
+    static final int VERSION = 5;
     private static final byte LINEAGE = 1;
     private static final byte OPEN = 2;
 
@@ -46,13 +47,17 @@ public final class ShardWriterStateSerializer
             o.stats().writeTo(out);
             out.writeLong(o.openedAt());
             out.writeInt(o.segments());
+            out.writeBoolean(o.schemaFingerprint() != null);
+            if (o.schemaFingerprint() != null) {
+                out.writeUTF(o.schemaFingerprint());
+            }
         }
         return out.getCopyOfBuffer();
     }
 
     @Override
     public ShardWriterState deserialize(int version, byte[] serialized) throws IOException {
-        ShardStateVersions.check(version, VERSION, "shard writer state");
+        ShardStateVersions.check(version, 4, VERSION, "shard writer state");
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         byte kind = in.readByte();
         if (kind == LINEAGE) {
@@ -67,14 +72,12 @@ public final class ShardWriterStateSerializer
         long end = in.readLong();
         byte[] persisted =
                 ShardStateVersions.readBytes(in, Integer.MAX_VALUE, "persisted shard " + name);
+        ShardEncoder.State encoder = ShardEncoder.State.readFrom(in);
+        ShardStats stats = ShardStats.readFrom(in);
+        long openedAt = in.readLong();
+        int segments = in.readInt();
+        String fingerprint = version >= 5 && in.readBoolean() ? in.readUTF() : null;
         return new ShardWriterState.Open(
-                bucket,
-                name,
-                end,
-                persisted,
-                ShardEncoder.State.readFrom(in),
-                ShardStats.readFrom(in),
-                in.readLong(),
-                in.readInt());
+                bucket, name, end, persisted, encoder, stats, openedAt, segments, fingerprint);
     }
 }

@@ -28,6 +28,7 @@ public final class SourceRecord {
     private final long offset;
     private final long timestamp;
     private final byte[] original;
+    private final String schemaFingerprint;
 
     public SourceRecord(
             byte[] value,
@@ -52,6 +53,35 @@ public final class SourceRecord {
             long offset,
             long timestamp,
             byte[] original) {
+        this(
+                value,
+                key,
+                headerKeys,
+                headerValues,
+                topic,
+                partition,
+                offset,
+                timestamp,
+                original,
+                null);
+    }
+
+    /**
+     * A record; {@code schemaFingerprint} is the fingerprint of the schema that accepted it, set by
+     * the parse when the schema may change while the job runs ({@code schema.update: poll}), else
+     * null.
+     */
+    public SourceRecord(
+            byte[] value,
+            byte[] key,
+            String[] headerKeys,
+            byte[][] headerValues,
+            String topic,
+            int partition,
+            long offset,
+            long timestamp,
+            byte[] original,
+            String schemaFingerprint) {
         this.value = Objects.requireNonNull(value, "value");
         this.key = key;
         this.headerKeys = headerKeys == null ? NO_KEYS : headerKeys;
@@ -68,6 +98,7 @@ public final class SourceRecord {
         this.offset = offset;
         this.timestamp = timestamp;
         this.original = original;
+        this.schemaFingerprint = schemaFingerprint;
     }
 
     /** This record with header {@code name} = {@code value} appended (a header may repeat). */
@@ -78,7 +109,16 @@ public final class SourceRecord {
         keys[n] = Objects.requireNonNull(name, "name");
         values[n] = Objects.requireNonNull(headerValue, "headerValue");
         return new SourceRecord(
-                value, key, keys, values, topic, partition, offset, timestamp, original);
+                value,
+                key,
+                keys,
+                values,
+                topic,
+                partition,
+                offset,
+                timestamp,
+                original,
+                schemaFingerprint);
     }
 
     /** This record with {@code newValue} as its value; the {@link #original()} stays. */
@@ -92,7 +132,26 @@ public final class SourceRecord {
                 partition,
                 offset,
                 timestamp,
-                original);
+                original,
+                schemaFingerprint);
+    }
+
+    /**
+     * This record as accepted by the schema of fingerprint {@code fingerprint} (the shard sink
+     * keeps a shard to one schema).
+     */
+    public SourceRecord withSchemaFingerprint(String fingerprint) {
+        return new SourceRecord(
+                value,
+                key,
+                headerKeys,
+                headerValues,
+                topic,
+                partition,
+                offset,
+                timestamp,
+                original,
+                fingerprint);
     }
 
     /**
@@ -109,7 +168,8 @@ public final class SourceRecord {
                 partition,
                 offset,
                 timestamp,
-                original == null ? value : original);
+                original == null ? value : original,
+                schemaFingerprint);
     }
 
     /**
@@ -174,6 +234,11 @@ public final class SourceRecord {
         return original;
     }
 
+    /** The fingerprint of the schema that accepted the record, or null (see the constructor). */
+    public String schemaFingerprint() {
+        return schemaFingerprint;
+    }
+
     /** The Kafka key, or null. */
     public byte[] key() {
         return key;
@@ -221,6 +286,7 @@ public final class SourceRecord {
                 && Arrays.equals(value, r.value)
                 && Arrays.equals(key, r.key)
                 && Arrays.equals(original, r.original)
+                && Objects.equals(schemaFingerprint, r.schemaFingerprint)
                 && Arrays.equals(headerKeys, r.headerKeys)
                 && Arrays.deepEquals(headerValues, r.headerValues);
     }

@@ -13,17 +13,19 @@ import org.apache.flink.core.memory.DataOutputView;
  * The serializer of {@link SourceRecord}: no Kryo. Layout: topic (UTF), partition, offset,
  * timestamp, value (length + bytes), key (length, -1 for none), headers (count, then key UTF and
  * value length (-1 for null) + bytes each), then from layout 2 on the {@linkplain
- * SourceRecord#original() original} value (length, -1 for none). The snapshot is versioned: a
- * format change bumps {@link Snapshot#VERSION} and keeps reading the older layouts ({@link
- * #ofLayout}), so window state of an older savepoint is migrated.
+ * SourceRecord#original() original} value (length, -1 for none), from layout 3 on the {@linkplain
+ * SourceRecord#schemaFingerprint() schema fingerprint} (a presence flag, then UTF). The snapshot is
+ * versioned: a format change bumps {@link Snapshot#VERSION} and keeps reading the older layouts
+ * ({@link #ofLayout}), so window state of an older savepoint is migrated.
  */
 public final class SourceRecordSerializer extends ImmutableTypeSerializer<SourceRecord> {
     private static final long serialVersionUID = 1L;
 
     /** The serializer of the current layout, {@link Snapshot#VERSION}. */
-    public static final SourceRecordSerializer INSTANCE = new SourceRecordSerializer(2);
+    public static final SourceRecordSerializer INSTANCE = new SourceRecordSerializer(3);
 
     private static final SourceRecordSerializer LAYOUT_1 = new SourceRecordSerializer(1);
+    private static final SourceRecordSerializer LAYOUT_2 = new SourceRecordSerializer(2);
 
     private final int layout;
 
@@ -31,11 +33,12 @@ public final class SourceRecordSerializer extends ImmutableTypeSerializer<Source
         this.layout = layout;
     }
 
-    /** The serializer that reads and writes layout {@code version} (1 or 2). */
+    /** The serializer that reads and writes layout {@code version} (1 to 3). */
     public static SourceRecordSerializer ofLayout(int version) {
         return switch (version) {
             case 1 -> LAYOUT_1;
-            case 2 -> INSTANCE;
+            case 2 -> LAYOUT_2;
+            case 3 -> INSTANCE;
             default -> throw new IllegalArgumentException("no SourceRecord layout " + version);
         };
     }
@@ -69,6 +72,12 @@ public final class SourceRecordSerializer extends ImmutableTypeSerializer<Source
             throw new IllegalStateException(
                     "SourceRecord layout 1 cannot hold the original value of " + r);
         }
+        if (layout >= 3) {
+            out.writeBoolean(r.schemaFingerprint() != null);
+            if (r.schemaFingerprint() != null) {
+                out.writeUTF(r.schemaFingerprint());
+            }
+        }
     }
 
     @Override
@@ -90,6 +99,7 @@ public final class SourceRecordSerializer extends ImmutableTypeSerializer<Source
             values[i] = readBytes(in);
         }
         byte[] original = layout >= 2 ? readBytes(in) : null;
+        String fingerprint = layout >= 3 && in.readBoolean() ? in.readUTF() : null;
         return new SourceRecord(
                 value == null ? new byte[0] : value,
                 key,
@@ -99,7 +109,8 @@ public final class SourceRecordSerializer extends ImmutableTypeSerializer<Source
                 partition,
                 offset,
                 timestamp,
-                original);
+                original,
+                fingerprint);
     }
 
     static void writeBytes(byte[] b, DataOutputView out) throws IOException {
@@ -146,11 +157,11 @@ public final class SourceRecordSerializer extends ImmutableTypeSerializer<Source
 
     /**
      * The versioned snapshot of {@link SourceRecordSerializer}. 2: the original value of converted
-     * records was added; layout 1 is still read.
+     * records was added; 3: the schema fingerprint; layouts 1 and 2 are still read.
      */
     public static final class Snapshot extends VersionedSnapshot<SourceRecord> {
         /** The serialized layout version; bump it (and keep reading old data) on any change. */
-        public static final int VERSION = 2;
+        public static final int VERSION = 3;
 
         public Snapshot() {
             super(VERSION, 1, SourceRecordSerializer::ofLayout);

@@ -3,6 +3,7 @@ package io.tfstream.operators.window;
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
+import io.tfstream.operators.parse.LiveSchema;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
@@ -12,6 +13,8 @@ import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.internal.InternalListState;
 import org.apache.flink.runtime.state.internal.InternalValueState;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -40,6 +43,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  *
  * <p>A record whose window has already closed is late: counted ({@code tfstream.lateRecords}) and
  * sent to the dead letters with reason {@code late}, or dropped.
+ *
+ * <p>With schema updates ({@link LiveSchema}) a changed schema is taken up before a checkpoint
+ * barrier; a window is parsed, batch by batch, with the schema in force when it closes (or emits
+ * early), and each payload carries that schema's fingerprint.
  */
 public final class WindowBatchParseOperator extends AbstractStreamOperator<SourceRecord>
         implements OneInputStreamOperator<SourceRecord, SourceRecord>, Triggerable<Object, Long> {
@@ -55,6 +62,7 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
     private transient WindowBatches batches;
     private transient Counter late;
     private transient Counter earlyEmits;
+    private transient LiveSchema schema;
 
     /**
      * @param keys the selector the input stream is keyed by: it turns the keys back into bytes
@@ -67,10 +75,31 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
     }
 
     @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        schema =
+                LiveSchema.restore(
+                        settings,
+                        getRuntimeContext().getJobInfo().getJobName(),
+                        context,
+                        subtask());
+    }
+
+    /** The fingerprint of the schema the next window batch is parsed with. */
+    String schemaFingerprint() {
+        return schema.fingerprint();
+    }
+
+    private int subtask() {
+        return getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+    }
+
+    @Override
     @SuppressWarnings("unchecked")
     public void open() throws Exception {
         super.open();
-        batches = new WindowBatches(settings, getMetricGroup());
+        batches = new WindowBatches(schema.settings(), getMetricGroup());
+        schema.start(subtask());
         late = getMetricGroup().addGroup("tfstream").counter("lateRecords");
         earlyEmits = getMetricGroup().addGroup("tfstream").counter("windowEarlyEmits");
         records =
@@ -174,6 +203,32 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
         }
         records.clear();
         progress.clear();
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        // No batch is open between two elements: windows are parsed whole on their timers.
+        if (schema.switchIfChanged(
+                a -> output.collect(LiveSchema.ALERTS, new StreamRecord<>(a)),
+                getProcessingTimeService().getCurrentProcessingTime(),
+                checkpointId)) {
+            batches.switchSchema(schema.settings());
+        }
+        super.prepareSnapshotPreBarrier(checkpointId);
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        schema.snapshot(subtask());
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (schema != null) {
+            schema.close();
+        }
+        super.close();
     }
 
     @Override

@@ -52,14 +52,25 @@ final class WindowBatches {
 
     WindowBatches(ParseSettings settings, MetricGroup operatorGroup) throws Exception {
         this.settings = settings;
-        this.emitter =
-                new BatchEmitter(
-                        settings.tensorBatches()
-                                ? settings.withTensorBatches(
-                                        settings.tensorBatchFingerprint(),
-                                        settings.maxPayloadBytes() - WINDOW_FIELDS)
-                                : settings,
-                        operatorGroup);
+        this.emitter = new BatchEmitter(forEmitter(settings), operatorGroup);
+    }
+
+    /** The emitter's settings: payloads leave room for the window fields. */
+    private static ParseSettings forEmitter(ParseSettings s) {
+        return s.tensorBatches()
+                ? s.withTensorBatches(
+                        s.tensorBatchFingerprint(), s.maxPayloadBytes() - WINDOW_FIELDS)
+                : s;
+    }
+
+    /** See {@link BatchEmitter#switchSchema}; the next window batches use {@code next}'s schema. */
+    void switchSchema(ParseSettings next) throws Exception {
+        emitter.switchSchema(forEmitter(next));
+    }
+
+    /** The fingerprint of the schema the next batch is parsed with. */
+    String fingerprint() {
+        return emitter.fingerprint();
     }
 
     /** See {@link BatchEmitter#watermarkEmitted}. */

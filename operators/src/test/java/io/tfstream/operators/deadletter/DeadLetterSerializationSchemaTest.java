@@ -108,4 +108,33 @@ class DeadLetterSerializationSchemaTest {
         assertEquals(
                 "", new String(DeadLetterSerializationSchema.cut("x", 0), StandardCharsets.UTF_8));
     }
+
+    @Test
+    void aDeadLetterJudgedUnderAnotherSchemaNamesThatSchema() throws Exception {
+        SourceRecord s = SourceRecord.of(new byte[] {5}, "in", 0, 1, 2);
+        DeadLetter judged = new DeadLetter(s, DeadLetterReason.PARSE_ERROR, "why", "cd34");
+        DeadLetterSerializationSchema schema =
+                new DeadLetterSerializationSchema("dlq", "ab12", 1024);
+        assertEquals(
+                "cd34",
+                header(schema.serialize(judged, null, null), DeadLetterHeaders.SCHEMA_FINGERPRINT));
+        // The fingerprint survives the trip between operators; without one the job's is written.
+        for (DeadLetter d :
+                new DeadLetter[] {judged, new DeadLetter(s, DeadLetterReason.LATE, "x")}) {
+            org.apache.flink.core.memory.DataOutputSerializer out =
+                    new org.apache.flink.core.memory.DataOutputSerializer(64);
+            DeadLetterSerializer.INSTANCE.serialize(d, out);
+            DeadLetter back =
+                    DeadLetterSerializer.INSTANCE.deserialize(
+                            new org.apache.flink.core.memory.DataInputDeserializer(
+                                    out.getCopyOfBuffer()));
+            assertEquals(d.schemaFingerprint(), back.schemaFingerprint());
+            assertEquals(d.error(), back.error());
+            assertEquals(
+                    d.schemaFingerprint() == null ? "ab12" : "cd34",
+                    header(
+                            schema.serialize(back, null, null),
+                            DeadLetterHeaders.SCHEMA_FINGERPRINT));
+        }
+    }
 }

@@ -35,8 +35,21 @@ class ShardCommittableSerializerTest {
         }
         String shard = HexFormat.of().formatHex(ser.serialize(SHARD));
         String marker = HexFormat.of().formatHex(ser.serialize(MARKER));
-        assertEquals(STORED_SHARD_V3, shard);
+        // Version 4: a shard as in version 3, then the schema fingerprint (absent: one 0 byte).
+        assertEquals(STORED_SHARD_V3 + "00", shard);
         assertEquals(STORED_MARKER_V3, marker);
+        ShardCommittable.Shard live =
+                new ShardCommittable.Shard(
+                        SHARD.bucket(),
+                        SHARD.name(),
+                        SHARD.closed(),
+                        SHARD.stats(),
+                        SHARD.crc32c(),
+                        SHARD.fileBytes(),
+                        SHARD.segments(),
+                        "ab");
+        assertEquals(STORED_SHARD_V3 + "0100026162", HexFormat.of().formatHex(ser.serialize(live)));
+        assertEquals(live, ser.deserialize(4, ser.serialize(live)));
         assertEquals(SHARD, ser.deserialize(3, HexFormat.of().parseHex(STORED_SHARD_V3)));
         assertEquals(MARKER, ser.deserialize(3, HexFormat.of().parseHex(STORED_MARKER_V3)));
     }

@@ -57,8 +57,23 @@ class ShardWriterStateSerializerTest {
         byte[] bytes = ser.serialize(o);
         assertEquals(o, ser.deserialize(ser.getVersion(), bytes));
         assertEquals(Compression.ZLIB, o.encoder().compression());
-        assertEquals(STORED_OPEN_V4, HexFormat.of().formatHex(bytes));
+        // Version 5 = version 4's layout, then the schema fingerprint (absent: one 0 byte).
+        assertEquals(STORED_OPEN_V4 + "00", HexFormat.of().formatHex(bytes));
         assertEquals(o, ser.deserialize(4, HexFormat.of().parseHex(STORED_OPEN_V4)));
+        ShardWriterState.Open live =
+                new ShardWriterState.Open(
+                        o.bucket(),
+                        o.name(),
+                        o.bucketEnd(),
+                        o.persisted(),
+                        o.encoder(),
+                        o.stats(),
+                        o.openedAt(),
+                        o.segments(),
+                        "ab");
+        byte[] withFingerprint = ser.serialize(live);
+        assertEquals(STORED_OPEN_V4 + "0100026162", HexFormat.of().formatHex(withFingerprint));
+        assertEquals(live, ser.deserialize(5, withFingerprint));
     }
 
     @Test
@@ -69,7 +84,7 @@ class ShardWriterStateSerializerTest {
             assertTrue(e.getMessage().contains("--drain"), e.getMessage());
             assertTrue(e.getMessage().contains("without its state"), e.getMessage());
         }
-        IOException newer = assertThrows(IOException.class, () -> ser.deserialize(5, new byte[8]));
+        IOException newer = assertThrows(IOException.class, () -> ser.deserialize(6, new byte[8]));
         assertTrue(newer.getMessage().contains("newer"), newer.getMessage());
     }
 

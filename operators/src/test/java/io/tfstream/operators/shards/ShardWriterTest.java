@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.shards.ShardManifest;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
@@ -237,5 +238,45 @@ class ShardWriterTest {
         assertEquals(new ShardWriterState.Lineage(JOB, 0, 5, 1), state.get(0));
         assertTrue(state.get(1) instanceof ShardWriterState.Open);
         w.close();
+    }
+
+    @Test
+    void aSchemaChangeRollsTheOpenShardAndEachManifestNamesItsSchema() throws Exception {
+        ShardSettings s =
+                ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
+        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        writeUnder(w, 0, 3, "f1");
+        List<ShardWriterState> state = w.snapshotState(1);
+        assertEquals("f1", ((ShardWriterState.Open) state.get(1)).schemaFingerprint());
+        w.close();
+        // Restored, the open shard keeps its schema: more of it joins, another schema rolls it.
+        ShardWriter again = writer(s, OptionalLong.of(1), state);
+        writeUnder(again, 3, 5, "f1");
+        assertEquals(1, again.openShards());
+        writeUnder(again, 5, 8, "f2");
+        assertEquals(1, again.openShards());
+        again.flush(true);
+        List<ShardCommittable> done = new ArrayList<>(again.prepareCommit());
+        assertEquals(2, done.size());
+        List<String> shards = commit(s, done);
+        again.close();
+        for (int k = 0; k < 2; k++) {
+            Path shard = base.resolve("dt=2026-11-24/hour=10").resolve(shards.get(k));
+            assertEquals(k == 0 ? names(0, 5) : names(5, 8), read(shard));
+            ShardManifest m =
+                    ShardManifest.fromJson(
+                            Files.readString(
+                                    shard.resolveSibling(ShardManifest.fileNameOf(shards.get(k)))));
+            assertEquals(k == 0 ? "f1" : "f2", m.schemaFingerprint());
+        }
+    }
+
+    private static void writeUnder(ShardWriter w, int from, int to, String fingerprint)
+            throws Exception {
+        for (int i = from; i < to; i++) {
+            w.write(
+                    record(i, HOUR_10).withSchemaFingerprint(fingerprint),
+                    new ShardTesting.Context(HOUR_10, Long.MIN_VALUE));
+        }
     }
 }

@@ -144,25 +144,57 @@ class SourceRecordSerializerTest {
     void theVersion2LayoutIsStable() throws IOException {
         SourceRecord converted = headered().withConvertedValue(new byte[] {0x0a, 0});
         DeadLetter d = new DeadLetter(converted, DeadLetterReason.PARSE_ERROR, "bad");
-        assertEquals(2, SourceRecordSerializer.Snapshot.VERSION);
-        assertEquals(2, DeadLetterSerializer.Snapshot.VERSION);
+        assertEquals(3, SourceRecordSerializer.Snapshot.VERSION);
+        assertEquals(3, DeadLetterSerializer.Snapshot.VERSION);
         DataOutputSerializer out = new DataOutputSerializer(64);
-        SourceRecordSerializer.INSTANCE.serialize(converted, out);
+        SourceRecordSerializer.ofLayout(2).serialize(converted, out);
         assertEquals(
                 STORED_SOURCE_RECORD_V2,
                 HexFormat.of().formatHex(out.getCopyOfBuffer()),
                 "the layout of version 2 changed: bump SourceRecordSerializer's version");
         out.clear();
-        DeadLetterSerializer.INSTANCE.serialize(d, out);
+        DeadLetterSerializer.ofLayout(2).serialize(d, out);
         assertEquals(
                 STORED_DEAD_LETTER_V2,
                 HexFormat.of().formatHex(out.getCopyOfBuffer()),
                 "the layout of version 2 changed: bump DeadLetterSerializer's version");
+        // Layout 3: the same, then the schema fingerprint (absent: one 0 byte).
+        out.clear();
+        DeadLetterSerializer.INSTANCE.serialize(d, out);
+        assertEquals(STORED_DEAD_LETTER_V2 + "00", HexFormat.of().formatHex(out.getCopyOfBuffer()));
+        out.clear();
+        DeadLetter judged = new DeadLetter(converted, DeadLetterReason.PARSE_ERROR, "bad", "ab");
+        DeadLetterSerializer.INSTANCE.serialize(judged, out);
+        assertEquals(
+                STORED_DEAD_LETTER_V2 + "0100026162",
+                HexFormat.of().formatHex(out.getCopyOfBuffer()),
+                "the layout of version 3 changed: bump DeadLetterSerializer's version");
+        assertEquals(
+                judged,
+                DeadLetterSerializer.INSTANCE.deserialize(
+                        new DataInputDeserializer(out.getCopyOfBuffer())));
         assertEquals(
                 converted,
+                SourceRecordSerializer.ofLayout(2)
+                        .deserialize(
+                                new DataInputDeserializer(
+                                        HexFormat.of().parseHex(STORED_SOURCE_RECORD_V2))));
+        // Layout 3: the same, then the schema fingerprint (a flag, then UTF).
+        out.clear();
+        SourceRecordSerializer.INSTANCE.serialize(converted, out);
+        assertEquals(
+                STORED_SOURCE_RECORD_V2 + "00", HexFormat.of().formatHex(out.getCopyOfBuffer()));
+        SourceRecord accepted = converted.withSchemaFingerprint("ab");
+        out.clear();
+        SourceRecordSerializer.INSTANCE.serialize(accepted, out);
+        assertEquals(
+                STORED_SOURCE_RECORD_V2 + "0100026162",
+                HexFormat.of().formatHex(out.getCopyOfBuffer()),
+                "the layout of version 3 changed: bump SourceRecordSerializer's version");
+        assertEquals(
+                accepted,
                 SourceRecordSerializer.INSTANCE.deserialize(
-                        new DataInputDeserializer(
-                                HexFormat.of().parseHex(STORED_SOURCE_RECORD_V2))));
+                        new DataInputDeserializer(out.getCopyOfBuffer())));
     }
 
     /**
@@ -182,6 +214,25 @@ class SourceRecordSerializerTest {
         assertArrayEquals(new byte[] {3}, back.source().headerValue(2));
         assertEquals(DeadLetterReason.PARSE_ERROR, back.reason());
         assertEquals("bad", back.error());
+        assertTrue(
+                DeadLetterSerializer.INSTANCE
+                        .snapshotConfiguration()
+                        .resolveSchemaCompatibility(old)
+                        .isCompatibleAfterMigration());
+    }
+
+    /** A stored layout-2 dead letter (before fingerprints) is read and migrated. */
+    @Test
+    void aStoredVersion2DeadLetterIsReadWithoutAFingerprint() throws IOException {
+        TypeSerializerSnapshot<DeadLetter> old =
+                readSnapshot(new DeadLetterSerializer.Snapshot(), 2);
+        DeadLetter back =
+                old.restoreSerializer()
+                        .deserialize(
+                                new DataInputDeserializer(
+                                        HexFormat.of().parseHex(STORED_DEAD_LETTER_V2)));
+        assertEquals("bad", back.error());
+        assertEquals(null, back.schemaFingerprint());
         assertTrue(
                 DeadLetterSerializer.INSTANCE
                         .snapshotConfiguration()
@@ -265,11 +316,11 @@ class SourceRecordSerializerTest {
                         () ->
                                 new SourceRecordSerializer.Snapshot()
                                         .readSnapshot(
-                                                3,
+                                                4,
                                                 new DataInputDeserializer(new byte[0]),
                                                 getClass().getClassLoader()));
         assertTrue(
-                e.getMessage().contains("layout version 3, this build reads versions 1 to 2"),
+                e.getMessage().contains("layout version 4, this build reads versions 1 to 3"),
                 e.getMessage());
     }
 }

@@ -1,0 +1,380 @@
+package io.tfstream.operators.parse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterGuard;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
+import io.tfstream.operators.deadletter.DeadLetterReason;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.operators.validation.ValidationOutput;
+import io.tfstream.parse.ExampleBatchParser;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.parse.RecordBatch;
+import io.tfstream.payload.EncodedTensorBatch;
+import io.tfstream.payload.TensorBatchCodec;
+import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.spec.DType;
+import io.tfstream.spec.FeatureSpec;
+import io.tfstream.spec.FeatureSpecs;
+import io.tfstream.spec.FixedLenFeature;
+import io.tfstream.spec.SchemaFingerprint;
+import io.tfstream.spec.SequenceFeatureSpecs;
+import io.tfstream.spec.VarLenFeature;
+import io.tfstream.spec.json.SpecJsonWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tensorflow.example.Example;
+import org.tensorflow.example.Feature;
+import org.tensorflow.example.Features;
+import org.tensorflow.example.Int64List;
+
+/**
+ * The live schema: the switch in the count-batch operator between batches, its checkpointed schema,
+ * refusals with a SCHEMA alert once per content, and the poller and state pieces alone.
+ */
+@SuppressWarnings("try") // the harness's close() may throw InterruptedException
+class LiveSchemaTest {
+    @TempDir Path dir;
+
+    /** x required; y optional. */
+    private static final FeatureSpecs V1 =
+            FeatureSpecs.of(
+                    Map.<String, FeatureSpec>of(
+                            "x",
+                            FixedLenFeature.required(List.of(), DType.INT64),
+                            "y",
+                            new VarLenFeature(DType.INT64)));
+
+    /** x and z required: refuses records without z (not backward compatible with V1). */
+    private static final FeatureSpecs V2 =
+            FeatureSpecs.of(
+                    Map.<String, FeatureSpec>of(
+                            "x",
+                            FixedLenFeature.required(List.of(), DType.INT64),
+                            "z",
+                            FixedLenFeature.required(List.of(), DType.INT64)));
+
+    /** V1 plus an optional feature: backward compatible. */
+    private static final FeatureSpecs V1_PLUS =
+            FeatureSpecs.of(
+                    Map.<String, FeatureSpec>of(
+                            "x",
+                            FixedLenFeature.required(List.of(), DType.INT64),
+                            "y",
+                            new VarLenFeature(DType.INT64),
+                            "w",
+                            new VarLenFeature(DType.FLOAT32)));
+
+    private static byte[] json(FeatureSpecs spec) {
+        return SpecJsonWriter.write(spec).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String fingerprint(FeatureSpecs spec) throws Exception {
+        return SchemaFingerprint.of(json(spec), "spec.json");
+    }
+
+    private static byte[] example(Map<String, Long> features) {
+        Features.Builder f = Features.newBuilder();
+        features.forEach(
+                (k, v) ->
+                        f.putFeature(
+                                k,
+                                Feature.newBuilder()
+                                        .setInt64List(Int64List.newBuilder().addValue(v))
+                                        .build()));
+        return Example.newBuilder().setFeatures(f).build().toByteArray();
+    }
+
+    private static final byte[] ONLY_X = example(Map.of("x", 1L));
+    private static final byte[] X_AND_Z = example(Map.of("x", 2L, "z", 3L));
+
+    private ParseSettings settings(Path file, SchemaUpdates.Compatibility c) throws Exception {
+        return new ParseSettings(
+                        Files.readAllBytes(file),
+                        "spec.json",
+                        false,
+                        ParseLimits.defaults(),
+                        BatchTriggers.defaults(),
+                        EventTimeSettings.kafkaTimestamp(),
+                        DeadLetterGuard.off())
+                .withTensorBatches(fingerprint(V1), Integer.MAX_VALUE)
+                .withSchemaUpdates(new SchemaUpdates(file.toUri().toString(), 5, c));
+    }
+
+    private static OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> harness(
+            ParseSettings s) throws Exception {
+        OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h =
+                new OneInputStreamOperatorTestHarness<>(
+                        new BatchParseOperator(s), SourceRecordSerializer.INSTANCE);
+        h.setup(SourceRecordSerializer.INSTANCE);
+        return h;
+    }
+
+    private static String inForce(OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
+        return ((BatchParseOperator) h.getOneInputOperator()).schemaFingerprint();
+    }
+
+    /** Checkpoints (barrier only) until the operator's schema is {@code expected}. */
+    private static long checkpointUntil(
+            OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h,
+            String expected,
+            long checkpoint)
+            throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!expected.equals(inForce(h))) {
+            assertTrue(System.nanoTime() < deadline, "the new schema was not taken up");
+            Thread.sleep(10);
+            h.prepareSnapshotPreBarrier(++checkpoint);
+        }
+        return checkpoint;
+    }
+
+    private static List<TensorBatch> payloads(
+            OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
+        List<TensorBatch> out = new ArrayList<>();
+        var q = h.getSideOutput(BatchParseOperator.TENSOR_BATCHES);
+        if (q != null) {
+            for (StreamRecord<EncodedTensorBatch> r : q) {
+                out.add(r.getValue().toMessage());
+            }
+            q.clear();
+        }
+        return out;
+    }
+
+    private static List<DeadLetter> deadLetters(
+            OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
+        List<DeadLetter> out = new ArrayList<>();
+        var q = h.getSideOutput(DeadLetterOutput.TAG);
+        if (q != null) {
+            for (StreamRecord<DeadLetter> r : q) {
+                out.add(r.getValue());
+            }
+            q.clear();
+        }
+        return out;
+    }
+
+    private static List<JsonNode> alerts(
+            OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        var q = h.getSideOutput(LiveSchema.ALERTS);
+        if (q != null) {
+            for (StreamRecord<ValidationOutput> r : q) {
+                out.add(new ObjectMapper().readTree(r.getValue().value()));
+            }
+        }
+        return out;
+    }
+
+    private static void feed(
+            OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h, long firstOffset)
+            throws Exception {
+        h.processElement(new StreamRecord<>(SourceRecord.of(ONLY_X, "in", 0, firstOffset, 5)));
+        h.processElement(new StreamRecord<>(SourceRecord.of(X_AND_Z, "in", 0, firstOffset + 1, 5)));
+    }
+
+    @Test
+    void aChangedSchemaIsTakenUpAtABarrierAndEveryOutputCarriesItsFingerprint() throws Exception {
+        Path file = dir.resolve("spec.json");
+        Files.write(file, json(V1));
+        OperatorSubtaskState state;
+        try (var h = harness(settings(file, SchemaUpdates.Compatibility.ANY))) {
+            h.open();
+            feed(h, 0);
+            h.prepareSnapshotPreBarrier(1);
+            List<TensorBatch> first = payloads(h);
+            assertEquals(1, first.size());
+            assertEquals(fingerprint(V1), first.get(0).getSchemaFingerprint());
+            assertEquals(2, first.get(0).getRows());
+            assertEquals(List.of(), deadLetters(h));
+
+            Files.write(file, json(V2));
+            long cp = checkpointUntil(h, fingerprint(V2), 1);
+            feed(h, 2);
+            h.prepareSnapshotPreBarrier(cp + 1);
+            List<TensorBatch> second = payloads(h);
+            assertEquals(1, second.size());
+            TensorBatch b = second.get(0);
+            assertEquals(fingerprint(V2), b.getSchemaFingerprint());
+            // Exactly the parse of its one row under V2.
+            assertEquals(
+                    ExampleBatchParser.create(V2)
+                            .parse(RecordBatch.of(List.of(X_AND_Z)))
+                            .features(),
+                    TensorBatchCodec.decode(b, ""));
+            List<DeadLetter> dead = deadLetters(h);
+            assertEquals(1, dead.size());
+            assertEquals(2, dead.get(0).source().offset());
+            assertEquals(DeadLetterReason.PARSE_ERROR, dead.get(0).reason());
+            assertEquals(fingerprint(V2), dead.get(0).schemaFingerprint());
+            assertEquals(List.of(), alerts(h));
+            state = h.snapshot(cp + 1, 5_000);
+        }
+        // The file goes back to V1, yet a restore parses with the checkpoint's V2 until the
+        // poller's change is taken up at a barrier.
+        Files.write(file, json(V1));
+        try (var h = harness(settings(file, SchemaUpdates.Compatibility.ANY))) {
+            h.initializeState(state);
+            h.open();
+            assertEquals(fingerprint(V2), inForce(h));
+            feed(h, 4);
+            h.prepareSnapshotPreBarrier(100);
+            assertEquals(1, deadLetters(h).size());
+            checkpointUntil(h, fingerprint(V1), 100);
+        }
+    }
+
+    @Test
+    void aRefusedSchemaGivesOneAlertAndChangesNothing() throws Exception {
+        Path file = dir.resolve("spec.json");
+        Files.write(file, json(V1));
+        try (var h = harness(settings(file, SchemaUpdates.Compatibility.BACKWARD))) {
+            h.open();
+            Files.write(file, "{ not json".getBytes(StandardCharsets.UTF_8));
+            long cp = 0;
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (alerts(h).isEmpty()) {
+                assertTrue(System.nanoTime() < deadline, "no alert");
+                Thread.sleep(10);
+                h.prepareSnapshotPreBarrier(++cp);
+            }
+            // Polled again and again, the same content is not alerted again.
+            for (int i = 0; i < 5; i++) {
+                Thread.sleep(20);
+                h.prepareSnapshotPreBarrier(++cp);
+            }
+            List<JsonNode> a = alerts(h);
+            assertEquals(1, a.size());
+            assertEquals("SCHEMA", a.get(0).get("scope").asText());
+            assertEquals("SCHEMA_UPDATE_REJECTED", a.get(0).get("anomaly_type").asText());
+            assertEquals(fingerprint(V1), a.get(0).get("schema_fingerprint").asText());
+            assertTrue(
+                    a.get(0).get("description").asText().contains("does not convert"),
+                    a.get(0).toString());
+            assertEquals(fingerprint(V1), inForce(h));
+
+            // Not backward compatible: refused, naming the feature.
+            Files.write(file, json(V2));
+            while (alerts(h).size() < 2) {
+                assertTrue(System.nanoTime() < deadline, "no second alert");
+                Thread.sleep(10);
+                h.prepareSnapshotPreBarrier(++cp);
+            }
+            String why = alerts(h).get(1).get("description").asText();
+            assertTrue(why.contains("backward") && why.contains("'z'"), why);
+            feed(h, 0);
+            h.prepareSnapshotPreBarrier(++cp);
+            assertEquals(List.of(), deadLetters(h));
+            assertEquals(fingerprint(V1), payloads(h).get(0).getSchemaFingerprint());
+
+            // A compatible change is taken up.
+            Files.write(file, json(V1_PLUS));
+            checkpointUntil(h, fingerprint(V1_PLUS), cp);
+        }
+    }
+
+    @Test
+    void refusalsOfAnotherKindOrWithoutTheEventTimeFeature() throws Exception {
+        Path file = dir.resolve("spec.json");
+        Files.write(file, json(V1));
+        ParseSettings s =
+                new ParseSettings(
+                                json(V1),
+                                "spec.json",
+                                false,
+                                ParseLimits.defaults(),
+                                BatchTriggers.defaults(),
+                                EventTimeSettings.feature("y", EventTimeSettings.Unit.MILLIS),
+                                DeadLetterGuard.off())
+                        .withSchemaUpdates(
+                                new SchemaUpdates(
+                                        file.toString(), 1000, SchemaUpdates.Compatibility.ANY));
+        List<ValidationOutput> alerts = new ArrayList<>();
+        LiveSchema live = new LiveSchema(s, "job");
+        byte[] v2 = json(V2);
+        assertFalse(live.consider(v2, SchemaPoller.sha256(v2), alerts::add, 7));
+        assertEquals(1, alerts.size());
+        String text = new String(alerts.get(0).value(), StandardCharsets.UTF_8);
+        assertTrue(text.contains("event-time feature 'y'"), text);
+        // The same content again: no second alert.
+        assertFalse(live.consider(v2, SchemaPoller.sha256(v2), alerts::add, 8));
+        assertEquals(1, alerts.size());
+
+        byte[] seq =
+                SpecJsonWriter.write(
+                                new SequenceFeatureSpecs(
+                                        V1, FeatureSpecs.of(Map.<String, FeatureSpec>of())))
+                        .getBytes(StandardCharsets.UTF_8);
+        assertFalse(live.consider(seq, SchemaPoller.sha256(seq), alerts::add, 9));
+        assertEquals(2, alerts.size());
+        String t = new String(alerts.get(1).value(), StandardCharsets.UTF_8);
+        assertTrue(t.contains("SequenceExample"), t);
+        byte[] plus = json(V1_PLUS);
+        assertTrue(live.consider(plus, SchemaPoller.sha256(plus), alerts::add, 10));
+        assertEquals(fingerprint(V1_PLUS), live.fingerprint());
+        assertNotEquals(fingerprint(V1), live.fingerprint());
+    }
+
+    @Test
+    void thePollerHandsOnlyChangedContent() throws Exception {
+        Path file = dir.resolve("spec.json");
+        Files.write(file, json(V1));
+        try (SchemaPoller p = new SchemaPoller(file.toString(), json(V1))) {
+            p.pollOnce();
+            assertNull(p.take());
+            Files.write(file, json(V2));
+            p.pollOnce();
+            p.pollOnce(); // the same content again replaces nothing
+            SchemaPoller.Candidate c = p.take();
+            assertEquals(SchemaPoller.sha256(json(V2)), c.sha256());
+            assertEquals(new String(json(V2), StandardCharsets.UTF_8), new String(c.content()));
+            assertNull(p.take());
+            Files.delete(file);
+            p.pollOnce(); // unreadable: logged, nothing handed
+            assertNull(p.take());
+        }
+    }
+
+    @Test
+    void theStateEntryRoundTripsAndARestorePicksItsOwnOrTheNewest() throws Exception {
+        SchemaInForceState.Entry e =
+                new SchemaInForceState.Entry(3, 42, "schema.pbtxt", new byte[] {1, 2, 3});
+        SchemaInForceState.Entry back = SchemaInForceState.decode(SchemaInForceState.encode(e));
+        assertEquals(3, back.subtask());
+        assertEquals(42, back.switchedAt());
+        assertEquals("schema.pbtxt", back.fileName());
+        assertEquals(List.of((byte) 1, (byte) 2, (byte) 3), bytes(back.content()));
+
+        SchemaInForceState.Entry old = new SchemaInForceState.Entry(0, 7, "s", new byte[0]);
+        SchemaInForceState.Entry newer = new SchemaInForceState.Entry(1, 9, "s", new byte[0]);
+        assertEquals(old, SchemaInForceState.better(newer, old, 0)); // its own
+        assertEquals(newer, SchemaInForceState.better(old, newer, 5)); // no own: the newest
+    }
+
+    private static List<Byte> bytes(byte[] b) {
+        List<Byte> out = new ArrayList<>();
+        for (byte x : b) {
+            out.add(x);
+        }
+        return out;
+    }
+}
