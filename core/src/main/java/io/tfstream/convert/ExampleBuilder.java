@@ -105,6 +105,26 @@ final class ExampleBuilder {
         counts[slot] = c + 1;
     }
 
+    /**
+     * Appends the base64 text {@code b[off, off + len)} decoded ({@link Base64Bytes}) as one value.
+     *
+     * @throws IllegalArgumentException when the text is not base64
+     */
+    void addBase64(int slot, byte[] b, int off, int len) {
+        int c = counts[slot];
+        int[] ends = bytesEnds[slot];
+        if (c == ends.length) {
+            ends = bytesEnds[slot] = Arrays.copyOf(ends, c * 2);
+        }
+        int start = c == 0 ? 0 : ends[c - 1];
+        int max = start + Base64Bytes.maxDecoded(len);
+        if (max > bytes[slot].length) {
+            bytes[slot] = Arrays.copyOf(bytes[slot], Math.max(max, bytes[slot].length * 2));
+        }
+        ends[c] = start + Base64Bytes.decode(b, off, len, bytes[slot], start);
+        counts[slot] = c + 1;
+    }
+
     /** The Example of the present features. */
     byte[] toBytes() {
         int n = present.length;
