@@ -177,9 +177,7 @@ final class ExampleBuilder {
         int p = pos;
         o[p++] = 0x0A; // Features.feature (map entry)
         p = putVarint(o, p, entrySizes[i]);
-        byte[] head = heads[i];
-        System.arraycopy(head, 0, o, p, head.length);
-        p += head.length;
+        p = copy(heads[i], head(i), o, p);
         int list = listSize(i);
         p = putVarint(o, p, 1 + varintSize(list) + list);
         int u = used[i];
@@ -193,8 +191,23 @@ final class ExampleBuilder {
             o[p++] = 0x0A; // packed values
             p = putVarint(o, p, u);
         }
-        System.arraycopy(data[i], 0, o, p, u);
-        pos = p + u;
+        pos = copy(data[i], u, o, p);
+    }
+
+    private int head(int i) {
+        return heads[i].length;
+    }
+
+    /** Copies {@code src[0, n)} to {@code o} at {@code p}: a loop for the usual few bytes. */
+    private static int copy(byte[] src, int n, byte[] o, int p) {
+        if (n > 16) {
+            System.arraycopy(src, 0, o, p, n);
+        } else {
+            for (int k = 0; k < n; k++) {
+                o[p + k] = src[k];
+            }
+        }
+        return p + n;
     }
 
     private static int putVarint(byte[] o, int p, int v) {
