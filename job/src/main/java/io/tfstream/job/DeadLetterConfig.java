@@ -4,8 +4,8 @@ import static io.tfstream.job.OptionChecks.atLeast;
 import static io.tfstream.job.OptionChecks.positive;
 import static io.tfstream.job.OptionChecks.require;
 
+import io.tfstream.api.DeadLetterSink;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
-import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
 
 /**
  * The {@code dlq.*} options: the dead-letter topic every rejected record goes to and the circuit
@@ -36,11 +36,10 @@ final class DeadLetterConfig {
                 c.get(JobOptions.DLQ_MIN_RECORDS));
     }
 
-    /** The dead-letter records, tagged with the schema they were checked against. */
-    DeadLetterSerializationSchema serialization(String schemaFingerprint) {
-        return new DeadLetterSerializationSchema(
-                c.get(JobOptions.DLQ_TOPIC),
-                schemaFingerprint,
-                c.get(JobOptions.DLQ_MAX_ERROR_BYTES));
+    /** The dead-letter sink's format, tagged with the schema the records were checked against. */
+    DeadLetterSink sink(String schemaFingerprint) {
+        return DeadLetterSink.kafka(c.sinks().bootstrapServers(), c.get(JobOptions.DLQ_TOPIC))
+                .setSchemaFingerprint(schemaFingerprint)
+                .setMaxErrorBytes(c.get(JobOptions.DLQ_MAX_ERROR_BYTES));
     }
 }

@@ -1,14 +1,13 @@
 package io.tfstream.job;
 
-import java.util.Properties;
-import org.apache.flink.connector.base.DeliveryGuarantee;
-import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import io.tfstream.api.TfstreamKafkaSinkBuilder;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 
 /**
  * The exactly-once Kafka sinks every stage writes through ({@code output.bootstrap-servers}, {@code
- * output.properties.*}, {@code output.transaction-timeout}); each gets its own transactional-id
- * prefix {@code <job.name>-<output>} so that the sinks of one job never fence each other.
+ * output.properties.*}, {@code output.transaction-timeout}), built with the library's sink
+ * builders; each gets its own transactional-id prefix {@code <job.name>-<output>} so that the sinks
+ * of one job never fence each other.
  */
 final class KafkaSinks {
     private final JobConfig c;
@@ -18,22 +17,18 @@ final class KafkaSinks {
         OptionChecks.positive(c, JobOptions.OUTPUT_TRANSACTION_TIMEOUT);
     }
 
-    /** A sink of output {@code name} (e.g. dlq) with the producer properties as configured. */
-    <T> KafkaSink<T> exactlyOnce(KafkaRecordSerializationSchema<T> schema, String name) {
-        return exactlyOnce(c.outputProperties(), schema, name);
+    /** The brokers every output is written to. */
+    String bootstrapServers() {
+        return c.outputBootstrapServers();
     }
 
-    /** A sink of output {@code name} with producer properties {@code p}. */
-    <T> KafkaSink<T> exactlyOnce(
-            Properties p, KafkaRecordSerializationSchema<T> schema, String name) {
-        p.setProperty(
-                "transaction.timeout.ms",
-                Long.toString(c.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT).toMillis()));
-        return KafkaSink.<T>builder()
-                .setBootstrapServers(c.outputBootstrapServers())
-                .setKafkaProducerConfig(p)
-                .setRecordSerializer(schema)
-                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+    /**
+     * The sink {@code output} (e.g. dlq) builds, with the producer properties as configured; the
+     * output's own producer settings (e.g. the payloads' message size) are applied over them.
+     */
+    <T, B extends TfstreamKafkaSinkBuilder<T, B>> KafkaSink<T> exactlyOnce(B output, String name) {
+        return output.setProperties(c.outputProperties())
+                .setTransactionTimeout(c.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT))
                 .setTransactionalIdPrefix(c.get(JobOptions.JOB_NAME) + "-" + name)
                 .build();
     }

@@ -1,9 +1,9 @@
 package io.tfstream.job;
 
+import io.tfstream.api.AcceptedRecordSink;
+import io.tfstream.api.TensorPayloadSink;
 import io.tfstream.api.TfstreamParseBuilder;
-import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
-import java.util.Properties;
 
 /**
  * The optional outputs of accepted data ({@code output.records.topic}, {@code output.batches.*}):
@@ -12,9 +12,9 @@ import java.util.Properties;
  */
 final class PayloadConfig {
     /** Bytes of a payload message kept for its key, headers and Kafka's record framing. */
-    static final int BATCH_MESSAGE_RESERVE = 1024;
+    static final int BATCH_MESSAGE_RESERVE = TensorPayloadSink.MESSAGE_RESERVE;
 
-    private static final int MIN_BATCH_MESSAGE_BYTES = 4096;
+    private static final long MIN_BATCH_MESSAGE_BYTES = TensorPayloadSink.MIN_MAX_MESSAGE_BYTES;
 
     private final JobConfig c;
 
@@ -75,25 +75,16 @@ final class PayloadConfig {
         return batches() ? parse.setTensorBatches(schemaFingerprint, maxPayloadBytes()) : parse;
     }
 
-    /** The producer of the payloads: room for one message per request and two in its buffer. */
-    Properties batchesProducer() {
-        Properties producer = c.outputProperties();
-        long message = maxMessageBytes();
-        producer.setProperty("max.request.size", Long.toString(message));
-        long buffer =
-                Long.parseLong(producer.getProperty("buffer.memory", Long.toString(32L << 20)));
-        if (buffer < 2 * message) {
-            producer.setProperty("buffer.memory", Long.toString(2 * message));
-        }
-        return producer;
+    /** The payload sink's format: topic, key, message size (its producer settings follow). */
+    TensorPayloadSink batchesSink() {
+        return TensorPayloadSink.kafka(
+                        c.sinks().bootstrapServers(), c.get(JobOptions.OUTPUT_BATCHES_TOPIC))
+                .setKeyMode(c.get(JobOptions.OUTPUT_BATCHES_KEY))
+                .setMaxMessageBytes(maxMessageBytes());
     }
 
-    TensorBatchSerializationSchema batchesSerialization() {
-        return new TensorBatchSerializationSchema(
-                c.get(JobOptions.OUTPUT_BATCHES_TOPIC), c.get(JobOptions.OUTPUT_BATCHES_KEY));
-    }
-
-    AcceptedRecordSerializationSchema recordsSerialization() {
-        return new AcceptedRecordSerializationSchema(c.get(JobOptions.OUTPUT_RECORDS_TOPIC));
+    AcceptedRecordSink recordsSink() {
+        return AcceptedRecordSink.kafka(
+                c.sinks().bootstrapServers(), c.get(JobOptions.OUTPUT_RECORDS_TOPIC));
     }
 }

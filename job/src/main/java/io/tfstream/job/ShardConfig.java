@@ -5,7 +5,6 @@ import static io.tfstream.job.OptionChecks.positive;
 
 import io.tfstream.api.TfRecordShards;
 import io.tfstream.operators.shards.BucketSkewGuard;
-import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStore;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
@@ -23,8 +22,9 @@ import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * The {@code shards.*} options: TFRecord shards of the accepted records in event-time buckets, the
- * guards in front of them (bucket skew, late buckets) and the shard sink's {@link ShardSettings}.
- * Nothing is checked or built without {@code shards.path}.
+ * guards in front of them (bucket skew, late buckets) and the shard sink's {@link ShardSettings},
+ * all through the library's {@link TfRecordShards} builder. Nothing is checked or built without
+ * {@code shards.path}.
  */
 final class ShardConfig {
     /** Parts of one S3 multipart upload at most. */
@@ -200,32 +200,8 @@ final class ShardConfig {
                 : Optional.of(JobOptions.DEFAULT_MAX_BUCKET_SKEW);
     }
 
-    /** The skew guard in front of the shards; empty without shards or without a skew check. */
-    Optional<BucketSkewGuard> skewGuard() {
-        return enabled()
-                ? maxBucketSkew().map(s -> new BucketSkewGuard(s, skewAction()))
-                : Optional.empty();
-    }
-
     BucketSkewGuard.Action skewAction() {
         return c.get(JobOptions.SHARDS_SKEW_ACTION);
-    }
-
-    /** The guard of complete buckets; only with {@code _SUCCESS} markers. */
-    Optional<LateBucketGuard> lateBucketGuard() {
-        if (!enabled() || !c.get(JobOptions.SHARDS_SUCCESS_MARKERS)) {
-            return Optional.empty();
-        }
-        return Optional.of(
-                new LateBucketGuard(
-                        c.get(JobOptions.SHARDS_BUCKET_PATTERN),
-                        zone(),
-                        c.get(JobOptions.SHARDS_SUCCESS_DELAY),
-                        lateBucketAction()));
-    }
-
-    LateBucketGuard.Action lateBucketAction() {
-        return c.get(JobOptions.SHARDS_LATE_RECORDS);
     }
 
     ShardSettings settings(String schemaFingerprint) {
@@ -237,7 +213,10 @@ final class ShardConfig {
         return shards(schemaFingerprint, flink).settings();
     }
 
-    /** The shard sink, built with the library's builder under the job's operator uids. */
+    /**
+     * The shard sink and its guards (bucket skew, late buckets), built with the library's builder
+     * under the job's operator uids.
+     */
     TfRecordShards shards(String schemaFingerprint, ReadableConfig flink) {
         return TfRecordShards.builder(c.get(JobOptions.SHARDS_PATH))
                 .setStoreFactory(storeFactory(flink))
@@ -248,10 +227,9 @@ final class ShardConfig {
                 .setMaxAge(c.get(JobOptions.SHARDS_MAX_AGE))
                 .setBucketPattern(c.get(JobOptions.SHARDS_BUCKET_PATTERN))
                 .setZone(zone())
-                .setMaxBucketSkew(
-                        skewAction() == BucketSkewGuard.Action.PROCESSING_TIME
-                                ? maxBucketSkew().orElse(null)
-                                : null)
+                // With processing_time the skew guard only counts: the sink re-buckets.
+                .setSkewGuard(maxBucketSkew().orElse(null), skewAction())
+                .setLateRecords(c.get(JobOptions.SHARDS_LATE_RECORDS))
                 .setManifests(c.get(JobOptions.SHARDS_MANIFESTS))
                 .setSchemaFingerprint(schemaFingerprint)
                 .setSuccessMarkers(c.get(JobOptions.SHARDS_SUCCESS_MARKERS))
@@ -260,6 +238,8 @@ final class ShardConfig {
                         PipelineOperator.SHARD_SINK.uid(),
                         PipelineOperator.SHARD_MARKER_COORDINATOR.uid(),
                         PipelineOperator.SHARD_COMMITTABLE_ROUTER.uid())
+                .setGuardUids(
+                        PipelineOperator.SKEW_GUARD.uid(), PipelineOperator.LATE_BUCKET_GUARD.uid())
                 .build();
     }
 }

@@ -4,16 +4,14 @@ import static io.tfstream.job.OptionChecks.positive;
 import static io.tfstream.job.OptionChecks.require;
 
 import io.tfstream.api.TfRecordFileSource;
+import io.tfstream.api.TfstreamKafkaSource;
 import io.tfstream.operators.files.FilePaths;
 import io.tfstream.operators.source.SourceRecord;
-import io.tfstream.operators.source.SourceRecordDeserializer;
 import io.tfstream.tfrecord.TfRecordReadOptions;
-import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.connector.kafka.source.KafkaSource;
-import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
 /**
@@ -80,21 +78,18 @@ final class SourceConfig {
         positive(c, JobOptions.SOURCE_FILES_DISCOVERY_INTERVAL);
     }
 
+    /** The Kafka source, built with the library's builder. */
     KafkaSource<SourceRecord> kafkaSource() {
-        KafkaSourceBuilder<SourceRecord> b =
-                KafkaSource.<SourceRecord>builder()
+        TfstreamKafkaSource b =
+                TfstreamKafkaSource.builder()
                         .setBootstrapServers(c.get(JobOptions.SOURCE_BOOTSTRAP_SERVERS))
                         .setGroupId(c.get(JobOptions.SOURCE_GROUP_ID))
                         .setStartingOffsets(
                                 StartingOffsets.parse(c.get(JobOptions.SOURCE_STARTING_OFFSETS)))
-                        .setDeserializer(new SourceRecordDeserializer());
+                        .setProperties(c.sourceProperties());
         if (c.get(JobOptions.SOURCE_STOPPING_OFFSETS) == JobOptions.StoppingOffsets.LATEST) {
             b.setBounded(OffsetsInitializer.latest());
         }
-        Properties p = c.sourceProperties();
-        // Inputs written by exactly-once producers: never read aborted transactions.
-        p.putIfAbsent("isolation.level", "read_committed");
-        b.setProperties(p);
         if (c.contains(JobOptions.SOURCE_TOPICS)) {
             b.setTopics(c.get(JobOptions.SOURCE_TOPICS));
         } else {

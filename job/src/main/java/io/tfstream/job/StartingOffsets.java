@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import io.tfstream.api.TfstreamKafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
 /**
@@ -11,13 +12,11 @@ final class StartingOffsets {
 
     static final String ACCEPTED = "committed, earliest, latest or timestamp:<epoch ms>";
 
-    @SuppressWarnings("deprecation") // the connector's committedOffsets takes Kafka's old enum
     static OffsetsInitializer parse(String value) {
         String v = value.trim();
         switch (v) {
             case "committed":
-                return OffsetsInitializer.committedOffsets(
-                        org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST);
+                return TfstreamKafkaSource.committedOrEarliest();
             case "earliest":
                 return OffsetsInitializer.earliest();
             case "latest":

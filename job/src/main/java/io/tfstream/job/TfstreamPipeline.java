@@ -6,30 +6,26 @@ import static io.tfstream.job.PipelineOperator.DEAD_LETTER_SINK;
 import static io.tfstream.job.PipelineOperator.FEATURE_TIME;
 import static io.tfstream.job.PipelineOperator.FILE_SOURCE;
 import static io.tfstream.job.PipelineOperator.KAFKA_SOURCE;
-import static io.tfstream.job.PipelineOperator.LATE_BUCKET_GUARD;
 import static io.tfstream.job.PipelineOperator.PARSE;
 import static io.tfstream.job.PipelineOperator.RECORDS_SINK;
-import static io.tfstream.job.PipelineOperator.SKEW_GUARD;
 import static io.tfstream.job.PipelineOperator.WINDOW_PARSE;
 
+import io.tfstream.api.GuardedRecords;
+import io.tfstream.api.ParseResult;
+import io.tfstream.api.TfRecordShards;
 import io.tfstream.api.TfstreamParseBuilder;
+import io.tfstream.api.TfstreamValidation;
 import io.tfstream.operators.convert.ConvertFunction;
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
-import io.tfstream.operators.parse.BatchParseOperator;
-import io.tfstream.operators.shards.BucketSkewGuard;
-import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
-import io.tfstream.operators.validation.ValidationSettings;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,12 +93,12 @@ public final class TfstreamPipeline {
                         .withPayloads(
                                 parseConfig.builder(schema, config.deadLetters().guard()),
                                 schema.fingerprint());
-        ValidationSettings validation = null;
+        TfstreamValidation validation = null;
         if (config.validation().enabled()) {
             validation =
                     config.validation()
-                            .settings(schema, parseConfig.limits(), env.getParallelism());
-            parse.setValidation(validation, config.get(JobOptions.EVENT_TIME_OUT_OF_ORDERNESS));
+                            .validation(schema, parseConfig.limits(), env.getParallelism());
+            parse.setValidation(validation);
         }
         if (parseConfig.windows()) {
             parse.setEventTimeWindows(parseConfig.windowSettings(), parseConfig.batchKey(schema))
@@ -112,18 +108,14 @@ public final class TfstreamPipeline {
             // Chained to the source (the default chaining strategy, checked by a test).
             parse.setUid(PARSE.uid()).setName(PARSE.displayName());
         }
-        SingleOutputStreamOperator<SourceRecord> accepted = parse.build().applyTo(raw).accepted();
-        deadLetters.add(accepted.getSideOutput(DeadLetterOutput.TAG));
+        ParseResult parsed = parse.build().applyTo(raw);
+        SingleOutputStreamOperator<SourceRecord> accepted = parsed.accepted();
+        deadLetters.add(parsed.deadLetters());
         PayloadConfig payloads = config.payloads();
         if (payloads.batches()) {
             BATCHES_SINK.on(
-                    accepted.getSideOutput(BatchParseOperator.TENSOR_BATCHES)
-                            .sinkTo(
-                                    config.sinks()
-                                            .exactlyOnce(
-                                                    payloads.batchesProducer(),
-                                                    payloads.batchesSerialization(),
-                                                    "batches")));
+                    parsed.batches()
+                            .sinkTo(config.sinks().exactlyOnce(payloads.batchesSink(), "batches")));
         }
         DataStream<SourceRecord> timed =
                 kafkaTime
@@ -131,29 +123,17 @@ public final class TfstreamPipeline {
                         : FEATURE_TIME.on(
                                 accepted.assignTimestampsAndWatermarks(parseConfig.watermarks()));
         if (validation != null) {
-            ValidationStage.apply(accepted, config, validation);
+            ValidationStage.apply(parsed, config, validation);
         }
         ShardConfig shards = config.shards();
-        // With processing_time the skew guard only counts: the bucket assigner re-buckets.
-        Optional<BucketSkewGuard> skewGuard = shards.skewGuard();
-        if (skewGuard.isPresent()) {
-            timed =
-                    guard(
-                            timed,
-                            skewGuard.get(),
-                            SKEW_GUARD,
-                            shards.skewAction() == BucketSkewGuard.Action.DEAD_LETTER,
-                            deadLetters);
-        }
-        Optional<LateBucketGuard> lateBucketGuard = shards.lateBucketGuard();
-        if (lateBucketGuard.isPresent()) {
-            timed =
-                    guard(
-                            timed,
-                            lateBucketGuard.get(),
-                            LATE_BUCKET_GUARD,
-                            shards.lateBucketAction() == LateBucketGuard.Action.DEAD_LETTER,
-                            deadLetters);
+        TfRecordShards shardSink = null;
+        if (shards.enabled()) {
+            shards.checkDurableCheckpoints(env.getConfiguration());
+            shardSink = shards.shards(schema.fingerprint(), env.getConfiguration());
+            // The guards (bucket skew, late buckets) sit in front of the shards and the records.
+            GuardedRecords guarded = shardSink.guard(timed);
+            timed = guarded.records();
+            guarded.deadLetters().ifPresent(deadLetters::add);
         }
         DataStream<DeadLetter> allDeadLetters = deadLetters.get(0);
         for (DataStream<DeadLetter> d : deadLetters.subList(1, deadLetters.size())) {
@@ -163,33 +143,14 @@ public final class TfstreamPipeline {
                 allDeadLetters.sinkTo(
                         config.sinks()
                                 .exactlyOnce(
-                                        config.deadLetters().serialization(schema.fingerprint()),
-                                        "dlq")));
-        if (shards.enabled()) {
-            shards.checkDurableCheckpoints(env.getConfiguration());
-            shards.shards(schema.fingerprint(), env.getConfiguration()).sinkTo(timed);
+                                        config.deadLetters().sink(schema.fingerprint()), "dlq")));
+        if (shardSink != null) {
+            shardSink.sinkTo(timed);
         }
         if (payloads.records()) {
             RECORDS_SINK.on(
-                    timed.sinkTo(
-                            config.sinks()
-                                    .exactlyOnce(payloads.recordsSerialization(), "records")));
+                    timed.sinkTo(config.sinks().exactlyOnce(payloads.recordsSink(), "records")));
         }
         return timed;
-    }
-
-    /** {@code in} through {@code guard}; its dead letters joined to the job's when it makes any. */
-    private static DataStream<SourceRecord> guard(
-            DataStream<SourceRecord> in,
-            ProcessFunction<SourceRecord, SourceRecord> guard,
-            PipelineOperator operator,
-            boolean deadLettering,
-            List<DataStream<DeadLetter>> deadLetters) {
-        SingleOutputStreamOperator<SourceRecord> guarded =
-                operator.on(in.process(guard).returns(SourceRecordSerializer.typeInfo()));
-        if (deadLettering) {
-            deadLetters.add(guarded.getSideOutput(DeadLetterOutput.TAG));
-        }
-        return guarded;
     }
 }

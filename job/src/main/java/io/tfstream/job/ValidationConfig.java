@@ -1,19 +1,20 @@
 package io.tfstream.job;
 
+import io.tfstream.api.TfstreamValidation;
+import io.tfstream.api.TfstreamValidationBuilder;
+import io.tfstream.api.ValidationAlertSink;
 import io.tfstream.operators.validation.ValidationActions;
-import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.validation.LintFinding;
 import io.tfstream.validation.SchemaLintException;
 import io.tfstream.validation.SeverityPolicy;
-import io.tfstream.validation.ValidationSchema;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The {@code validation.*} options: their combinations checked once with the rest of the
- * configuration, and the operators' {@link ValidationSettings} built from them. Nothing is checked
+ * configuration, and the library's {@link TfstreamValidation} built from them. Nothing is checked
  * when validation is off.
  */
 final class ValidationConfig {
@@ -86,48 +87,74 @@ final class ValidationConfig {
     }
 
     /**
-     * The operators' settings, checked against {@code schema}: a fatal schema lint refuses the job,
-     * the rest is logged. {@code parallelism} is the job's (for the default split count).
+     * The validation built with the library's builder, checked against {@code schema}: a fatal
+     * schema lint refuses the job, the rest is logged. {@code parallelism} is the job's (for the
+     * default split count).
      */
-    ValidationSettings settings(JobSchema schema, ParseLimits limits, int parallelism) {
+    TfstreamValidation validation(JobSchema schema, ParseLimits limits, int parallelism) {
         int splits = c.get(JobOptions.VALIDATION_SPLITS);
-        ValidationSettings settings =
-                new ValidationSettings(
-                        schema.bytes(),
-                        schema.fileName(),
-                        c.get(JobOptions.SCHEMA_KIND) == JobOptions.SchemaKind.SEQUENCE_EXAMPLE,
-                        c.contains(JobOptions.VALIDATION_ENVIRONMENT)
-                                ? c.get(JobOptions.VALIDATION_ENVIRONMENT)
-                                : null,
-                        c.get(JobOptions.VALIDATION_WINDOW).toMillis(),
-                        splits > 0 ? splits : Math.max(1, parallelism),
-                        c.get(JobOptions.VALIDATION_MIN_DRIFT_EXAMPLES),
-                        actions(),
-                        severityOverrides(),
-                        c.get(JobOptions.JOB_NAME),
-                        limits);
-        lint(settings, schema);
-        return settings;
-    }
-
-    /** Builds the validation schema once at start: fatal lint refuses the job. */
-    private static ValidationSchema lint(ValidationSettings settings, JobSchema schema) {
-        ValidationSchema s;
-        try {
-            s = settings.buildSchema();
-        } catch (SchemaLintException e) {
-            throw new JobSchemaRejectedException(
-                    "schema.path "
-                            + schema.fileName()
-                            + " cannot be validated against: "
-                            + e.getMessage(),
-                    e);
-        } catch (IllegalArgumentException e) {
-            throw new JobSchemaRejectedException("validation.enabled: " + e.getMessage(), e);
+        TfstreamValidationBuilder b =
+                TfstreamValidation.builder()
+                        .setSchema(schema.bytes(), schema.fileName())
+                        .setSequenceExample(
+                                c.get(JobOptions.SCHEMA_KIND)
+                                        == JobOptions.SchemaKind.SEQUENCE_EXAMPLE)
+                        .setEnvironment(
+                                c.contains(JobOptions.VALIDATION_ENVIRONMENT)
+                                        ? c.get(JobOptions.VALIDATION_ENVIRONMENT)
+                                        : null)
+                        .setWindow(c.get(JobOptions.VALIDATION_WINDOW))
+                        .setSplits(splits > 0 ? splits : Math.max(1, parallelism))
+                        .setMinDriftExamples(c.get(JobOptions.VALIDATION_MIN_DRIFT_EXAMPLES))
+                        .setActions(actions())
+                        .setSeverityOverrides(severityOverrides())
+                        .setJobName(c.get(JobOptions.JOB_NAME))
+                        .setLimits(limits)
+                        .setLag(c.get(JobOptions.EVENT_TIME_OUT_OF_ORDERNESS))
+                        .setAnomalies(c.contains(JobOptions.VALIDATION_ANOMALIES_TOPIC))
+                        .setUids(
+                                PipelineOperator.VALIDATION_WINDOWS.uid(),
+                                PipelineOperator.VALIDATION_PARTIALS_TIME.uid());
+        if (!c.parse().kafkaTime()) {
+            // The deltas get the job's out-of-orderness and idleness over their event times.
+            b.setPartialsWatermarks(c.parse().watermarks());
         }
-        for (LintFinding f : s.lintFindings()) {
+        TfstreamValidation v;
+        try {
+            v = b.build();
+        } catch (IllegalArgumentException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof SchemaLintException) {
+                throw new JobSchemaRejectedException(
+                        "schema.path "
+                                + schema.fileName()
+                                + " cannot be validated against: "
+                                + cause.getMessage(),
+                        e);
+            }
+            throw new JobSchemaRejectedException(
+                    "validation.enabled: " + (cause != null ? cause.getMessage() : e.getMessage()),
+                    e);
+        }
+        for (LintFinding f : v.lintFindings()) {
             LOG.warn("validation schema lint ({}): {}", schema.fileName(), f);
         }
-        return s;
+        return v;
+    }
+
+    /** The window alerts' sink. */
+    ValidationAlertSink alertsSink() {
+        return ValidationAlertSink.kafka(
+                c.sinks().bootstrapServers(), c.get(JobOptions.VALIDATION_ALERTS_TOPIC));
+    }
+
+    /** The windows' {@code Anomalies} sink; only with {@code validation.anomalies-topic}. */
+    ValidationAlertSink anomaliesSink() {
+        return ValidationAlertSink.kafka(
+                c.sinks().bootstrapServers(), c.get(JobOptions.VALIDATION_ANOMALIES_TOPIC));
+    }
+
+    boolean anomalies() {
+        return c.contains(JobOptions.VALIDATION_ANOMALIES_TOPIC);
     }
 }

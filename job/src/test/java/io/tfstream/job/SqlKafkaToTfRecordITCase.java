@@ -58,7 +58,7 @@ class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
 
     @TempDir static Path dir;
 
-    private static byte[] example(int id) {
+    static byte[] example(int id) {
         Features.Builder f =
                 Features.newBuilder()
                         .putFeature(
@@ -114,33 +114,14 @@ class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
                         + "', 'format' = 'tfrecord', 'tfrecord.compression' = 'gzip')");
         TableResult insert = tEnv.executeSql("INSERT INTO dst SELECT id, name, w FROM src");
         JobClient client = insert.getJobClient().orElseThrow();
-        JobID id = client.getJobID();
         AtomicInteger produced = new AtomicInteger();
-        try {
-            CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> produce(produced));
-            waitFor(() -> produced.get() > RECORDS / 5, Duration.ofMinutes(2), "input");
-            long seenAt = completedCheckpoints(cluster, id);
-            waitFor(
-                    () ->
-                            completedCheckpoints(cluster, id) >= seenAt + 2
-                                    && !committed(out).isEmpty(),
-                    Duration.ofMinutes(2),
-                    "two checkpoints and a committed file");
-            cluster.terminateTaskManager(0).get(60, TimeUnit.SECONDS);
-            cluster.startTaskManager();
-            producing.get(2, TimeUnit.MINUTES);
-            waitFor(
-                    () -> read(out).values().stream().mapToInt(List::size).sum() >= RECORDS,
-                    Duration.ofMinutes(3),
-                    "every record committed");
-            long now = completedCheckpoints(cluster, id);
-            waitFor(
-                    () -> completedCheckpoints(cluster, id) >= now + 2,
-                    Duration.ofMinutes(1),
-                    "two more checkpoints");
-        } finally {
-            client.cancel().get(1, TimeUnit.MINUTES);
-        }
+        killMidwayAndWait(
+                cluster,
+                client,
+                out,
+                () -> produce(produced),
+                () -> produced.get() > RECORDS / 5,
+                RECORDS);
         Map<Long, List<String>> byId = read(out);
         assertEquals(RECORDS, byId.size(), "every good record, garbage skipped");
         for (Map.Entry<Long, List<String>> e : byId.entrySet()) {
@@ -192,7 +173,48 @@ class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
         assertEquals(List.of("+I[1, a, [x, y]]", "+I[2, null, null]"), rows);
     }
 
-    private static List<Path> committed(Path out) throws Exception {
+    /**
+     * Runs {@code input} while the job of {@code client} writes {@code out}; kills the TaskManager
+     * once {@code started} holds, two checkpoints have completed and a file is committed, then
+     * waits for {@code records} committed records and two more checkpoints, and cancels the job.
+     */
+    static void killMidwayAndWait(
+            MiniCluster cluster,
+            JobClient client,
+            Path out,
+            Runnable input,
+            JobTestSupport.Condition started,
+            int records)
+            throws Exception {
+        JobID id = client.getJobID();
+        try {
+            CompletableFuture<Void> feeding = CompletableFuture.runAsync(input);
+            waitFor(started, Duration.ofMinutes(2), "input");
+            long seenAt = completedCheckpoints(cluster, id);
+            waitFor(
+                    () ->
+                            completedCheckpoints(cluster, id) >= seenAt + 2
+                                    && !committed(out).isEmpty(),
+                    Duration.ofMinutes(2),
+                    "two checkpoints and a committed file");
+            cluster.terminateTaskManager(0).get(60, TimeUnit.SECONDS);
+            cluster.startTaskManager();
+            feeding.get(3, TimeUnit.MINUTES);
+            waitFor(
+                    () -> read(out).values().stream().mapToInt(List::size).sum() >= records,
+                    Duration.ofMinutes(3),
+                    "every record committed");
+            long now = completedCheckpoints(cluster, id);
+            waitFor(
+                    () -> completedCheckpoints(cluster, id) >= now + 2,
+                    Duration.ofMinutes(1),
+                    "two more checkpoints");
+        } finally {
+            client.cancel().get(1, TimeUnit.MINUTES);
+        }
+    }
+
+    static List<Path> committed(Path out) throws Exception {
         List<Path> files = new ArrayList<>();
         for (Path p : JobTestSupport.regularFiles(out)) {
             String n = p.getFileName().toString();
@@ -204,7 +226,7 @@ class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
     }
 
     /** Committed records by id, each as "name/w0,w1" ("-" for an absent name). */
-    private static Map<Long, List<String>> read(Path out) throws Exception {
+    static Map<Long, List<String>> read(Path out) throws Exception {
         Map<Long, List<String>> byId = new TreeMap<>();
         for (Path f : committed(out)) {
             try (TfRecordReader r =

@@ -3,7 +3,10 @@ package io.tfstream.api;
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
+import io.tfstream.operators.parse.EventTimeSettings;
+import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.payload.EncodedTensorBatch;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -16,11 +19,11 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  */
 public final class ParseResult {
     private final SingleOutputStreamOperator<SourceRecord> accepted;
-    private final boolean tensorBatches;
+    private final ParseSettings settings;
 
-    ParseResult(SingleOutputStreamOperator<SourceRecord> accepted, boolean tensorBatches) {
+    ParseResult(SingleOutputStreamOperator<SourceRecord> accepted, ParseSettings settings) {
         this.accepted = accepted;
-        this.tensorBatches = tensorBatches;
+        this.settings = settings;
     }
 
     /** The records the parse accepted; the parse operator itself (set its parallelism here). */
@@ -39,10 +42,20 @@ public final class ParseResult {
      * @throws IllegalStateException when the parse was built without {@code setTensorBatches}
      */
     public DataStream<EncodedTensorBatch> batches() {
-        if (!tensorBatches) {
+        if (!settings.tensorBatches()) {
             throw new IllegalStateException(
                     "batches: the parse was built without setTensorBatches(fingerprint, maxBytes)");
         }
         return accepted.getSideOutput(BatchParseOperator.TENSOR_BATCHES);
+    }
+
+    /** The validation the parse runs per record, or null. */
+    ValidationSettings validation() {
+        return settings.validation();
+    }
+
+    /** Whether event time is the record timestamp (not a feature's value). */
+    boolean eventTimeFromTimestamp() {
+        return settings.eventTime().source() == EventTimeSettings.Source.KAFKA_TIMESTAMP;
     }
 }

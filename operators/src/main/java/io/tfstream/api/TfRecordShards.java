@@ -1,10 +1,19 @@
 package io.tfstream.api;
 
+import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterOutput;
+import io.tfstream.operators.shards.BucketSkewGuard;
+import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.operators.source.SourceRecordSerializer;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
 
 /**
  * Accepted records written as TFRecord shards, exactly once: bucketed by event time, finished by
@@ -28,13 +37,29 @@ public final class TfRecordShards {
     private final String uid;
     private final String coordinatorUid;
     private final String routerUid;
+    private final Guards guards;
 
-    TfRecordShards(ShardSettings settings, String uid, String coordinatorUid, String routerUid) {
+    TfRecordShards(
+            ShardSettings settings,
+            String uid,
+            String coordinatorUid,
+            String routerUid,
+            Guards guards) {
         this.settings = settings;
         this.uid = uid;
         this.coordinatorUid = coordinatorUid;
         this.routerUid = routerUid;
+        this.guards = guards;
     }
+
+    /** The guards in front of the sink, each null when off, with their uids. */
+    record Guards(
+            BucketSkewGuard skew,
+            boolean skewDeadLetters,
+            String skewUid,
+            LateBucketGuard lateBucket,
+            boolean lateDeadLetters,
+            String lateUid) {}
 
     /** A builder of shards under {@code basePath} (a local path or any Flink file system URI). */
     public static TfRecordShardsBuilder builder(String basePath) {
@@ -54,6 +79,50 @@ public final class TfRecordShards {
     /** The Flink sink itself, for {@code stream.sinkTo(...)} with uids of your own. */
     public TfRecordShardSink sink() {
         return new TfRecordShardSink(settings, coordinatorUid, routerUid);
+    }
+
+    /**
+     * {@code records} through the guards set on the builder: the bucket-skew guard ({@link
+     * TfRecordShardsBuilder#setSkewGuard}), then, with success markers, the late-bucket guard
+     * (records for a bucket already marked complete, {@link TfRecordShardsBuilder#setLateRecords}).
+     * Put them in front of the shards and of anything else that must agree with the shards.
+     */
+    public GuardedRecords guard(DataStream<SourceRecord> records) {
+        List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
+        DataStream<SourceRecord> out = records;
+        if (guards.skew() != null) {
+            out =
+                    guard(
+                            out,
+                            guards.skew(),
+                            guards.skewUid(),
+                            guards.skewDeadLetters(),
+                            deadLetters);
+        }
+        if (guards.lateBucket() != null) {
+            out =
+                    guard(
+                            out,
+                            guards.lateBucket(),
+                            guards.lateUid(),
+                            guards.lateDeadLetters(),
+                            deadLetters);
+        }
+        return new GuardedRecords(out, deadLetters);
+    }
+
+    private static DataStream<SourceRecord> guard(
+            DataStream<SourceRecord> in,
+            ProcessFunction<SourceRecord, SourceRecord> guard,
+            String uid,
+            boolean deadLettering,
+            List<DataStream<DeadLetter>> deadLetters) {
+        SingleOutputStreamOperator<SourceRecord> guarded =
+                in.process(guard).returns(SourceRecordSerializer.typeInfo()).name(uid).uid(uid);
+        if (deadLettering) {
+            deadLetters.add(guarded.getSideOutput(DeadLetterOutput.TAG));
+        }
+        return guarded;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.tfstream.api;
 
+import io.tfstream.operators.shards.BucketSkewGuard;
+import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
@@ -26,6 +28,12 @@ public final class TfRecordShardsBuilder {
     /** The uid of the sink's committable router by default. */
     public static final String DEFAULT_ROUTER_UID = "shard-committable-router";
 
+    /** The uid of the bucket-skew guard by default. */
+    public static final String DEFAULT_SKEW_GUARD_UID = "bucket-skew-guard";
+
+    /** The uid of the late-bucket guard by default. */
+    public static final String DEFAULT_LATE_BUCKET_GUARD_UID = "late-bucket-guard";
+
     private final String basePath;
     private ShardStoreFactory storeFactory;
     private Compression compression = Compression.NONE;
@@ -43,6 +51,11 @@ public final class TfRecordShardsBuilder {
     private String uid = DEFAULT_UID;
     private String coordinatorUid = DEFAULT_COORDINATOR_UID;
     private String routerUid = DEFAULT_ROUTER_UID;
+    private Duration skewGuard;
+    private BucketSkewGuard.Action skewAction = BucketSkewGuard.Action.DEAD_LETTER;
+    private LateBucketGuard.Action lateRecords = LateBucketGuard.Action.WRITE;
+    private String skewGuardUid = DEFAULT_SKEW_GUARD_UID;
+    private String lateBucketGuardUid = DEFAULT_LATE_BUCKET_GUARD_UID;
 
     TfRecordShardsBuilder(String basePath) {
         this.basePath = basePath;
@@ -129,6 +142,33 @@ public final class TfRecordShardsBuilder {
         return this;
     }
 
+    /**
+     * A guard in front of the shards ({@link TfRecordShards#guard}) for records whose event time is
+     * further than {@code maxSkew} from now: dead-lettered, or bucketed by processing time (then
+     * also the sink's {@link #setMaxBucketSkew}, unless set). Default off.
+     */
+    public TfRecordShardsBuilder setSkewGuard(Duration maxSkew, BucketSkewGuard.Action action) {
+        this.skewGuard = maxSkew;
+        this.skewAction = action;
+        return this;
+    }
+
+    /**
+     * What records for a bucket already marked complete do in {@link TfRecordShards#guard} (with
+     * success markers): written into a new shard and counted (default), or dead-lettered.
+     */
+    public TfRecordShardsBuilder setLateRecords(LateBucketGuard.Action lateRecords) {
+        this.lateRecords = lateRecords;
+        return this;
+    }
+
+    /** The uids of the bucket-skew and late-bucket guards. */
+    public TfRecordShardsBuilder setGuardUids(String skewGuard, String lateBucketGuard) {
+        this.skewGuardUid = skewGuard;
+        this.lateBucketGuardUid = lateBucketGuard;
+        return this;
+    }
+
     /** The uids of the sink and of its marker coordinator and committable router. */
     public TfRecordShardsBuilder setUids(String sink, String coordinator, String router) {
         this.uid = sink;
@@ -180,6 +220,20 @@ public final class TfRecordShardsBuilder {
         check(
                 nonEmpty(uid) && nonEmpty(coordinatorUid) && nonEmpty(routerUid),
                 "uids must be non-empty");
+        check(
+                skewGuard == null || (!skewGuard.isNegative() && !skewGuard.isZero()),
+                "skewGuard: maxSkew must be positive, got " + skewGuard);
+        check(skewGuard == null || skewAction != null, "skewGuard: action must be set");
+        check(lateRecords != null, "lateRecords must be set (it was set to null)");
+        check(
+                nonEmpty(skewGuardUid) && nonEmpty(lateBucketGuardUid),
+                "guard uids must be non-empty");
+        Duration sinkSkew =
+                maxBucketSkew == null
+                                && skewGuard != null
+                                && skewAction == BucketSkewGuard.Action.PROCESSING_TIME
+                        ? skewGuard
+                        : maxBucketSkew;
         ShardStoreFactory store =
                 storeFactory != null ? storeFactory : new RecoverableShardStoreFactory(basePath);
         return new TfRecordShards(
@@ -193,14 +247,24 @@ public final class TfRecordShardsBuilder {
                         maxAge,
                         bucketPattern,
                         zone,
-                        maxBucketSkew,
+                        sinkSkew,
                         manifests,
                         schemaFingerprint,
                         successMarkers,
                         successDelay),
                 uid,
                 coordinatorUid,
-                routerUid);
+                routerUid,
+                new TfRecordShards.Guards(
+                        skewGuard == null ? null : new BucketSkewGuard(skewGuard, skewAction),
+                        skewAction == BucketSkewGuard.Action.DEAD_LETTER,
+                        skewGuardUid,
+                        successMarkers
+                                ? new LateBucketGuard(
+                                        bucketPattern, zone, successDelay, lateRecords)
+                                : null,
+                        lateRecords == LateBucketGuard.Action.DEAD_LETTER,
+                        lateBucketGuardUid));
     }
 
     private static boolean nonEmpty(String s) {

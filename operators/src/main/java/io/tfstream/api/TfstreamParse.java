@@ -85,7 +85,7 @@ public final class TfstreamParse {
                             new BatchParseOperator(settings));
         }
         accepted.name(name).uid(uid);
-        return new ParseResult(accepted, settings.tensorBatches());
+        return new ParseResult(accepted, settings);
     }
 
     /**

@@ -134,6 +134,17 @@ public final class TfstreamParseBuilder {
     }
 
     /**
+     * Validate every accepted row as {@code validation} says; {@link TfstreamValidation#applyTo}
+     * then evaluates the windows.
+     */
+    public TfstreamParseBuilder setValidation(TfstreamValidation validation) {
+        if (validation == null) {
+            return setValidation(null, Duration.ZERO);
+        }
+        return setValidation(validation.settings(), validation.lag());
+    }
+
+    /**
      * Batches are keyed event-time windows instead of count batches per subtask; needs event time
      * from the record timestamp.
      */

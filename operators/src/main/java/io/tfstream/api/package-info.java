@@ -1,9 +1,13 @@
 /**
  * The tfstream DataStream API: the pipeline's operators as builders for a Flink job of your own, in
- * the style of Flink's connectors. {@link io.tfstream.api.TfstreamParse} batches and parses a
+ * the style of Flink's connectors. Sources: {@link io.tfstream.api.TfstreamKafkaSource} and {@link
+ * io.tfstream.api.TfRecordFileSource}. {@link io.tfstream.api.TfstreamParse} batches and parses a
  * stream of serialized {@code tf.train.Example}s into a {@link io.tfstream.api.ParseResult}
- * (accepted records, tensor batches, dead letters); {@link io.tfstream.api.TfRecordShards} writes
- * accepted records as TFRecord shards. {@code tfstream run} builds its own graph with these same
- * builders.
+ * (accepted records, tensor batches, dead letters); {@link io.tfstream.api.TfstreamValidation}
+ * validates the rows in the parse and evaluates windows into alerts; {@link
+ * io.tfstream.api.TfRecordShards} writes accepted records as TFRecord shards behind its guards;
+ * {@link io.tfstream.api.TensorPayloadSink}, {@link io.tfstream.api.DeadLetterSink}, {@link
+ * io.tfstream.api.AcceptedRecordSink} and {@link io.tfstream.api.ValidationAlertSink} are the Kafka
+ * sinks of the outputs. {@code tfstream run} builds its own graph with these same builders.
  */
 package io.tfstream.api;

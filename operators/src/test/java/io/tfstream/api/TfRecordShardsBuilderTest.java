@@ -2,15 +2,26 @@ package io.tfstream.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.operators.shards.BucketSkewGuard;
+import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.tfrecord.Compression;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.api.graph.StreamNode;
 import org.junit.jupiter.api.Test;
 
 /** {@link TfRecordShardsBuilder}: defaults, the required path, bad settings named at build. */
@@ -83,5 +94,88 @@ class TfRecordShardsBuilderTest {
         assertTrue(failure(b.setSuccessDelay(Duration.ofSeconds(-1))).startsWith("successDelay"));
         b = TfRecordShards.builder("/tmp/shards");
         assertTrue(failure(b.setMaxBucketSkew(Duration.ZERO)).startsWith("maxBucketSkew"));
+    }
+
+    @Test
+    void guardsAreNamedAndBadGuardSettingsToo() {
+        assertTrue(
+                failure(
+                                TfRecordShards.builder("/tmp/shards")
+                                        .setSkewGuard(
+                                                Duration.ZERO, BucketSkewGuard.Action.DEAD_LETTER))
+                        .startsWith("skewGuard"));
+        assertTrue(
+                failure(
+                                TfRecordShards.builder("/tmp/shards")
+                                        .setSkewGuard(Duration.ofDays(1), null))
+                        .startsWith("skewGuard"));
+        assertTrue(
+                failure(TfRecordShards.builder("/tmp/shards").setLateRecords(null))
+                        .startsWith("lateRecords"));
+        assertTrue(
+                failure(TfRecordShards.builder("/tmp/shards").setGuardUids("", "l"))
+                        .startsWith("guard uids"));
+    }
+
+    @Test
+    void byDefaultOnlyTheLateBucketGuardRunsAndWritesLateRecords() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        GuardedRecords g = TfRecordShards.builder("/tmp/shards").build().guard(records(env));
+        g.records().sinkTo(new DiscardingSink<>());
+        assertEquals(Set.of("late-bucket-guard"), guardUids(env));
+        assertTrue(g.deadLetters().isEmpty(), "late records are written by default");
+        // Without markers no bucket is ever complete: no guard at all.
+        StreamExecutionEnvironment plain = StreamExecutionEnvironment.getExecutionEnvironment();
+        DataStream<SourceRecord> in = records(plain);
+        GuardedRecords none =
+                TfRecordShards.builder("/tmp/shards").setSuccessMarkers(false).build().guard(in);
+        assertSame(in, none.records());
+    }
+
+    @Test
+    void deadLetteringGuardsJoinTheirDeadLetters() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        GuardedRecords g =
+                TfRecordShards.builder("/tmp/shards")
+                        .setSkewGuard(Duration.ofDays(7), BucketSkewGuard.Action.DEAD_LETTER)
+                        .setLateRecords(LateBucketGuard.Action.DEAD_LETTER)
+                        .setGuardUids("skew", "late")
+                        .build()
+                        .guard(records(env));
+        g.records().sinkTo(new DiscardingSink<>());
+        g.deadLetters().orElseThrow().sinkTo(new DiscardingSink<>());
+        assertEquals(Set.of("skew", "late"), guardUids(env));
+    }
+
+    @Test
+    void skewedRecordsBucketedByProcessingTimeSetTheSinksSkew() {
+        TfRecordShards shards =
+                TfRecordShards.builder("/tmp/shards")
+                        .setSkewGuard(Duration.ofDays(2), BucketSkewGuard.Action.PROCESSING_TIME)
+                        .build();
+        assertEquals(Duration.ofDays(2), shards.settings().maxBucketSkew());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        GuardedRecords g = shards.guard(records(env));
+        g.records().sinkTo(new DiscardingSink<>());
+        assertTrue(guardUids(env).contains("bucket-skew-guard"), "the guard still counts");
+        assertTrue(g.deadLetters().isEmpty());
+        assertNull(
+                TfRecordShards.builder("/tmp/shards")
+                        .setSkewGuard(Duration.ofDays(2), BucketSkewGuard.Action.DEAD_LETTER)
+                        .build()
+                        .settings()
+                        .maxBucketSkew());
+    }
+
+    private static DataStream<SourceRecord> records(StreamExecutionEnvironment env) {
+        return env.fromData(
+                SourceRecordSerializer.typeInfo(), SourceRecord.of(new byte[0], "in", 0, 0, 0));
+    }
+
+    private static Set<String> guardUids(StreamExecutionEnvironment env) {
+        return env.getStreamGraph().getStreamNodes().stream()
+                .map(StreamNode::getTransformationUID)
+                .filter(u -> u != null && !u.isEmpty())
+                .collect(Collectors.toSet());
     }
 }

@@ -24,25 +24,17 @@ import org.apache.flink.table.types.logical.RowType;
  * connectors such as Kafka and upsert-kafka. Column name = feature name; the type table is in
  * {@code docs/sql.md}. Discovered through {@code META-INF/services}.
  */
-public final class TfExampleFormatFactory
+public final class TfExampleFormatFactory extends ExampleFormatFactoryBase
         implements DeserializationFormatFactory, SerializationFormatFactory {
 
     static final String PREFIX = TfExampleFormatOptions.IDENTIFIER + ".";
 
-    @Override
-    public String factoryIdentifier() {
-        return TfExampleFormatOptions.IDENTIFIER;
-    }
-
-    @Override
-    public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of();
-    }
-
-    @Override
-    public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(
-                TfExampleFormatOptions.SCHEMA_PATH, TfExampleFormatOptions.IGNORE_PARSE_ERRORS);
+    public TfExampleFormatFactory() {
+        super(
+                TfExampleFormatOptions.IDENTIFIER,
+                Set.of(
+                        TfExampleFormatOptions.SCHEMA_PATH,
+                        TfExampleFormatOptions.IGNORE_PARSE_ERRORS));
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.tfstream.tfrecord.Compression;
 import java.util.Locale;
 import java.util.Set;
 import org.apache.flink.api.common.serialization.BulkWriter;
-import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
@@ -28,28 +27,19 @@ import org.apache.flink.table.types.logical.RowType;
  * through the core codec, records mapped to rows as {@code tf-example} does or, with {@code
  * tfrecord.record-format = raw}, as one BYTES column. Discovered through {@code META-INF/services}.
  */
-public final class TfRecordFormatFactory
+public final class TfRecordFormatFactory extends ExampleFormatFactoryBase
         implements BulkReaderFormatFactory, BulkWriterFormatFactory {
 
     static final String PREFIX = TfRecordFormatOptions.IDENTIFIER + ".";
 
-    @Override
-    public String factoryIdentifier() {
-        return TfRecordFormatOptions.IDENTIFIER;
-    }
-
-    @Override
-    public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of();
-    }
-
-    @Override
-    public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(
-                TfRecordFormatOptions.RECORD_FORMAT,
-                TfRecordFormatOptions.COMPRESSION,
-                TfRecordFormatOptions.SCHEMA_PATH,
-                TfRecordFormatOptions.IGNORE_PARSE_ERRORS);
+    public TfRecordFormatFactory() {
+        super(
+                TfRecordFormatOptions.IDENTIFIER,
+                Set.of(
+                        TfRecordFormatOptions.RECORD_FORMAT,
+                        TfRecordFormatOptions.COMPRESSION,
+                        TfRecordFormatOptions.SCHEMA_PATH,
+                        TfRecordFormatOptions.IGNORE_PARSE_ERRORS));
     }
 
     @Override
@@ -73,7 +63,11 @@ public final class TfRecordFormatFactory
                     example = ExampleFormatConfig.create(rowType, schemaPath, ignore, PREFIX);
                 }
                 return new TfRecordRowFormat(
-                        example, compression, ignore, ctx.createTypeInformation(physicalDataType));
+                        example,
+                        compression,
+                        ignore,
+                        ctx.createTypeInformation(physicalDataType),
+                        ignore ? context.getObjectIdentifier().asSummaryString() : null);
             }
 
             @Override

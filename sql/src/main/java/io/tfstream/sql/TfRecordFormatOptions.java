@@ -50,6 +50,9 @@ public final class TfRecordFormatOptions {
                     .defaultValue(false)
                     .withDescription(
                             "Skip records that do not parse or fit the columns, and damaged regions"
-                                    + " of a file (logged with their counts per file), instead of"
-                                    + " failing with the file and byte offset.");
+                                    + " of a file (logged per file and counted per table in the JMX"
+                                    + " counters "
+                                    + SkipCounters.DOMAIN
+                                    + ":type=TfRecordSkipped), instead of failing with the file and"
+                                    + " byte offset.");
 }

@@ -30,20 +30,24 @@ public final class TfRecordRowFormat implements BulkFormat<RowData, FileSourceSp
     private final Compression compression;
     private final boolean ignoreErrors;
     private final TypeInformation<RowData> producedType;
+    private final String table;
 
     /**
      * @param example the column mapping, or null for {@code record-format = raw}
      * @param compression the configured compression, or null to detect it per file
+     * @param table the table whose {@link SkipCounters} count what is skipped, or null for none
      */
     TfRecordRowFormat(
             ExampleFormatConfig example,
             Compression compression,
             boolean ignoreErrors,
-            TypeInformation<RowData> producedType) {
+            TypeInformation<RowData> producedType,
+            String table) {
         this.example = example;
         this.compression = compression;
         this.ignoreErrors = ignoreErrors;
         this.producedType = Objects.requireNonNull(producedType, "producedType");
+        this.table = table;
     }
 
     /**
@@ -63,12 +67,13 @@ public final class TfRecordRowFormat implements BulkFormat<RowData, FileSourceSp
                         rowType, schemaPath, ignoreErrors, TfRecordFormatFactory.PREFIX),
                 null,
                 ignoreErrors,
-                producedType);
+                producedType,
+                null);
     }
 
     /** Each record as a one-column row of its bytes ({@code tfrecord.record-format = raw}). */
     public static TfRecordRowFormat rawRecords(TypeInformation<RowData> producedType) {
-        return new TfRecordRowFormat(null, null, false, producedType);
+        return new TfRecordRowFormat(null, null, false, producedType, null);
     }
 
     @Override
@@ -105,5 +110,10 @@ public final class TfRecordRowFormat implements BulkFormat<RowData, FileSourceSp
 
     boolean ignoreErrors() {
         return ignoreErrors;
+    }
+
+    /** The counters of what is skipped, or null when no table is named. */
+    SkipCounters skipCounters() {
+        return table == null ? null : SkipCounters.of(table);
     }
 }

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Damage.</b> A damaged region fails the read with the file and byte offset, or with {@code
  * ignore-parse-errors} is skipped up to the next valid record (a damaged compressed stream ends the
- * file). What was skipped is logged per file when the reader closes.
+ * file). What was skipped is counted in the table's {@link SkipCounters} and logged per file when
+ * the reader closes; a restored reader may count a skip of its batch again.
  */
 final class TfRecordRowReader implements BulkFormat.Reader<RowData> {
     private static final Logger LOG = LoggerFactory.getLogger(TfRecordRowReader.class);
@@ -46,6 +47,7 @@ final class TfRecordRowReader implements BulkFormat.Reader<RowData> {
     private long skipRows;
     private boolean ended;
     private boolean pending;
+    private final SkipCounters counters;
     private long skippedRegions;
     private long skippedRecords;
 
@@ -54,6 +56,7 @@ final class TfRecordRowReader implements BulkFormat.Reader<RowData> {
         this.format = format;
         this.file = split.path().toString();
         this.skipRows = skip;
+        this.counters = format.skipCounters();
         this.decoder = format.example() == null ? null : format.example().newDecoder();
         FileSystem fs = split.path().getFileSystem();
         Compression c = format.compression();
@@ -99,8 +102,24 @@ final class TfRecordRowReader implements BulkFormat.Reader<RowData> {
     }
 
     private void skipped(SkippedRegion r) {
+        skippedRegion(r.length(), r.recordsLost().orElse(0));
+    }
+
+    private void skippedRegion(long bytes, long records) {
         skippedRegions++;
-        skippedRecords += r.recordsLost().orElse(0);
+        skippedRecords += records;
+        if (counters != null) {
+            counters.regions.incrementAndGet();
+            counters.bytes.addAndGet(bytes);
+            counters.records.addAndGet(records);
+        }
+    }
+
+    private void skippedRecord() {
+        skippedRecords++;
+        if (counters != null) {
+            counters.records.incrementAndGet();
+        }
     }
 
     /** Makes the next record current (pending) unless one already is; false at the end. */
@@ -119,7 +138,7 @@ final class TfRecordRowReader implements BulkFormat.Reader<RowData> {
                         file + ": damaged at byte " + (base + e.offset()) + ": " + e.reason(), e);
             }
             // The compressed stream itself is damaged: nothing after this can be read.
-            skippedRegions++;
+            skippedRegion(0, 0);
             pending = false;
         }
         ended = !pending;
@@ -152,7 +171,7 @@ final class TfRecordRowReader implements BulkFormat.Reader<RowData> {
                     batch,
                     i -> file + ": record at byte " + batch.fileOffset(i),
                     rows::add,
-                    format.ignoreErrors() ? (i, m) -> skippedRecords++ : null);
+                    format.ignoreErrors() ? (i, m) -> skippedRecord() : null);
         }
         int skip = (int) Math.min(skipRows, rows.size());
         skipRows = 0;

@@ -22,6 +22,7 @@ import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
 import io.tfstream.tfrecord.TfRecordWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,6 +109,13 @@ class TfRecordTableITCase {
             it.close();
         }
         return rows;
+    }
+
+    /** A counter of {@link SkipCounters} read through the platform MBean server. */
+    private static long skipped(String table, String counter) throws Exception {
+        return (Long)
+                ManagementFactory.getPlatformMBeanServer()
+                        .getAttribute(SkipCounters.name(table, counter), "Value");
     }
 
     private String table(String name, Path path, String extra) {
@@ -198,6 +206,11 @@ class TfRecordTableITCase {
         List<Row> rows = collect(env, "SELECT id FROM lenient ORDER BY id");
         assertEquals(19, rows.size());
         assertTrue(rows.stream().noneMatch(r -> r.getField(0).equals(5L)));
+        // Counted where a user sees them: the table's JMX counters in the TaskManager's JVM.
+        String t = "default_catalog.default_database.lenient";
+        assertEquals(1, skipped(t, "regionsSkipped"));
+        assertEquals(1, skipped(t, "recordsSkipped"));
+        assertEquals(records.get(5).length + 16, skipped(t, "bytesSkipped"));
     }
 
     @Test
@@ -217,10 +230,13 @@ class TfRecordTableITCase {
         assertTrue(chain.contains("b.tfrecord: record at byte " + second), chain);
         assertTrue(chain.contains("Data types don't match"), chain);
 
-        env.executeSql(table("lenient", data, ", 'tfrecord.ignore-parse-errors' = 'true'"));
+        env.executeSql(table("unparsed", data, ", 'tfrecord.ignore-parse-errors' = 'true'"));
         assertEquals(
                 List.of(Row.of(0L), Row.of(2L)),
-                collect(env, "SELECT id FROM lenient ORDER BY id"));
+                collect(env, "SELECT id FROM unparsed ORDER BY id"));
+        String t = "default_catalog.default_database.unparsed";
+        assertEquals(1, skipped(t, "recordsSkipped"));
+        assertEquals(0, skipped(t, "regionsSkipped"));
     }
 
     @Test

@@ -58,7 +58,10 @@ public final class FeatureMeanJob {
                 .sinkTo(parsed.accepted());
 
         // 4. A step of its own on the parsed batches: the mean of one feature per batch.
-        return parsed.batches().map(new BatchMean(feature)).name("feature-mean").uid("feature-mean");
+        return parsed.batches()
+                .map(new BatchMean(feature))
+                .name("feature-mean")
+                .uid("feature-mean");
     }
 
     public static void main(String[] args) throws Exception {

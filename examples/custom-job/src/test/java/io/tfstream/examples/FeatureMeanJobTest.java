@@ -41,7 +41,8 @@ class FeatureMeanJobTest {
                 w.write(example(i).toByteArray());
             }
         }
-        Path schema = Files.writeString(dir.resolve("schema.pbtxt"), SCHEMA, StandardCharsets.UTF_8);
+        Path schema =
+                Files.writeString(dir.resolve("schema.pbtxt"), SCHEMA, StandardCharsets.UTF_8);
         Path shards = dir.resolve("shards");
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();

@@ -1,0 +1,63 @@
+package io.tfstream.api;
+
+import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+
+/**
+ * A Kafka sink of dead letters ({@link ParseResult#deadLetters()}): each the original record
+ * (value, key, headers) followed by the {@code tfstream.*} dead-letter headers, as {@code tfstream
+ * run}'s {@code dlq.topic}:
+ *
+ * <pre>{@code
+ * result.deadLetters().sinkTo(
+ *         DeadLetterSink.kafka("broker:9092", "dead-letters")
+ *                 .setSchemaFingerprint(fingerprint)
+ *                 .setTransactionalIdPrefix("my-job-dlq")
+ *                 .build());
+ * }</pre>
+ */
+public final class DeadLetterSink extends TfstreamKafkaSinkBuilder<DeadLetter, DeadLetterSink> {
+    /** Bytes of UTF-8 the error message header keeps by default. */
+    public static final int DEFAULT_MAX_ERROR_BYTES = 1024;
+
+    private String schemaFingerprint = "";
+    private int maxErrorBytes = DEFAULT_MAX_ERROR_BYTES;
+
+    private DeadLetterSink(String bootstrapServers, String topic) {
+        super(bootstrapServers, topic);
+    }
+
+    /** A builder of the sink writing to {@code topic} on {@code bootstrapServers}. */
+    public static DeadLetterSink kafka(String bootstrapServers, String topic) {
+        return new DeadLetterSink(bootstrapServers, topic);
+    }
+
+    /** The schema fingerprint each dead letter carries in a header (default empty). */
+    public DeadLetterSink setSchemaFingerprint(String schemaFingerprint) {
+        this.schemaFingerprint = schemaFingerprint;
+        return this;
+    }
+
+    /** The error message header is cut to this many bytes of UTF-8 (default 1024, 0: empty). */
+    public DeadLetterSink setMaxErrorBytes(int maxErrorBytes) {
+        this.maxErrorBytes = maxErrorBytes;
+        return this;
+    }
+
+    @Override
+    DeadLetterSink self() {
+        return this;
+    }
+
+    @Override
+    void checkFormat() {
+        check(schemaFingerprint != null, "schemaFingerprint must be set (it was set to null)");
+        check(maxErrorBytes >= 0, "maxErrorBytes must be >= 0, got " + maxErrorBytes);
+    }
+
+    @Override
+    KafkaRecordSerializationSchema<DeadLetter> serializationSchema(String topic) {
+        return new DeadLetterSerializationSchema(topic, schemaFingerprint, maxErrorBytes);
+    }
+}

@@ -1,0 +1,233 @@
+package io.tfstream.api;
+
+import io.tfstream.operators.validation.ValidationActions;
+import io.tfstream.operators.validation.ValidationSettings;
+import io.tfstream.operators.validation.WindowPartial;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.validation.SchemaLintException;
+import io.tfstream.validation.SeverityPolicy;
+import io.tfstream.validation.ValidationOptions;
+import io.tfstream.validation.ValidationSchema;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+
+/**
+ * Settings of a {@link TfstreamValidation}. Only the TFMD schema is required; everything else has
+ * the defaults of {@code tfstream run}'s {@code validation.*} options, but for {@link #setSplits}
+ * (default 1). Setters only record; {@link #build()} checks every setting once (the schema's lint
+ * included) and names the one that is wrong.
+ */
+public final class TfstreamValidationBuilder {
+    /** The uid (and name) of the window evaluation by default. */
+    public static final String DEFAULT_UID = "validation-windows";
+
+    /** The uid (and name) of the window deltas' watermark assigner by default. */
+    public static final String DEFAULT_PARTIALS_TIME_UID = "validation-partials-event-time";
+
+    /** The job name in every alert id by default. */
+    public static final String DEFAULT_JOB_NAME = "tfstream";
+
+    /** The validation window by default. */
+    public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(1);
+
+    private byte[] schema;
+    private String schemaFileName;
+    private boolean sequenceExample;
+    private String environment;
+    private Duration window = DEFAULT_WINDOW;
+    private int splits = 1;
+    private long minDriftExamples = ValidationOptions.DEFAULT_MIN_DRIFT_EXAMPLES;
+    private ValidationActions actions = ValidationActions.passAll();
+    private List<String> severityOverrides = List.of();
+    private String jobName = DEFAULT_JOB_NAME;
+    private ParseLimits limits = ParseLimits.defaults();
+    private Duration lag = Duration.ZERO;
+    private boolean anomalies;
+    private WatermarkStrategy<WindowPartial> partialsWatermarks;
+    private String uid = DEFAULT_UID;
+    private String partialsTimeUid = DEFAULT_PARTIALS_TIME_UID;
+
+    TfstreamValidationBuilder() {}
+
+    /** The TFMD schema ({@code .pbtxt} text or binary {@code .pb}) the rows are checked against. */
+    public TfstreamValidationBuilder setSchema(byte[] content, String fileName) {
+        this.schema = content == null ? null : content.clone();
+        this.schemaFileName = fileName;
+        return this;
+    }
+
+    /** The TFMD schema file, read now. */
+    public TfstreamValidationBuilder setSchemaFile(Path file) {
+        try {
+            return setSchema(Files.readAllBytes(file), file.getFileName().toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("schema: cannot read " + file, e);
+        }
+    }
+
+    /** Whether the records are {@code SequenceExample}s (default false: {@code Example}s). */
+    public TfstreamValidationBuilder setSequenceExample(boolean sequenceExample) {
+        this.sequenceExample = sequenceExample;
+        return this;
+    }
+
+    /** The schema environment (TFDV's {@code environment}; default none). */
+    public TfstreamValidationBuilder setEnvironment(String environment) {
+        this.environment = environment;
+        return this;
+    }
+
+    /** The event-time window of the statistics and alerts (default 1 min). */
+    public TfstreamValidationBuilder setWindow(Duration window) {
+        this.window = window;
+        return this;
+    }
+
+    /**
+     * Into how many feature-path splits the window evaluation is keyed (default 1); the job's
+     * parallelism spreads it over every subtask. Kept across restores.
+     */
+    public TfstreamValidationBuilder setSplits(int splits) {
+        this.splits = splits;
+        return this;
+    }
+
+    /**
+     * Fewest examples with a feature, in a window and the previous one, for drift (default 100).
+     */
+    public TfstreamValidationBuilder setMinDriftExamples(long minDriftExamples) {
+        this.minDriftExamples = minDriftExamples;
+        return this;
+    }
+
+    /**
+     * What a record with a per-record anomaly does: pass, mark (a header) or divert (a dead
+     * letter), by anomaly type (default: every record passes).
+     */
+    public TfstreamValidationBuilder setActions(ValidationActions actions) {
+        this.actions = actions;
+        return this;
+    }
+
+    /** TFDV's {@code severity_overrides} as {@code TYPE=SEVERITY} entries (default none). */
+    public TfstreamValidationBuilder setSeverityOverrides(List<String> severityOverrides) {
+        this.severityOverrides = severityOverrides;
+        return this;
+    }
+
+    /** The job name every alert id starts with (default {@value #DEFAULT_JOB_NAME}). */
+    public TfstreamValidationBuilder setJobName(String jobName) {
+        this.jobName = jobName;
+        return this;
+    }
+
+    /** The parse's limits, which bound the values validation keeps (default the parse's). */
+    public TfstreamValidationBuilder setLimits(ParseLimits limits) {
+        this.limits = limits;
+        return this;
+    }
+
+    /** How far behind the largest feature event time a window closes (default 0). */
+    public TfstreamValidationBuilder setLag(Duration lag) {
+        this.lag = lag;
+        return this;
+    }
+
+    /** Also emit each window's TFDV {@code Anomalies} message (default false). */
+    public TfstreamValidationBuilder setAnomalies(boolean anomalies) {
+        this.anomalies = anomalies;
+        return this;
+    }
+
+    /**
+     * Watermarks of the window deltas; needed when the parse takes event time from a feature (the
+     * parse's output has no watermarks of it), else the deltas keep the parse's (default).
+     */
+    public TfstreamValidationBuilder setPartialsWatermarks(
+            WatermarkStrategy<WindowPartial> partialsWatermarks) {
+        this.partialsWatermarks = partialsWatermarks;
+        return this;
+    }
+
+    /** The uids of the window evaluation and of the deltas' watermark assigner. */
+    public TfstreamValidationBuilder setUids(String windows, String partialsTime) {
+        this.uid = windows;
+        this.partialsTimeUid = partialsTime;
+        return this;
+    }
+
+    /**
+     * The validation, every setting checked and the schema built once (fatal lint fails here).
+     *
+     * @throws IllegalArgumentException naming the first wrong or missing setting
+     */
+    public TfstreamValidation build() {
+        if (schema == null || schemaFileName == null || schemaFileName.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "schema is required: setSchema(content, fileName) or setSchemaFile(path)");
+        }
+        check(
+                window != null && window.toMillis() >= 1,
+                "window must be at least 1 ms, got " + window);
+        check(splits >= 1, "splits must be positive, got " + splits);
+        check(minDriftExamples >= 0, "minDriftExamples must be >= 0, got " + minDriftExamples);
+        check(actions != null, "actions must be set (it was set to null)");
+        check(severityOverrides != null, "severityOverrides must be set (it was set to null)");
+        try {
+            SeverityPolicy.parse(severityOverrides);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("severityOverrides: " + e.getMessage(), e);
+        }
+        check(jobName != null && !jobName.isEmpty(), "jobName must be non-empty");
+        check(limits != null, "limits must be set (it was set to null)");
+        check(lag != null && !lag.isNegative(), "lag must be zero or positive, got " + lag);
+        check(
+                uid != null
+                        && !uid.isEmpty()
+                        && partialsTimeUid != null
+                        && !partialsTimeUid.isEmpty(),
+                "uids must be non-empty");
+        ValidationSettings settings =
+                new ValidationSettings(
+                        schema,
+                        schemaFileName,
+                        sequenceExample,
+                        environment,
+                        window.toMillis(),
+                        splits,
+                        minDriftExamples,
+                        actions,
+                        severityOverrides,
+                        jobName,
+                        limits);
+        ValidationSchema built;
+        try {
+            built = settings.buildSchema();
+        } catch (SchemaLintException e) {
+            throw new IllegalArgumentException(
+                    "schema " + schemaFileName + " cannot be validated against: " + e.getMessage(),
+                    e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("schema: " + e.getMessage(), e);
+        }
+        return new TfstreamValidation(
+                settings,
+                lag,
+                anomalies,
+                partialsWatermarks,
+                uid,
+                partialsTimeUid,
+                built.lintFindings());
+    }
+
+    private static void check(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.tfstream.api;
+
+import io.tfstream.operators.validation.ValidationOutput;
+import io.tfstream.operators.validation.WindowAlertFunction;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * The streams of one {@link TfstreamValidation#applyTo}: the window alerts (docs/validation.md,
+ * alert format) and, when requested, each window's TFDV {@code Anomalies}.
+ */
+public final class ValidationResult {
+    private final SingleOutputStreamOperator<ValidationOutput> alerts;
+    private final boolean anomalies;
+
+    ValidationResult(SingleOutputStreamOperator<ValidationOutput> alerts, boolean anomalies) {
+        this.alerts = alerts;
+        this.anomalies = anomalies;
+    }
+
+    /** The alerts, keyed by alert id; the window evaluation itself (set its parallelism here). */
+    public SingleOutputStreamOperator<ValidationOutput> alerts() {
+        return alerts;
+    }
+
+    /**
+     * Each window's {@code tensorflow.metadata.v0.Anomalies} message.
+     *
+     * @throws IllegalStateException when the validation was built without {@code setAnomalies}
+     */
+    public DataStream<ValidationOutput> anomalies() {
+        if (!anomalies) {
+            throw new IllegalStateException(
+                    "anomalies: the validation was built without setAnomalies(true)");
+        }
+        return alerts.getSideOutput(WindowAlertFunction.ANOMALIES);
+    }
+}
