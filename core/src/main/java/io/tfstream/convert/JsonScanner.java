@@ -291,6 +291,22 @@ final class JsonScanner {
      * gathered for {@link #longValue} and {@link #floatValue}.
      */
     void readNumber() throws ConversionException {
+        readNumber(INT_VALUE | FLOAT_VALUE);
+    }
+
+    /** {@link #longValue} of the next number wanted. */
+    static final int INT_VALUE = 1;
+
+    /** {@link #floatValue} of the next number wanted. */
+    static final int FLOAT_VALUE = 2;
+
+    /**
+     * {@link #readNumber()} gathering only the values in {@code want} ({@link #INT_VALUE}, {@link
+     * #FLOAT_VALUE}, or 0 for the text alone): a feature needs one of them, not both.
+     */
+    void readNumber(int want) throws ConversionException {
+        boolean wantInt = (want & INT_VALUE) != 0;
+        boolean wantFloat = (want & FLOAT_VALUE) != 0;
         byte[] b = buf;
         int lim = limit;
         int p = pos;
@@ -313,19 +329,22 @@ final class JsonScanner {
                 if (d < 0 || d > 9) {
                     break;
                 }
-                if (v < LONG_MUL_MIN) {
-                    overflow = true;
-                } else {
-                    v *= 10;
-                    overflow |= v < Long.MIN_VALUE + d;
-                    v -= d;
+                if (wantInt) {
+                    if (v < LONG_MUL_MIN) {
+                        overflow = true;
+                    } else {
+                        v *= 10;
+                        overflow |= v < Long.MIN_VALUE + d;
+                        v -= d;
+                    }
                 }
-                if (sig < 15) {
-                    m = m * 10 + d;
+                if (wantFloat) {
+                    if (sig < 15) {
+                        m = m * 10 + d;
+                    } else {
+                        exp10++;
+                    }
                     sig++;
-                } else {
-                    sig++;
-                    exp10++;
                 }
                 p++;
             }
@@ -343,7 +362,9 @@ final class JsonScanner {
                 if (d < 0 || d > 9) {
                     break;
                 }
-                if (sig == 0 && d == 0) {
+                if (!wantFloat) {
+                    // the grammar only
+                } else if (sig == 0 && d == 0) {
                     exp10--;
                 } else if (sig < 15) {
                     m = m * 10 + d;
@@ -402,7 +423,9 @@ final class JsonScanner {
         return new String(buf, numStart, numEnd - numStart, StandardCharsets.ISO_8859_1);
     }
 
-    /** The last integral number as int64; false when out of range. */
+    /**
+     * The last integral number as int64 (read with {@link #INT_VALUE}); false when out of range.
+     */
     boolean longValue(long[] out) {
         if (intOverflow || (!negative && intValue == Long.MIN_VALUE)) {
             return false;
@@ -411,7 +434,7 @@ final class JsonScanner {
         return true;
     }
 
-    /** The last number as float32, correctly rounded. */
+    /** The last number (read with {@link #FLOAT_VALUE}) as float32, correctly rounded. */
     float floatValue() {
         // Fast path: up to 15 significant digits and a small power of ten give the correctly
         // rounded double; rounding that to float is correct unless it sits on a float midpoint.
@@ -510,7 +533,7 @@ final class JsonScanner {
             case 'n' -> readLiteral("null");
             default -> {
                 if (c == '-' || (c >= '0' && c <= '9')) {
-                    readNumber();
+                    readNumber(0);
                 } else {
                     throw invalid(c < 0 ? "the record ends early" : "an unexpected character");
                 }

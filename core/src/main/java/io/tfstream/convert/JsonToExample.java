@@ -178,7 +178,7 @@ public final class JsonToExample implements ExampleConverter {
         switch (type) {
             case INT64 -> {
                 if (number) {
-                    sc.readNumber();
+                    sc.readNumber(JsonScanner.INT_VALUE);
                     if (!sc.integral()) {
                         throw misfit(slot, index, "JSON number " + sc.numberText(), "does not fit");
                     }
@@ -200,7 +200,7 @@ public final class JsonToExample implements ExampleConverter {
             }
             case FLOAT32 -> {
                 if (number) {
-                    sc.readNumber();
+                    sc.readNumber(JsonScanner.FLOAT_VALUE);
                     builder.addFloat(slot, sc.floatValue());
                     return;
                 }
@@ -232,7 +232,7 @@ public final class JsonToExample implements ExampleConverter {
     /** The value starting with {@code c}, read, as a message names it. */
     private String describe(int c, boolean number) throws ConversionException {
         if (number) {
-            sc.readNumber();
+            sc.readNumber(0);
             return "JSON number " + sc.numberText();
         }
         return switch (c) {
