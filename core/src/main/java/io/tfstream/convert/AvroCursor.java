@@ -53,6 +53,15 @@ final class AvroCursor {
     }
 
     long readLong() throws ConversionException {
+        int p0 = pos;
+        if (p0 < limit) {
+            // Most values (union branches, counts, small ints) are one byte.
+            long first = buf[p0];
+            if (first >= 0) {
+                pos = p0 + 1;
+                return (first >>> 1) ^ -(first & 1);
+            }
+        }
         if (limit - pos >= 10) {
             // Fast path: no bounds check per byte; most values are one or two bytes.
             byte[] b = buf;

@@ -105,7 +105,7 @@ public final class AvroToExample implements ExampleConverter {
                 case AvroPlan.FEATURE -> AvroValues.feature(cursor, builder, c);
                 case AvroPlan.RECORD -> record(c);
                 case AvroPlan.UNION -> {
-                    AvroPlan chosen = c.children[branch(cursor, c.schema)];
+                    AvroPlan chosen = c.children[branch(cursor, c.children.length)];
                     if (chosen.action == AvroPlan.RECORD) {
                         record(chosen);
                     } else {
@@ -124,8 +124,12 @@ public final class AvroToExample implements ExampleConverter {
 
     /** A union's branch index, checked against its branches. */
     static int branch(AvroCursor cursor, Schema union) throws ConversionException {
+        return branch(cursor, union.getTypes().size());
+    }
+
+    /** A union's branch index, checked against its {@code n} branches. */
+    static int branch(AvroCursor cursor, int n) throws ConversionException {
         long b = cursor.readLong();
-        int n = union.getTypes().size();
         if (b < 0 || b >= n) {
             throw new ConversionException(
                     cursor.at(), "Avro does not decode: union branch " + b + " of " + n);

@@ -7,7 +7,7 @@ final class AvroValues {
     static void feature(AvroCursor c, ExampleBuilder b, AvroPlan p) throws ConversionException {
         AvroValue v = p.value;
         if (v.kind == AvroValue.UNION) {
-            v = v.branches[AvroToExample.branch(c, v.schema)];
+            v = v.branches[AvroToExample.branch(c, v.branches.length)];
             if (v.kind == AvroValue.NULL) {
                 return; // a null branch: the feature is absent
             }
@@ -39,7 +39,7 @@ final class AvroValues {
             for (long i = 0; i < n; i++, index++) {
                 AvroValue item = items;
                 if (item.kind == AvroValue.UNION) {
-                    item = item.branches[AvroToExample.branch(c, item.schema)];
+                    item = item.branches[AvroToExample.branch(c, item.branches.length)];
                 }
                 if (item.kind == AvroValue.NULL || !item.fits) {
                     throw new ConversionException(

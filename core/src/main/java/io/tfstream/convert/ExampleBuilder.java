@@ -7,45 +7,44 @@ import java.util.Arrays;
 /**
  * Collects one record's feature values by slot and writes them as {@code tf.train.Example} wire
  * bytes directly (no protobuf objects): {@code Example.features} of map entries in slot order,
- * int64 and float lists packed, as protobuf-java writes them. Buffers are reused across records;
- * only the returned array is new. Not thread-safe.
+ * int64 and float lists packed, as protobuf-java writes them. Each value is encoded once, when it
+ * is added, into its slot's list body (int64 varints, little-endian floats, length-prefixed bytes
+ * elements), so that writing the Example is sizes per feature and array copies, no pass over the
+ * values. Buffers are reused across records; only the returned array is new. Not thread-safe.
  */
 final class ExampleBuilder {
-    private final ConvertFeatures features;
-    private final byte[][] keys;
+    private final DType[] types;
+    // Per slot: the map entry's bytes up to the Feature's length: tag and key, tag of the value.
+    private final byte[][] heads;
     private final boolean[] present;
     private final int[] counts;
-    private final long[][] ints;
-    private final float[][] floats;
-    private final byte[][] bytes;
-    private final int[][] bytesEnds;
-    private final int[] listSizes;
-    private final int[] packedSizes;
+    private final byte[][] data;
+    private final int[] used;
+    private final int[] entrySizes;
+    private byte[] scratch = new byte[64];
     private byte[] out = new byte[256];
     private int pos;
 
     ExampleBuilder(ConvertFeatures features) {
-        this.features = features;
         int n = features.size();
-        keys = new byte[n][];
+        types = new DType[n];
+        heads = new byte[n][];
         present = new boolean[n];
         counts = new int[n];
-        ints = new long[n][];
-        floats = new float[n][];
-        bytes = new byte[n][];
-        bytesEnds = new int[n][];
-        listSizes = new int[n];
-        packedSizes = new int[n];
+        data = new byte[n][];
+        used = new int[n];
+        entrySizes = new int[n];
         for (int i = 0; i < n; i++) {
-            keys[i] = features.name(i).getBytes(StandardCharsets.UTF_8);
-            switch (features.type(i)) {
-                case INT64 -> ints[i] = new long[4];
-                case FLOAT32 -> floats[i] = new float[4];
-                case STRING -> {
-                    bytes[i] = new byte[32];
-                    bytesEnds[i] = new int[4];
-                }
-            }
+            types[i] = features.type(i);
+            byte[] key = features.name(i).getBytes(StandardCharsets.UTF_8);
+            byte[] head = new byte[2 + varintSize(key.length) + key.length];
+            int p = 0;
+            head[p++] = 0x0A; // MapEntry.key
+            p = putVarint(head, p, key.length);
+            System.arraycopy(key, 0, head, p, key.length);
+            head[head.length - 1] = 0x12; // MapEntry.value: Feature
+            heads[i] = head;
+            data[i] = new byte[32];
         }
     }
 
@@ -55,7 +54,7 @@ final class ExampleBuilder {
     }
 
     DType type(int slot) {
-        return features.type(slot);
+        return types[slot];
     }
 
     /**
@@ -68,41 +67,65 @@ final class ExampleBuilder {
         }
         present[slot] = true;
         counts[slot] = 0;
+        used[slot] = 0;
         return true;
     }
 
-    void addInt(int slot, long v) {
-        int c = counts[slot];
-        if (c == ints[slot].length) {
-            ints[slot] = Arrays.copyOf(ints[slot], c * 2);
+    private byte[] room(int slot, int extra) {
+        byte[] d = data[slot];
+        int need = used[slot] + extra;
+        if (need > d.length) {
+            d = data[slot] = Arrays.copyOf(d, Math.max(need, d.length * 2));
         }
-        ints[slot][c] = v;
-        counts[slot] = c + 1;
+        return d;
+    }
+
+    void addInt(int slot, long v) {
+        byte[] d = room(slot, 10);
+        int p = used[slot];
+        while ((v & ~0x7FL) != 0) {
+            d[p++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        d[p++] = (byte) v;
+        used[slot] = p;
+        counts[slot]++;
     }
 
     void addFloat(int slot, float v) {
-        int c = counts[slot];
-        if (c == floats[slot].length) {
-            floats[slot] = Arrays.copyOf(floats[slot], c * 2);
-        }
-        floats[slot][c] = v;
-        counts[slot] = c + 1;
+        byte[] d = room(slot, 4);
+        int p = used[slot];
+        int bits = Float.floatToRawIntBits(v);
+        d[p] = (byte) bits;
+        d[p + 1] = (byte) (bits >>> 8);
+        d[p + 2] = (byte) (bits >>> 16);
+        d[p + 3] = (byte) (bits >>> 24);
+        used[slot] = p + 4;
+        counts[slot]++;
     }
 
+    /** Appends one bytes value, as its {@code BytesList.value} element. */
     void addBytes(int slot, byte[] b, int off, int len) {
-        int c = counts[slot];
-        int[] ends = bytesEnds[slot];
-        if (c == ends.length) {
-            ends = bytesEnds[slot] = Arrays.copyOf(ends, c * 2);
+        byte[] d = room(slot, 6 + len);
+        int p = used[slot];
+        d[p++] = 0x0A; // BytesList.value
+        p = putVarint(d, p, len);
+        System.arraycopy(b, off, d, p, len);
+        used[slot] = p + len;
+        counts[slot]++;
+    }
+
+    /**
+     * Appends the base64 text {@code b[off, off + len)} decoded ({@link Base64Bytes}) as one value.
+     *
+     * @throws IllegalArgumentException when the text is not base64
+     */
+    void addBase64(int slot, byte[] b, int off, int len) {
+        int max = Base64Bytes.maxDecoded(len);
+        if (scratch.length < max) {
+            scratch = new byte[Math.max(max, scratch.length * 2)];
         }
-        int start = c == 0 ? 0 : ends[c - 1];
-        int end = start + len;
-        if (end > bytes[slot].length) {
-            bytes[slot] = Arrays.copyOf(bytes[slot], Math.max(end, bytes[slot].length * 2));
-        }
-        System.arraycopy(b, off, bytes[slot], start, len);
-        ends[c] = end;
-        counts[slot] = c + 1;
+        addBytes(slot, scratch, 0, Base64Bytes.decode(b, off, len, scratch, 0));
     }
 
     /** The Example of the present features. */
@@ -112,6 +135,7 @@ final class ExampleBuilder {
         for (int i = 0; i < n; i++) {
             if (present[i]) {
                 int entry = entrySize(i);
+                entrySizes[i] = entry;
                 featuresSize += 1 + varintSize(entry) + entry;
             }
         }
@@ -125,7 +149,7 @@ final class ExampleBuilder {
         pos = 0;
         if (total > 0) {
             out[pos++] = 0x0A; // Example.features
-            varint((int) featuresSize);
+            pos = putVarint(out, pos, (int) featuresSize);
             for (int i = 0; i < n; i++) {
                 if (present[i]) {
                     writeEntry(i);
@@ -135,113 +159,64 @@ final class ExampleBuilder {
         return Arrays.copyOf(out, total);
     }
 
-    /** Size of the map entry of slot i; stores the list body size in listSizes. */
+    /** The list message's size: the packed field (int64, float) or the elements (bytes). */
+    private int listSize(int i) {
+        int u = used[i];
+        return types[i] == DType.STRING || u == 0 ? u : 1 + varintSize(u) + u;
+    }
+
+    /** Size of the map entry of slot i. */
     private int entrySize(int i) {
-        int c = counts[i];
-        int body;
-        switch (features.type(i)) {
-            case INT64 -> {
-                int packed = 0;
-                long[] v = ints[i];
-                for (int k = 0; k < c; k++) {
-                    packed += varint64Size(v[k]);
-                }
-                packedSizes[i] = packed;
-                body = c == 0 ? 0 : 1 + varintSize(packed) + packed;
-            }
-            case FLOAT32 -> body = c == 0 ? 0 : 1 + varintSize(4 * c) + 4 * c;
-            default -> {
-                int[] ends = bytesEnds[i];
-                int s = 0;
-                for (int k = 0; k < c; k++) {
-                    int len = ends[k] - (k == 0 ? 0 : ends[k - 1]);
-                    s += 1 + varintSize(len) + len;
-                }
-                body = s;
-            }
-        }
-        listSizes[i] = body;
-        int feature = 1 + varintSize(body) + body;
-        return 1 + varintSize(keys[i].length) + keys[i].length + 1 + varintSize(feature) + feature;
+        int list = listSize(i);
+        int feature = 1 + varintSize(list) + list;
+        return heads[i].length + varintSize(feature) + feature;
     }
 
     private void writeEntry(int i) {
-        int body = listSizes[i];
-        int feature = 1 + varintSize(body) + body;
-        int entry = 1 + varintSize(keys[i].length) + keys[i].length + 1 + varintSize(feature);
-        entry += feature;
-        out[pos++] = 0x0A; // Features.feature (map entry)
-        varint(entry);
-        out[pos++] = 0x0A; // key
-        varint(keys[i].length);
-        System.arraycopy(keys[i], 0, out, pos, keys[i].length);
-        pos += keys[i].length;
-        out[pos++] = 0x12; // value: Feature
-        varint(feature);
-        int c = counts[i];
-        switch (features.type(i)) {
-            case INT64 -> {
-                out[pos++] = 0x1A; // Feature.int64_list
-                varint(body);
-                if (c > 0) {
-                    out[pos++] = 0x0A; // packed values
-                    varint(packedSizes[i]);
-                    long[] v = ints[i];
-                    for (int k = 0; k < c; k++) {
-                        varint64(v[k]);
-                    }
-                }
-            }
-            case FLOAT32 -> {
-                out[pos++] = 0x12; // Feature.float_list
-                varint(body);
-                if (c > 0) {
-                    out[pos++] = 0x0A;
-                    varint(4 * c);
-                    float[] v = floats[i];
-                    for (int k = 0; k < c; k++) {
-                        int bits = Float.floatToRawIntBits(v[k]);
-                        out[pos++] = (byte) bits;
-                        out[pos++] = (byte) (bits >>> 8);
-                        out[pos++] = (byte) (bits >>> 16);
-                        out[pos++] = (byte) (bits >>> 24);
-                    }
-                }
-            }
-            default -> {
-                out[pos++] = 0x0A; // Feature.bytes_list
-                varint(body);
-                int[] ends = bytesEnds[i];
-                byte[] data = bytes[i];
-                for (int k = 0; k < c; k++) {
-                    int start = k == 0 ? 0 : ends[k - 1];
-                    int len = ends[k] - start;
-                    out[pos++] = 0x0A;
-                    varint(len);
-                    System.arraycopy(data, start, out, pos, len);
-                    pos += len;
-                }
-            }
-        }
-    }
-
-    private void varint(int v) {
-        while ((v & ~0x7F) != 0) {
-            out[pos++] = (byte) ((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        out[pos++] = (byte) v;
-    }
-
-    private void varint64(long v) {
         byte[] o = out;
         int p = pos;
-        while ((v & ~0x7FL) != 0) {
+        o[p++] = 0x0A; // Features.feature (map entry)
+        p = putVarint(o, p, entrySizes[i]);
+        p = copy(heads[i], head(i), o, p);
+        int list = listSize(i);
+        p = putVarint(o, p, 1 + varintSize(list) + list);
+        int u = used[i];
+        switch (types[i]) {
+            case INT64 -> o[p++] = 0x1A; // Feature.int64_list
+            case FLOAT32 -> o[p++] = 0x12; // Feature.float_list
+            default -> o[p++] = 0x0A; // Feature.bytes_list
+        }
+        p = putVarint(o, p, list);
+        if (types[i] != DType.STRING && u > 0) {
+            o[p++] = 0x0A; // packed values
+            p = putVarint(o, p, u);
+        }
+        pos = copy(data[i], u, o, p);
+    }
+
+    private int head(int i) {
+        return heads[i].length;
+    }
+
+    /** Copies {@code src[0, n)} to {@code o} at {@code p}: a loop for the usual few bytes. */
+    private static int copy(byte[] src, int n, byte[] o, int p) {
+        if (n > 16) {
+            System.arraycopy(src, 0, o, p, n);
+        } else {
+            for (int k = 0; k < n; k++) {
+                o[p + k] = src[k];
+            }
+        }
+        return p + n;
+    }
+
+    private static int putVarint(byte[] o, int p, int v) {
+        while ((v & ~0x7F) != 0) {
             o[p++] = (byte) ((v & 0x7F) | 0x80);
             v >>>= 7;
         }
         o[p++] = (byte) v;
-        pos = p;
+        return p;
     }
 
     static int varintSize(int v) {
@@ -258,10 +233,5 @@ final class ExampleBuilder {
             return 4;
         }
         return 5;
-    }
-
-    static int varint64Size(long v) {
-        // protobuf's CodedOutputStream.computeUInt64SizeNoTag: ceil(significant bits / 7).
-        return (640 - Long.numberOfLeadingZeros(v) * 9) >>> 6;
     }
 }

@@ -26,6 +26,12 @@ final class JsonScanner {
     private int numStart;
     private int numEnd;
     private boolean integral;
+    private boolean negative;
+    private long intValue;
+    private boolean intOverflow;
+    private long mantissa;
+    private int significant;
+    private int power10;
 
     void wrap(byte[] b, int off, int len) {
         buf = b;
@@ -64,6 +70,23 @@ final class JsonScanner {
             throw invalid("expected '" + c + "'");
         }
         pos++;
+    }
+
+    /**
+     * Consumes the string whose opening quote is next when it is exactly {@code key} (given without
+     * escapes: no quote, backslash or control byte in it), else nothing; true when consumed.
+     */
+    boolean skipString(byte[] key) {
+        int n = key.length;
+        int p = pos;
+        if (p + n + 1 >= limit || buf[p + n + 1] != '"') {
+            return false;
+        }
+        if (!java.util.Arrays.equals(buf, p + 1, p + 1 + n, key, 0, n)) {
+            return false;
+        }
+        pos = p + n + 2;
+        return true;
     }
 
     /** Reads a string whose opening quote is next. */
@@ -261,53 +284,136 @@ final class JsonScanner {
         return new String(stringBytes(), start, length, StandardCharsets.UTF_8);
     }
 
-    /** Reads a number whose first byte ('-' or a digit) is next; see {@link #integral()}. */
+    /**
+     * Reads a number whose first byte ('-' or a digit) is next; see {@link #integral()}. One pass:
+     * the grammar is checked while the int64 value (accumulated negatively, so that {@code
+     * Long.MIN_VALUE} fits) and the first 15 significant digits with their power of ten are
+     * gathered for {@link #longValue} and {@link #floatValue}.
+     */
     void readNumber() throws ConversionException {
-        int s = pos;
-        if (pos < limit && buf[pos] == '-') {
-            pos++;
+        readNumber(INT_VALUE | FLOAT_VALUE);
+    }
+
+    /** {@link #longValue} of the next number wanted. */
+    static final int INT_VALUE = 1;
+
+    /** {@link #floatValue} of the next number wanted. */
+    static final int FLOAT_VALUE = 2;
+
+    /**
+     * {@link #readNumber()} gathering only the values in {@code want} ({@link #INT_VALUE}, {@link
+     * #FLOAT_VALUE}, or 0 for the text alone): a feature needs one of them, not both.
+     */
+    void readNumber(int want) throws ConversionException {
+        boolean wantInt = (want & INT_VALUE) != 0;
+        boolean wantFloat = (want & FLOAT_VALUE) != 0;
+        byte[] b = buf;
+        int lim = limit;
+        int p = pos;
+        int s = p;
+        boolean neg = p < lim && b[p] == '-';
+        if (neg) {
+            p++;
         }
-        int digits = pos;
-        if (pos < limit && buf[pos] == '0') {
-            pos++;
+        int digits = p;
+        long v = 0;
+        boolean overflow = false;
+        long m = 0;
+        int sig = 0;
+        int exp10 = 0;
+        if (p < lim && b[p] == '0') {
+            p++;
         } else {
-            while (pos < limit && buf[pos] >= '0' && buf[pos] <= '9') {
-                pos++;
+            while (p < lim) {
+                int d = b[p] - '0';
+                if (d < 0 || d > 9) {
+                    break;
+                }
+                if (wantInt) {
+                    if (v < LONG_MUL_MIN) {
+                        overflow = true;
+                    } else {
+                        v *= 10;
+                        overflow |= v < Long.MIN_VALUE + d;
+                        v -= d;
+                    }
+                }
+                if (wantFloat) {
+                    if (sig < 15) {
+                        m = m * 10 + d;
+                    } else {
+                        exp10++;
+                    }
+                    sig++;
+                }
+                p++;
             }
         }
-        if (pos == digits) {
+        if (p == digits) {
+            pos = p;
             throw invalid("a number without digits");
         }
         boolean isInt = true;
-        if (pos < limit && buf[pos] == '.') {
-            pos++;
-            int f = pos;
-            while (pos < limit && buf[pos] >= '0' && buf[pos] <= '9') {
-                pos++;
+        if (p < lim && b[p] == '.') {
+            p++;
+            int f = p;
+            while (p < lim) {
+                int d = b[p] - '0';
+                if (d < 0 || d > 9) {
+                    break;
+                }
+                if (!wantFloat) {
+                    // the grammar only
+                } else if (sig == 0 && d == 0) {
+                    exp10--;
+                } else if (sig < 15) {
+                    m = m * 10 + d;
+                    sig++;
+                    exp10--;
+                } else {
+                    sig++;
+                }
+                p++;
             }
-            if (pos == f) {
+            if (p == f) {
+                pos = p;
                 throw invalid("a number without digits after '.'");
             }
             isInt = false;
         }
-        if (pos < limit && (buf[pos] == 'e' || buf[pos] == 'E')) {
-            pos++;
-            if (pos < limit && (buf[pos] == '+' || buf[pos] == '-')) {
-                pos++;
+        if (p < lim && (b[p] == 'e' || b[p] == 'E')) {
+            p++;
+            boolean eneg = false;
+            if (p < lim && (b[p] == '+' || b[p] == '-')) {
+                eneg = b[p] == '-';
+                p++;
             }
-            int e = pos;
-            while (pos < limit && buf[pos] >= '0' && buf[pos] <= '9') {
-                pos++;
+            int e = p;
+            int x = 0;
+            while (p < lim && b[p] >= '0' && b[p] <= '9') {
+                x = Math.min(x * 10 + (b[p] - '0'), 100_000);
+                p++;
             }
-            if (pos == e) {
+            if (p == e) {
+                pos = p;
                 throw invalid("a number without exponent digits");
             }
+            exp10 += eneg ? -x : x;
             isInt = false;
         }
+        pos = p;
         numStart = s;
-        numEnd = pos;
+        numEnd = p;
         integral = isInt;
+        negative = neg;
+        intValue = v;
+        intOverflow = overflow;
+        mantissa = m;
+        significant = sig;
+        power10 = exp10;
     }
+
+    private static final long LONG_MUL_MIN = Long.MIN_VALUE / 10;
 
     boolean integral() {
         return integral;
@@ -317,88 +423,27 @@ final class JsonScanner {
         return new String(buf, numStart, numEnd - numStart, StandardCharsets.ISO_8859_1);
     }
 
-    /** The last integral number as int64; false when out of range. */
+    /**
+     * The last integral number as int64 (read with {@link #INT_VALUE}); false when out of range.
+     */
     boolean longValue(long[] out) {
-        int i = numStart;
-        boolean negative = buf[i] == '-';
-        if (negative) {
-            i++;
+        if (intOverflow || (!negative && intValue == Long.MIN_VALUE)) {
+            return false;
         }
-        long v = 0;
-        for (; i < numEnd; i++) {
-            int d = buf[i] - '0';
-            // accumulate negatively so that Long.MIN_VALUE fits
-            if (v < (Long.MIN_VALUE + d) / 10) {
-                return false;
-            }
-            v = v * 10 - d;
-        }
-        if (!negative) {
-            if (v == Long.MIN_VALUE) {
-                return false;
-            }
-            v = -v;
-        }
-        out[0] = v;
+        out[0] = negative ? intValue : -intValue;
         return true;
     }
 
-    /** The last number as float32, correctly rounded. */
+    /** The last number (read with {@link #FLOAT_VALUE}) as float32, correctly rounded. */
     float floatValue() {
         // Fast path: up to 15 significant digits and a small power of ten give the correctly
         // rounded double; rounding that to float is correct unless it sits on a float midpoint.
-        int i = numStart;
-        boolean negative = buf[i] == '-';
-        if (negative) {
-            i++;
-        }
-        long m = 0;
-        int digits = 0;
-        int exp10 = 0;
-        boolean fraction = false;
-        for (; i < numEnd; i++) {
-            int c = buf[i];
-            if (c == '.') {
-                fraction = true;
-                continue;
-            }
-            if (c == 'e' || c == 'E') {
-                break;
-            }
-            if (digits == 0 && c == '0') {
-                if (fraction) {
-                    exp10--;
-                }
-                continue;
-            }
-            if (++digits > 15) {
-                return Float.parseFloat(numberText());
-            }
-            m = m * 10 + (c - '0');
-            if (fraction) {
-                exp10--;
-            }
-        }
-        if (i < numEnd) {
-            i++;
-            boolean eneg = false;
-            if (buf[i] == '+' || buf[i] == '-') {
-                eneg = buf[i] == '-';
-                i++;
-            }
-            int e = 0;
-            for (; i < numEnd; i++) {
-                e = e * 10 + (buf[i] - '0');
-                if (e > 400) {
-                    return Float.parseFloat(numberText());
-                }
-            }
-            exp10 += eneg ? -e : e;
-        }
-        if (m == 0) {
+        long m = mantissa;
+        if (m == 0 && significant == 0) {
             return negative ? -0f : 0f;
         }
-        if (exp10 < -22 || exp10 > 22) {
+        int exp10 = power10;
+        if (significant > 15 || exp10 < -22 || exp10 > 22) {
             return Float.parseFloat(numberText());
         }
         double d = exp10 < 0 ? m / POW10[-exp10] : m * POW10[exp10];
@@ -488,7 +533,7 @@ final class JsonScanner {
             case 'n' -> readLiteral("null");
             default -> {
                 if (c == '-' || (c >= '0' && c <= '9')) {
-                    readNumber();
+                    readNumber(0);
                 } else {
                     throw invalid(c < 0 ? "the record ends early" : "an unexpected character");
                 }

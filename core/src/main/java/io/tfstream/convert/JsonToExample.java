@@ -1,9 +1,7 @@
 package io.tfstream.convert;
 
 import io.tfstream.spec.DType;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 
 /**
  * One UTF-8 JSON object → the schema's {@code tf.train.Example}, read in one pass over the bytes by
@@ -24,8 +22,10 @@ public final class JsonToExample implements ExampleConverter {
     private final ConvertOptions options;
     private final ExampleBuilder builder;
     private final JsonScanner sc = new JsonScanner();
-    private final Base64.Decoder base64 = Base64.getDecoder();
     private final FieldNames names;
+    // The slot of the i-th top-level field of the last record: records of one topic mostly keep
+    // their field order, so a name is checked against this guess before it is looked up.
+    private final int[] lastOrder;
     private final long[] number = new long[1];
     private int ignored;
 
@@ -34,6 +34,8 @@ public final class JsonToExample implements ExampleConverter {
         this.options = options;
         this.builder = new ExampleBuilder(features);
         this.names = new FieldNames(features);
+        this.lastOrder = new int[features.size()];
+        java.util.Arrays.fill(lastOrder, -1);
     }
 
     @Override
@@ -83,16 +85,23 @@ public final class JsonToExample implements ExampleConverter {
             sc.skipByte();
             return;
         }
-        while (true) {
+        for (int field = 0; ; field++) {
             if (sc.peek() != '"') {
                 throw sc.invalid("expected a field name");
             }
-            sc.readString();
             String path = null;
             int slot;
-            if (prefix == null) {
+            int guess = prefix == null && field < lastOrder.length ? lastOrder[field] : -1;
+            if (guess >= 0 && names.plain(guess) && sc.skipString(names.key(guess))) {
+                slot = guess;
+            } else if (prefix == null) {
+                sc.readString();
                 slot = names.slot(sc.stringBytes(), sc.start(), sc.length());
+                if (slot >= 0 && field < lastOrder.length) {
+                    lastOrder[field] = slot;
+                }
             } else {
+                sc.readString();
                 path = prefix + '.' + sc.string();
                 slot = features.slot(path);
             }
@@ -169,7 +178,7 @@ public final class JsonToExample implements ExampleConverter {
         switch (type) {
             case INT64 -> {
                 if (number) {
-                    sc.readNumber();
+                    sc.readNumber(JsonScanner.INT_VALUE);
                     if (!sc.integral()) {
                         throw misfit(slot, index, "JSON number " + sc.numberText(), "does not fit");
                     }
@@ -191,7 +200,7 @@ public final class JsonToExample implements ExampleConverter {
             }
             case FLOAT32 -> {
                 if (number) {
-                    sc.readNumber();
+                    sc.readNumber(JsonScanner.FLOAT_VALUE);
                     builder.addFloat(slot, sc.floatValue());
                     return;
                 }
@@ -200,12 +209,8 @@ public final class JsonToExample implements ExampleConverter {
                 if (c == '"') {
                     sc.readString();
                     if (options.jsonBase64()) {
-                        ByteBuffer b;
                         try {
-                            b =
-                                    base64.decode(
-                                            ByteBuffer.wrap(
-                                                    sc.stringBytes(), sc.start(), sc.length()));
+                            builder.addBase64(slot, sc.stringBytes(), sc.start(), sc.length());
                         } catch (IllegalArgumentException e) {
                             throw misfit(
                                     slot,
@@ -213,7 +218,6 @@ public final class JsonToExample implements ExampleConverter {
                                     "JSON string " + quote(sc.string()),
                                     "is not base64: " + e.getMessage());
                         }
-                        builder.addBytes(slot, b.array(), b.arrayOffset(), b.remaining());
                     } else {
                         builder.addBytes(slot, sc.stringBytes(), sc.start(), sc.length());
                     }
@@ -228,7 +232,7 @@ public final class JsonToExample implements ExampleConverter {
     /** The value starting with {@code c}, read, as a message names it. */
     private String describe(int c, boolean number) throws ConversionException {
         if (number) {
-            sc.readNumber();
+            sc.readNumber(0);
             return "JSON number " + sc.numberText();
         }
         return switch (c) {
@@ -269,8 +273,19 @@ public final class JsonToExample implements ExampleConverter {
         private final byte[][] keys;
         private final int[] slots;
         private final int mask;
+        private final byte[][] bySlot;
+        private final boolean[] plain;
 
         FieldNames(ConvertFeatures f) {
+            bySlot = new byte[f.size()][];
+            plain = new boolean[f.size()];
+            for (int s = 0; s < f.size(); s++) {
+                bySlot[s] = f.name(s).getBytes(StandardCharsets.UTF_8);
+                plain[s] = true;
+                for (byte b : bySlot[s]) {
+                    plain[s] &= b != '"' && b != '\\' && (b < 0 || b >= 0x20);
+                }
+            }
             int size = Integer.highestOneBit(Math.max(4, f.size() * 4) - 1) << 1;
             keys = new byte[size][];
             slots = new int[size];
@@ -284,6 +299,16 @@ public final class JsonToExample implements ExampleConverter {
                 keys[h] = k;
                 slots[h] = s;
             }
+        }
+
+        /** The UTF-8 name of {@code slot}. */
+        byte[] key(int slot) {
+            return bySlot[slot];
+        }
+
+        /** Whether the name of {@code slot} is written in JSON as its bytes, without escapes. */
+        boolean plain(int slot) {
+            return plain[slot];
         }
 
         int slot(byte[] b, int off, int len) {
