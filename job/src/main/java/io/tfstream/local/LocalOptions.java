@@ -36,53 +36,6 @@ public record LocalOptions(
         Path nextSchema,
         long nextSchemaAfter) {
 
-    /** The options without a schema change ({@code --next-schema}). */
-    public LocalOptions(
-            Path schema,
-            Path featureSpec,
-            Path input,
-            Integer records,
-            double corruptFraction,
-            long seed,
-            Path out,
-            int partitions,
-            int parallelism,
-            Compression compression,
-            Path config,
-            List<String> sets,
-            Path summaryJson,
-            String broker,
-            S3Target s3,
-            boolean s3proxy,
-            int restPort,
-            Integer metricsPort,
-            Path files,
-            InputFormat inputFormat) {
-        this(
-                schema,
-                featureSpec,
-                input,
-                records,
-                corruptFraction,
-                seed,
-                out,
-                partitions,
-                parallelism,
-                compression,
-                config,
-                sets,
-                summaryJson,
-                broker,
-                s3,
-                s3proxy,
-                restPort,
-                metricsPort,
-                files,
-                inputFormat,
-                null,
-                0);
-    }
-
     /**
      * Shards on an object store: {@code endpoint} (null: AWS), {@code bucket}, an {@code
      * s3.credentials-file} (null: credentials from the environment or the job options), and whether

@@ -65,22 +65,14 @@ class LocalCommandITCase {
             metricsPort = free.getLocalPort();
         }
         CliRun run =
-                CliRun.of(
-                        "local",
+                localOnTwoPartitions(
+                        out,
                         "--records",
                         "2000",
                         "--corrupt-fraction",
                         "0.05",
                         "--seed",
                         "3",
-                        "--partitions",
-                        "2",
-                        "--parallelism",
-                        "2",
-                        "--out",
-                        out.toString(),
-                        "--rest-port",
-                        "0",
                         "--metrics-port",
                         Integer.toString(metricsPort));
         assertEquals(0, run.exitCode(), run.err());
@@ -217,22 +209,14 @@ class LocalCommandITCase {
                 new String(SeedDataset.schemaPbtxt(), StandardCharsets.UTF_8)
                         + "\ndataset_constraints { min_examples_count: 1000000 }\n");
         CliRun run =
-                CliRun.of(
-                        "local",
+                localOnTwoPartitions(
+                        out,
                         "--schema",
                         schema.toString(),
                         "--records",
                         "300",
-                        "--partitions",
-                        "2",
-                        "--parallelism",
-                        "2",
                         "--set",
-                        "validation.enabled=true",
-                        "--out",
-                        out.toString(),
-                        "--rest-port",
-                        "0");
+                        "validation.enabled=true");
         assertEquals(0, run.exitCode(), run.err());
         List<String> lines = Files.readAllLines(out.resolve("alerts.jsonl"));
         JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
@@ -261,8 +245,8 @@ class LocalCommandITCase {
         Files.writeString(next, SpecJsonWriter.write(FeatureSpecs.of(more)));
         Path out = dir.resolve("next-out");
         CliRun run =
-                CliRun.of(
-                        "local",
+                localOnTwoPartitions(
+                        out,
                         "--feature-spec",
                         first.toString(),
                         "--records",
@@ -270,15 +254,7 @@ class LocalCommandITCase {
                         "--next-schema",
                         next.toString(),
                         "--next-schema-after",
-                        "400",
-                        "--partitions",
-                        "2",
-                        "--parallelism",
-                        "2",
-                        "--out",
-                        out.toString(),
-                        "--rest-port",
-                        "0");
+                        "400");
         assertEquals(0, run.exitCode(), run.err());
         String fp1 = SchemaFingerprint.of(Files.readAllBytes(first), "spec.json");
         String fp2 = SchemaFingerprint.of(Files.readAllBytes(next), "spec.json");
@@ -662,6 +638,26 @@ class LocalCommandITCase {
                     port.err());
         }
         assertFalse(Files.exists(out), "nothing written for a usage error");
+    }
+
+    /**
+     * {@code tfstream local} with {@code args} on 2 partitions and 2 subtasks, writing to {@code
+     * out}, the web UI on a free port.
+     */
+    private static CliRun localOnTwoPartitions(Path out, String... args) {
+        List<String> all = new ArrayList<>(List.of("local"));
+        all.addAll(List.of(args));
+        all.addAll(
+                List.of(
+                        "--partitions",
+                        "2",
+                        "--parallelism",
+                        "2",
+                        "--out",
+                        out.toString(),
+                        "--rest-port",
+                        "0"));
+        return CliRun.of(all.toArray(String[]::new));
     }
 
     private static String hex(byte[] b) {

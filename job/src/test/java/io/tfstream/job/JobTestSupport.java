@@ -6,8 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -15,7 +18,10 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
-/** Waiting and checkpoint counting shared by the job's ITCases and the e2e tests. */
+/**
+ * Starting the pipeline, waiting and checkpoint counting shared by the job's ITCases and the e2e
+ * tests.
+ */
 public final class JobTestSupport {
     private JobTestSupport() {}
 
@@ -115,6 +121,24 @@ public final class JobTestSupport {
         m.put("flink.restart-strategy.fixed-delay.attempts", "1000");
         m.put("flink.restart-strategy.fixed-delay.delay", "200 ms");
         return m;
+    }
+
+    /**
+     * Starts {@code tfstream run}'s pipeline of job options {@code settings} on the MiniCluster of
+     * the test (its file systems initialized, as the launcher does) under job name {@code name}.
+     */
+    public static JobClient startPipeline(Map<String, Object> settings, String name)
+            throws Exception {
+        return startPipeline(JobLauncher.prepare(JobConfig.of(settings)), name);
+    }
+
+    /** Starts the pipeline of prepared job {@code job}, as {@link #startPipeline(Map, String)}. */
+    public static JobClient startPipeline(JobLauncher.Prepared job, String name) throws Exception {
+        Configuration flink = JobLauncher.flinkConfiguration(job.config());
+        JobLauncher.initializeFileSystems(flink);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        TfstreamPipeline.build(env, job.config(), job.schema());
+        return env.executeAsync(name);
     }
 
     /** Completed checkpoints of job {@code id} so far. */

@@ -13,8 +13,11 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
@@ -24,6 +27,15 @@ public final class KafkaTestCluster implements AutoCloseable {
 
     private KafkaTestCluster(KafkaClusterTestKit kit) {
         this.kit = kit;
+    }
+
+    /** An idempotent producer of byte records with {@code acks=all}, for the test's input. */
+    public KafkaProducer<byte[], byte[]> idempotentProducer() {
+        Properties p = new Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     /** Starts a broker; {@code transactionMaxTimeoutMs} is its transaction.max.timeout.ms. */

@@ -39,7 +39,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -48,14 +47,11 @@ import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -144,13 +140,7 @@ class LiveSchemaITCase extends KafkaJobTestBase {
         settings.put("shards.path", shards.toUri().toString());
         settings.put("shards.max-age", "1 h");
         settings.put("shards.target-size", "1 gb");
-        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
-        org.apache.flink.configuration.Configuration flink =
-                JobLauncher.flinkConfiguration(job.config());
-        JobLauncher.initializeFileSystems(flink);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
-        TfstreamPipeline.build(env, job.config(), job.schema());
-        JobClient client = env.executeAsync("live");
+        JobClient client = JobTestSupport.startPipeline(settings, "live");
         JobID id = client.getJobID();
         int total;
         try {
@@ -376,12 +366,7 @@ class LiveSchemaITCase extends KafkaJobTestBase {
      * Produces records {@code from} .. {@code from + n - 1} over about 2 s; returns the next id.
      */
     private static int produce(String topic, int from, int n) {
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
-        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = kafka.idempotentProducer()) {
             int chunk = Math.max(1, n / 20);
             for (int i = from; i < from + n; i++) {
                 producer.send(

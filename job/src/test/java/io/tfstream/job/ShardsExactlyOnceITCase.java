@@ -34,7 +34,6 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -218,12 +217,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
         settings.put("shards.target-size", "1 gb");
         settings.putAll(extra);
         JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
-        org.apache.flink.configuration.Configuration flink =
-                JobLauncher.flinkConfiguration(job.config());
-        JobLauncher.initializeFileSystems(flink);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
-        TfstreamPipeline.build(env, job.config(), job.schema());
-        JobClient client = env.executeAsync(name);
+        JobClient client = JobTestSupport.startPipeline(job, name);
         JobID id = client.getJobID();
 
         long checkpoints;

@@ -28,7 +28,6 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -159,13 +158,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         if (savepoint != null) {
             s.put("flink.execution.state-recovery.path", savepoint);
         }
-        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(s));
-        org.apache.flink.configuration.Configuration flink =
-                JobLauncher.flinkConfiguration(job.config());
-        JobLauncher.initializeFileSystems(flink);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
-        TfstreamPipeline.build(env, job.config(), job.schema());
-        return env.executeAsync((String) settings.get("job.name"));
+        return JobTestSupport.startPipeline(s, (String) settings.get("job.name"));
     }
 
     private static long inProgress(Path base) throws Exception {

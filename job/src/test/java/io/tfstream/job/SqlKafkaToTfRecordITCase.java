@@ -91,11 +91,7 @@ class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
             throws Exception {
         kafka.createTopic("sql-in", 3);
         Path out = dir.resolve("out");
-        Configuration conf = new Configuration();
-        conf.setString("execution.checkpointing.interval", "300 ms");
-        conf.setString("restart-strategy.type", "fixed-delay");
-        conf.setString("restart-strategy.fixed-delay.attempts", "1000");
-        conf.setString("restart-strategy.fixed-delay.delay", "200 ms");
+        Configuration conf = SqlTestSupport.recoveringConfiguration();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(2);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
@@ -163,14 +159,9 @@ class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
                         .toList());
         assertEquals(java.util.Set.of("id"), written.get(1).keySet(), "NULL columns are absent");
 
-        List<String> rows = new ArrayList<>();
-        var it = env.executeSql("SELECT id, name, tags FROM k").collect();
-        try {
-            it.forEachRemaining(r -> rows.add(r.toString()));
-        } finally {
-            it.close();
-        }
-        assertEquals(List.of("+I[1, a, [x, y]]", "+I[2, null, null]"), rows);
+        assertEquals(
+                List.of("+I[1, a, [x, y]]", "+I[2, null, null]"),
+                SqlTestSupport.rows(env, "SELECT id, name, tags FROM k"));
     }
 
     /**

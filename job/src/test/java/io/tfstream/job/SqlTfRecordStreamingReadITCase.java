@@ -42,11 +42,7 @@ class SqlTfRecordStreamingReadITCase {
             throws Exception {
         Path in = Files.createDirectories(dir.resolve("in"));
         Path out = dir.resolve("out");
-        Configuration conf = new Configuration();
-        conf.setString("execution.checkpointing.interval", "300 ms");
-        conf.setString("restart-strategy.type", "fixed-delay");
-        conf.setString("restart-strategy.fixed-delay.attempts", "1000");
-        conf.setString("restart-strategy.fixed-delay.delay", "200 ms");
+        Configuration conf = SqlTestSupport.recoveringConfiguration();
         conf.setString("parallelism.default", "2");
         TableEnvironment env =
                 TableEnvironment.create(

@@ -98,13 +98,7 @@ class SqlUpsertKafkaITCase extends KafkaJobTestBase {
                         "4=absent/4.0"),
                 messages);
 
-        List<String> read = new ArrayList<>();
-        var it = tEnv.executeSql("SELECT id, name, score FROM u").collect();
-        try {
-            it.forEachRemaining(r -> read.add(r.toString()));
-        } finally {
-            it.close();
-        }
+        List<String> read = SqlTestSupport.rows(tEnv, "SELECT id, name, score FROM u");
         assertArrayEquals(
                 new String[] {
                     "+I[1, a, 0.5]",

@@ -551,12 +551,7 @@ class StreamingJobExactlyOnceITCase extends KafkaJobTestBase {
     /** Produces in 40 paced chunks (about 4 s), so that the failure falls mid-stream. */
     private static void produce(
             String topic, List<InputCorpus.Input> inputs, Map<String, RecordMetadata> offsets) {
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
-        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = kafka.idempotentProducer()) {
             int chunk = Math.max(1, inputs.size() / 40);
             List<Future<RecordMetadata>> sent = new ArrayList<>();
             for (int i = 0; i < inputs.size(); i++) {

@@ -118,7 +118,9 @@ class LocalJobSettingsTest {
                         0,
                         null,
                         files,
-                        InputFormat.EXAMPLE);
+                        InputFormat.EXAMPLE,
+                        null,
+                        0);
         return new LocalJobSettings(o, schema, dir.resolve("out/shards"), "run-1")
                 .config("localhost:9", new LocalTopics("t", "d", "r", "b", "a"), s3);
     }

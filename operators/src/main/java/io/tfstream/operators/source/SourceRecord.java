@@ -39,31 +39,7 @@ public final class SourceRecord {
             int partition,
             long offset,
             long timestamp) {
-        this(value, key, headerKeys, headerValues, topic, partition, offset, timestamp, null);
-    }
-
-    /** A record; {@code original} is the value before conversion, or null when not converted. */
-    public SourceRecord(
-            byte[] value,
-            byte[] key,
-            String[] headerKeys,
-            byte[][] headerValues,
-            String topic,
-            int partition,
-            long offset,
-            long timestamp,
-            byte[] original) {
-        this(
-                value,
-                key,
-                headerKeys,
-                headerValues,
-                topic,
-                partition,
-                offset,
-                timestamp,
-                original,
-                null);
+        this(value, key, headerKeys, headerValues, topic, partition, offset, timestamp, null, null);
     }
 
     /**
@@ -108,32 +84,12 @@ public final class SourceRecord {
         byte[][] values = Arrays.copyOf(headerValues, n + 1);
         keys[n] = Objects.requireNonNull(name, "name");
         values[n] = Objects.requireNonNull(headerValue, "headerValue");
-        return new SourceRecord(
-                value,
-                key,
-                keys,
-                values,
-                topic,
-                partition,
-                offset,
-                timestamp,
-                original,
-                schemaFingerprint);
+        return copy(value, keys, values, original, schemaFingerprint);
     }
 
     /** This record with {@code newValue} as its value; the {@link #original()} stays. */
     public SourceRecord withValue(byte[] newValue) {
-        return new SourceRecord(
-                newValue,
-                key,
-                headerKeys,
-                headerValues,
-                topic,
-                partition,
-                offset,
-                timestamp,
-                original,
-                schemaFingerprint);
+        return copy(newValue, headerKeys, headerValues, original, schemaFingerprint);
     }
 
     /**
@@ -141,17 +97,7 @@ public final class SourceRecord {
      * keeps a shard to one schema).
      */
     public SourceRecord withSchemaFingerprint(String fingerprint) {
-        return new SourceRecord(
-                value,
-                key,
-                headerKeys,
-                headerValues,
-                topic,
-                partition,
-                offset,
-                timestamp,
-                original,
-                fingerprint);
+        return copy(value, headerKeys, headerValues, original, fingerprint);
     }
 
     /**
@@ -159,15 +105,10 @@ public final class SourceRecord {
      * conversion becomes {@link #original()} (the first one, if converted twice).
      */
     public SourceRecord withConvertedValue(byte[] example) {
-        return new SourceRecord(
+        return copy(
                 example,
-                key,
                 headerKeys,
                 headerValues,
-                topic,
-                partition,
-                offset,
-                timestamp,
                 original == null ? value : original,
                 schemaFingerprint);
     }
@@ -176,17 +117,27 @@ public final class SourceRecord {
      * The record as it arrived: the {@link #original()} as value when converted, else this record.
      */
     public SourceRecord asArrived() {
-        return original == null
-                ? this
-                : new SourceRecord(
-                        original,
-                        key,
-                        headerKeys,
-                        headerValues,
-                        topic,
-                        partition,
-                        offset,
-                        timestamp);
+        return original == null ? this : copy(original, headerKeys, headerValues, null, null);
+    }
+
+    /** This record's key and origin with the given value, headers, original and fingerprint. */
+    private SourceRecord copy(
+            byte[] newValue,
+            String[] keys,
+            byte[][] values,
+            byte[] newOriginal,
+            String fingerprint) {
+        return new SourceRecord(
+                newValue,
+                key,
+                keys,
+                values,
+                topic,
+                partition,
+                offset,
+                timestamp,
+                newOriginal,
+                fingerprint);
     }
 
     /** A record without key and headers. */
