@@ -128,7 +128,14 @@ public final class ExampleBatchParser {
         for (int i = 0; i < n; i++) {
             parseOne(records, i, i);
         }
-        ParsedBatch b = assembler.assemble(columns, n, null);
+        ParsedBatch b;
+        try {
+            b = assembler.assemble(columns, n, null);
+        } catch (ExampleParseException e) {
+            // A record's limit in the composition: an earlier record may fail alone (as
+            // parseLenient rejects it), which the batch as a whole got past.
+            throw LenientRetry.firstAloneFailure(this::parse, records, e);
+        }
         lastRows = n;
         return b;
     }
