@@ -119,6 +119,10 @@ public final class ExampleBatchParser {
      * TensorFlow's empty outputs ({@code [0] + shape} dense, {@code [0, 0]} sparse, row splits
      * {@code [0]}).
      *
+     * <p>The record an error names is the one {@link #parseLenient} rejects first, with the same
+     * message; an error of the batch as a whole (a composite inconsistent across the batch) names
+     * record -1.
+     *
      * @throws ExampleParseException with TensorFlow's message for the first bad record, or a {@link
      *     ParseLimitException} when a record exceeds a limit
      */
