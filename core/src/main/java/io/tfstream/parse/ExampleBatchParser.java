@@ -138,7 +138,9 @@ public final class ExampleBatchParser {
         } catch (ExampleParseException e) {
             // A record's limit in the composition: an earlier record may fail alone (as
             // parseLenient rejects it), which the batch as a whole got past.
-            throw LenientRetry.firstAloneFailure(this::parse, records, e);
+            ExampleParseException first = LenientRetry.firstAloneFailure(this::parse, records, e);
+            lastRows = -1; // the records parsed alone leave no columns of this batch
+            throw first;
         }
         lastRows = n;
         return b;

@@ -5,6 +5,7 @@ import static io.tfstream.testing.FeatureWire.example;
 import static io.tfstream.testing.FeatureWire.int64Feature;
 import static io.tfstream.testing.FeatureWire.stringFeature;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.tfstream.spec.FeatureSpecs;
@@ -134,8 +135,11 @@ class RaggedFirstBadRecordRegressionTest {
     @Test
     void theParserIsReusedAfterTheFailure() throws Exception {
         ExampleBatchParser parser = parser();
+        parser.trackRows();
         SerializedRecords pair = SerializedRecords.of(List.of(RECORD0, RECORD1));
         assertThrows(ExampleParseException.class, () -> parser.parse(pair));
+        // The records parsed alone to find the error leave no columns behind.
+        assertNull(parser.rawColumns());
 
         byte[] two = example(entry("s", stringFeature("a", "b")));
         SerializedRecords good = SerializedRecords.of(List.of(two, RECORD0, RECORD0));
