@@ -119,6 +119,10 @@ public final class ExampleBatchParser {
      * TensorFlow's empty outputs ({@code [0] + shape} dense, {@code [0, 0]} sparse, row splits
      * {@code [0]}).
      *
+     * <p>The record an error names is the one {@link #parseLenient} rejects first, with the same
+     * message; an error of the batch as a whole (a composite inconsistent across the batch) names
+     * record -1.
+     *
      * @throws ExampleParseException with TensorFlow's message for the first bad record, or a {@link
      *     ParseLimitException} when a record exceeds a limit
      */
@@ -128,7 +132,16 @@ public final class ExampleBatchParser {
         for (int i = 0; i < n; i++) {
             parseOne(records, i, i);
         }
-        ParsedBatch b = assembler.assemble(columns, n, null);
+        ParsedBatch b;
+        try {
+            b = assembler.assemble(columns, n, null);
+        } catch (ExampleParseException e) {
+            // A record's limit in the composition: an earlier record may fail alone (as
+            // parseLenient rejects it), which the batch as a whole got past.
+            ExampleParseException first = LenientRetry.firstAloneFailure(this::parse, records, e);
+            lastRows = -1; // the records parsed alone leave no columns of this batch
+            throw first;
+        }
         lastRows = n;
         return b;
     }

@@ -40,12 +40,7 @@ final class LenientRetry {
                 parser.parse(RecordSubset.single(records, i));
                 keep[kept++] = i;
             } catch (ExampleParseException e) {
-                rejected.accept(
-                        e instanceof ParseLimitException l
-                                ? new ParseLimitException(
-                                        i, e.featureKey(), l.setting(), renumber(e, i))
-                                : new ExampleParseException(
-                                        e.kind(), i, e.featureKey(), e.getMessage()));
+                rejected.accept(alone(e, i));
             }
         }
         int[] rows = Arrays.copyOf(keep, kept);
@@ -80,6 +75,37 @@ final class LenientRetry {
             throw new IllegalStateException(
                     "a prefix that parsed failed again: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The strict parse's error when the batch's composition failed with {@code failure} for a
+     * record ({@link ExampleParseException#recordIndex()} ≥ 0, a per-record limit): the error of
+     * the first record up to that one that fails alone, as {@link #retry} rejects it, so that
+     * {@code parse} names the record {@code parseLenient} rejects first. A batch of composites is
+     * only checked as a whole (a uniform_row_length reshape sees every record's values), so an
+     * earlier record can fail alone although the batch got past it. Runs on failed batches only.
+     */
+    static ExampleParseException firstAloneFailure(
+            BatchParse<?> parser, SerializedRecords records, ExampleParseException failure) {
+        int last = failure.recordIndex();
+        if (last < 0 || records.size() == 1) {
+            return failure;
+        }
+        for (int i = 0; i <= last; i++) {
+            try {
+                parser.parse(RecordSubset.single(records, i));
+            } catch (ExampleParseException e) {
+                return alone(e, i);
+            }
+        }
+        return failure;
+    }
+
+    /** Record {@code index}'s error from a batch of that record alone, renumbered. */
+    private static ExampleParseException alone(ExampleParseException e, int index) {
+        return e instanceof ParseLimitException l
+                ? new ParseLimitException(index, e.featureKey(), l.setting(), renumber(e, index))
+                : new ExampleParseException(e.kind(), index, e.featureKey(), e.getMessage());
     }
 
     /** Record {@code index} parses alone but not with the records before it. */

@@ -18,7 +18,7 @@ import java.util.List;
  *
  * <p>Oracle: {@code parse} returns or throws {@link ExampleParseException}; {@code parseLenient}
  * never throws, accounts for every record, and agrees with {@code parse} on whether the batch is
- * clean and on its tensors; the tensors are well formed; nothing is allocated beyond what the input
+ * clean and on its tensors, and on a failed batch's first bad record and its message; the tensors are well formed; nothing is allocated beyond what the input
  * size justifies.
  */
 class ExampleParserFuzzTest {
@@ -43,10 +43,11 @@ class ExampleParserFuzzTest {
             TensorInvariants.checkAll(
                     strict.features(), records.size(), TensorInvariants.composites(spec));
         } catch (ExampleParseException e) {
+            // A composite's batch error names no record (-1); the record that fails it alone
+            // (FUZZING.md finding 5) or any other bad record is named by its index.
             check(
-                    e.kind() == ParseErrorKind.INCONSISTENT_BATCH
-                            ? e.recordIndex() == -1
-                            : e.recordIndex() >= 0 && e.recordIndex() < records.size(),
+                    e.kind() == ParseErrorKind.INCONSISTENT_BATCH && e.recordIndex() == -1
+                            || e.recordIndex() >= 0 && e.recordIndex() < records.size(),
                     "error names record " + e.recordIndex() + " of " + records.size());
             strict = null;
             failure = e;
@@ -82,6 +83,16 @@ class ExampleParserFuzzTest {
                             + rejected.get(0).recordIndex()
                             + " != failing record "
                             + failure.recordIndex());
+            check(
+                    failure.recordIndex() == -1
+                            || rejected.get(0).getMessage().equals(failure.getMessage()),
+                    "record "
+                            + failure.recordIndex()
+                            + ": parse says '"
+                            + failure.getMessage()
+                            + "', parseLenient '"
+                            + rejected.get(0).getMessage()
+                            + "'");
         }
     }
 
