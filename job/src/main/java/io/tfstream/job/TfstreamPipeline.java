@@ -73,7 +73,11 @@ public final class TfstreamPipeline {
                                         sourceWatermarks,
                                         KAFKA_SOURCE.displayName()));
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
-        if (config.convert().enabled()) {
+        // With schema updates and count batches a record is converted in the parse, with the
+        // schema that parses it; otherwise in its own step (uid convert).
+        boolean convertInParse =
+                config.convert().enabled() && parseConfig.schemaUpdates() && !parseConfig.windows();
+        if (config.convert().enabled() && !convertInParse) {
             // Chained to the source: the converted record reaches the parse without serialization.
             ConvertResult converted =
                     config.convert().convert(schema, config.deadLetters().guard()).applyTo(raw);
@@ -85,6 +89,10 @@ public final class TfstreamPipeline {
                         .withPayloads(
                                 parseConfig.builder(schema, config.deadLetters().guard()),
                                 schema.fingerprint());
+        if (convertInParse) {
+            parse.setConversion(
+                    config.convert().convert(schema, config.deadLetters().guard()).settings());
+        }
         TfstreamValidation validation = null;
         if (config.validation().enabled()) {
             validation =

@@ -1,5 +1,6 @@
 package io.tfstream.api;
 
+import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.EventTimeSettings;
@@ -42,6 +43,7 @@ public final class TfstreamParseBuilder {
     private ValidationSettings validation;
     private Duration validationLag = Duration.ZERO;
     private SchemaUpdates schemaUpdates;
+    private ConvertSettings conversion;
     private WindowSettings windows;
     private BatchKeySelector windowKey;
     private String uid;
@@ -166,6 +168,19 @@ public final class TfstreamParseBuilder {
     }
 
     /**
+     * Convert JSON or Avro records inside the parse, with the schema in force, instead of in a
+     * {@link TfstreamConvert} step before it: with {@link #setSchemaUpdates} and count batches
+     * only, so that a record is converted to the Example of the schema that then parses it and a
+     * new schema it cannot convert to is refused ({@code settings} from {@link
+     * TfstreamConvert#settings()}; docs/schema-changes.md).
+     */
+    public TfstreamParseBuilder setConversion(ConvertSettings settings) {
+        require(settings, "conversion");
+        this.conversion = settings;
+        return this;
+    }
+
+    /**
      * Batches are keyed event-time windows instead of count batches per subtask; needs event time
      * from the record timestamp.
      */
@@ -240,7 +255,16 @@ public final class TfstreamParseBuilder {
                         "schemaUpdates cannot be combined with validation yet: validation"
                                 + " windows are kept for one schema");
             }
-            settings = settings.withSchemaUpdates(schemaUpdates);
+            settings =
+                    settings.withSchemaUpdates(
+                            conversion == null
+                                    ? schemaUpdates
+                                    : schemaUpdates.withConversion(conversion));
+        }
+        if (conversion != null && (schemaUpdates == null || windows != null)) {
+            throw new IllegalArgumentException(
+                    "conversion inside the parse needs schemaUpdates and count batches; convert"
+                            + " with TfstreamConvert before the parse otherwise");
         }
         if (windows != null) {
             require(windowKey, "eventTimeWindows key");

@@ -93,12 +93,18 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
         hasTimestamp = new boolean[initial];
         emitter = new BatchEmitter(schema.settings(), getMetricGroup());
         schema.start(subtask());
+        schema.openConversion(getMetricGroup());
     }
 
     @Override
     public void processElement(StreamRecord<SourceRecord> element) throws Exception {
         SourceRecord r = element.getValue();
         if (emitter.corruptRegion(r, output)) {
+            return;
+        }
+        // JSON or Avro with schema updates: converted with the schema this batch is parsed with.
+        r = schema.convert(r, d -> output.collect(DeadLetterOutput.TAG, element.replace(d)), now());
+        if (r == null) {
             return;
         }
         int i = pending.size();
@@ -173,6 +179,10 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
     public void finish() throws Exception {
         flush();
         super.finish();
+    }
+
+    private long now() {
+        return getProcessingTimeService().getCurrentProcessingTime();
     }
 
     /** Parses and emits the pending records; then any watermark held back. */

@@ -1,5 +1,8 @@
 package io.tfstream.operators.parse;
 
+import io.tfstream.operators.convert.LiveConversion;
+import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.validation.ValidationOutput;
 import io.tfstream.operators.validation.ValidationOutputSerializer;
 import io.tfstream.parse.LenientBatchParser;
@@ -14,6 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +50,8 @@ public final class LiveSchema implements AutoCloseable {
     private long switchedAt;
     private SchemaPoller poller;
     private SchemaInForceState state;
+    private LiveConversion conversion;
+    private String keyFeature;
 
     /**
      * @param settings the settings with the schema in force (the configured one, or the one
@@ -147,6 +154,9 @@ public final class LiveSchema implements AutoCloseable {
             if (why == null) {
                 String old = fingerprint;
                 inForce(next, parsed);
+                if (conversion != null) {
+                    conversion.switchTo(parsed);
+                }
                 LOG.info(
                         "schema.update: {} taken up, fingerprint {} (was {})",
                         path(),
@@ -187,6 +197,11 @@ public final class LiveSchema implements AutoCloseable {
             }
         }
         SchemaUpdates u = settings.schemaUpdates();
+        String input =
+                InputChecks.problem(spec, next, u == null ? null : u.conversion(), keyFeature);
+        if (input != null) {
+            return input;
+        }
         if (u != null && u.compatibility() == SchemaUpdates.Compatibility.BACKWARD) {
             SpecDiff diff = SpecDiff.of(spec, next);
             if (!diff.compatible()) {
@@ -207,6 +222,31 @@ public final class LiveSchema implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * Starts converting JSON or Avro records inside the operator when the updates ask for it
+     * ({@link SchemaUpdates#conversion}); its metrics go to {@code group}. Call in {@code open()}.
+     */
+    public void openConversion(MetricGroup group) {
+        SchemaUpdates u = settings.schemaUpdates();
+        if (u != null && u.conversion() != null) {
+            conversion = new LiveConversion(u.conversion(), spec, group);
+        }
+    }
+
+    /**
+     * {@code r} converted to the Example of the schema in force (as it is without a conversion), or
+     * null when it does not convert: its dead letter, naming the schema in force, went to {@code
+     * deadLetters}.
+     */
+    public SourceRecord convert(SourceRecord r, Consumer<DeadLetter> deadLetters, long now) {
+        return conversion == null ? r : conversion.convert(r, fingerprint, deadLetters, now);
+    }
+
+    /** Refuses candidates that remove or change {@code feature}, the one batches are keyed by. */
+    public void keyedBy(String feature) {
+        this.keyFeature = feature;
     }
 
     private String path() {

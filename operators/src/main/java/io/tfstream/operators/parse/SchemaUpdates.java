@@ -1,5 +1,6 @@
 package io.tfstream.operators.parse;
 
+import io.tfstream.operators.convert.ConvertSettings;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
@@ -13,8 +14,11 @@ import java.util.Objects;
  *     or a local path)
  * @param pollMillis the time between two reads of the file
  * @param compatibility which new schemas are taken up
+ * @param conversion JSON or Avro input converted inside the operator with the schema in force
+ *     ({@link io.tfstream.operators.convert.LiveConversion}), or null when the input is Examples
  */
-public record SchemaUpdates(String path, long pollMillis, Compatibility compatibility)
+public record SchemaUpdates(
+        String path, long pollMillis, Compatibility compatibility, ConvertSettings conversion)
         implements Serializable {
 
     /** {@code schema.compatibility}: which new schemas are taken up. */
@@ -39,6 +43,20 @@ public record SchemaUpdates(String path, long pollMillis, Compatibility compatib
             throw new IllegalArgumentException(
                     "schema updates: poll interval must be positive, got " + pollMillis + " ms");
         }
+    }
+
+    /** Updates of Example input. */
+    public SchemaUpdates(String path, long pollMillis, Compatibility compatibility) {
+        this(path, pollMillis, compatibility, null);
+    }
+
+    /**
+     * These updates with JSON or Avro records converted in the batch-and-parse operator, with the
+     * schema that then parses them: the converter is rebuilt at each switch.
+     */
+    public SchemaUpdates withConversion(ConvertSettings settings) {
+        return new SchemaUpdates(
+                path, pollMillis, compatibility, Objects.requireNonNull(settings, "settings"));
     }
 
     /** Updates polled every {@code interval}. */

@@ -91,6 +91,11 @@ public final class BatchKeySelector implements KeySelector<SourceRecord, String>
         return new BatchKeySelector(Kind.FEATURE, feature, SpecJsonWriter.write(projection));
     }
 
+    /** The feature the records are keyed by, or null when not {@link Kind#FEATURE}. */
+    public String feature() {
+        return kind == Kind.FEATURE ? feature : null;
+    }
+
     /** {@code key} (a value of {@link #getKey}) as bytes: see the class comment. */
     public byte[] keyBytes(String key) {
         // Kafka keys and feature values were read as ISO-8859-1 (one char per byte); file paths and

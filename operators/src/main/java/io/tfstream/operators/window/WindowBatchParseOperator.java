@@ -83,6 +83,7 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
                         getRuntimeContext().getJobInfo().getJobName(),
                         context,
                         subtask());
+        schema.keyedBy(keys.feature());
     }
 
     /** The fingerprint of the schema the next window batch is parsed with. */

@@ -1,0 +1,115 @@
+package io.tfstream.operators.convert;
+
+import io.tfstream.convert.ConversionException;
+import io.tfstream.convert.ConvertFeatures;
+import io.tfstream.convert.ExampleConverter;
+import io.tfstream.convert.ExampleConverters;
+import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.operators.deadletter.DeadLetterRate;
+import io.tfstream.operators.deadletter.DeadLetterRateExceededException;
+import io.tfstream.operators.deadletter.DeadLetterReason;
+import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.spec.ParseSpec;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+
+/**
+ * JSON or Avro conversion inside a batch-and-parse operator whose schema can change while the job
+ * runs ({@code schema.update: poll}): a record is converted to the Example of the schema in force,
+ * the one its batch is then parsed with, and the converter is rebuilt from the new spec at each
+ * switch ({@link #switchTo}). Behaves as {@link ConvertFunction} otherwise: {@code
+ * conversion_error} dead letters with the original bytes, the same metric names under {@code
+ * tfstream} ({@code convertRecordsIn}, {@code converted}, {@code conversionErrors}, {@code
+ * ignoredFields}), conversion errors counted by the dead-letter guard.
+ */
+public final class LiveConversion {
+    private final ConvertSettings settings;
+    private final DeadLetterRate rate;
+    private final Counter recordsIn;
+    private final Counter converted;
+    private final Counter errors;
+    private final Counter ignored;
+    private ExampleConverter converter;
+
+    /** The conversion to {@code spec}'s Examples, its metrics in {@code group}. */
+    public LiveConversion(ConvertSettings settings, ParseSpec spec, MetricGroup group) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.converter = create(settings, spec);
+        this.rate = settings.guard().enabled() ? new DeadLetterRate(settings.guard()) : null;
+        MetricGroup g = group.addGroup("tfstream");
+        recordsIn = g.counter("convertRecordsIn");
+        converted = g.counter("converted");
+        errors = g.counter("conversionErrors");
+        ignored = g.counter("ignoredFields");
+    }
+
+    /**
+     * Why records cannot convert to {@code next}'s Examples (an Avro writer field whose type no
+     * longer fits its feature, a refused logical type, a SequenceExample schema), or null.
+     */
+    public static String problem(ConvertSettings settings, ParseSpec next) {
+        try {
+            create(settings, next);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return "source.format "
+                    + settings.format().name().toLowerCase(Locale.ROOT)
+                    + " cannot convert to it: "
+                    + e.getMessage();
+        }
+    }
+
+    private static ExampleConverter create(ConvertSettings s, ParseSpec spec) {
+        return ExampleConverters.create(
+                s.format(), ConvertFeatures.of(spec), s.options(), s.avroSchemaJson());
+    }
+
+    /** Converts the records after this call to {@code next}'s Examples ({@link #problem} null). */
+    public void switchTo(ParseSpec next) {
+        converter = create(settings, next);
+    }
+
+    /**
+     * {@code r} with its value converted, or null when it does not convert: then its dead letter
+     * went to {@code deadLetters}, naming {@code fingerprint}, the schema in force.
+     *
+     * @throws SuppressRestartsException when the dead-letter guard trips
+     */
+    public SourceRecord convert(
+            SourceRecord r, String fingerprint, Consumer<DeadLetter> deadLetters, long now) {
+        recordsIn.inc();
+        byte[] in = r.value();
+        byte[] example;
+        try {
+            example = converter.convert(in, 0, in.length);
+        } catch (ConversionException e) {
+            errors.inc();
+            deadLetters.accept(
+                    new DeadLetter(
+                            r, DeadLetterReason.CONVERSION_ERROR, e.getMessage(), fingerprint));
+            guard(now, true);
+            return null;
+        }
+        converted.inc();
+        int n = converter.ignoredFields();
+        if (n > 0) {
+            ignored.inc(n);
+        }
+        guard(now, false);
+        return r.withConvertedValue(example);
+    }
+
+    private void guard(long now, boolean dead) {
+        if (rate == null) {
+            return;
+        }
+        String tripped = rate.add(now, 1, dead ? 1 : 0);
+        if (tripped != null) {
+            throw new SuppressRestartsException(new DeadLetterRateExceededException(tripped));
+        }
+    }
+}
