@@ -8,6 +8,7 @@ import static io.tfstream.job.OptionChecks.positive;
 
 import io.tfstream.api.TfstreamParse;
 import io.tfstream.api.TfstreamParseBuilder;
+import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
@@ -55,6 +56,14 @@ final class ParseConfig {
                         "schema.update: poll cannot be combined with validation.enabled yet"
                                 + " (validation windows are kept for one schema); set"
                                 + " schema.update: none or validation.enabled: false");
+            }
+            if (windows() && c.get(JobOptions.SOURCE_FORMAT) != InputFormat.EXAMPLE) {
+                // Windows are keyed before the parse, so records would be converted with the
+                // schema the job started with: silently wrong after a change.
+                throw new JobConfigException(
+                        "schema.update: poll with source.format json or avro needs count batches"
+                                + " (batch.mode count): event-time windows would convert records"
+                                + " with the schema the job started with");
             }
         }
         if (windows()) {

@@ -476,4 +476,16 @@ class JobConfigTest {
         m.put("schema.update", "sometimes");
         assertTrue(error(m).contains("schema.update"), error(m));
     }
+
+    @Test
+    void jsonInputWithSchemaUpdatesNeedsCountBatches() {
+        Map<String, Object> m = minimal();
+        m.put("schema.update", "poll");
+        m.put("source.format", "json");
+        assertTrue(JobConfig.of(m).parse().schemaUpdates());
+        m.put("batch.mode", "event_time_window");
+        assertTrue(error(m).contains("needs count batches (batch.mode count)"), error(m));
+        m.put("source.format", "example");
+        JobConfig.of(m);
+    }
 }
