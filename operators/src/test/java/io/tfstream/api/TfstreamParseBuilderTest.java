@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.convert.InputFormat;
+import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.EventTimeSettings;
@@ -165,5 +167,23 @@ class TfstreamParseBuilderTest {
                                                 ParseLimits.defaults()),
                                         Duration.ZERO));
         assertTrue(both.contains("validation"), both);
+    }
+
+    @Test
+    void conversionInTheParseNeedsSchemaUpdatesAndCountBatches() {
+        ConvertSettings json =
+                TfstreamConvert.builder()
+                        .setSchema(SPEC, "spec.json")
+                        .setFormat(InputFormat.JSON)
+                        .build()
+                        .settings();
+        TfstreamParse p =
+                seed().setSchemaUpdates(
+                                "spec.json", Duration.ofSeconds(1), SchemaUpdates.Compatibility.ANY)
+                        .setConversion(json)
+                        .build();
+        assertEquals(json, p.settings().schemaUpdates().conversion());
+        String alone = failure(seed().setConversion(json));
+        assertTrue(alone.startsWith("conversion inside the parse needs schemaUpdates"), alone);
     }
 }
