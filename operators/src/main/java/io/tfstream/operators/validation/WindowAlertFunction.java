@@ -43,6 +43,12 @@ import org.tensorflow.metadata.v0.DriftSkewInfo;
  * at every window end so that a window without records still fires (an empty window reports 0
  * examples). A partial of a window already fired (after a restore) is counted as late in the next
  * window.
+ *
+ * <p>Windows are kept per schema fingerprint ({@code schema.update: poll}, docs/schema-changes.md):
+ * each (window, fingerprint) is merged, evaluated with the validation schema of that fingerprint
+ * and reported on its own, so a window spanning a change reports once per fingerprint with its own
+ * counts; drift compares only windows of the same fingerprint. The schema of a fingerprint other
+ * than the configured one arrives with its first partial and is kept in keyed state.
  */
 public final class WindowAlertFunction
         extends KeyedProcessFunction<Integer, WindowPartial, ValidationOutput> {
