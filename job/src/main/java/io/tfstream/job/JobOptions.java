@@ -771,7 +771,9 @@ public final class JobOptions {
                     .noDefaultValue()
                     .withDescription(
                             "Kafka topic of each window's TFDV Anomalies proto (one per window"
-                                    + " and feature-path split, key = <window start>/<split>),"
+                                    + " and feature-path split, key = <window start>/<split>;"
+                                    + " for a schema taken up by schema.update: poll one more"
+                                    + " per window, key <window start>/<split>/<fingerprint>),"
                                     + " exactly once with prefix <job.name>-anomalies; its"
                                     + " baseline (the schema) is left out when the message would"
                                     + " exceed 900 KiB. Unset: not written.");

@@ -51,12 +51,6 @@ final class ParseConfig {
         atLeastOneByte(c, JobOptions.BATCH_MAX_BYTES);
         if (schemaUpdates()) {
             positive(c, JobOptions.SCHEMA_POLL_INTERVAL);
-            if (c.get(JobOptions.VALIDATION_ENABLED)) {
-                throw new JobConfigException(
-                        "schema.update: poll cannot be combined with validation.enabled yet"
-                                + " (validation windows are kept for one schema); set"
-                                + " schema.update: none or validation.enabled: false");
-            }
             if (windows() && c.get(JobOptions.SOURCE_FORMAT) != InputFormat.EXAMPLE) {
                 // Windows are keyed before the parse, so records would be converted with the
                 // schema the job started with: silently wrong after a change.

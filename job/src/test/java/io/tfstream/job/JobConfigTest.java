@@ -455,7 +455,7 @@ class JobConfigTest {
     }
 
     @Test
-    void schemaUpdatesAreTypedAndRefusedWithValidation() {
+    void schemaUpdatesAreTypedAndCombineWithValidation() {
         Map<String, Object> m = minimal();
         m.put("schema.update", "poll");
         m.put("schema.compatibility", "backward");
@@ -472,7 +472,8 @@ class JobConfigTest {
         m.remove("schema.poll-interval");
         m.put("validation.enabled", "true");
         m.put("validation.alerts-topic", "alerts");
-        assertTrue(error(m).contains("schema.update: poll cannot be combined"), error(m));
+        // Validation follows the schema in force (windows per fingerprint).
+        assertTrue(JobConfig.of(m).parse().schemaUpdates());
         m.put("schema.update", "sometimes");
         assertTrue(error(m).contains("schema.update"), error(m));
     }

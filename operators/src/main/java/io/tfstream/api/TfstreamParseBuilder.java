@@ -250,11 +250,8 @@ public final class TfstreamParseBuilder {
             settings = settings.withValidation(validation, validationLag.toMillis());
         }
         if (schemaUpdates != null) {
-            if (validation != null) {
-                throw new IllegalArgumentException(
-                        "schemaUpdates cannot be combined with validation yet: validation"
-                                + " windows are kept for one schema");
-            }
+            // With validation on, records are checked against the schema in force and window
+            // statistics are kept per fingerprint (WindowAlertFunction).
             settings =
                     settings.withSchemaUpdates(
                             conversion == null

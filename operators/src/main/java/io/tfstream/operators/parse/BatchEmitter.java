@@ -59,9 +59,6 @@ public final class BatchEmitter {
         this.metrics = new BatchParseMetrics(group);
         useSchema(settings);
         this.rate = settings.guard().enabled() ? new DeadLetterRate(settings.guard()) : null;
-        if (settings.validation() != null) {
-            parser.trackRows(); // validation reads the parser's columns
-        }
         this.validation =
                 settings.validation() == null
                         ? null
@@ -78,6 +75,9 @@ public final class BatchEmitter {
         // Only a schema that may change needs naming per record (no allocation otherwise).
         this.tagRecords = s.schemaUpdates() != null;
         this.parser = LenientBatchParser.create(s.spec(), s.limits());
+        if (s.validation() != null) {
+            parser.trackRows(); // validation reads the parser's columns
+        }
         this.splitter =
                 s.tensorBatches() ? new TensorBatchSplitter(parser, s.maxPayloadBytes()) : null;
     }
@@ -88,10 +88,10 @@ public final class BatchEmitter {
      * between batches only, so a batch is parsed with one schema.
      */
     public void switchSchema(ParseSettings next) throws Exception {
-        if (validation != null) {
-            throw new IllegalStateException("a schema change with validation on is not supported");
-        }
         useSchema(next);
+        if (validation != null) {
+            validation.switchSchema(next.validation());
+        }
     }
 
     /** The fingerprint of the schema the next batch is parsed with. */

@@ -75,7 +75,7 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
     }
 
     /** The fingerprint of the schema the next batch is parsed with. */
-    String schemaFingerprint() {
+    public String schemaFingerprint() {
         return schema.fingerprint();
     }
 

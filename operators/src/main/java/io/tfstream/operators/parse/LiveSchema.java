@@ -189,6 +189,13 @@ public final class LiveSchema implements AutoCloseable {
                     + " data";
         }
         LenientBatchParser.create(next, nextSettings.limits()); // throws on what TF refuses
+        if (nextSettings.validation() != null) {
+            try {
+                nextSettings.validation().buildSchema(); // a TFMD schema without fatal lint
+            } catch (RuntimeException e) {
+                return "validation cannot use it: " + e.getMessage();
+            }
+        }
         EventTimeSettings et = settings.eventTime();
         if (et.source() == EventTimeSettings.Source.FEATURE) {
             String problem = EventTimeSettings.featureProblem(next, et.feature());

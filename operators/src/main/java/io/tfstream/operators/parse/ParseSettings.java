@@ -148,7 +148,8 @@ public final class ParseSettings implements Serializable {
 
     /**
      * These settings with another schema or spec file: the one a running operator has taken up.
-     * Tensor payloads, when on, then carry the new file's fingerprint.
+     * Tensor payloads, when on, then carry the new file's fingerprint; validation, when on, checks
+     * records against it.
      */
     public ParseSettings withSchema(byte[] content, String fileName)
             throws MalformedSpecFileException {
@@ -161,7 +162,8 @@ public final class ParseSettings implements Serializable {
                 Objects.requireNonNull(fileName, "fileName"),
                 fingerprint,
                 maxPayloadBytes,
-                validation,
+                // Validation checks the schema in force (a TFMD schema, as validation needs).
+                validation == null ? null : validation.withSchema(copy, fileName),
                 validationLagMillis,
                 updates);
     }

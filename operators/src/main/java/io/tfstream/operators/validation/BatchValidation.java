@@ -50,10 +50,15 @@ public final class BatchValidation {
     /** The header {@code mark} adds: the record's anomaly type names, comma-separated. */
     public static final String ANOMALIES_HEADER = "tfstream.anomalies";
 
-    private final ValidationSettings settings;
-    private final ValidationSchema schema;
-    private final BatchValidator validator;
-    private final WindowAccumulatorSerializer serializer;
+    private ValidationSettings settings;
+    private ValidationSchema schema;
+    private BatchValidator validator;
+    private WindowAccumulatorSerializer serializer;
+    private byte[] schemaBytes;
+
+    /** The (fingerprint, split)s whose schema bytes already left with a partial. */
+    private final Set<String> schemaSent = new java.util.HashSet<>();
+
     private final SeverityPolicy severity;
     private final boolean ownWatermark;
     private final long lagMillis;
@@ -97,10 +102,7 @@ public final class BatchValidation {
      */
     public BatchValidation(
             ValidationSettings settings, boolean ownWatermark, long lagMillis, MetricGroup group) {
-        this.settings = settings;
-        this.schema = settings.buildSchema();
-        this.validator = new BatchValidator(schema, settings.sequence());
-        this.serializer = new WindowAccumulatorSerializer(schema);
+        useSchema(settings);
         this.severity = settings.severity();
         this.ownWatermark = ownWatermark;
         this.lagMillis = lagMillis;
@@ -110,6 +112,33 @@ public final class BatchValidation {
         diverted = g.counter("validationDivertedRecords");
         late = g.counter("validationLateRecords");
         fromBytes = g.counter("validationRecordsReadAgain");
+    }
+
+    private void useSchema(ValidationSettings s) {
+        this.settings = s;
+        this.schema = s.buildSchema();
+        this.validator = new BatchValidator(schema, s.sequence());
+        this.serializer = new WindowAccumulatorSerializer(schema);
+        this.schemaBytes = s.schemaBytes();
+        this.bytesBefore = 0;
+    }
+
+    /**
+     * Validates the next batches under the schema of {@code next} (a schema change, {@code
+     * schema.update: poll}); called between batches, after {@link #emit}, so a window delta holds
+     * the records of one schema. Metrics carry on; the windows' deltas from now on carry the new
+     * fingerprint, so the window operator keeps their statistics apart.
+     */
+    public void switchSchema(ValidationSettings next) {
+        if (!windows.isEmpty() || !lateCounts.isEmpty()) {
+            throw new IllegalStateException("a schema switch with window deltas not emitted");
+        }
+        useSchema(next);
+    }
+
+    /** The fingerprint of the schema records are validated under. */
+    public String fingerprint() {
+        return schema.fingerprint();
     }
 
     /** The watermark the operator has emitted (with event time from Kafka timestamps). */
@@ -276,6 +305,9 @@ public final class BatchValidation {
                 if (splits > 1) {
                     bytes = serializer.serialize(WindowSplits.restrict(read(whole), s, splits));
                 }
+                // The schema travels once per fingerprint and split from each subtask instance.
+                byte[] schemaOnce =
+                        schemaSent.add(schema.fingerprint() + "/" + s) ? schemaBytes : new byte[0];
                 output.collect(
                         PARTIALS,
                         new StreamRecord<>(
@@ -285,7 +317,9 @@ public final class BatchValidation {
                                         start + size,
                                         s == 0 ? lateCount : 0,
                                         serializer.getVersion(),
-                                        bytes),
+                                        bytes,
+                                        schema.fingerprint(),
+                                        schemaOnce),
                                 time));
             }
         }

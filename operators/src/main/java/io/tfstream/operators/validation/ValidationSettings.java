@@ -134,6 +134,30 @@ public final class ValidationSettings implements Serializable {
         }
     }
 
+    /** A copy of the TFMD schema's bytes. */
+    public byte[] schemaBytes() {
+        return schemaBytes.clone();
+    }
+
+    /**
+     * These settings with another TFMD schema (a schema change, {@code schema.update: poll}); the
+     * schema is checked when built ({@link #buildSchema}).
+     */
+    public ValidationSettings withSchema(byte[] bytes, String name) {
+        return new ValidationSettings(
+                bytes,
+                name,
+                sequence,
+                environment,
+                windowMillis,
+                splits,
+                minDriftExamples,
+                actions,
+                severityOverrides,
+                job,
+                new ParseLimits(limits[0], limits[1], limits[2], limits[3], limits[4]));
+    }
+
     /** Whether records are {@code SequenceExample}s. */
     public boolean sequence() {
         return sequence;

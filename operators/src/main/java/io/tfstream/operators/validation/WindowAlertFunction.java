@@ -15,13 +15,17 @@ import io.tfstream.validation.WindowFinding;
 import io.tfstream.validation.WindowSplits;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -39,6 +43,12 @@ import org.tensorflow.metadata.v0.DriftSkewInfo;
  * at every window end so that a window without records still fires (an empty window reports 0
  * examples). A partial of a window already fired (after a restore) is counted as late in the next
  * window.
+ *
+ * <p>Windows are kept per schema fingerprint ({@code schema.update: poll}, docs/schema-changes.md):
+ * each (window, fingerprint) is merged, evaluated with the validation schema of that fingerprint
+ * and reported on its own, so a window spanning a change reports once per fingerprint with its own
+ * counts; drift compares only windows of the same fingerprint. The schema of a fingerprint other
+ * than the configured one arrives with its first partial and is kept in keyed state.
  */
 public final class WindowAlertFunction
         extends KeyedProcessFunction<Integer, WindowPartial, ValidationOutput> {
@@ -60,11 +70,20 @@ public final class WindowAlertFunction
     private transient ValidationSchema schema;
     private transient WindowAccumulatorSerializer serializer;
     private transient SeverityPolicy severity;
+    private transient Map<String, ValidationSchema> schemas;
+    // Layout before live schemas (read on restore, the configured schema's): start -> partial.
     private transient MapState<Long, WindowPartial> open;
     private transient ValueState<WindowPartial> previous;
+    private transient ValueState<Boolean> lintReported;
+    // Per fingerprint: open windows keyed <start>/<fingerprint>, the previous non-empty window,
+    // lint reported, and the TFMD schema of fingerprints other than the configured one.
+    private transient MapState<String, WindowPartial> openBySchema;
+    private transient MapState<String, WindowPartial> previousBySchema;
+    private transient MapState<String, Boolean> lintBySchema;
+    private transient MapState<String, byte[]> schemaBytes;
+    private transient ValueState<String> latestSchema;
     private transient ValueState<Long> firedUpTo;
     private transient ValueState<Long> lateCarry;
-    private transient ValueState<Boolean> lintReported;
     private transient ValueState<Integer> splitOfKey;
     private transient AlertMetrics alertMetrics;
 
@@ -82,52 +101,112 @@ public final class WindowAlertFunction
         schema = settings.buildSchema();
         serializer = new WindowAccumulatorSerializer(schema);
         severity = settings.severity();
+        schemas = new HashMap<>();
+        schemas.put(schema.fingerprint(), schema);
         alertMetrics = new AlertMetrics(getRuntimeContext().getMetricGroup());
         var partials = WindowPartialSerializer.typeInfo();
-        open =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>("open-windows", Types.LONG, partials));
-        previous =
-                getRuntimeContext()
-                        .getState(new ValueStateDescriptor<>("previous-window", partials));
-        firedUpTo =
-                getRuntimeContext().getState(new ValueStateDescriptor<>("fired-up-to", Types.LONG));
-        lateCarry =
-                getRuntimeContext().getState(new ValueStateDescriptor<>("late-carry", Types.LONG));
-        lintReported =
-                getRuntimeContext()
-                        .getState(new ValueStateDescriptor<>("lint-reported", Types.BOOLEAN));
-        splitOfKey = getRuntimeContext().getState(new ValueStateDescriptor<>("split", Types.INT));
+        var ctx = getRuntimeContext();
+        open = ctx.getMapState(new MapStateDescriptor<>("open-windows", Types.LONG, partials));
+        previous = ctx.getState(new ValueStateDescriptor<>("previous-window", partials));
+        lintReported = ctx.getState(new ValueStateDescriptor<>("lint-reported", Types.BOOLEAN));
+        openBySchema =
+                ctx.getMapState(
+                        new MapStateDescriptor<>("open-windows-by-schema", Types.STRING, partials));
+        previousBySchema =
+                ctx.getMapState(
+                        new MapStateDescriptor<>(
+                                "previous-window-by-schema", Types.STRING, partials));
+        lintBySchema =
+                ctx.getMapState(
+                        new MapStateDescriptor<>(
+                                "lint-reported-by-schema", Types.STRING, Types.BOOLEAN));
+        schemaBytes =
+                ctx.getMapState(
+                        new MapStateDescriptor<>(
+                                "schemas",
+                                Types.STRING,
+                                PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        latestSchema = ctx.getState(new ValueStateDescriptor<>("latest-schema", Types.STRING));
+        firedUpTo = ctx.getState(new ValueStateDescriptor<>("fired-up-to", Types.LONG));
+        lateCarry = ctx.getState(new ValueStateDescriptor<>("late-carry", Types.LONG));
+        splitOfKey = ctx.getState(new ValueStateDescriptor<>("split", Types.INT));
+    }
+
+    /** The fingerprint of {@code p}: an empty one (layout 1) is the configured schema's. */
+    private String fingerprintOf(WindowPartial p) {
+        return p.fingerprint().isEmpty() ? schema.fingerprint() : p.fingerprint();
+    }
+
+    /** The validation schema of {@code fingerprint}, built from the bytes kept in state. */
+    private ValidationSchema schemaOf(String fingerprint) throws Exception {
+        ValidationSchema s = schemas.get(fingerprint);
+        if (s == null) {
+            byte[] bytes = schemaBytes.get(fingerprint);
+            if (bytes == null) {
+                throw new IllegalStateException(
+                        "validation window: no schema for fingerprint "
+                                + fingerprint
+                                + " (its first partial did not carry it)");
+            }
+            s = settings.withSchema(bytes, "schema-" + fingerprint).buildSchema();
+            schemas.put(fingerprint, s);
+        }
+        return s;
+    }
+
+    private WindowAccumulator read(String fingerprint, WindowPartial p) throws Exception {
+        ValidationSchema s = schemaOf(fingerprint);
+        return new WindowAccumulatorSerializer(s).deserialize(p.version(), p.accumulator());
+    }
+
+    private WindowPartial write(
+            String fingerprint, int split, long start, long end, long late, WindowAccumulator a)
+            throws Exception {
+        WindowAccumulatorSerializer ser = new WindowAccumulatorSerializer(schemaOf(fingerprint));
+        return new WindowPartial(
+                split,
+                start,
+                end,
+                late,
+                ser.getVersion(),
+                ser.serialize(a),
+                fingerprint,
+                new byte[0]);
     }
 
     @Override
     public void processElement(WindowPartial p, Context ctx, Collector<ValidationOutput> out)
             throws Exception {
+        String fp = fingerprintOf(p);
+        if (p.schema().length > 0 && !schemas.containsKey(fp) && !schemaBytes.contains(fp)) {
+            schemaBytes.put(fp, p.schema());
+        }
         Long fired = firedUpTo.value();
         if (fired != null && p.windowEnd() <= fired) {
-            long n = serializer.deserialize(p.version(), p.accumulator()).numExamples();
+            long n = read(fp, p).numExamples();
             long carry = lateCarry.value() == null ? 0 : lateCarry.value();
             lateCarry.update(carry + n + p.lateCount());
             return;
         }
         splitOfKey.update(p.split());
-        WindowPartial merged = open.get(p.windowStart());
+        latestSchema.update(fp);
+        String key = p.windowStart() + "/" + fp;
+        WindowPartial merged = openBySchema.get(key);
         if (merged == null) {
-            merged = p;
+            merged = p.withoutSchema();
         } else {
-            WindowAccumulator a = serializer.deserialize(merged.version(), merged.accumulator());
-            a.merge(serializer.deserialize(p.version(), p.accumulator()));
+            WindowAccumulator a = read(fp, merged);
+            a.merge(read(fp, p));
             merged =
-                    new WindowPartial(
+                    write(
+                            fp,
                             p.split(),
                             p.windowStart(),
                             p.windowEnd(),
                             merged.lateCount() + p.lateCount(),
-                            serializer.getVersion(),
-                            serializer.serialize(a));
+                            a);
         }
-        open.put(p.windowStart(), merged);
+        openBySchema.put(key, merged);
         ctx.timerService().registerEventTimeTimer(p.windowEnd() - 1);
     }
 
@@ -142,27 +221,91 @@ public final class WindowAlertFunction
                     "validation window timer for key " + ctx.getCurrentKey() + " without a split");
         }
         int split = splitOrNull;
-        int splits = settings.splits();
-        WindowPartial p = open.get(start);
-        open.remove(start);
-        WindowAccumulator window =
-                p == null
-                        ? new WindowAccumulator(schema)
-                        : serializer.deserialize(p.version(), p.accumulator());
-        long lateCount = (p == null ? 0 : p.lateCount()) + orZero(lateCarry.value());
+        // The window's statistics per fingerprint (a window spanning a schema change has two).
+        TreeMap<String, WindowAccumulator> windows = new TreeMap<>();
+        TreeMap<String, Long> lates = new TreeMap<>();
+        String prefix = start + "/";
+        List<String> done = new ArrayList<>();
+        for (Map.Entry<String, WindowPartial> e : openBySchema.entries()) {
+            if (e.getKey().startsWith(prefix)) {
+                String fp = e.getKey().substring(prefix.length());
+                windows.put(fp, read(fp, e.getValue()));
+                lates.put(fp, e.getValue().lateCount());
+                done.add(e.getKey());
+            }
+        }
+        for (String k : done) {
+            openBySchema.remove(k);
+        }
+        WindowPartial legacy = open.get(start);
+        if (legacy != null) {
+            open.remove(start);
+            String fp = schema.fingerprint();
+            WindowAccumulator a = serializer.deserialize(legacy.version(), legacy.accumulator());
+            WindowAccumulator had = windows.get(fp);
+            if (had != null) {
+                a.merge(had);
+            }
+            windows.put(fp, a);
+            lates.merge(fp, legacy.lateCount(), Long::sum);
+        }
+        // Late records of fired windows count against the schema in force (the latest seen).
+        String current = latestSchema.value() == null ? schema.fingerprint() : latestSchema.value();
+        if (windows.isEmpty()) {
+            windows.put(current, new WindowAccumulator(schemaOf(current)));
+        }
+        String carryTo = windows.containsKey(current) ? current : windows.lastKey();
+        lates.merge(carryTo, orZero(lateCarry.value()), Long::sum);
         lateCarry.clear();
+        for (Map.Entry<String, WindowAccumulator> e : windows.entrySet()) {
+            report(
+                    e.getKey(),
+                    e.getValue(),
+                    orZero(lates.get(e.getKey())),
+                    start,
+                    end,
+                    split,
+                    ctx,
+                    out);
+        }
+        firedUpTo.update(end);
+        // Split 0 fires at every window end, so that windows without records report too; never
+        // past the final watermark of a bounded input.
+        if (split == 0 && ctx.timerService().currentWatermark() != Long.MAX_VALUE) {
+            ctx.timerService().registerEventTimeTimer(end + settings.windowMillis() - 1);
+        }
+    }
+
+    /**
+     * Evaluates the window's records of schema {@code fp}: tier W, drift against the previous
+     * non-empty window of the same schema only (none across a change), its alerts and Anomalies.
+     */
+    private void report(
+            String fp,
+            WindowAccumulator window,
+            long lateCount,
+            long start,
+            long end,
+            int split,
+            OnTimerContext ctx,
+            Collector<ValidationOutput> out)
+            throws Exception {
+        int splits = settings.splits();
+        ValidationSchema s = schemaOf(fp);
+        boolean configured = fp.equals(schema.fingerprint());
         List<WindowFinding> findings = new ArrayList<>();
         for (WindowFinding f : WindowEvaluator.evaluate(window)) {
             if (WindowSplits.owns(f.finding(), split, splits)) {
                 findings.add(f);
             }
         }
-        WindowPartial prev = previous.value();
+        WindowPartial prev = previousBySchema.get(fp);
+        if (prev == null && configured) {
+            prev = previous.value();
+        }
         List<DriftSkewInfo> drift = new ArrayList<>();
         if (prev != null && window.numExamples() > 0) {
-            DriftEvaluator.Result d =
-                    DriftEvaluator.compare(
-                            window, serializer.deserialize(prev.version(), prev.accumulator()));
+            DriftEvaluator.Result d = DriftEvaluator.compare(window, read(fp, prev));
             for (WindowFinding f : d.findings()) {
                 if (WindowSplits.owns(f.finding(), split, splits)) {
                     findings.add(f);
@@ -188,17 +331,22 @@ public final class WindowAlertFunction
                         lateCount,
                         prev == null ? -1 : prev.windowStart());
         List<Alert> alerts = new ArrayList<>();
-        if (split == 0 && lintReported.value() == null) {
+        boolean linted = configured ? lintReported.value() != null : lintBySchema.contains(fp);
+        if (split == 0 && !linted) {
             alerts.addAll(
                     Alerts.lint(
-                            schema,
+                            s,
                             settings.job(),
                             severity,
                             start,
                             end,
                             context.emittedAt(),
                             context.watermark()));
-            lintReported.update(true);
+            if (configured) {
+                lintReported.update(true);
+            } else {
+                lintBySchema.put(fp, true);
+            }
         }
         alerts.addAll(Alerts.of(context, window, findings, severity));
         for (Alert a : alerts) {
@@ -210,13 +358,15 @@ public final class WindowAlertFunction
         if (anomalies && (split == 0 || window.numExamples() > 0)) {
             List<Finding> plain = new ArrayList<>(findings.size());
             findings.forEach(f -> plain.add(f.finding()));
+            // A schema taken up while running has its own key: a window may report under two.
+            String key = start + "/" + split + (configured ? "" : "/" + fp);
             ctx.output(
                     ANOMALIES,
                     new ValidationOutput(
-                            start + "/" + split,
+                            key,
                             AnomaliesProtoBuilder.fit(
                                             AnomaliesProtoBuilder.build(
-                                                    schema,
+                                                    s,
                                                     plain,
                                                     drift,
                                                     severity,
@@ -225,20 +375,10 @@ public final class WindowAlertFunction
                                     .toByteArray()));
         }
         if (window.numExamples() > 0) {
-            previous.update(
-                    new WindowPartial(
-                            split,
-                            start,
-                            end,
-                            0,
-                            serializer.getVersion(),
-                            serializer.serialize(window)));
-        }
-        firedUpTo.update(end);
-        // Split 0 fires at every window end, so that windows without records report too; never
-        // past the final watermark of a bounded input.
-        if (split == 0 && ctx.timerService().currentWatermark() != Long.MAX_VALUE) {
-            ctx.timerService().registerEventTimeTimer(end + settings.windowMillis() - 1);
+            previousBySchema.put(fp, write(fp, split, start, end, 0, window));
+            if (configured) {
+                previous.clear();
+            }
         }
     }
 

@@ -33,9 +33,9 @@ class ValidationSerializersTest {
         assertArrayEquals(p.accumulator(), back.accumulator());
     }
 
-    /** Layout version 1 of both serializers, pinned by stored bytes: written and read back. */
+    /** Layout version 1 of the partial, pinned by stored bytes: still read, fingerprint empty. */
     @Test
-    void storedVersionOneBytesAreTheLayoutWrittenAndRead() throws IOException {
+    void storedLayoutOneBytesAreReadWithAnEmptyFingerprint() throws IOException {
         byte[] partial =
                 java.util.HexFormat.of()
                         .parseHex(
@@ -46,7 +46,44 @@ class ValidationSerializersTest {
                                         + "00000002" // accumulator version
                                         + "00000003" // accumulator length
                                         + "010203");
-        WindowPartial p = new WindowPartial(3, 60_000, 120_000, 7, 2, new byte[] {1, 2, 3});
+        var snapshot = new WindowPartialSerializer.Snapshot();
+        snapshot.readSnapshot(1, new DataInputDeserializer(new byte[0]), null);
+        assertTrue(
+                new WindowPartialSerializer.Snapshot()
+                        .resolveSchemaCompatibility(snapshot)
+                        .isCompatibleAfterMigration());
+        WindowPartial back =
+                snapshot.restoreSerializer().deserialize(new DataInputDeserializer(partial));
+        assertEquals(3, back.split());
+        assertEquals(60_000, back.windowStart());
+        assertEquals(120_000, back.windowEnd());
+        assertEquals(7, back.lateCount());
+        assertEquals(2, back.version());
+        assertArrayEquals(new byte[] {1, 2, 3}, back.accumulator());
+        assertEquals("", back.fingerprint());
+        assertEquals(0, back.schema().length);
+    }
+
+    /** Layout version 2 of the partial and layout 1 of the output, pinned by stored bytes. */
+    @Test
+    void storedLayoutTwoBytesAreTheLayoutWrittenAndRead() throws IOException {
+        byte[] partial =
+                java.util.HexFormat.of()
+                        .parseHex(
+                                "00000003" // split
+                                        + "000000000000ea60" // window start 60 000
+                                        + "000000000001d4c0" // window end 120 000
+                                        + "0000000000000007" // late count
+                                        + "00000002" // accumulator version
+                                        + "00000003" // accumulator length
+                                        + "010203"
+                                        + "0002" // fingerprint length (UTF)
+                                        + "6162" // "ab"
+                                        + "00000001" // schema length
+                                        + "09");
+        WindowPartial p =
+                new WindowPartial(
+                        3, 60_000, 120_000, 7, 2, new byte[] {1, 2, 3}, "ab", new byte[] {9});
         DataOutputSerializer out = new DataOutputSerializer(64);
         WindowPartialSerializer.INSTANCE.serialize(p, out);
         assertArrayEquals(partial, out.getCopyOfBuffer());
@@ -58,6 +95,8 @@ class ValidationSerializersTest {
         assertEquals(p.lateCount(), back.lateCount());
         assertEquals(p.version(), back.version());
         assertArrayEquals(p.accumulator(), back.accumulator());
+        assertEquals("ab", back.fingerprint());
+        assertArrayEquals(new byte[] {9}, back.schema());
 
         byte[] output =
                 java.util.HexFormat.of().parseHex("00000004" + "69642d31" + "00000002" + "7b7d");
@@ -69,7 +108,7 @@ class ValidationSerializersTest {
                 ValidationOutputSerializer.INSTANCE.deserialize(new DataInputDeserializer(output));
         assertEquals("id-1", o2.key());
         assertArrayEquals(o.value(), o2.value());
-        assertEquals(1, WindowPartialSerializer.Snapshot.VERSION);
+        assertEquals(2, WindowPartialSerializer.Snapshot.VERSION);
         assertEquals(1, ValidationOutputSerializer.Snapshot.VERSION);
     }
 

@@ -197,6 +197,120 @@ class WindowAlertFunctionTest {
         }
     }
 
+    /**
+     * A window spanning a schema change reports per fingerprint: the records of each schema
+     * evaluated under that schema with their own counts (age 500 is out of the first schema's
+     * domain, not of the second's), no drift across the change, and the second schema's statistics
+     * kept through a snapshot (its bytes travelled only with its first partial).
+     */
+    @Test
+    void aWindowSpanningASchemaChangeReportsPerFingerprint() throws Exception {
+        ValidationSettings s = settings(1, List.of());
+        ValidationSettings next =
+                s.withSchema(
+                        ValidationFixtures.SCHEMA
+                                .replace("max: 120", "max: 1000")
+                                .getBytes(StandardCharsets.UTF_8),
+                        "schema.pbtxt");
+        ValidationSchema second = next.buildSchema();
+        WindowAccumulatorSerializer ser2 = new WindowAccumulatorSerializer(second);
+        String fp1 = schema.fingerprint();
+        String fp2 = second.fingerprint();
+        assertTrue(!fp1.equals(fp2));
+        OperatorSubtaskState snapshot;
+        try (var h = harness(s, null)) {
+            h.processElement(new StreamRecord<>(us(0), WINDOW - 1));
+            h.processWatermark(new Watermark(WINDOW - 1));
+            h.extractOutputValues().clear();
+            h.getOutput().clear();
+            h.processElement(
+                    new StreamRecord<>(partial(WINDOW, 0, 1, 500, "DE", 30, "DE"), 2 * WINDOW - 1));
+            h.processElement(
+                    new StreamRecord<>(
+                            partialOf(second, ser2, WINDOW, true, 500, "US", 40, "US", 5000, "US"),
+                            2 * WINDOW - 1));
+            snapshot = h.snapshot(1, 1);
+        }
+        try (var h = harness(s, snapshot)) {
+            h.processElement(
+                    new StreamRecord<>(
+                            partialOf(second, ser2, WINDOW, false, 600, "US"), 2 * WINDOW - 1));
+            h.processWatermark(new Watermark(2 * WINDOW - 1));
+            List<String> a = alerts(h);
+            List<String> first =
+                    a.stream().filter(j -> field(j, "schema_fingerprint").equals(fp1)).toList();
+            List<String> other =
+                    a.stream().filter(j -> field(j, "schema_fingerprint").equals(fp2)).toList();
+            assertEquals(a.size(), first.size() + other.size(), a.toString());
+            // The first schema: 2 records, 500 out of its domain.
+            assertEquals(List.of("age/INT_TYPE_BIG_INT"), summary(first), a.toString());
+            for (String j : first) {
+                assertEquals("2", field(j, "num_examples"));
+            }
+            // The second: 4 records (3 before the snapshot, 1 after), only 5000 out of its
+            // domain (500 and 600 are in it), no drift (no earlier window of that schema).
+            assertEquals(List.of("age/INT_TYPE_BIG_INT"), summary(other), a.toString());
+            assertEquals("4", field(other.get(0), "num_examples"));
+            assertEquals("1", field(other.get(0), "num_affected_examples"));
+            assertEquals("2", field(first.get(0), "num_examples"));
+            assertEquals("1", field(first.get(0), "num_affected_examples"));
+            var anomalies = h.getSideOutput(WindowAlertFunction.ANOMALIES);
+            assertEquals(2, anomalies.size());
+            List<String> keys = new ArrayList<>();
+            for (var r : anomalies) {
+                keys.add(r.getValue().key());
+            }
+            assertEquals(
+                    java.util.Set.of(WINDOW + "/0", WINDOW + "/0/" + fp2),
+                    java.util.Set.copyOf(keys));
+            for (var r : anomalies) {
+                Anomalies proto = Anomalies.parseFrom(r.getValue().value());
+                boolean ofSecond = r.getValue().key().endsWith(fp2);
+                // Its baseline is the schema of its fingerprint.
+                String max = ofSecond ? "1000" : "120";
+                assertTrue(
+                        proto.getBaseline().getFeature(0).getIntDomain().getMax()
+                                == Long.parseLong(max),
+                        proto.toString());
+            }
+        }
+    }
+
+    /** A partial of window {@code start} under {@code s}, with its schema bytes when asked. */
+    private static WindowPartial partialOf(
+            ValidationSchema s,
+            WindowAccumulatorSerializer ser,
+            long start,
+            boolean withSchema,
+            Object... ageCountry) {
+        WindowAccumulator a = new WindowAccumulator(s);
+        RecordValidator v = new RecordValidator(s);
+        RecordResult r = new RecordResult();
+        RecordRef ref = new RecordRef();
+        for (int i = 0; i < ageCountry.length; i += 2) {
+            byte[] b =
+                    ValidationFixtures.example(
+                            ((Number) ageCountry[i]).longValue(), (String) ageCountry[i + 1]);
+            v.validateExample(b, 0, b.length, r);
+            a.add(v, r, ref.set("in", 0, i, start + i));
+        }
+        byte[] schemaBytes =
+                withSchema
+                        ? ValidationFixtures.SCHEMA
+                                .replace("max: 120", "max: 1000")
+                                .getBytes(StandardCharsets.UTF_8)
+                        : new byte[0];
+        return new WindowPartial(
+                0,
+                start,
+                start + WINDOW,
+                0,
+                ser.getVersion(),
+                ser.serialize(a),
+                s.fingerprint(),
+                schemaBytes);
+    }
+
     /** Ten examples of mostly US. */
     private WindowPartial us(long start) {
         return partial(
