@@ -33,7 +33,8 @@ import org.apache.flink.util.OutputTag;
  *
  * <p>With {@link ParseSettings#withSchemaUpdates schema updates} a changed schema file is taken up
  * right after that flush ({@link LiveSchema}): every batch, payload and dead letter carries the
- * fingerprint of the one schema it was parsed with, and the schema in force is checkpointed.
+ * fingerprint of the one schema it was parsed with, and the schema in force is checkpointed. JSON
+ * or Avro input is then converted here, before a record joins a batch, with the schema in force.
  */
 public final class BatchParseOperator extends AbstractStreamOperator<SourceRecord>
         implements OneInputStreamOperator<SourceRecord, SourceRecord> {

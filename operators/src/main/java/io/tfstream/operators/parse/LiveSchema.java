@@ -32,7 +32,10 @@ import org.slf4j.LoggerFactory;
  * spec of the same record kind that the parser accepts, still gives the event-time feature, and
  * with {@link SchemaUpdates.Compatibility#BACKWARD} passes {@link SpecDiff#compatible()}; otherwise
  * a {@code SCHEMA} alert with the reason goes to {@link #ALERTS} and the log, once per refused
- * content, and the schema in force stays.
+ * content, and the schema in force stays. With JSON or Avro input ({@link
+ * SchemaUpdates#conversion}) records are converted here with the schema in force ({@link #convert})
+ * and a candidate the input cannot convert to is refused; with {@link #keyedBy a key feature} one
+ * that removes or changes it ({@link InputChecks}).
  */
 public final class LiveSchema implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LiveSchema.class);

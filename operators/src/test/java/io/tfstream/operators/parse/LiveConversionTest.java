@@ -16,6 +16,7 @@ import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.operators.validation.ValidationOutput;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
@@ -237,5 +238,36 @@ class LiveConversionTest {
         assertTrue(changed.contains("changes that feature"), changed);
         assertNull(InputChecks.problem(V1, V1_PLUS_W, null, "x"));
         assertNull(InputChecks.problem(V1_PLUS_W, V1, null, null));
+    }
+
+    @Test
+    void theLiveSchemaOfAWindowOperatorRefusesAChangeToItsKeyFeature() throws Exception {
+        Path file = dir.resolve("spec.json");
+        Files.write(file, json(V1_PLUS_W));
+        ParseSettings s =
+                new ParseSettings(
+                                Files.readAllBytes(file),
+                                "spec.json",
+                                false,
+                                ParseLimits.defaults(),
+                                BatchTriggers.defaults(),
+                                EventTimeSettings.kafkaTimestamp(),
+                                DeadLetterGuard.off())
+                        .withSchemaUpdates(
+                                new SchemaUpdates(
+                                        file.toUri().toString(),
+                                        5,
+                                        SchemaUpdates.Compatibility.ANY));
+        List<ValidationOutput> alerts = new ArrayList<>();
+        try (LiveSchema live = new LiveSchema(s, "job")) {
+            live.keyedBy("w");
+            String before = live.fingerprint();
+            byte[] withoutW = json(V1);
+            assertFalse(live.consider(withoutW, SchemaPoller.sha256(withoutW), alerts::add, 0));
+            assertEquals(before, live.fingerprint());
+            assertEquals(1, alerts.size());
+            String alert = new String(alerts.get(0).value(), StandardCharsets.UTF_8);
+            assertTrue(alert.contains("batch.key feature:w"), alert);
+        }
     }
 }
