@@ -1,17 +1,9 @@
 package io.tfstream.operators.convert;
 
-import io.tfstream.convert.ConversionException;
 import io.tfstream.convert.ExampleConverter;
-import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
-import io.tfstream.operators.deadletter.DeadLetterRate;
-import io.tfstream.operators.deadletter.DeadLetterRateExceededException;
-import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.source.SourceRecord;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -31,11 +23,7 @@ public final class ConvertFunction extends ProcessFunction<SourceRecord, SourceR
     private final ConvertSettings settings;
 
     private transient ExampleConverter converter;
-    private transient DeadLetterRate rate;
-    private transient Counter recordsIn;
-    private transient Counter converted;
-    private transient Counter errors;
-    private transient Counter ignored;
+    private transient ConversionStep step;
 
     public ConvertFunction(ConvertSettings settings) {
         this.settings = settings;
@@ -44,45 +32,20 @@ public final class ConvertFunction extends ProcessFunction<SourceRecord, SourceR
     @Override
     public void open(OpenContext context) {
         converter = settings.converter();
-        rate = settings.guard().enabled() ? new DeadLetterRate(settings.guard()) : null;
-        MetricGroup g = getRuntimeContext().getMetricGroup().addGroup("tfstream");
-        recordsIn = g.counter("convertRecordsIn");
-        converted = g.counter("converted");
-        errors = g.counter("conversionErrors");
-        ignored = g.counter("ignoredFields");
+        step = new ConversionStep(settings, getRuntimeContext().getMetricGroup());
     }
 
     @Override
     public void processElement(SourceRecord r, Context ctx, Collector<SourceRecord> out) {
-        recordsIn.inc();
-        byte[] in = r.value();
-        byte[] example;
-        try {
-            example = converter.convert(in, 0, in.length);
-        } catch (ConversionException e) {
-            errors.inc();
-            ctx.output(
-                    DeadLetterOutput.TAG,
-                    new DeadLetter(r, DeadLetterReason.CONVERSION_ERROR, e.getMessage()));
-            guard(ctx, true);
-            return;
-        }
-        converted.inc();
-        int n = converter.ignoredFields();
-        if (n > 0) {
-            ignored.inc(n);
-        }
-        guard(ctx, false);
-        out.collect(r.withConvertedValue(example));
-    }
-
-    private void guard(Context ctx, boolean dead) {
-        if (rate == null) {
-            return;
-        }
-        String tripped = rate.add(ctx.timerService().currentProcessingTime(), 1, dead ? 1 : 0);
-        if (tripped != null) {
-            throw new SuppressRestartsException(new DeadLetterRateExceededException(tripped));
+        SourceRecord converted =
+                step.convert(
+                        converter,
+                        r,
+                        null,
+                        d -> ctx.output(DeadLetterOutput.TAG, d),
+                        ctx.timerService().currentProcessingTime());
+        if (converted != null) {
+            out.collect(converted);
         }
     }
 }

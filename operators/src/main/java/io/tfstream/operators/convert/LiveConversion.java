@@ -1,21 +1,15 @@
 package io.tfstream.operators.convert;
 
-import io.tfstream.convert.ConversionException;
 import io.tfstream.convert.ConvertFeatures;
 import io.tfstream.convert.ExampleConverter;
 import io.tfstream.convert.ExampleConverters;
 import io.tfstream.operators.deadletter.DeadLetter;
-import io.tfstream.operators.deadletter.DeadLetterRate;
-import io.tfstream.operators.deadletter.DeadLetterRateExceededException;
-import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.spec.ParseSpec;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.execution.SuppressRestartsException;
 
 /**
  * JSON or Avro conversion inside a batch-and-parse operator whose schema can change while the job
@@ -28,23 +22,14 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  */
 public final class LiveConversion {
     private final ConvertSettings settings;
-    private final DeadLetterRate rate;
-    private final Counter recordsIn;
-    private final Counter converted;
-    private final Counter errors;
-    private final Counter ignored;
+    private final ConversionStep step;
     private ExampleConverter converter;
 
     /** The conversion to {@code spec}'s Examples, its metrics in {@code group}. */
     public LiveConversion(ConvertSettings settings, ParseSpec spec, MetricGroup group) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.converter = create(settings, spec);
-        this.rate = settings.guard().enabled() ? new DeadLetterRate(settings.guard()) : null;
-        MetricGroup g = group.addGroup("tfstream");
-        recordsIn = g.counter("convertRecordsIn");
-        converted = g.counter("converted");
-        errors = g.counter("conversionErrors");
-        ignored = g.counter("ignoredFields");
+        this.step = new ConversionStep(settings, group);
     }
 
     /**
@@ -81,35 +66,6 @@ public final class LiveConversion {
      */
     public SourceRecord convert(
             SourceRecord r, String fingerprint, Consumer<DeadLetter> deadLetters, long now) {
-        recordsIn.inc();
-        byte[] in = r.value();
-        byte[] example;
-        try {
-            example = converter.convert(in, 0, in.length);
-        } catch (ConversionException e) {
-            errors.inc();
-            deadLetters.accept(
-                    new DeadLetter(
-                            r, DeadLetterReason.CONVERSION_ERROR, e.getMessage(), fingerprint));
-            guard(now, true);
-            return null;
-        }
-        converted.inc();
-        int n = converter.ignoredFields();
-        if (n > 0) {
-            ignored.inc(n);
-        }
-        guard(now, false);
-        return r.withConvertedValue(example);
-    }
-
-    private void guard(long now, boolean dead) {
-        if (rate == null) {
-            return;
-        }
-        String tripped = rate.add(now, 1, dead ? 1 : 0);
-        if (tripped != null) {
-            throw new SuppressRestartsException(new DeadLetterRateExceededException(tripped));
-        }
+        return step.convert(converter, r, fingerprint, deadLetters, now);
     }
 }

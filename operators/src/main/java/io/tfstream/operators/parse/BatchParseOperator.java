@@ -154,9 +154,7 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
         // Between two batches, before the barrier: the checkpoint holds the schema batches after
         // it are parsed with.
         if (schema.switchIfChanged(
-                a -> output.collect(LiveSchema.ALERTS, new StreamRecord<>(a)),
-                getProcessingTimeService().getCurrentProcessingTime(),
-                checkpointId)) {
+                output, getProcessingTimeService().getCurrentProcessingTime(), checkpointId)) {
             emitter.switchSchema(schema.settings());
         }
         super.prepareSnapshotPreBarrier(checkpointId);

@@ -19,6 +19,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.streaming.api.operators.Output;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -141,6 +143,15 @@ public final class LiveSchema implements AutoCloseable {
             return true;
         }
         return false;
+    }
+
+    /**
+     * {@link #switchIfChanged(AlertSink, long, long)} at an operator's barrier: refusals go to its
+     * {@link #ALERTS} side output.
+     */
+    public boolean switchIfChanged(Output<?> output, long now, long checkpointId) {
+        return switchIfChanged(
+                a -> output.collect(ALERTS, new StreamRecord<>(a)), now, checkpointId);
     }
 
     /** Judges {@code content} (the poller's candidate); returns whether it is now in force. */

@@ -210,9 +210,7 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         // No batch is open between two elements: windows are parsed whole on their timers.
         if (schema.switchIfChanged(
-                a -> output.collect(LiveSchema.ALERTS, new StreamRecord<>(a)),
-                getProcessingTimeService().getCurrentProcessingTime(),
-                checkpointId)) {
+                output, getProcessingTimeService().getCurrentProcessingTime(), checkpointId)) {
             batches.switchSchema(schema.settings());
         }
         super.prepareSnapshotPreBarrier(checkpointId);
