@@ -1,5 +1,12 @@
 package io.tfstream.operators.parse;
 
+import static io.tfstream.operators.parse.LiveSchemaTesting.barriersUntil;
+import static io.tfstream.operators.parse.LiveSchemaTesting.deadLetters;
+import static io.tfstream.operators.parse.LiveSchemaTesting.harness;
+import static io.tfstream.operators.parse.LiveSchemaTesting.inForce;
+import static io.tfstream.operators.parse.LiveSchemaTesting.polling;
+import static io.tfstream.operators.parse.LiveSchemaTesting.specJson;
+import static io.tfstream.operators.parse.LiveSchemaTesting.specSettings;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,19 +19,15 @@ import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
-import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.source.SourceRecord;
-import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.operators.validation.ValidationOutput;
-import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenFeature;
 import io.tfstream.spec.SchemaFingerprint;
 import io.tfstream.spec.VarLenFeature;
-import io.tfstream.spec.json.SpecJsonWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,26 +68,12 @@ class LiveConversionTest {
     private static final byte[] JSON_X_W =
             "{\"x\": 7, \"w\": [0.5, 1.5]}".getBytes(StandardCharsets.UTF_8);
 
-    private static byte[] json(FeatureSpecs spec) {
-        return SpecJsonWriter.write(spec).getBytes(StandardCharsets.UTF_8);
-    }
-
     private ParseSettings settings(Path file, ConvertSettings conversion) throws Exception {
-        return new ParseSettings(
-                        Files.readAllBytes(file),
-                        "spec.json",
-                        false,
-                        ParseLimits.defaults(),
-                        BatchTriggers.defaults(),
-                        EventTimeSettings.kafkaTimestamp(),
-                        DeadLetterGuard.off())
-                .withTensorBatches(
-                        SchemaFingerprint.of(Files.readAllBytes(file), "spec.json"),
-                        Integer.MAX_VALUE)
+        byte[] spec = Files.readAllBytes(file);
+        return specSettings(spec)
+                .withTensorBatches(SchemaFingerprint.of(spec, "spec.json"), Integer.MAX_VALUE)
                 .withSchemaUpdates(
-                        new SchemaUpdates(
-                                        file.toUri().toString(), 5, SchemaUpdates.Compatibility.ANY)
-                                .withConversion(conversion));
+                        polling(file, SchemaUpdates.Compatibility.ANY).withConversion(conversion));
     }
 
     private static ConvertSettings conversion(InputFormat format, String avsc) {
@@ -96,18 +85,11 @@ class LiveConversionTest {
                 DeadLetterGuard.off());
     }
 
-    private static OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> harness(
+    private static OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> opened(
             ParseSettings s) throws Exception {
-        var h =
-                new OneInputStreamOperatorTestHarness<>(
-                        new BatchParseOperator(s), SourceRecordSerializer.INSTANCE);
-        h.setup(SourceRecordSerializer.INSTANCE);
+        var h = harness(s);
         h.open();
         return h;
-    }
-
-    private static String inForce(OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
-        return ((BatchParseOperator) h.getOneInputOperator()).schemaFingerprint();
     }
 
     /** Checkpoints until the schema in force is no longer {@code old}. */
@@ -116,13 +98,7 @@ class LiveConversionTest {
             String old,
             long checkpoint)
             throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (old.equals(inForce(h))) {
-            assertTrue(System.nanoTime() < deadline, "the new schema was not taken up");
-            Thread.sleep(10);
-            h.prepareSnapshotPreBarrier(++checkpoint);
-        }
-        return checkpoint;
+        return barriersUntil(h, () -> !old.equals(inForce(h)), checkpoint);
     }
 
     private static List<Example> accepted(
@@ -137,17 +113,6 @@ class LiveConversionTest {
         return out;
     }
 
-    private static List<DeadLetter> deadLetters(
-            OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
-        List<DeadLetter> out = new ArrayList<>();
-        var q = h.getSideOutput(DeadLetterOutput.TAG);
-        if (q != null) {
-            q.forEach(r -> out.add(r.getValue()));
-            q.clear();
-        }
-        return out;
-    }
-
     private static int alerts(OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
         var q = h.getSideOutput(LiveSchema.ALERTS);
         return q == null ? 0 : q.size();
@@ -156,8 +121,8 @@ class LiveConversionTest {
     @Test
     void aJsonRecordIsConvertedWithTheSchemaThatParsesIt() throws Exception {
         Path file = dir.resolve("spec.json");
-        Files.write(file, json(V1));
-        try (var h = harness(settings(file, conversion(InputFormat.JSON, null)))) {
+        Files.write(file, specJson(V1));
+        try (var h = opened(settings(file, conversion(InputFormat.JSON, null)))) {
             String v1 = inForce(h);
             h.processElement(new StreamRecord<>(SourceRecord.of(JSON_X_W, "in", 0, 0, 5)));
             h.prepareSnapshotPreBarrier(1);
@@ -165,7 +130,7 @@ class LiveConversionTest {
             assertEquals(7, before.getFeatures().getFeatureOrThrow("x").getInt64List().getValue(0));
             assertFalse(before.getFeatures().containsFeature("w"), "w is no feature of V1");
 
-            Files.write(file, json(V1_PLUS_W));
+            Files.write(file, specJson(V1_PLUS_W));
             long cp = switchFrom(h, v1, 1);
             h.processElement(new StreamRecord<>(SourceRecord.of(JSON_X_W, "in", 0, 1, 5)));
             // Not a number: a conversion_error dead letter with its original bytes, under
@@ -194,13 +159,13 @@ class LiveConversionTest {
     @Test
     void aSchemaTheAvroWriterSchemaCannotConvertToIsRefused() throws Exception {
         Path file = dir.resolve("spec.json");
-        Files.write(file, json(V1));
+        Files.write(file, specJson(V1));
         String avsc =
                 "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"x\",\"type\":\"long\"},"
                         + "{\"name\":\"w\",\"type\":\"boolean\"}]}";
-        try (var h = harness(settings(file, conversion(InputFormat.AVRO, avsc)))) {
+        try (var h = opened(settings(file, conversion(InputFormat.AVRO, avsc)))) {
             String v1 = inForce(h);
-            Files.write(file, json(V1_PLUS_W)); // w: float, the writer's w a boolean
+            Files.write(file, specJson(V1_PLUS_W)); // w: float, the writer's w a boolean
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             long cp = 0;
             while (alerts(h) == 0) {
@@ -243,26 +208,15 @@ class LiveConversionTest {
     @Test
     void theLiveSchemaOfAWindowOperatorRefusesAChangeToItsKeyFeature() throws Exception {
         Path file = dir.resolve("spec.json");
-        Files.write(file, json(V1_PLUS_W));
+        Files.write(file, specJson(V1_PLUS_W));
         ParseSettings s =
-                new ParseSettings(
-                                Files.readAllBytes(file),
-                                "spec.json",
-                                false,
-                                ParseLimits.defaults(),
-                                BatchTriggers.defaults(),
-                                EventTimeSettings.kafkaTimestamp(),
-                                DeadLetterGuard.off())
-                        .withSchemaUpdates(
-                                new SchemaUpdates(
-                                        file.toUri().toString(),
-                                        5,
-                                        SchemaUpdates.Compatibility.ANY));
+                specSettings(Files.readAllBytes(file))
+                        .withSchemaUpdates(polling(file, SchemaUpdates.Compatibility.ANY));
         List<ValidationOutput> alerts = new ArrayList<>();
         try (LiveSchema live = new LiveSchema(s, "job")) {
             live.keyedBy("w");
             String before = live.fingerprint();
-            byte[] withoutW = json(V1);
+            byte[] withoutW = specJson(V1);
             assertFalse(live.consider(withoutW, SchemaPoller.sha256(withoutW), alerts::add, 0));
             assertEquals(before, live.fingerprint());
             assertEquals(1, alerts.size());

@@ -1,5 +1,14 @@
 package io.tfstream.operators.parse;
 
+import static io.tfstream.operators.parse.LiveSchemaTesting.barriersUntil;
+import static io.tfstream.operators.parse.LiveSchemaTesting.deadLetters;
+import static io.tfstream.operators.parse.LiveSchemaTesting.fingerprint;
+import static io.tfstream.operators.parse.LiveSchemaTesting.harness;
+import static io.tfstream.operators.parse.LiveSchemaTesting.inForce;
+import static io.tfstream.operators.parse.LiveSchemaTesting.int64Example;
+import static io.tfstream.operators.parse.LiveSchemaTesting.polling;
+import static io.tfstream.operators.parse.LiveSchemaTesting.specJson;
+import static io.tfstream.operators.parse.LiveSchemaTesting.specSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -10,10 +19,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
-import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.source.SourceRecord;
-import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.operators.validation.ValidationOutput;
 import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ParseLimits;
@@ -25,7 +32,6 @@ import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenFeature;
-import io.tfstream.spec.SchemaFingerprint;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.VarLenFeature;
 import io.tfstream.spec.json.SpecJsonWriter;
@@ -41,10 +47,6 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tensorflow.example.Example;
-import org.tensorflow.example.Feature;
-import org.tensorflow.example.Features;
-import org.tensorflow.example.Int64List;
 
 /**
  * The live schema: the switch in the count-batch operator between batches, its checkpointed schema,
@@ -83,53 +85,13 @@ class LiveSchemaTest {
                             "w",
                             new VarLenFeature(DType.FLOAT32)));
 
-    private static byte[] json(FeatureSpecs spec) {
-        return SpecJsonWriter.write(spec).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String fingerprint(FeatureSpecs spec) throws Exception {
-        return SchemaFingerprint.of(json(spec), "spec.json");
-    }
-
-    private static byte[] example(Map<String, Long> features) {
-        Features.Builder f = Features.newBuilder();
-        features.forEach(
-                (k, v) ->
-                        f.putFeature(
-                                k,
-                                Feature.newBuilder()
-                                        .setInt64List(Int64List.newBuilder().addValue(v))
-                                        .build()));
-        return Example.newBuilder().setFeatures(f).build().toByteArray();
-    }
-
-    private static final byte[] ONLY_X = example(Map.of("x", 1L));
-    private static final byte[] X_AND_Z = example(Map.of("x", 2L, "z", 3L));
+    private static final byte[] ONLY_X = int64Example(Map.of("x", 1L));
+    private static final byte[] X_AND_Z = int64Example(Map.of("x", 2L, "z", 3L));
 
     private ParseSettings settings(Path file, SchemaUpdates.Compatibility c) throws Exception {
-        return new ParseSettings(
-                        Files.readAllBytes(file),
-                        "spec.json",
-                        false,
-                        ParseLimits.defaults(),
-                        BatchTriggers.defaults(),
-                        EventTimeSettings.kafkaTimestamp(),
-                        DeadLetterGuard.off())
+        return specSettings(Files.readAllBytes(file))
                 .withTensorBatches(fingerprint(V1), Integer.MAX_VALUE)
-                .withSchemaUpdates(new SchemaUpdates(file.toUri().toString(), 5, c));
-    }
-
-    private static OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> harness(
-            ParseSettings s) throws Exception {
-        OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h =
-                new OneInputStreamOperatorTestHarness<>(
-                        new BatchParseOperator(s), SourceRecordSerializer.INSTANCE);
-        h.setup(SourceRecordSerializer.INSTANCE);
-        return h;
-    }
-
-    private static String inForce(OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
-        return ((BatchParseOperator) h.getOneInputOperator()).schemaFingerprint();
+                .withSchemaUpdates(polling(file, c));
     }
 
     /** Checkpoints (barrier only) until the operator's schema is {@code expected}. */
@@ -138,13 +100,7 @@ class LiveSchemaTest {
             String expected,
             long checkpoint)
             throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!expected.equals(inForce(h))) {
-            assertTrue(System.nanoTime() < deadline, "the new schema was not taken up");
-            Thread.sleep(10);
-            h.prepareSnapshotPreBarrier(++checkpoint);
-        }
-        return checkpoint;
+        return barriersUntil(h, () -> expected.equals(inForce(h)), checkpoint);
     }
 
     private static List<TensorBatch> payloads(
@@ -154,19 +110,6 @@ class LiveSchemaTest {
         if (q != null) {
             for (StreamRecord<EncodedTensorBatch> r : q) {
                 out.add(r.getValue().toMessage());
-            }
-            q.clear();
-        }
-        return out;
-    }
-
-    private static List<DeadLetter> deadLetters(
-            OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h) {
-        List<DeadLetter> out = new ArrayList<>();
-        var q = h.getSideOutput(DeadLetterOutput.TAG);
-        if (q != null) {
-            for (StreamRecord<DeadLetter> r : q) {
-                out.add(r.getValue());
             }
             q.clear();
         }
@@ -195,7 +138,7 @@ class LiveSchemaTest {
     @Test
     void aChangedSchemaIsTakenUpAtABarrierAndEveryOutputCarriesItsFingerprint() throws Exception {
         Path file = dir.resolve("spec.json");
-        Files.write(file, json(V1));
+        Files.write(file, specJson(V1));
         OperatorSubtaskState state;
         try (var h = harness(settings(file, SchemaUpdates.Compatibility.ANY))) {
             h.open();
@@ -207,7 +150,7 @@ class LiveSchemaTest {
             assertEquals(2, first.get(0).getRows());
             assertEquals(List.of(), deadLetters(h));
 
-            Files.write(file, json(V2));
+            Files.write(file, specJson(V2));
             long cp = checkpointUntil(h, fingerprint(V2), 1);
             feed(h, 2);
             h.prepareSnapshotPreBarrier(cp + 1);
@@ -231,7 +174,7 @@ class LiveSchemaTest {
         }
         // The file goes back to V1, yet a restore parses with the checkpoint's V2 until the
         // poller's change is taken up at a barrier.
-        Files.write(file, json(V1));
+        Files.write(file, specJson(V1));
         try (var h = harness(settings(file, SchemaUpdates.Compatibility.ANY))) {
             h.initializeState(state);
             h.open();
@@ -246,7 +189,7 @@ class LiveSchemaTest {
     @Test
     void aRefusedSchemaGivesOneAlertAndChangesNothing() throws Exception {
         Path file = dir.resolve("spec.json");
-        Files.write(file, json(V1));
+        Files.write(file, specJson(V1));
         try (var h = harness(settings(file, SchemaUpdates.Compatibility.BACKWARD))) {
             h.open();
             Files.write(file, "{ not json".getBytes(StandardCharsets.UTF_8));
@@ -273,7 +216,7 @@ class LiveSchemaTest {
             assertEquals(fingerprint(V1), inForce(h));
 
             // Not backward compatible: refused, naming the feature.
-            Files.write(file, json(V2));
+            Files.write(file, specJson(V2));
             while (alerts(h).size() < 2) {
                 assertTrue(System.nanoTime() < deadline, "no second alert");
                 Thread.sleep(10);
@@ -287,7 +230,7 @@ class LiveSchemaTest {
             assertEquals(fingerprint(V1), payloads(h).get(0).getSchemaFingerprint());
 
             // A compatible change is taken up.
-            Files.write(file, json(V1_PLUS));
+            Files.write(file, specJson(V1_PLUS));
             checkpointUntil(h, fingerprint(V1_PLUS), cp);
         }
     }
@@ -295,10 +238,10 @@ class LiveSchemaTest {
     @Test
     void refusalsOfAnotherKindOrWithoutTheEventTimeFeature() throws Exception {
         Path file = dir.resolve("spec.json");
-        Files.write(file, json(V1));
+        Files.write(file, specJson(V1));
         ParseSettings s =
                 new ParseSettings(
-                                json(V1),
+                                specJson(V1),
                                 "spec.json",
                                 false,
                                 ParseLimits.defaults(),
@@ -310,7 +253,7 @@ class LiveSchemaTest {
                                         file.toString(), 1000, SchemaUpdates.Compatibility.ANY));
         List<ValidationOutput> alerts = new ArrayList<>();
         LiveSchema live = new LiveSchema(s, "job");
-        byte[] v2 = json(V2);
+        byte[] v2 = specJson(V2);
         assertFalse(live.consider(v2, SchemaPoller.sha256(v2), alerts::add, 7));
         assertEquals(1, alerts.size());
         String text = new String(alerts.get(0).value(), StandardCharsets.UTF_8);
@@ -328,7 +271,7 @@ class LiveSchemaTest {
         assertEquals(2, alerts.size());
         String t = new String(alerts.get(1).value(), StandardCharsets.UTF_8);
         assertTrue(t.contains("SequenceExample"), t);
-        byte[] plus = json(V1_PLUS);
+        byte[] plus = specJson(V1_PLUS);
         assertTrue(live.consider(plus, SchemaPoller.sha256(plus), alerts::add, 10));
         assertEquals(fingerprint(V1_PLUS), live.fingerprint());
         assertNotEquals(fingerprint(V1), live.fingerprint());
@@ -337,16 +280,16 @@ class LiveSchemaTest {
     @Test
     void thePollerHandsOnlyChangedContent() throws Exception {
         Path file = dir.resolve("spec.json");
-        Files.write(file, json(V1));
-        try (SchemaPoller p = new SchemaPoller(file.toString(), json(V1))) {
+        Files.write(file, specJson(V1));
+        try (SchemaPoller p = new SchemaPoller(file.toString(), specJson(V1))) {
             p.pollOnce();
             assertNull(p.take());
-            Files.write(file, json(V2));
+            Files.write(file, specJson(V2));
             p.pollOnce();
             p.pollOnce(); // the same content again replaces nothing
             SchemaPoller.Candidate c = p.take();
-            assertEquals(SchemaPoller.sha256(json(V2)), c.sha256());
-            assertEquals(new String(json(V2), StandardCharsets.UTF_8), new String(c.content()));
+            assertEquals(SchemaPoller.sha256(specJson(V2)), c.sha256());
+            assertEquals(new String(specJson(V2), StandardCharsets.UTF_8), new String(c.content()));
             assertNull(p.take());
             Files.delete(file);
             p.pollOnce(); // unreadable: logged, nothing handed

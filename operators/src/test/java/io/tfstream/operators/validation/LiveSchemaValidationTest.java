@@ -1,5 +1,7 @@
 package io.tfstream.operators.validation;
 
+import static io.tfstream.operators.parse.LiveSchemaTesting.barriersUntil;
+import static io.tfstream.operators.parse.LiveSchemaTesting.polling;
 import static io.tfstream.operators.validation.ValidationFixtures.SCHEMA;
 import static io.tfstream.operators.validation.ValidationFixtures.record;
 import static io.tfstream.operators.validation.ValidationFixtures.settings;
@@ -10,16 +12,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.LiveSchema;
+import io.tfstream.operators.parse.LiveSchemaTesting;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.parse.SchemaUpdates;
 import io.tfstream.operators.source.SourceRecord;
-import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.validation.ValidationSchema;
 import io.tfstream.validation.WindowAccumulatorSerializer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -49,15 +50,8 @@ class LiveSchemaValidationTest {
         ParseSettings s =
                 ValidationFixtures.parse(
                                 v, new String(v.schemaBytes(), StandardCharsets.UTF_8), 100, false)
-                        .withSchemaUpdates(
-                                new SchemaUpdates(
-                                        file.toUri().toString(),
-                                        5,
-                                        SchemaUpdates.Compatibility.ANY));
-        var h =
-                new OneInputStreamOperatorTestHarness<>(
-                        new BatchParseOperator(s), SourceRecordSerializer.INSTANCE);
-        h.setup(SourceRecordSerializer.INSTANCE);
+                        .withSchemaUpdates(polling(file, SchemaUpdates.Compatibility.ANY));
+        var h = LiveSchemaTesting.harness(s);
         h.open();
         return h;
     }
@@ -78,21 +72,6 @@ class LiveSchemaValidationTest {
         List<SourceRecord> out = new ArrayList<>(h.extractOutputValues());
         h.getOutput().clear();
         return out;
-    }
-
-    /** Checkpoints (barrier only) until a schema switch or an alert has happened. */
-    private static long barriersUntil(
-            OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h,
-            java.util.function.BooleanSupplier done,
-            long checkpoint)
-            throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!done.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "nothing happened");
-            Thread.sleep(10);
-            h.prepareSnapshotPreBarrier(++checkpoint);
-        }
-        return checkpoint;
     }
 
     @Test

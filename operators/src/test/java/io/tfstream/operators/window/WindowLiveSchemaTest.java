@@ -1,20 +1,19 @@
 package io.tfstream.operators.window;
 
+import static io.tfstream.operators.parse.LiveSchemaTesting.fingerprint;
+import static io.tfstream.operators.parse.LiveSchemaTesting.specJson;
+import static io.tfstream.operators.parse.LiveSchemaTesting.specSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.deadletter.DeadLetter;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
-import io.tfstream.operators.parse.BatchTriggers;
-import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.parse.SchemaUpdates;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.parse.ExampleBatchParser;
-import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.payload.EncodedTensorBatch;
 import io.tfstream.payload.TensorBatchCodec;
@@ -23,9 +22,7 @@ import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenFeature;
-import io.tfstream.spec.SchemaFingerprint;
 import io.tfstream.spec.VarLenFeature;
-import io.tfstream.spec.json.SpecJsonWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,14 +66,6 @@ class WindowLiveSchemaTest {
                             "z",
                             FixedLenFeature.required(List.of(), DType.INT64)));
 
-    private static byte[] json(FeatureSpecs s) {
-        return SpecJsonWriter.write(s).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String fingerprint(FeatureSpecs s) throws Exception {
-        return SchemaFingerprint.of(json(s), "spec.json");
-    }
-
     private static byte[] example(long x, boolean withZ) {
         Features.Builder f =
                 Features.newBuilder()
@@ -96,16 +85,9 @@ class WindowLiveSchemaTest {
     @Test
     void aWindowIsParsedWithTheSchemaInForceWhenItCloses() throws Exception {
         Path file = dir.resolve("spec.json");
-        Files.write(file, json(V1));
+        Files.write(file, specJson(V1));
         ParseSettings s =
-                new ParseSettings(
-                                json(V1),
-                                "spec.json",
-                                false,
-                                ParseLimits.defaults(),
-                                BatchTriggers.defaults(),
-                                EventTimeSettings.kafkaTimestamp(),
-                                DeadLetterGuard.off())
+                specSettings(specJson(V1))
                         .withTensorBatches(fingerprint(V1), 1 << 20)
                         .withSchemaUpdates(
                                 new SchemaUpdates(
@@ -137,7 +119,7 @@ class WindowLiveSchemaTest {
                                         100 + i),
                                 100 + i));
             }
-            Files.write(file, json(V2));
+            Files.write(file, specJson(V2));
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             long cp = 0;
             while (!fingerprint(V2).equals(op.schemaFingerprint())) {
