@@ -2,6 +2,12 @@ package io.tfstream.job;
 
 import static io.tfstream.job.JobTestSupport.completedCheckpoints;
 import static io.tfstream.job.JobTestSupport.waitFor;
+import static io.tfstream.job.LiveSchemaTestSupport.fingerprint;
+import static io.tfstream.job.LiveSchemaTestSupport.header;
+import static io.tfstream.job.LiveSchemaTestSupport.payloadFingerprints;
+import static io.tfstream.job.LiveSchemaTestSupport.pollEvery100Ms;
+import static io.tfstream.job.LiveSchemaTestSupport.replace;
+import static io.tfstream.job.LiveSchemaTestSupport.specJson;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -16,15 +22,11 @@ import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenFeature;
-import io.tfstream.spec.SchemaFingerprint;
 import io.tfstream.spec.VarLenFeature;
-import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.Tensor;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -89,16 +91,14 @@ class LiveConvertITCase extends KafkaJobTestBase {
         kafka.createTopic(dlq, 2);
         kafka.createTopic(batches, 2);
         Path specFile = dir.resolve("spec.json");
-        replace(specFile, json(V1));
+        replace(specFile, specJson(V1));
         Map<String, FeatureSpecs> specs = Map.of(fingerprint(V1), V1, fingerprint(V2), V2);
 
         Map<String, Object> settings =
                 JobTestSupport.failureTestSettings(
                         "live-convert", kafka.bootstrapServers(), in, specFile, dlq);
         settings.put("source.format", "json");
-        settings.put("schema.update", "poll");
-        settings.put("schema.poll-interval", "100 ms");
-        settings.put("output.batches.topic", batches);
+        pollEvery100Ms(settings, batches);
         JobClient client = JobTestSupport.startPipeline(settings, "live-convert");
         JobID id = client.getJobID();
         int total;
@@ -108,10 +108,10 @@ class LiveConvertITCase extends KafkaJobTestBase {
                     () -> completedCheckpoints(cluster, id) >= 2,
                     Duration.ofMinutes(2),
                     "two checkpoints");
-            replace(specFile, json(V2));
+            replace(specFile, specJson(V2));
             next = produce(in, next, 1000);
             waitFor(
-                    () -> fingerprints(batches).contains(fingerprint(V2)),
+                    () -> payloadFingerprints(kafka, batches).contains(fingerprint(V2)),
                     Duration.ofMinutes(2),
                     "a payload parsed with V2");
             total = produce(in, next, 500);
@@ -209,36 +209,5 @@ class LiveConvertITCase extends KafkaJobTestBase {
             producer.flush();
         }
         return from + n;
-    }
-
-    private Set<String> fingerprints(String topic) throws Exception {
-        Set<String> out = new HashSet<>();
-        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(topic)) {
-            out.add(TensorBatch.parseFrom(r.value()).getSchemaFingerprint());
-        }
-        return out;
-    }
-
-    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
-        return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
-    }
-
-    private static byte[] json(FeatureSpecs spec) {
-        return SpecJsonWriter.write(spec).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String fingerprint(FeatureSpecs spec) {
-        try {
-            return SchemaFingerprint.of(json(spec), "spec.json");
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** Replaces {@code file} in one step, as a deployment would (a rename). */
-    private static void replace(Path file, byte[] content) throws Exception {
-        Path tmp = file.resolveSibling(".next-" + file.getFileName());
-        Files.write(tmp, content);
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -2,6 +2,14 @@ package io.tfstream.job;
 
 import static io.tfstream.job.JobTestSupport.completedCheckpoints;
 import static io.tfstream.job.JobTestSupport.waitFor;
+import static io.tfstream.job.LiveSchemaTestSupport.cancelUnlessEnded;
+import static io.tfstream.job.LiveSchemaTestSupport.fingerprint;
+import static io.tfstream.job.LiveSchemaTestSupport.header;
+import static io.tfstream.job.LiveSchemaTestSupport.payloadFingerprints;
+import static io.tfstream.job.LiveSchemaTestSupport.pollEvery100Ms;
+import static io.tfstream.job.LiveSchemaTestSupport.replace;
+import static io.tfstream.job.LiveSchemaTestSupport.specJson;
+import static io.tfstream.job.LiveSchemaTestSupport.stopAfterRestart;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,9 +29,7 @@ import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenFeature;
-import io.tfstream.spec.SchemaFingerprint;
 import io.tfstream.spec.VarLenFeature;
-import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.Tensor;
 import io.tfstream.tfrecord.TfRecordFiles;
@@ -32,7 +38,6 @@ import io.tfstream.tfrecord.TfRecordReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,9 +48,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -128,14 +131,12 @@ class LiveSchemaITCase extends KafkaJobTestBase {
         for (FeatureSpecs s : List.of(V1, V2, V3)) {
             specs.put(fingerprint(s), s);
         }
-        replace(specFile, json(V1));
+        replace(specFile, specJson(V1));
 
         Map<String, Object> settings =
                 JobTestSupport.failureTestSettings(
                         "live", kafka.bootstrapServers(), in, specFile, dlq);
-        settings.put("schema.update", "poll");
-        settings.put("schema.poll-interval", "100 ms");
-        settings.put("output.batches.topic", batches);
+        pollEvery100Ms(settings, batches);
         settings.put("validation.alerts-topic", alerts);
         settings.put("shards.path", shards.toUri().toString());
         settings.put("shards.max-age", "1 h");
@@ -150,10 +151,10 @@ class LiveSchemaITCase extends KafkaJobTestBase {
                     Duration.ofMinutes(2),
                     "two checkpoints");
 
-            replace(specFile, json(V2));
+            replace(specFile, specJson(V2));
             CompletableFuture<Integer> phase2 = produceAsync(in, next, 1500);
             waitFor(
-                    () -> fingerprints(batches).contains(fingerprint(V2)),
+                    () -> payloadFingerprints(kafka, batches).contains(fingerprint(V2)),
                     Duration.ofMinutes(2),
                     "a payload parsed with V2");
             next = phase2.get(2, TimeUnit.MINUTES);
@@ -172,28 +173,18 @@ class LiveSchemaITCase extends KafkaJobTestBase {
                     Duration.ofMinutes(2),
                     "two checkpoints after the restart");
 
-            replace(specFile, json(V3));
+            replace(specFile, specJson(V3));
             CompletableFuture<Integer> phase5 = produceAsync(in, next, 1500);
             waitFor(
-                    () -> fingerprints(batches).contains(fingerprint(V3)),
+                    () -> payloadFingerprints(kafka, batches).contains(fingerprint(V3)),
                     Duration.ofMinutes(2),
                     "a payload parsed with V3");
             total = phase5.get(2, TimeUnit.MINUTES);
             JobTestSupport.waitForConsumed(
                     kafka.bootstrapServers(), "tfstream", in, Duration.ofMinutes(3));
-            assertTrue(
-                    cluster.getExecutionGraph(id).get().getStatusTimestamp(JobStatus.RESTARTING)
-                            > 0,
-                    "the job restarted after the TaskManager was killed");
-            client.stopWithSavepoint(
-                            true,
-                            dir.resolve("savepoints").toUri().toString(),
-                            SavepointFormatType.CANONICAL)
-                    .get(3, TimeUnit.MINUTES);
+            stopAfterRestart(cluster, id, client, dir);
         } finally {
-            if (!client.getJobStatus().get().isGloballyTerminalState()) {
-                client.cancel().get(1, TimeUnit.MINUTES);
-            }
+            cancelUnlessEnded(client);
         }
 
         checkAlerts(kafka.readCommitted(alerts), invalid());
@@ -206,8 +197,8 @@ class LiveSchemaITCase extends KafkaJobTestBase {
         }
         assertEquals(total, seen.size(), "no other records");
         assertTrue(
-                fingerprints(batches).containsAll(specs.keySet()),
-                "payloads under every schema: " + fingerprints(batches));
+                payloadFingerprints(kafka, batches).containsAll(specs.keySet()),
+                "payloads under every schema: " + payloadFingerprints(kafka, batches));
     }
 
     private static byte[] invalid() {
@@ -334,14 +325,6 @@ class LiveSchemaITCase extends KafkaJobTestBase {
         return out;
     }
 
-    private Set<String> fingerprints(String topic) throws Exception {
-        Set<String> out = new HashSet<>();
-        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(topic)) {
-            out.add(TensorBatch.parseFrom(r.value()).getSchemaFingerprint());
-        }
-        return out;
-    }
-
     /** Record {@code id}: x = id, z when the id is even; every 37th is not an Example. */
     private static byte[] value(int id) {
         if (id % BROKEN_EVERY == BROKEN_EVERY - 1) {
@@ -386,28 +369,5 @@ class LiveSchemaITCase extends KafkaJobTestBase {
             throw new IllegalStateException(e);
         }
         return from + n;
-    }
-
-    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
-        return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
-    }
-
-    private static byte[] json(FeatureSpecs spec) {
-        return SpecJsonWriter.write(spec).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String fingerprint(FeatureSpecs spec) {
-        try {
-            return SchemaFingerprint.of(json(spec), "spec.json");
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** Replaces {@code file} in one step, as a deployment would (a rename). */
-    private static void replace(Path file, byte[] content) throws Exception {
-        Path tmp = file.resolveSibling(".next-" + file.getFileName());
-        Files.write(tmp, content);
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -2,6 +2,12 @@ package io.tfstream.job;
 
 import static io.tfstream.job.JobTestSupport.completedCheckpoints;
 import static io.tfstream.job.JobTestSupport.waitFor;
+import static io.tfstream.job.LiveSchemaTestSupport.cancelUnlessEnded;
+import static io.tfstream.job.LiveSchemaTestSupport.fingerprint;
+import static io.tfstream.job.LiveSchemaTestSupport.payloadFingerprints;
+import static io.tfstream.job.LiveSchemaTestSupport.pollEvery100Ms;
+import static io.tfstream.job.LiveSchemaTestSupport.replace;
+import static io.tfstream.job.LiveSchemaTestSupport.stopAfterRestart;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,12 +15,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfstream.payload.TensorBatchCodec;
 import io.tfstream.proto.v1.TensorBatch;
-import io.tfstream.spec.SchemaFingerprint;
 import io.tfstream.tensor.DenseTensor;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,9 +27,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
@@ -85,17 +86,15 @@ class LiveSchemaValidationITCase extends KafkaJobTestBase {
         kafka.createTopic(alerts, 1);
         Path schema = dir.resolve("schema.pbtxt");
         replace(schema, A.getBytes(StandardCharsets.UTF_8));
-        String fpA = fingerprint(A);
-        String fpB = fingerprint(B);
+        String fpA = fingerprint(A.getBytes(StandardCharsets.UTF_8), "schema.pbtxt");
+        String fpB = fingerprint(B.getBytes(StandardCharsets.UTF_8), "schema.pbtxt");
 
         Map<String, Object> settings =
                 JobTestSupport.failureTestSettings(
                         "live-validation", kafka.bootstrapServers(), in, schema, dlq);
         settings.remove("spec.path");
         settings.put("schema.path", schema.toString());
-        settings.put("schema.update", "poll");
-        settings.put("schema.poll-interval", "100 ms");
-        settings.put("output.batches.topic", batches);
+        pollEvery100Ms(settings, batches);
         settings.put("event-time.max-out-of-orderness", "0 ms");
         settings.put("validation.enabled", "true");
         settings.put("validation.window", "10 s");
@@ -118,7 +117,7 @@ class LiveSchemaValidationITCase extends KafkaJobTestBase {
             replace(schema, B.getBytes(StandardCharsets.UTF_8));
             CompletableFuture<Integer> more = produceAsync(in, next, 300);
             waitFor(
-                    () -> fingerprints(batches).contains(fpB),
+                    () -> payloadFingerprints(kafka, batches).contains(fpB),
                     Duration.ofMinutes(2),
                     "a payload parsed with B");
             next = more.get(2, TimeUnit.MINUTES);
@@ -134,20 +133,9 @@ class LiveSchemaValidationITCase extends KafkaJobTestBase {
                     "two checkpoints after the restart");
             JobTestSupport.waitForConsumed(
                     kafka.bootstrapServers(), "tfstream", in, Duration.ofMinutes(3));
-            assertTrue(
-                    cluster.getExecutionGraph(id).get().getStatusTimestamp(JobStatus.RESTARTING)
-                            > 0,
-                    "the job restarted after the TaskManager was killed");
-            // Drain: the final watermark fires the open windows.
-            client.stopWithSavepoint(
-                            true,
-                            dir.resolve("savepoints").toUri().toString(),
-                            SavepointFormatType.CANONICAL)
-                    .get(3, TimeUnit.MINUTES);
+            stopAfterRestart(cluster, id, client, dir);
         } finally {
-            if (!client.getJobStatus().get().isGloballyTerminalState()) {
-                client.cancel().get(1, TimeUnit.MINUTES);
-            }
+            cancelUnlessEnded(client);
         }
 
         // Expected: records per (window, fingerprint) from the payloads, each record once.
@@ -190,14 +178,6 @@ class LiveSchemaValidationITCase extends KafkaJobTestBase {
     /** Record {@code id}'s Kafka timestamp: ids below 600 in window 0, the rest in window 1. */
     private static long time(int id) {
         return id < 600 ? BASE + id * 10L : BASE + WINDOW + (id - 600) * 10L;
-    }
-
-    private Set<String> fingerprints(String topic) throws Exception {
-        Set<String> out = new HashSet<>();
-        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(topic)) {
-            out.add(TensorBatch.parseFrom(r.value()).getSchemaFingerprint());
-        }
-        return out;
     }
 
     private static CompletableFuture<Integer> produceAsync(String topic, int from, int n) {
@@ -245,20 +225,5 @@ class LiveSchemaValidationITCase extends KafkaJobTestBase {
             throw new IllegalStateException(e);
         }
         return from + n;
-    }
-
-    private static String fingerprint(String schema) {
-        try {
-            return SchemaFingerprint.of(schema.getBytes(StandardCharsets.UTF_8), "schema.pbtxt");
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** Replaces {@code file} in one step, as a deployment would (a rename). */
-    private static void replace(Path file, byte[] content) throws Exception {
-        Path tmp = file.resolveSibling(".next-" + file.getFileName());
-        Files.write(tmp, content);
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 }
