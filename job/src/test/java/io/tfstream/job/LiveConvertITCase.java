@@ -6,6 +6,7 @@ import static io.tfstream.job.LiveSchemaTestSupport.fingerprint;
 import static io.tfstream.job.LiveSchemaTestSupport.header;
 import static io.tfstream.job.LiveSchemaTestSupport.payloadFingerprints;
 import static io.tfstream.job.LiveSchemaTestSupport.pollEvery100Ms;
+import static io.tfstream.job.LiveSchemaTestSupport.produceOver2s;
 import static io.tfstream.job.LiveSchemaTestSupport.replace;
 import static io.tfstream.job.LiveSchemaTestSupport.specJson;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -41,7 +42,6 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -191,23 +191,16 @@ class LiveConvertITCase extends KafkaJobTestBase {
     }
 
     /** Produces records {@code from} .. {@code from + n - 1} over about 2 s; returns the next. */
-    private static int produce(String topic, int from, int n) throws InterruptedException {
-        try (KafkaProducer<byte[], byte[]> producer = kafka.idempotentProducer()) {
-            int chunk = Math.max(1, n / 20);
-            for (int i = from; i < from + n; i++) {
-                producer.send(
+    private static int produce(String topic, int from, int n) {
+        return produceOver2s(
+                kafka,
+                from,
+                n,
+                i ->
                         new ProducerRecord<>(
                                 topic,
                                 i % 3,
                                 Integer.toString(i).getBytes(StandardCharsets.UTF_8),
                                 value(i)));
-                if ((i - from) % chunk == chunk - 1) {
-                    producer.flush();
-                    Thread.sleep(100);
-                }
-            }
-            producer.flush();
-        }
-        return from + n;
     }
 }

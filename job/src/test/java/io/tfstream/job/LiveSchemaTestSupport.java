@@ -14,12 +14,15 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * What the {@code schema.update: poll} ITCases share: schema files replaced as a deployment would,
@@ -97,5 +100,32 @@ final class LiveSchemaTestSupport {
         if (!client.getJobStatus().get().isGloballyTerminalState()) {
             client.cancel().get(1, TimeUnit.MINUTES);
         }
+    }
+
+    /**
+     * Sends {@code record(i)} for {@code i} in {@code from} .. {@code from + n - 1} through an
+     * idempotent producer, in 20 flushed chunks 100 ms apart (about 2 s, so records keep flowing
+     * across the checkpoints and schema changes); returns the next id.
+     */
+    static int produceOver2s(
+            KafkaTestCluster kafka,
+            int from,
+            int n,
+            IntFunction<ProducerRecord<byte[], byte[]>> record) {
+        try (KafkaProducer<byte[], byte[]> producer = kafka.idempotentProducer()) {
+            int chunk = Math.max(1, n / 20);
+            for (int i = from; i < from + n; i++) {
+                producer.send(record.apply(i));
+                if ((i - from) % chunk == chunk - 1) {
+                    producer.flush();
+                    Thread.sleep(100);
+                }
+            }
+            producer.flush();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return from + n;
     }
 }

@@ -6,6 +6,7 @@ import static io.tfstream.job.LiveSchemaTestSupport.cancelUnlessEnded;
 import static io.tfstream.job.LiveSchemaTestSupport.fingerprint;
 import static io.tfstream.job.LiveSchemaTestSupport.payloadFingerprints;
 import static io.tfstream.job.LiveSchemaTestSupport.pollEvery100Ms;
+import static io.tfstream.job.LiveSchemaTestSupport.produceOver2s;
 import static io.tfstream.job.LiveSchemaTestSupport.replace;
 import static io.tfstream.job.LiveSchemaTestSupport.stopAfterRestart;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,7 +23,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -33,10 +33,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -186,44 +183,31 @@ class LiveSchemaValidationITCase extends KafkaJobTestBase {
 
     /** Produces records {@code from} .. {@code from + n - 1} (x = id + 100) over about 2 s. */
     private static int produce(String topic, int from, int n) {
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
-        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            int chunk = Math.max(1, n / 20);
-            for (int i = from; i < from + n; i++) {
-                byte[] value =
-                        Example.newBuilder()
-                                .setFeatures(
-                                        Features.newBuilder()
-                                                .putFeature(
-                                                        "x",
-                                                        Feature.newBuilder()
-                                                                .setInt64List(
-                                                                        Int64List.newBuilder()
-                                                                                .addValue(i + 100))
-                                                                .build()))
-                                .build()
-                                .toByteArray();
-                producer.send(
+        return produceOver2s(
+                kafka,
+                from,
+                n,
+                i ->
                         new ProducerRecord<>(
                                 topic,
                                 i % 3,
                                 time(i),
                                 Integer.toString(i).getBytes(StandardCharsets.UTF_8),
-                                value));
-                if ((i - from) % chunk == chunk - 1) {
-                    producer.flush();
-                    Thread.sleep(100);
-                }
-            }
-            producer.flush();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        return from + n;
+                                value(i)));
+    }
+
+    /** Record {@code id}: x = id + 100. */
+    private static byte[] value(int i) {
+        return Example.newBuilder()
+                .setFeatures(
+                        Features.newBuilder()
+                                .putFeature(
+                                        "x",
+                                        Feature.newBuilder()
+                                                .setInt64List(
+                                                        Int64List.newBuilder().addValue(i + 100))
+                                                .build()))
+                .build()
+                .toByteArray();
     }
 }
