@@ -39,6 +39,7 @@ import picocli.CommandLine.Command;
             CatCommand.class,
             ValidateCommand.class,
             RecoverCommand.class,
+            ShardsCommand.class,
             RunCommand.class,
             LocalCommand.class,
             SqlCommand.class

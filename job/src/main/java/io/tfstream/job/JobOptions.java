@@ -11,6 +11,7 @@ import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.SchemaUpdates;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
+import io.tfstream.operators.shards.LostShards;
 import io.tfstream.operators.window.WindowSettings;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.tfrecord.Compression;
@@ -651,7 +652,8 @@ public final class JobOptions {
                     .defaultValue("part")
                     .withDescription(
                             "Shard file names are"
-                                    + " <prefix>-<jobId>-<epoch>-<subtask>-<counter><suffix>; must"
+                                    + " <prefix>-<jobId>-<run>-<subtask>-<counter><suffix> (run:"
+                                    + " 16 hex digits drawn by each writer instance); must"
                                     + " not start with '.' or '_' (names readers skip).");
 
     public static final ConfigOption<Boolean> SHARDS_MANIFESTS =
@@ -693,6 +695,32 @@ public final class JobOptions {
                                     + " write (a new shard in the bucket, its _SUCCESS written"
                                     + " again) or dead_letter (reason late, not in the shards nor"
                                     + " the records topic).");
+
+    public static final ConfigOption<LostShards.Action> SHARDS_ON_LOST_SHARD =
+            key("shards.on-lost-shard")
+                    .enumType(LostShards.Action.class)
+                    .defaultValue(LostShards.Action.FAIL)
+                    .withDescription(
+                            "A shard that a restored checkpoint or savepoint holds but whose bytes"
+                                    + " the store lost (its multipart upload aborted or expired,"
+                                    + " its in-progress file gone): fail (the job fails naming the"
+                                    + " shard and the source ranges it held, again after every"
+                                    + " restart) or drop (logged with the same, counted in"
+                                    + " tfstream.shardsLost and tfstream.shardRecordsLost; those"
+                                    + " records are in no shard).");
+
+    public static final ConfigOption<Boolean> SHARDS_S3_PROBE =
+            key("shards.s3-probe")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "S3 shards only: before the job starts, create and abort a multipart"
+                                    + " upload under shards.path, list uploads there and HEAD a"
+                                    + " missing key (which must answer 404), and refuse to start"
+                                    + " naming the permission that is missing. Runs where the job"
+                                    + " is built, with the job's S3 settings: turn it off when"
+                                    + " that machine cannot reach the store or read"
+                                    + " s3.credentials-file.");
 
     public static final ConfigOption<Duration> SHARDS_MAX_BUCKET_SKEW =
             key("shards.max-bucket-skew")
@@ -936,6 +964,8 @@ public final class JobOptions {
                     SHARDS_SUCCESS_MARKERS,
                     SHARDS_SUCCESS_DELAY,
                     SHARDS_LATE_RECORDS,
+                    SHARDS_ON_LOST_SHARD,
+                    SHARDS_S3_PROBE,
                     SHARDS_MAX_BUCKET_SKEW,
                     SHARDS_SKEW_ACTION,
                     VALIDATION_ENABLED,

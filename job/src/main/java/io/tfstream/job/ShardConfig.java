@@ -8,6 +8,7 @@ import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStore;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
+import io.tfstream.operators.shards.store.S3AccessProbe;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
 import java.time.DateTimeException;
@@ -171,7 +172,15 @@ final class ShardConfig {
     ShardStoreFactory storeFactory(ReadableConfig flink) {
         String path = c.get(JobOptions.SHARDS_PATH);
         if (onS3()) {
-            return S3Settings.shardStoreFactory(c, path, flink);
+            S3ShardStoreFactory factory = S3Settings.shardStoreFactory(c, path, flink);
+            if (c.get(JobOptions.SHARDS_S3_PROBE)) {
+                try {
+                    S3AccessProbe.check(factory);
+                } catch (java.io.IOException e) {
+                    throw new JobConfigException("shards.path " + path + ": " + e.getMessage(), e);
+                }
+            }
+            return factory;
         }
         try {
             RecoverableShardStore.writerOf(path);
@@ -230,6 +239,7 @@ final class ShardConfig {
                 // With processing_time the skew guard only counts: the sink re-buckets.
                 .setSkewGuard(maxBucketSkew().orElse(null), skewAction())
                 .setLateRecords(c.get(JobOptions.SHARDS_LATE_RECORDS))
+                .setOnLostShard(c.get(JobOptions.SHARDS_ON_LOST_SHARD))
                 .setManifests(c.get(JobOptions.SHARDS_MANIFESTS))
                 .setSchemaFingerprint(schemaFingerprint)
                 .setSuccessMarkers(c.get(JobOptions.SHARDS_SUCCESS_MARKERS))

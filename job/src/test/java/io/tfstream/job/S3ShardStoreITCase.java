@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.local.S3ProxyProcess;
-import io.tfstream.operators.shards.store.RestoreScope;
+import io.tfstream.operators.shards.store.LostShardException;
+import io.tfstream.operators.shards.store.S3AccessProbe;
 import io.tfstream.operators.shards.store.S3ShardStore;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.operators.shards.store.ShardName;
@@ -38,13 +39,15 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * {@link S3ShardStore} against S3Proxy as a process: a shard of several parts across a simulated
- * failure, commits repeated, the restore sweep, and that nothing but committed shards is ever left,
- * neither as objects nor as multipart uploads (nor as S3Proxy's hidden part files).
+ * failure, commits repeated, what a crashed attempt leaves (never aborted by a restore, listed and
+ * aborted by {@code tfstream shards uploads}), lost uploads, two jobs in one upload, the start-up
+ * probe, and that nothing but committed shards is left once the leftovers are aborted.
  */
 class S3ShardStoreITCase {
     private static final int MIB = 1024 * 1024;
     private static final String JOB = "0123456789abcdef0123456789abcdef";
     private static final String OTHER_JOB = "fedcba9876543210fedcba9876543210";
+    private static final String RUN = "00c0ffee00c0ffee";
 
     @TempDir static Path dir;
     private static S3ProxyProcess proxy;
@@ -89,7 +92,7 @@ class S3ShardStoreITCase {
     @Test
     void aShardOfSeveralPartsSurvivesAFailureAndCommitsOnce() throws Exception {
         byte[] data = random(12 * MIB, 1);
-        String target = target(1, 0, 0);
+        String target = target(RUN, 0, 0);
         byte[] persisted;
         try (S3ShardStore first = factory.create()) {
             ShardOutput out = first.open(target);
@@ -130,7 +133,7 @@ class S3ShardStoreITCase {
 
     @Test
     void anEmptyShardIsCommittedAsAnEmptyObject() throws Exception {
-        String target = target(1, 0, 1);
+        String target = target(RUN, 0, 1);
         try (S3ShardStore store = factory.create()) {
             byte[] closed = store.open(target).closeForCommit();
             store.commit(closed);
@@ -143,7 +146,7 @@ class S3ShardStoreITCase {
     @Test
     void aSmallShardIsOneShortPart() throws Exception {
         byte[] data = random(1000, 3);
-        String target = target(1, 0, 2);
+        String target = target(RUN, 0, 2);
         try (S3ShardStore store = factory.create()) {
             ShardOutput out = store.open(target);
             write(out, data, 0, data.length);
@@ -156,34 +159,78 @@ class S3ShardStoreITCase {
         assertNoPartFilesLeft();
     }
 
+    /**
+     * A shard opened before a checkpoint with less than a part, its first part filled after it, the
+     * attempt killed (no close): the restored writer aborts nothing, the crashed attempt's upload
+     * is listed by {@code tfstream shards uploads} with its job and run, and gone after {@code
+     * --abort}; the restored shard commits whole.
+     */
     @Test
-    void theRestoreSweepAbortsExactlyTheUploadsInScope() throws Exception {
-        Set<String> all = new TreeSet<>();
-        for (String job : List.of(JOB, OTHER_JOB)) {
-            for (long epoch = 5; epoch <= 7; epoch++) {
-                for (int subtask = 0; subtask < 4; subtask++) {
-                    all.add(key(target(job, epoch, subtask, 0)));
-                }
-            }
+    void anUploadCreatedAfterTheCheckpointIsLeftListedAndAbortedByTheCli() throws Exception {
+        byte[] data = random(8 * MIB, 11);
+        String target = target(RUN, 0, 0);
+        S3ShardStore crashed = factory.create();
+        ShardOutput first = crashed.open(target);
+        write(first, data, 0, MIB);
+        byte[] persisted = first.persist();
+        assertEquals(List.of(), uploads(), "less than a part: no upload at the checkpoint");
+        write(first, random(6 * MIB, 12), 0, 6 * MIB); // a part fills after the checkpoint
+        assertEquals(1, uploads().size());
+        // killed: neither the output nor the store is closed
+
+        byte[] closed;
+        try (S3ShardStore restored = factory.create()) {
+            ShardOutput out = restored.resume(persisted);
+            write(out, data, MIB, 7 * MIB);
+            closed = out.closeForCommit();
+            restored.commit(closed);
         }
-        all.add("shards/dt=1/unrelated-upload");
-        all.add("elsewhere/" + new ShardName("part", JOB, 9, 1, 0, ".tfrecord"));
-        for (String key : all) {
+        assertArrayEquals(data, read(target));
+        List<MultipartUpload> left = uploads();
+        assertEquals(1, left.size(), "the crashed attempt's upload is left, not aborted");
+
+        String base = "s3://" + bucket + "/shards";
+        String listing = cli("shards", "uploads", base);
+        assertTrue(listing.contains("job " + JOB + "  run " + RUN), listing);
+        assertTrue(listing.contains("upload " + left.get(0).uploadId()), listing);
+        assertTrue(listing.contains(base + ": 1 incomplete uploads"), listing);
+        assertTrue(
+                cli("shards", "uploads", base, "--older-than", "1 h")
+                        .contains(": 0 incomplete uploads"),
+                "younger than an hour");
+        String aborted = cli("shards", "uploads", base, "--abort");
+        assertTrue(aborted.contains("1 incomplete uploads, 1 aborted"), aborted);
+        assertEquals(List.of(), uploads());
+        assertArrayEquals(data, read(target), "the committed shard is untouched");
+        assertNoPartFilesLeft();
+        crashed.close();
+    }
+
+    @Test
+    void theCliListsOnlyShardUploadsBelowThePath() throws Exception {
+        Set<String> shards = new TreeSet<>();
+        for (int subtask = 0; subtask < 3; subtask++) {
+            shards.add(key(target(RUN, subtask, 0)));
+        }
+        shards.add("shards/dt=1/" + new ShardName("part", OTHER_JOB, "7", 0, 0, ".tfrecord.gz"));
+        List<String> others =
+                List.of(
+                        "shards/dt=1/unrelated-upload",
+                        "elsewhere/" + new ShardName("part", JOB, RUN, 1, 0, ".tfrecord"));
+        for (String key : shards) {
             s3.createMultipartUpload(b -> b.bucket(bucket).key(key));
         }
-        try (S3ShardStore store = factory.create()) {
-            store.cleanUpAfterRestore(new RestoreScope(JOB, 5, 1, 2));
+        for (String key : others) {
+            s3.createMultipartUpload(b -> b.bucket(bucket).key(key));
         }
-        Set<String> aborted = new TreeSet<>();
-        for (long epoch = 6; epoch <= 7; epoch++) {
-            for (int subtask : new int[] {1, 3}) {
-                aborted.add(key(target(JOB, epoch, subtask, 0)));
-            }
+        String base = "s3://" + bucket + "/shards";
+        String listing = cli("shards", "uploads", base);
+        for (String key : shards) {
+            assertTrue(listing.contains("s3://" + bucket + "/" + key), listing);
         }
-        Set<String> expected = new TreeSet<>(all);
-        expected.removeAll(aborted);
-        assertEquals(expected, new TreeSet<>(uploadKeys()));
-
+        assertTrue(listing.contains(": 4 incomplete uploads"), listing);
+        cli("shards", "uploads", base, "--abort");
+        assertEquals(new TreeSet<>(others), new TreeSet<>(uploadKeys()));
         for (MultipartUpload u : uploads()) {
             s3.abortMultipartUpload(b -> b.bucket(bucket).key(u.key()).uploadId(u.uploadId()));
         }
@@ -191,25 +238,94 @@ class S3ShardStoreITCase {
     }
 
     @Test
-    void aCommitOfAnAbortedUploadFailsClearly() throws Exception {
-        String target = target(3, 1, 0);
+    void aResumeOrACommitOfAnAbortedUploadIsALostShard() throws Exception {
+        String target = target(RUN, 1, 0);
+        byte[] persisted;
         byte[] closed;
         try (S3ShardStore store = factory.create()) {
             ShardOutput out = store.open(target);
             write(out, random(6 * MIB, 4), 0, 6 * MIB);
-            closed = out.closeForCommit();
-            store.cleanUpAfterRestore(new RestoreScope(JOB, 2, 1, 2));
-            IOException e = assertThrows(IOException.class, () -> store.commit(closed));
-            assertTrue(e.getMessage().contains("no longer exists"), e.getMessage());
+            persisted = out.persist();
+            closed = store.resume(persisted).closeForCommit();
+            out.release();
+        }
+        cli("shards", "uploads", "s3://" + bucket + "/shards", "--abort");
+        try (S3ShardStore store = factory.create()) {
+            LostShardException resume =
+                    assertThrows(LostShardException.class, () -> store.resume(persisted));
+            assertTrue(resume.getMessage().contains("no longer exists"), resume.getMessage());
+            LostShardException commit =
+                    assertThrows(LostShardException.class, () -> store.commit(closed));
+            assertEquals(target, commit.target());
         }
         assertEquals(List.of(), objects());
         assertEquals(List.of(), uploads());
     }
 
+    /**
+     * Two jobs resumed from one savepoint write other bytes into the same upload: the one that
+     * completes second never takes the first one's object for its own commit.
+     */
+    @Test
+    void aCompletionByAnotherJobIsNeverTakenForThisCommit() throws Exception {
+        String target = target(RUN, 0, 3);
+        byte[] persisted;
+        try (S3ShardStore store = factory.create()) {
+            ShardOutput out = store.open(target);
+            write(out, random(5 * MIB, 20), 0, 5 * MIB);
+            persisted = out.persist(); // part 1 uploaded, held by the savepoint
+        }
+        byte[] first;
+        byte[] second;
+        try (S3ShardStore a = factory.create();
+                S3ShardStore b = factory.create()) {
+            ShardOutput outA = a.resume(persisted);
+            ShardOutput outB = b.resume(persisted);
+            write(outA, random(1000, 21), 0, 1000);
+            first = outA.closeForCommit();
+            write(outB, random(1000, 22), 0, 1000); // same size, other bytes, same part number
+            second = outB.closeForCommit();
+        }
+        try (S3ShardStore store = factory.create()) {
+            store.commit(second);
+            IOException e = assertThrows(IOException.class, () -> store.commit(first));
+            assertTrue(e.getMessage().contains("already exists with other bytes"), e.getMessage());
+            store.commit(second); // its own repeated commit still succeeds
+        }
+    }
+
+    @Test
+    void theStartUpProbePassesWithEveryPermissionAndLeavesNothing() throws Exception {
+        S3AccessProbe.check(factory);
+        assertEquals(List.of(), uploads());
+        assertEquals(List.of(), objects());
+        assertNoPartFilesLeft();
+    }
+
+    @Test
+    void theStartUpProbeNamesWhatIsRefused() throws Exception {
+        Path wrong = dir.resolve("wrong.properties");
+        Files.writeString(wrong, "access-key=nobody\nsecret-key=wrong-secret\n");
+        S3ShardStoreFactory denied =
+                new S3ShardStoreFactory(
+                        factory.basePath(),
+                        "part",
+                        proxy.endpoint(),
+                        true,
+                        null,
+                        wrong.toString(),
+                        S3ShardStoreFactory.DEFAULT_PART_SIZE);
+        IOException e = assertThrows(IOException.class, () -> S3AccessProbe.check(denied));
+        assertTrue(
+                e.getMessage().contains("s3:PutObject (CreateMultipartUpload) was refused (403"),
+                e.getMessage());
+        assertTrue(!e.getMessage().contains("wrong-secret"), "no secret in the message");
+    }
+
     @Test
     void closingAStoreAbortsOnlyUploadsNoCheckpointHolds() throws Exception {
-        String kept = target(1, 0, 0);
-        String dropped = target(1, 0, 1);
+        String kept = target(RUN, 0, 0);
+        String dropped = target(RUN, 0, 1);
         try (S3ShardStore store = factory.create()) {
             ShardOutput a = store.open(kept);
             write(a, random(6 * MIB, 5), 0, 6 * MIB);
@@ -222,7 +338,7 @@ class S3ShardStoreITCase {
 
     @Test
     void neverCompletesOverAnObjectWithOtherBytes() throws Exception {
-        String target = target(1, 0, 0);
+        String target = target(RUN, 0, 0);
         s3.putObject(b -> b.bucket(bucket).key(key(target)), RequestBody.fromString("other"));
         try (S3ShardStore store = factory.create()) {
             ShardOutput out = store.open(target);
@@ -234,15 +350,33 @@ class S3ShardStoreITCase {
         assertEquals("other", new String(read(target), java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    private String target(long epoch, int subtask, long counter) {
-        return target(JOB, epoch, subtask, counter);
-    }
-
-    private String target(String job, long epoch, int subtask, long counter) {
+    private String target(String run, int subtask, long counter) {
         return "s3://"
                 + bucket
                 + "/shards/dt=1/"
-                + new ShardName("part", job, epoch, subtask, counter, ".tfrecord").format();
+                + new ShardName("part", JOB, run, subtask, counter, ".tfrecord").format();
+    }
+
+    /** Runs the CLI with this test's S3 settings; returns its output, failing on exit code. */
+    private static String cli(String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        List<String> all = new java.util.ArrayList<>(List.of(args));
+        all.addAll(
+                List.of(
+                        "--set",
+                        "s3.endpoint=" + proxy.endpoint(),
+                        "--set",
+                        "s3.path-style-access=true",
+                        "--set",
+                        "s3.credentials-file=" + credentials));
+        int code =
+                io.tfstream.cli.TfstreamCli.run(
+                        new java.io.PrintWriter(out),
+                        new java.io.PrintWriter(err),
+                        all.toArray(String[]::new));
+        assertEquals(0, code, err.toString());
+        return out.toString();
     }
 
     private String key(String target) {

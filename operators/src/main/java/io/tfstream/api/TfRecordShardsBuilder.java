@@ -2,6 +2,7 @@ package io.tfstream.api;
 
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
+import io.tfstream.operators.shards.LostShards;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
@@ -48,6 +49,7 @@ public final class TfRecordShardsBuilder {
     private String schemaFingerprint = "";
     private boolean successMarkers = true;
     private Duration successDelay = Duration.ofMinutes(1);
+    private LostShards.Action onLostShard = LostShards.Action.FAIL;
     private String uid = DEFAULT_UID;
     private String coordinatorUid = DEFAULT_COORDINATOR_UID;
     private String routerUid = DEFAULT_ROUTER_UID;
@@ -143,6 +145,16 @@ public final class TfRecordShardsBuilder {
     }
 
     /**
+     * What happens to a shard that a restored checkpoint holds but whose bytes the store lost (an
+     * aborted or expired upload, a missing in-progress file): {@code FAIL} (default) or {@code
+     * DROP} (logged and counted, its records in no shard).
+     */
+    public TfRecordShardsBuilder setOnLostShard(LostShards.Action onLostShard) {
+        this.onLostShard = onLostShard;
+        return this;
+    }
+
+    /**
      * A guard in front of the shards ({@link TfRecordShards#guard}) for records whose event time is
      * further than {@code maxSkew} from now: dead-lettered, or bucketed by processing time (then
      * also the sink's {@link #setMaxBucketSkew}, unless set). Default off.
@@ -225,6 +237,7 @@ public final class TfRecordShardsBuilder {
                 "skewGuard: maxSkew must be positive, got " + skewGuard);
         check(skewGuard == null || skewAction != null, "skewGuard: action must be set");
         check(lateRecords != null, "lateRecords must be set (it was set to null)");
+        check(onLostShard != null, "onLostShard must be set (it was set to null)");
         check(
                 nonEmpty(skewGuardUid) && nonEmpty(lateBucketGuardUid),
                 "guard uids must be non-empty");
@@ -251,7 +264,8 @@ public final class TfRecordShardsBuilder {
                         manifests,
                         schemaFingerprint,
                         successMarkers,
-                        successDelay),
+                        successDelay,
+                        onLostShard),
                 uid,
                 coordinatorUid,
                 routerUid,

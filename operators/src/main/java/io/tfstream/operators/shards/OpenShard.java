@@ -1,5 +1,6 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.operators.shards.store.LostShardException;
 import io.tfstream.operators.shards.store.ShardOutput;
 import io.tfstream.operators.shards.store.ShardStore;
 import io.tfstream.operators.source.SourceRecord;
@@ -80,9 +81,19 @@ final class OpenShard {
                 schemaFingerprint);
     }
 
-    /** The shard {@code s} continued from a checkpoint. */
-    static OpenShard resume(ShardStore store, ShardWriterState.Open s) throws IOException {
-        ShardOutput out = store.resume(s.persisted());
+    /**
+     * The shard {@code s} continued from a checkpoint, or null when the store lost its bytes and
+     * {@code lost} drops it.
+     */
+    static OpenShard resume(ShardStore store, ShardWriterState.Open s, LostShards lost)
+            throws IOException {
+        ShardOutput out;
+        try {
+            out = store.resume(s.persisted());
+        } catch (LostShardException e) {
+            lost.lost(e, s.stats());
+            return null;
+        }
         if (out.size() != s.encoder().bytesOut()) {
             throw new IOException(
                     "shard "
@@ -103,6 +114,15 @@ final class OpenShard {
                 s.segments(),
                 s.encoder().compression(),
                 s.schemaFingerprint());
+    }
+
+    /**
+     * Whether a record of {@code length} bytes surely fits the store's limits (S3: its parts left),
+     * with room for its framing, the encoder's buffers and deflate's worst-case growth.
+     */
+    boolean hasRoomFor(int length) {
+        long worst = length + (length >> 6) + TfRecordFraming.HEADER_SIZE + (1 << 20);
+        return output.room() > worst;
     }
 
     void write(SourceRecord r, long eventTime) throws IOException {

@@ -1,5 +1,6 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.operators.shards.store.LostShardException;
 import io.tfstream.operators.shards.store.ShardStore;
 import io.tfstream.shards.ShardManifest;
 import java.io.IOException;
@@ -25,7 +26,7 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
  * <p>Metrics under {@code tfstream}: {@code shardsFinished}, {@code shardRecordsFinished}, {@code
  * shardBytesFinished}, the histograms {@code shardSize} (bytes as stored) and {@code shardSegments}
  * (checkpoints a shard lived through, plus one), {@code successMarkers} (a commit repeated after a
- * recovery is counted again).
+ * recovery is counted again), {@code shardsLost} and {@code shardRecordsLost} ({@link LostShards}).
  */
 @SuppressWarnings("try") // close() is Flink's AutoCloseable contract
 final class ShardCommitter implements Committer<ShardCommittable> {
@@ -33,6 +34,8 @@ final class ShardCommitter implements Committer<ShardCommittable> {
 
     private final ShardSettings settings;
     private final Duration markerWait;
+    private final LostShards lost;
+    private final java.util.Set<String> dropped = new java.util.HashSet<>();
     private ShardStore store;
     private SuccessMarkers successMarkers;
     final Counter markers;
@@ -57,6 +60,7 @@ final class ShardCommitter implements Committer<ShardCommittable> {
         this.size = g.histogram("shardSize", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
         this.segments =
                 g.histogram("shardSegments", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        this.lost = new LostShards(settings.onLostShard(), metrics);
     }
 
     @Override
@@ -71,13 +75,25 @@ final class ShardCommitter implements Committer<ShardCommittable> {
             }
         }
         for (ShardCommittable.Marker m : marks) {
+            if (!dropped.isEmpty()) {
+                List<String> kept = new ArrayList<>(m.shards());
+                kept.removeAll(dropped);
+                m = new ShardCommittable.Marker(m.bucketDir(), m.bucket(), m.endMs(), kept);
+            }
             markers().write(m);
             markers.inc();
         }
     }
 
     private void commitShard(ShardCommittable.Shard s) throws IOException {
-        String uri = store().commit(s.closed());
+        String uri;
+        try {
+            uri = store().commit(s.closed());
+        } catch (LostShardException e) {
+            lost.lost(e, s.stats());
+            dropped.add(s.name()); // its bucket's marker must not wait for it
+            return;
+        }
         if (settings.manifests()) {
             Path shard = new Path(uri);
             SuccessMarkers.writeWhole(

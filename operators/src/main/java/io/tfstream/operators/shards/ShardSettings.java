@@ -27,6 +27,7 @@ import java.util.Objects;
  * @param schemaFingerprint the fingerprint of the schema that accepted the records (manifests)
  * @param successMarkers whether a bucket gets its {@code _SUCCESS} marker once it is complete
  * @param successDelay how long after a bucket's end (in event time) it is complete
+ * @param onLostShard what happens to a shard the store lost while state holds it
  */
 public record ShardSettings(
         String basePath,
@@ -42,9 +43,46 @@ public record ShardSettings(
         boolean manifests,
         String schemaFingerprint,
         boolean successMarkers,
-        Duration successDelay)
+        Duration successDelay,
+        LostShards.Action onLostShard)
         implements Serializable {
+
+    /** Settings that fail the job on a lost shard. */
+    public ShardSettings(
+            String basePath,
+            ShardStoreFactory storeFactory,
+            Compression compression,
+            int compressionLevel,
+            String prefix,
+            long targetSize,
+            Duration maxAge,
+            String bucketPattern,
+            ZoneId zone,
+            Duration maxBucketSkew,
+            boolean manifests,
+            String schemaFingerprint,
+            boolean successMarkers,
+            Duration successDelay) {
+        this(
+                basePath,
+                storeFactory,
+                compression,
+                compressionLevel,
+                prefix,
+                targetSize,
+                maxAge,
+                bucketPattern,
+                zone,
+                maxBucketSkew,
+                manifests,
+                schemaFingerprint,
+                successMarkers,
+                successDelay,
+                LostShards.Action.FAIL);
+    }
+
     public ShardSettings {
+        Objects.requireNonNull(onLostShard, "onLostShard");
         Objects.requireNonNull(basePath, "basePath");
         Objects.requireNonNull(storeFactory, "storeFactory");
         Objects.requireNonNull(compression, "compression");

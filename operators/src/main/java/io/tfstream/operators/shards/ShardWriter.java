@@ -1,6 +1,5 @@
 package io.tfstream.operators.shards;
 
-import io.tfstream.operators.shards.store.RestoreScope;
 import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.operators.shards.store.ShardStore;
 import io.tfstream.operators.source.SourceRecord;
@@ -13,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.OptionalLong;
 import java.util.function.LongSupplier;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
@@ -31,18 +29,18 @@ import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
  * next checkpoint.
  *
  * <p>At each checkpoint every open shard ends a segment and is persisted ({@link
- * OpenShard#persist}); the state is the subtask's {@link ShardWriterState.Lineage} and one entry
- * per open shard. A restored writer first lets the store clean up after the attempts since the
- * restored checkpoint ({@link ShardStore#cleanUpAfterRestore}), then resumes its open shards.
- * {@link #close()} only releases: a stop without drain leaves the open shards in the savepoint, to
- * be resumed.
+ * OpenShard#persist}); the state is one entry per open shard. A restored writer resumes its open
+ * shards and removes nothing that a failed attempt left: no writer can prove that no retained
+ * checkpoint or savepoint holds it (docs/design.md, "What is never aborted"). {@link #close()} only
+ * releases: a stop without drain leaves the open shards in the savepoint, to be resumed.
  *
  * <p>Memory: at most {@link #MAX_OPEN_SHARDS} open shards per subtask (opening one more finishes
  * the oldest: skewed or late records can open many buckets), each holding the encoder's buffers and
  * the store's (on S3 at most one part).
  *
- * <p>Shard names: {@link ShardName} with this job's id, epoch = the last checkpoint this writer saw
- * + 1, the subtask, and a counter kept in state.
+ * <p>Shard names: {@link ShardName} with this job's id, a run drawn by this writer instance, the
+ * subtask and a counter from 0: no two writer instances name a new shard alike, so a restore of any
+ * checkpoint, into any job, never reuses a name another history may have committed.
  */
 @SuppressWarnings("try") // close() is Flink's AutoCloseable contract
 final class ShardWriter
@@ -62,24 +60,23 @@ final class ShardWriter
     private final long maxSkewMillis;
     private final LinkedHashMap<String, OpenShard> open = new LinkedHashMap<>();
     private final List<ShardCommittable> finished = new ArrayList<>();
-    private long lastCheckpoint;
+    private final String run = ShardName.newRun();
     private long counter;
     private long watermark = Long.MIN_VALUE;
 
     /**
-     * A writer of subtask {@code subtask} of {@code parallelism} in job {@code jobId}, restored
-     * from {@code restoredCheckpoint} with {@code state} (empty at a fresh start).
+     * A writer of subtask {@code subtask} in job {@code jobId}, restored with {@code state} (empty
+     * at a fresh start; lineage entries of older versions are ignored).
      */
     ShardWriter(
             ShardSettings settings,
             ShardStore store,
             String jobId,
             int subtask,
-            int parallelism,
-            OptionalLong restoredCheckpoint,
             Collection<ShardWriterState> state,
             LongSupplier clock,
-            ShardWriterMetrics metrics)
+            ShardWriterMetrics metrics,
+            LostShards lost)
             throws IOException {
         this.settings = settings;
         this.store = store;
@@ -93,22 +90,12 @@ final class ShardWriter
                 settings.maxBucketSkew() == null
                         ? Long.MAX_VALUE
                         : settings.maxBucketSkew().toMillis();
-        this.lastCheckpoint = restoredCheckpoint.orElse(0L);
-        String restoredJob = null;
-        for (ShardWriterState s : state) {
-            if (s instanceof ShardWriterState.Lineage l) {
-                restoredJob = l.jobId();
-                counter = Math.max(counter, l.nextCounter());
-            }
-        }
-        if (restoredJob != null && restoredCheckpoint.isPresent()) {
-            store.cleanUpAfterRestore(
-                    new RestoreScope(
-                            restoredJob, restoredCheckpoint.getAsLong(), subtask, parallelism));
-        }
         for (ShardWriterState s : state) {
             if (s instanceof ShardWriterState.Open o) {
-                OpenShard shard = OpenShard.resume(store, o);
+                OpenShard shard = OpenShard.resume(store, o, lost);
+                if (shard == null) {
+                    continue; // lost and dropped (shards.on-lost-shard: drop)
+                }
                 OpenShard other = open.putIfAbsent(o.bucket(), shard);
                 if (other != null) {
                     finish(shard); // two subtasks' shards of one bucket met after a rescale
@@ -126,8 +113,11 @@ final class ShardWriter
         String bucket = buckets.cachedBucketOf(t);
         OpenShard shard = open.get(bucket);
         String fingerprint = element.schemaFingerprint();
-        if (shard != null && !Objects.equals(shard.schemaFingerprint, fingerprint)) {
-            // A schema change (schema.update): a shard holds the records of one schema.
+        if (shard != null
+                && (!Objects.equals(shard.schemaFingerprint, fingerprint)
+                        || !shard.hasRoomFor(element.value().length))) {
+            // A schema change (schema.update): a shard holds the records of one schema. Or the
+            // store's limit (S3's 10 000 parts) is near, whatever shards.target-size says.
             open.remove(bucket);
             finish(shard);
             shard = null;
@@ -153,13 +143,7 @@ final class ShardWriter
             finish(s);
         }
         ShardName name =
-                new ShardName(
-                        settings.prefix(),
-                        jobId,
-                        lastCheckpoint + 1,
-                        subtask,
-                        counter++,
-                        settings.suffix());
+                new ShardName(settings.prefix(), jobId, run, subtask, counter++, settings.suffix());
         OpenShard s =
                 OpenShard.open(
                         store,
@@ -210,14 +194,12 @@ final class ShardWriter
 
     @Override
     public List<ShardWriterState> snapshotState(long checkpointId) throws IOException {
-        List<ShardWriterState> state = new ArrayList<>(open.size() + 1);
-        state.add(new ShardWriterState.Lineage(jobId, subtask, checkpointId, counter));
+        List<ShardWriterState> state = new ArrayList<>(open.size());
         for (OpenShard s : open.values()) {
             long started = System.nanoTime();
             state.add(s.persist());
             metrics.persisted(System.nanoTime() - started);
         }
-        lastCheckpoint = checkpointId;
         return state;
     }
 

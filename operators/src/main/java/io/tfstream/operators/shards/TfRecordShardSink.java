@@ -27,7 +27,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * ({@link ShardCommittableRouter}) hands each bucket's committables to one committer, and the
  * committers ({@link ShardCommitter}) make shards visible with their manifests, then the markers.
  *
- * <p>Shards are named {@code <prefix>-<jobId>-<epoch>-<subtask>-<counter><suffix>} ({@code
+ * <p>Shards are named {@code <prefix>-<jobId>-<run>-<subtask>-<counter><suffix>} ({@code
  * ShardName}) in the bucket's directory and visible only once committed. Committables of one bucket
  * all reach the same committer, which commits them in checkpoint order, so a marker is written
  * after its shards.
@@ -75,11 +75,10 @@ public final class TfRecordShardSink
                 settings.storeFactory().create(),
                 context.getJobInfo().getJobId().toHexString(),
                 context.getTaskInfo().getIndexOfThisSubtask(),
-                context.getTaskInfo().getNumberOfParallelSubtasks(),
-                context.getRestoredCheckpointId(),
                 recoveredState,
                 context.getProcessingTimeService()::getCurrentProcessingTime,
-                new ShardWriterMetrics(context.metricGroup()));
+                new ShardWriterMetrics(context.metricGroup()),
+                new LostShards(settings.onLostShard(), context.metricGroup()));
     }
 
     @Override

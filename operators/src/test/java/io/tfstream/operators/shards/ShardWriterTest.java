@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
@@ -39,19 +38,17 @@ class ShardWriterTest {
     @TempDir Path base;
     private long now = HOUR_10;
 
-    private ShardWriter writer(
-            ShardSettings s, OptionalLong restored, Collection<ShardWriterState> state)
+    private ShardWriter writer(ShardSettings s, Collection<ShardWriterState> state)
             throws Exception {
         return new ShardWriter(
                 s,
                 s.storeFactory().create(),
                 JOB,
                 0,
-                1,
-                restored,
                 state,
                 () -> now,
-                new ShardWriterMetrics(new UnregisteredMetricsGroup()));
+                new ShardWriterMetrics(new UnregisteredMetricsGroup()),
+                new LostShards(s.onLostShard(), new UnregisteredMetricsGroup()));
     }
 
     private static SourceRecord record(int i, long t) {
@@ -105,7 +102,7 @@ class ShardWriterTest {
     @EnumSource(Compression.class)
     void aShardLivesAcrossCheckpointsAndIsFinishedAtMaxAge(Compression c) throws Exception {
         ShardSettings s = ShardTesting.settings(base, c, 1 << 30, Duration.ofMinutes(10), false);
-        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        ShardWriter w = writer(s, List.of());
         write(w, 0, 10, HOUR_10);
         assertEquals(List.of(), w.prepareCommit());
         w.snapshotState(1);
@@ -123,7 +120,10 @@ class ShardWriterTest {
         assertEquals(30, shard.stats().records());
         assertEquals(0, w.openShards());
         ShardName name = ShardName.parse(shard.name(), "part", s.suffix()).orElseThrow();
-        assertEquals(new ShardName("part", JOB, 1, 0, 0, s.suffix()), name);
+        assertEquals(
+                new ShardName("part", JOB, name.run(), 0, 0, s.suffix()),
+                name,
+                "this job, a run of its own, subtask 0, the first counter");
         commit(s, done);
         Path file = base.resolve("dt=2026-11-24/hour=10").resolve(shard.name());
         assertEquals(names(0, 30), read(file));
@@ -136,7 +136,7 @@ class ShardWriterTest {
         // 9 records of 8 bytes, framed 24 bytes each: the target size exactly
         ShardSettings s =
                 ShardTesting.settings(base, Compression.NONE, 216, Duration.ofHours(1), false);
-        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        ShardWriter w = writer(s, List.of());
         write(w, 0, 8, HOUR_10);
         assertEquals(1, w.openShards());
         write(w, 8, 9, HOUR_10);
@@ -144,11 +144,16 @@ class ShardWriterTest {
         w.snapshotState(7);
         write(w, 9, 10, HOUR_10);
         List<String> committed = commit(s, w.prepareCommit());
-        assertEquals(List.of("part-" + JOB + "-1-0-0.tfrecord"), committed);
+        ShardName first = ShardName.parse(committed.get(0), "part", ".tfrecord").orElseThrow();
+        assertEquals(1, committed.size());
+        assertEquals(0, first.counter());
         assertEquals(
                 names(0, 9), read(base.resolve("dt=2026-11-24/hour=10").resolve(committed.get(0))));
         w.flush(true);
-        assertEquals(List.of("part-" + JOB + "-8-0-1.tfrecord"), commit(s, w.prepareCommit()));
+        assertEquals(
+                List.of(new ShardName("part", JOB, first.run(), 0, 1, ".tfrecord").format()),
+                commit(s, w.prepareCommit()),
+                "the next one of the same run");
         w.close();
     }
 
@@ -156,7 +161,7 @@ class ShardWriterTest {
     void aShardIsFinishedAtTheCheckpointAfterTheWatermarkClosedItsBucket() throws Exception {
         ShardSettings s =
                 ShardTesting.settings(base, Compression.GZIP, 1 << 30, Duration.ofHours(5), false);
-        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        ShardWriter w = writer(s, List.of());
         write(w, 0, 5, HOUR_10);
         write(w, 5, 10, HOUR_10 + HOUR);
         w.writeWatermark(new Watermark(HOUR_10 + HOUR + 59_999));
@@ -176,7 +181,7 @@ class ShardWriterTest {
     void beyondTheCapTheOldestOpenShardIsFinished() throws Exception {
         ShardSettings s =
                 ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(5), false);
-        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        ShardWriter w = writer(s, List.of());
         for (int b = 0; b <= ShardWriter.MAX_OPEN_SHARDS; b++) {
             write(w, b, b + 1, HOUR_10 + b * HOUR);
         }
@@ -193,7 +198,7 @@ class ShardWriterTest {
     void aRestoreResumesOpenShardsAtTheCheckpointAndDropsWhatCameAfter(Compression c)
             throws Exception {
         ShardSettings s = ShardTesting.settings(base, c, 1 << 30, Duration.ofHours(1), false);
-        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        ShardWriter w = writer(s, List.of());
         write(w, 0, 100, HOUR_10);
         w.prepareCommit();
         w.snapshotState(1);
@@ -208,7 +213,7 @@ class ShardWriterTest {
         for (ShardWriterState x : state) {
             restored.add(ser.deserialize(ser.getVersion(), ser.serialize(x)));
         }
-        ShardWriter again = writer(s, OptionalLong.of(2), restored);
+        ShardWriter again = writer(s, restored);
         assertEquals(1, again.openShards());
         write(again, 200, 300, HOUR_10);
         write(again, 300, 310, HOUR_10 + HOUR);
@@ -221,36 +226,64 @@ class ShardWriterTest {
         commit(s, done);
         assertEquals(
                 names(0, 300), read(base.resolve("dt=2026-11-24/hour=10").resolve(first.name())));
-        // the new shard of the restored writer starts the epoch after the restored checkpoint
-        String second = ((ShardCommittable.Shard) new ArrayList<>(done).get(1)).name();
-        assertEquals("part-" + JOB + "-3-0-1" + s.suffix(), second);
+        // the restored writer names its new shard with a run of its own, never the failed one's
+        ShardName second =
+                ShardName.parse(
+                                ((ShardCommittable.Shard) new ArrayList<>(done).get(1)).name(),
+                                "part")
+                        .orElseThrow();
+        ShardName resumed = ShardName.parse(first.name(), "part").orElseThrow();
+        assertTrue(!second.run().equals(resumed.run()), second + " after " + resumed);
+        assertEquals(0, second.counter());
         again.close();
     }
 
     @Test
-    void theStateAlwaysHoldsTheLineageEvenWithoutOpenShards() throws Exception {
+    void theStateIsTheOpenShardsAndTheLineageOfOlderVersionsIsIgnored() throws Exception {
         ShardSettings s =
                 ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
-        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
-        assertEquals(List.of(new ShardWriterState.Lineage(JOB, 0, 4, 0)), w.snapshotState(4));
+        ShardWriter w = writer(s, List.of());
+        assertEquals(List.of(), w.snapshotState(4));
         write(w, 0, 1, HOUR_10);
-        List<ShardWriterState> state = w.snapshotState(5);
-        assertEquals(new ShardWriterState.Lineage(JOB, 0, 5, 1), state.get(0));
-        assertTrue(state.get(1) instanceof ShardWriterState.Open);
+        List<ShardWriterState> state = new ArrayList<>(w.snapshotState(5));
+        assertEquals(1, state.size());
+        assertTrue(state.get(0) instanceof ShardWriterState.Open);
         w.close();
+        state.add(0, new ShardWriterState.Lineage(JOB, 0, 5, 7));
+        ShardWriter again = writer(s, state);
+        assertEquals(1, again.openShards());
+        again.close();
+    }
+
+    @Test
+    void twoWritersRestoredFromOneCheckpointNeverNameANewShardAlike() throws Exception {
+        ShardSettings s =
+                ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (int attempt = 0; attempt < 3; attempt++) {
+            ShardWriter w = writer(s, List.of());
+            write(w, 0, 1, HOUR_10);
+            write(w, 1, 2, HOUR_10 + HOUR);
+            w.flush(true);
+            for (ShardCommittable c : w.prepareCommit()) {
+                assertTrue(names.add(((ShardCommittable.Shard) c).name()), c.toString());
+            }
+            w.close();
+        }
+        assertEquals(6, names.size());
     }
 
     @Test
     void aSchemaChangeRollsTheOpenShardAndEachManifestNamesItsSchema() throws Exception {
         ShardSettings s =
                 ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
-        ShardWriter w = writer(s, OptionalLong.empty(), List.of());
+        ShardWriter w = writer(s, List.of());
         writeUnder(w, 0, 3, "f1");
         List<ShardWriterState> state = w.snapshotState(1);
-        assertEquals("f1", ((ShardWriterState.Open) state.get(1)).schemaFingerprint());
+        assertEquals("f1", ((ShardWriterState.Open) state.get(0)).schemaFingerprint());
         w.close();
         // Restored, the open shard keeps its schema: more of it joins, another schema rolls it.
-        ShardWriter again = writer(s, OptionalLong.of(1), state);
+        ShardWriter again = writer(s, state);
         writeUnder(again, 3, 5, "f1");
         assertEquals(1, again.openShards());
         writeUnder(again, 5, 8, "f2");

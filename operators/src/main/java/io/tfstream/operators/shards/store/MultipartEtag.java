@@ -12,6 +12,9 @@ import java.util.List;
  * metadata set at CreateMultipartUpload is not kept.
  */
 final class MultipartEtag {
+    /** What {@link #of} gives when a part's ETag is no MD5. */
+    static final String UNKNOWN = "(unknown)";
+
     private MultipartEtag() {}
 
     static String of(List<S3ShardState.Part> parts) {
@@ -23,7 +26,7 @@ final class MultipartEtag {
             String hex = unquote(part.etag());
             // An ETag that is no MD5 (SSE-KMS) cannot match; the token must then decide.
             if (hex.length() != 32 || !hex.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
-                return "(unknown)";
+                return UNKNOWN;
             }
             md5.update(HexFormat.of().parseHex(hex));
         }

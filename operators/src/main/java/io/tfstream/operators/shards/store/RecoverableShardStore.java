@@ -23,10 +23,11 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * <p>State bytes (version {@link #FORMAT}): format, target URI, size, then the writer's own
  * recoverable with its serializer's version.
  *
- * <p>{@link #cleanUpAfterRestore} removes nothing: in-progress files of shards a failed attempt
- * opened after the restored checkpoint stay behind as hidden files ({@code .<name>.inprogress.*}),
- * which readers of the shards skip; finding them would mean listing every bucket of the base path
- * at each restore.
+ * <p>In-progress files of shards a crashed attempt opened stay behind as hidden files ({@code
+ * .<name>.inprogress.*}), see {@link ShardStore}: {@code tfstream shards uploads} lists and removes
+ * them. A commit never replaces a file: an existing target is taken as an earlier commit of the
+ * same shard only with the same size, and a commit is checked to have made the shard visible
+ * (Hadoop's committer ignores a refused rename).
  */
 public final class RecoverableShardStore implements ShardStore {
     /** Version of the bytes this store hands out. */
@@ -106,29 +107,74 @@ public final class RecoverableShardStore implements ShardStore {
         ResumeRecoverable r =
                 SimpleVersionedSerialization.readVersionAndDeSerialize(
                         writer.getResumeRecoverableSerializer(), in);
-        return new Output(target, writer.recover(r), size);
+        try {
+            return new Output(target, writer.recover(r), size);
+        } catch (IOException e) {
+            // The in-progress file is gone or shorter than persisted: its bytes cannot come back.
+            throw new LostShardException(
+                    target.toString(),
+                    "its in-progress file cannot be resumed at "
+                            + size
+                            + " bytes ("
+                            + e.getMessage()
+                            + ")",
+                    e);
+        }
     }
 
     @Override
     public String commit(byte[] closed) throws IOException {
         DataInputDeserializer in = read(closed, "closed");
         String target = in.readUTF();
-        in.readLong();
+        long size = in.readLong();
         CommitRecoverable r =
                 SimpleVersionedSerialization.readVersionAndDeSerialize(
                         writer.getCommitRecoverableSerializer(), in);
-        writer.recoverForCommit(r).commitAfterRecovery();
+        Path path = new Path(target);
+        FileSystem fs = path.getFileSystem();
+        if (fs.exists(path)) {
+            requireSize(fs, path, size, "already exists with");
+            return target; // an earlier commit of this shard
+        }
+        try {
+            writer.recoverForCommit(r).commitAfterRecovery();
+        } catch (IOException e) {
+            if (!fs.exists(path)) {
+                throw new LostShardException(
+                        target,
+                        "its in-progress file cannot be committed (" + e.getMessage() + ")",
+                        e);
+            }
+        }
+        if (!fs.exists(path)) {
+            throw new LostShardException(
+                    target, "the commit made nothing visible: its in-progress file is gone", null);
+        }
+        requireSize(fs, path, size, "was committed with");
         return target;
+    }
+
+    private static void requireSize(FileSystem fs, Path path, long size, String what)
+            throws IOException {
+        long actual = fs.getFileStatus(path).getLen();
+        if (actual != size) {
+            throw new IOException(
+                    path
+                            + " "
+                            + what
+                            + " "
+                            + actual
+                            + " bytes, but the shard has "
+                            + size
+                            + ": not replacing another file (did another job restored from the"
+                            + " same checkpoint or savepoint write it, or a rename refuse to"
+                            + " replace it?)");
+        }
     }
 
     @Override
     public String targetOf(byte[] closed) throws IOException {
         return read(closed, "closed").readUTF();
-    }
-
-    @Override
-    public void cleanUpAfterRestore(RestoreScope scope) {
-        // see the class comment: leftovers are hidden in-progress files, not swept
     }
 
     @Override

@@ -9,9 +9,10 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Whether a closed shard's key already holds its object (an earlier commit went through): the same
- * size and either the upload's token in user metadata or the multipart ETag of its parts (S3Proxy
- * may not keep metadata set at CreateMultipartUpload). Any other object there is an error: a commit
- * never overwrites other bytes.
+ * size and the multipart ETag of its parts, which S3 derives from the parts' MD5s, so an object
+ * completed from other parts of the same upload (two jobs resumed from one savepoint) does not
+ * pass. Only where the parts' ETags are no MD5s (SSE-KMS) does the upload's token in user metadata
+ * decide. Any other object there is an error: a commit never overwrites other bytes.
  */
 final class S3ExistingShard {
     private S3ExistingShard() {}
@@ -26,6 +27,16 @@ final class S3ExistingShard {
             if (e.statusCode() == 404) {
                 return Optional.empty();
             }
+            if (e.statusCode() == 403) {
+                throw new IOException(
+                        "HeadObject "
+                                + shard.target()
+                                + " was refused (403): without s3:ListBucket on the bucket, S3"
+                                + " answers 403 instead of 404 for a missing key, and a commit"
+                                + " cannot tell whether the shard is there; grant s3:ListBucket"
+                                + " (docs/operations.md, the IAM policy)",
+                        e);
+            }
             throw new IOException("HeadObject " + shard.target() + ": " + e, e);
         } catch (SdkException e) {
             throw new IOException("HeadObject " + shard.target() + ": " + e, e);
@@ -34,7 +45,8 @@ final class S3ExistingShard {
         boolean sameSize = head.contentLength() != null && head.contentLength() == shard.size();
         boolean sameToken = shard.token().equals(head.metadata().get(S3ShardStore.TOKEN_METADATA));
         boolean sameEtag = expectedEtag.equals(MultipartEtag.unquote(head.eTag()));
-        if (sameSize && (sameToken || sameEtag)) {
+        boolean etagKnown = !expectedEtag.equals(MultipartEtag.UNKNOWN);
+        if (sameSize && (etagKnown ? sameEtag : sameToken)) {
             return Optional.of(head);
         }
         throw new IOException(
@@ -47,7 +59,7 @@ final class S3ExistingShard {
                         + shard.size()
                         + " bytes, ETag "
                         + expectedEtag
-                        + "): not overwriting it; was an older checkpoint restored into the same"
-                        + " job id?");
+                        + "): not overwriting it; did another job restored from the same"
+                        + " checkpoint or savepoint complete it?");
     }
 }

@@ -61,6 +61,16 @@ final class S3ShardOutput implements ShardOutput {
         return bytesInParts + buffered;
     }
 
+    /**
+     * Every part but the last carries at least S3's minimum (full parts, or tails uploaded at a
+     * checkpoint), so bytes below {@code parts left * minimum} always fit.
+     */
+    @Override
+    public long room() {
+        long partsLeft = S3ShardStateSerializer.MAX_PARTS - parts.size();
+        return partsLeft * S3ShardStoreFactory.MIN_PART_SIZE - buffered - 1;
+    }
+
     @Override
     public byte[] persist() throws IOException {
         checkOpen();

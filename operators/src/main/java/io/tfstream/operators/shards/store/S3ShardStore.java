@@ -2,15 +2,13 @@ package io.tfstream.operators.shards.store;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.ContentStreamProvider;
@@ -25,30 +23,27 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * {@link ShardStore} for {@code s3://} and {@code s3a://}: one multipart upload per shard under its
  * final key, parts uploaded as they fill, the tail below S3's minimum part kept in the checkpoint
  * (no temporary objects, unlike Flink's S3 writer, FLINK-13941), the upload completed at commit.
- * Nothing is visible before the commit. Keys carry a {@link ShardName}, so a restored subtask can
- * tell from {@code ListMultipartUploads} which uploads a failed attempt opened after the restored
- * checkpoint and abort exactly those.
+ * Nothing is visible before the commit.
+ *
+ * <p>Never overwrites: completions and single-part puts carry {@code If-None-Match: *} where the
+ * store honours it, and an existing object is taken as an earlier commit of the same shard only
+ * when its bytes match ({@link S3ExistingShard}). Never aborts an upload it handed to a checkpoint;
+ * see {@link ShardStore}.
  */
 public final class S3ShardStore implements ShardStore {
-    private static final Logger LOG = LoggerFactory.getLogger(S3ShardStore.class);
-
     /** User metadata set on each upload: lets a repeated commit recognise its object. */
     static final String TOKEN_METADATA = "tfstream-token";
 
     private final S3Client s3;
-    private final S3Location base;
-    private final String namePrefix;
     private final int partSize;
 
-    /** Uploads this store created that no persist or close has handed out yet. */
+    /** Uploads this store created that no persist or close has handed out yet, with their keys. */
     private final Set<String> unpersisted = new LinkedHashSet<>();
 
-    private final Map<String, String> keyOfUpload = new java.util.HashMap<>();
+    private final Map<String, S3Location> locationOfUpload = new HashMap<>();
 
-    S3ShardStore(S3Client s3, S3Location base, String namePrefix, int partSize) {
+    S3ShardStore(S3Client s3, int partSize) {
         this.s3 = s3;
-        this.base = base;
-        this.namePrefix = namePrefix;
         this.partSize = partSize;
     }
 
@@ -68,118 +63,116 @@ public final class S3ShardStore implements ShardStore {
         if (!(state instanceof S3ShardState.Persisted p)) {
             throw new IllegalArgumentException(state.target() + ": not an open shard's state");
         }
+        if (p.uploadId() != null) {
+            requireUpload(p.target(), p.uploadId());
+        }
         // Numbering goes on at parts + 1: parts a failed attempt uploaded later are overwritten
         // or left out of the completion.
         return new S3ShardOutput(this, p, partSize);
+    }
+
+    /**
+     * Fails with {@link LostShardException} when the upload no longer exists. Listed by its exact
+     * key, which every store answers (MinIO lists only whole keys; S3Proxy's ListParts answers an
+     * aborted upload with no parts instead of an error).
+     */
+    private void requireUpload(String target, String uploadId) throws IOException {
+        S3Location at = S3Location.of(target);
+        String keyMarker = null;
+        String uploadIdMarker = null;
+        while (true) {
+            String km = keyMarker;
+            String um = uploadIdMarker;
+            ListMultipartUploadsResponse page =
+                    call(
+                            "ListMultipartUploads " + target,
+                            () ->
+                                    s3.listMultipartUploads(
+                                            b ->
+                                                    b.bucket(at.bucket())
+                                                            .prefix(at.key())
+                                                            .keyMarker(km)
+                                                            .uploadIdMarker(um)));
+            for (MultipartUpload u : page.uploads()) {
+                if (u.key().equals(at.key()) && u.uploadId().equals(uploadId)) {
+                    return;
+                }
+            }
+            if (!Boolean.TRUE.equals(page.isTruncated())) {
+                throw new LostShardException(target, lostUpload(uploadId), null);
+            }
+            keyMarker = page.nextKeyMarker();
+            uploadIdMarker = page.nextUploadIdMarker();
+        }
     }
 
     @Override
     public String commit(byte[] closed) throws IOException {
         S3ShardState.Closed shard = closed(closed);
         S3Location at = S3Location.of(shard.target());
-        // Never complete over an object with other bytes; an equal one is an earlier commit.
+        // A store that ignores If-None-Match would overwrite: look first.
         if (S3ExistingShard.find(s3, at, shard).isPresent()) {
             return shard.target();
         }
-        if (shard.uploadId() == null) {
-            call(
-                    "PutObject " + shard.target(),
-                    () ->
-                            s3.putObject(
-                                    b ->
-                                            b.bucket(at.bucket())
-                                                    .key(at.key())
-                                                    .metadata(
-                                                            Map.of(TOKEN_METADATA, shard.token())),
-                                    RequestBody.empty()));
-            return shard.target();
-        }
-        List<CompletedPart> parts = new ArrayList<>();
-        for (S3ShardState.Part part : shard.parts()) {
-            parts.add(CompletedPart.builder().partNumber(part.number()).eTag(part.etag()).build());
-        }
         try {
+            if (shard.uploadId() == null) {
+                s3.putObject(
+                        b ->
+                                b.bucket(at.bucket())
+                                        .key(at.key())
+                                        .ifNoneMatch("*")
+                                        .metadata(Map.of(TOKEN_METADATA, shard.token())),
+                        RequestBody.empty());
+                return shard.target();
+            }
+            List<CompletedPart> parts = new ArrayList<>();
+            for (S3ShardState.Part part : shard.parts()) {
+                parts.add(
+                        CompletedPart.builder()
+                                .partNumber(part.number())
+                                .eTag(part.etag())
+                                .build());
+            }
             s3.completeMultipartUpload(
                     b ->
                             b.bucket(at.bucket())
                                     .key(at.key())
                                     .uploadId(shard.uploadId())
+                                    .ifNoneMatch("*")
                                     .multipartUpload(m -> m.parts(parts)));
         } catch (S3Exception e) {
-            if (!isNoSuchUpload(e)) {
-                throw new IOException("CompleteMultipartUpload " + shard.target() + ": " + e, e);
+            // 412: an object appeared since the look (a first try of this commit that went
+            // through); no such upload: an earlier try completed it, or it is lost.
+            boolean precondition = e.statusCode() == 412;
+            if (!precondition && !isNoSuchUpload(e)) {
+                throw new IOException("commit of " + shard.target() + ": " + e.getMessage(), e);
             }
             if (S3ExistingShard.find(s3, at, shard).isEmpty()) {
-                throw new IOException(
-                        shard.target()
-                                + ": its multipart upload "
-                                + shard.uploadId()
-                                + " no longer exists (aborted: by a restore of another checkpoint,"
-                                + " by hand or by a lifecycle rule) and the object is missing;"
-                                + " the shard's bytes are lost",
+                if (precondition) {
+                    throw new IOException("commit of " + shard.target() + ": " + e.getMessage(), e);
+                }
+                throw new LostShardException(
+                        shard.target(),
+                        lostUpload(shard.uploadId()) + " and no object is there",
                         e);
             }
         } catch (SdkException e) {
-            throw new IOException("CompleteMultipartUpload " + shard.target() + ": " + e, e);
+            throw new IOException("commit of " + shard.target() + ": " + e.getMessage(), e);
         }
         return shard.target();
+    }
+
+    private static String lostUpload(String uploadId) {
+        return "its multipart upload "
+                + uploadId
+                + " no longer exists (aborted by hand, by tfstream shards uploads --abort, by a"
+                + " lifecycle rule or by a store that expires stale uploads, or completed by"
+                + " another job restored from the same checkpoint or savepoint)";
     }
 
     @Override
     public String targetOf(byte[] closed) throws IOException {
         return closed(closed).target();
-    }
-
-    @Override
-    public void cleanUpAfterRestore(RestoreScope scope) throws IOException {
-        String keyMarker = null;
-        String uploadIdMarker = null;
-        int aborted = 0;
-        while (true) {
-            String km = keyMarker;
-            String um = uploadIdMarker;
-            ListMultipartUploadsResponse page =
-                    call(
-                            "ListMultipartUploads s3://"
-                                    + base.bucket()
-                                    + "/"
-                                    + base.directoryPrefix(),
-                            () ->
-                                    s3.listMultipartUploads(
-                                            b ->
-                                                    b.bucket(base.bucket())
-                                                            .prefix(base.directoryPrefix())
-                                                            .keyMarker(km)
-                                                            .uploadIdMarker(um)));
-            for (MultipartUpload upload : page.uploads()) {
-                if (upload.key().startsWith(base.directoryPrefix())
-                        && inScope(upload.key(), namePrefix, scope)) {
-                    abort(upload.key(), upload.uploadId());
-                    aborted++;
-                }
-            }
-            if (!Boolean.TRUE.equals(page.isTruncated())) {
-                break;
-            }
-            keyMarker = page.nextKeyMarker();
-            uploadIdMarker = page.nextUploadIdMarker();
-        }
-        LOG.info(
-                "Aborted {} multipart uploads under s3://{}/{} left by {}",
-                aborted,
-                base.bucket(),
-                base.directoryPrefix(),
-                scope);
-    }
-
-    /** Opened by the restored job after the restored checkpoint by a subtask now mapped here. */
-    static boolean inScope(String key, String namePrefix, RestoreScope scope) {
-        Optional<ShardName> name =
-                ShardName.parse(key.substring(key.lastIndexOf('/') + 1), namePrefix);
-        return name.isPresent()
-                && name.get().jobId().equals(scope.restoredJobId())
-                && name.get().epoch() > scope.restoredCheckpointId()
-                && name.get().subtask() % scope.parallelism() == scope.subtask();
     }
 
     /** Aborts what this store opened and nothing handed out; a checkpoint may hold the rest. */
@@ -189,8 +182,20 @@ public final class S3ShardStore implements ShardStore {
         try {
             for (String uploadId : List.copyOf(unpersisted)) {
                 try {
-                    abort(keyOfUpload.get(uploadId), uploadId);
+                    S3Location at = locationOfUpload.get(uploadId);
+                    call(
+                            "AbortMultipartUpload " + uploadId + " of " + at,
+                            () ->
+                                    s3.abortMultipartUpload(
+                                            b ->
+                                                    b.bucket(at.bucket())
+                                                            .key(at.key())
+                                                            .uploadId(uploadId)));
+                    handedOut(uploadId);
                 } catch (IOException e) {
+                    if (e.getCause() instanceof S3Exception s && isNoSuchUpload(s)) {
+                        continue; // gone already (aborted from outside)
+                    }
                     if (failure == null) {
                         failure = e;
                     } else {
@@ -222,7 +227,7 @@ public final class S3ShardStore implements ShardStore {
                                                                                 token))))
                         .uploadId();
         unpersisted.add(uploadId);
-        keyOfUpload.put(uploadId, at.key());
+        locationOfUpload.put(uploadId, at);
         return uploadId;
     }
 
@@ -243,13 +248,7 @@ public final class S3ShardStore implements ShardStore {
                     .eTag();
         } catch (S3Exception e) {
             if (isNoSuchUpload(e)) {
-                throw new IOException(
-                        target
-                                + ": multipart upload "
-                                + uploadId
-                                + " no longer exists; the shard was completed or aborted after"
-                                + " the checkpoint restored from: restore the latest checkpoint",
-                        e);
+                throw new LostShardException(target, lostUpload(uploadId), e);
             }
             throw new IOException("UploadPart " + number + " of " + target + ": " + e, e);
         } catch (SdkException e) {
@@ -259,16 +258,7 @@ public final class S3ShardStore implements ShardStore {
 
     void handedOut(String uploadId) {
         unpersisted.remove(uploadId);
-        keyOfUpload.remove(uploadId);
-    }
-
-    private void abort(String key, String uploadId) throws IOException {
-        call(
-                "AbortMultipartUpload " + uploadId + " of s3://" + base.bucket() + "/" + key,
-                () ->
-                        s3.abortMultipartUpload(
-                                b -> b.bucket(base.bucket()).key(key).uploadId(uploadId)));
-        handedOut(uploadId);
+        locationOfUpload.remove(uploadId);
     }
 
     private static S3ShardState.Closed closed(byte[] bytes) throws IOException {
@@ -279,13 +269,13 @@ public final class S3ShardStore implements ShardStore {
         return c;
     }
 
-    private static boolean isNoSuchUpload(S3Exception e) {
+    static boolean isNoSuchUpload(S3Exception e) {
         return e instanceof NoSuchUploadException
                 || (e.awsErrorDetails() != null
                         && "NoSuchUpload".equals(e.awsErrorDetails().errorCode()));
     }
 
-    private static <T> T call(String what, Supplier<T> request) throws IOException {
+    static <T> T call(String what, Supplier<T> request) throws IOException {
         try {
             return request.get();
         } catch (SdkException e) {

@@ -24,9 +24,9 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  * s3.credentials-file}) is read where the store is created; without it the SDK's default chain
  * applies (environment, system properties, profile, container or instance role).
  *
- * @param basePath {@code s3://bucket/prefix} under which shards are written (the restore sweep
- *     lists multipart uploads below it)
- * @param namePrefix the {@link ShardName} prefix of the shards' file names
+ * @param basePath {@code s3://bucket/prefix} under which shards are written
+ * @param namePrefix the {@link ShardName} prefix of the shards' file names (how {@code tfstream
+ *     shards uploads} tells the shards' uploads from others)
  * @param endpoint endpoint override (S3Proxy, MinIO), or null for AWS
  * @param pathStyle path-style access ({@code http://host/bucket/key})
  * @param region signing region, or null: us-east-1 with an endpoint, else the SDK's region chain
@@ -54,7 +54,7 @@ public record S3ShardStoreFactory(
 
     public S3ShardStoreFactory {
         S3Location.of(basePath);
-        new ShardName(namePrefix, "0".repeat(32), 0, 0, 0, "");
+        new ShardName(namePrefix, "0".repeat(32), "0", 0, 0, "");
         if (partSize < MIN_PART_SIZE || partSize > MAX_PART_SIZE) {
             throw new IllegalArgumentException(
                     "S3 part size "
@@ -70,7 +70,7 @@ public record S3ShardStoreFactory(
 
     @Override
     public S3ShardStore create() throws IOException {
-        return new S3ShardStore(newClient(), S3Location.of(basePath), namePrefix, partSize);
+        return new S3ShardStore(newClient(), partSize);
     }
 
     /** A client on these settings over the JDK's HTTP client; the caller closes it. */

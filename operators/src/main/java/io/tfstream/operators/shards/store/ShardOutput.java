@@ -11,6 +11,14 @@ public interface ShardOutput {
     long size();
 
     /**
+     * How many more bytes this shard takes for certain, whatever checkpoints come (S3: its parts
+     * left); the writer finishes the shard before a record that may not fit.
+     */
+    default long room() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Makes everything written so far durable and returns the state to {@link ShardStore#resume}
      * from; the shard stays open. Called at every checkpoint.
      */

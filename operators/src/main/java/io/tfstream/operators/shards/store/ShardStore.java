@@ -15,6 +15,12 @@ import java.io.IOException;
  * per shard, the unfinished tail kept in the checkpoint). Instances live on a task, never in the
  * job graph; {@link ShardStoreFactory} is what travels.
  *
+ * <p>A store never removes what it handed to a checkpoint ({@link ShardOutput#persist()}, {@link
+ * ShardOutput#closeForCommit()}): no writer can prove that no retained checkpoint or savepoint, of
+ * this job or of another restored from it, still holds it. It removes only what it created itself
+ * and never handed out, on {@link #close()}. What crashed attempts leave is listed and removed by
+ * {@code tfstream shards uploads}.
+ *
  * <p>The byte arrays handed out ({@link ShardOutput#persist()}, {@link
  * ShardOutput#closeForCommit()}) are the store's own versioned encoding and go into checkpointed
  * state as they are.
@@ -30,26 +36,24 @@ public interface ShardStore extends AutoCloseable {
     /**
      * Reopens a shard at the point {@code persisted} (from {@link ShardOutput#persist()})
      * describes; bytes written after that point by a failed attempt are dropped.
+     *
+     * @throws LostShardException when the store no longer holds the shard's bytes
      */
     ShardOutput resume(byte[] persisted) throws IOException;
 
     /**
      * Makes the shard {@code closed} (from {@link ShardOutput#closeForCommit()}) visible under its
      * name. Idempotent: repeating a commit that went through (after a recovery) succeeds without
-     * changing the shard.
+     * changing the shard. Never replaces another object or file under that name.
      *
+     * @throws LostShardException when the store no longer holds the shard's bytes and no earlier
+     *     commit made it visible
      * @return the shard's URI
      */
     String commit(byte[] closed) throws IOException;
 
     /** The target URI of a closed shard, without committing it. */
     String targetOf(byte[] closed) throws IOException;
-
-    /**
-     * Called once per writer subtask after a restore, before anything is opened: releases what
-     * attempts after the restored checkpoint left behind and no retained checkpoint can hold.
-     */
-    void cleanUpAfterRestore(RestoreScope scope) throws IOException;
 
     @Override
     void close() throws IOException;

@@ -85,22 +85,4 @@ class S3ShardStateSerializerTest {
         assertTrue(MultipartEtag.of(PARTS).endsWith("-2"));
         assertEquals("d41d8cd98f00b204e9800998ecf8427e", MultipartEtag.of(List.of()));
     }
-
-    @Test
-    void theRestoreSweepTakesOnlyLaterUploadsOfTheRestoredJobAndThisSubtask() {
-        String job = "0123456789abcdef0123456789abcdef";
-        String other = "fedcba9876543210fedcba9876543210";
-        RestoreScope scope = new RestoreScope(job, 10, 1, 3);
-        assertTrue(S3ShardStore.inScope(key(job, 11, 1), "part", scope));
-        assertTrue(S3ShardStore.inScope(key(job, 12, 4), "part", scope), "scale-down: 4 % 3");
-        assertTrue(!S3ShardStore.inScope(key(job, 10, 1), "part", scope), "held by checkpoint 10");
-        assertTrue(!S3ShardStore.inScope(key(job, 11, 2), "part", scope), "another subtask");
-        assertTrue(!S3ShardStore.inScope(key(other, 11, 1), "part", scope), "another job");
-        assertTrue(!S3ShardStore.inScope("dir/other-file", "part", scope));
-        assertTrue(!S3ShardStore.inScope(key(job, 11, 1), "shard", scope), "another prefix");
-    }
-
-    private static String key(String job, long epoch, int subtask) {
-        return "base/dt=2024-01-01/" + new ShardName("part", job, epoch, subtask, 0, ".tfrecord");
-    }
 }

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class ShardNameTest {
     private static final String JOB = "0123456789abcdef0123456789abcdef";
+    private static final String RUN = "00c0ffee12345678";
     private static final String[] PREFIXES = {"part", "a-b", "x-0-1", "shard-" + JOB};
     private static final String[] SUFFIXES = {"", ".tfrecord", ".tfrecord.gz", ".tfrecord.zz"};
 
@@ -22,8 +23,10 @@ class ShardNameTest {
             ShardName name =
                     new ShardName(
                             prefix,
-                            hex(random),
-                            number(random, Long.MAX_VALUE / 1000),
+                            hex(random, 32),
+                            random.nextBoolean()
+                                    ? hex(random, 16)
+                                    : Long.toString(number(random, Long.MAX_VALUE / 1000)),
                             (int) number(random, Integer.MAX_VALUE),
                             number(random, Long.MAX_VALUE / 1000),
                             suffix);
@@ -40,8 +43,27 @@ class ShardNameTest {
 
     @Test
     void formatSpellsTheFields() {
-        ShardName name = new ShardName("part-x", JOB, 7, 3, 12, ".tfrecord.gz");
-        assertEquals("part-x-" + JOB + "-7-3-12.tfrecord.gz", name.format());
+        ShardName name = new ShardName("part-x", JOB, RUN, 3, 12, ".tfrecord.gz");
+        assertEquals("part-x-" + JOB + "-" + RUN + "-3-12.tfrecord.gz", name.format());
+    }
+
+    @Test
+    void readsTheDecimalEpochOfShardsNamedBeforeRuns() {
+        ShardName legacy =
+                ShardName.parse("part-" + JOB + "-7-3-12.tfrecord", "part").orElseThrow();
+        assertEquals(new ShardName("part", JOB, "7", 3, 12, ".tfrecord"), legacy);
+    }
+
+    @Test
+    void everyNewRunIsSixteenHexDigitsAndDiffers() {
+        java.util.Set<String> runs = new java.util.HashSet<>();
+        for (int i = 0; i < 1000; i++) {
+            String run = ShardName.newRun();
+            assertTrue(run.matches("[0-9a-f]{16}"), run);
+            runs.add(run);
+            new ShardName("p", JOB, run, 0, 0, "");
+        }
+        assertEquals(1000, runs.size());
     }
 
     @Test
@@ -55,6 +77,9 @@ class ShardNameTest {
             "part-" + JOB + "-7-3.tfrecord",
             "part-" + JOB + "-7-3-12-4.tfrecord",
             "part-" + JOB + "-7-3-12.tfrecord.gz",
+            "part-" + JOB + "-" + RUN.substring(1) + "x-3-12.tfrecord",
+            "part-" + JOB + "-" + RUN + "0-3-12.tfrecord",
+            "part-" + JOB + "-" + RUN.toUpperCase(java.util.Locale.ROOT) + "-3-12.tfrecord",
             "part-" + JOB.toUpperCase(java.util.Locale.ROOT) + "-7-3-12.tfrecord",
             "part-" + JOB.substring(1) + "-7-3-12.tfrecord",
             "part-" + JOB + "-7-99999999999-12.tfrecord",
@@ -76,18 +101,24 @@ class ShardNameTest {
 
     @Test
     void refusesInvalidFields() {
-        assertThrows(IllegalArgumentException.class, () -> new ShardName("", JOB, 0, 0, 0, ".t"));
+        assertThrows(IllegalArgumentException.class, () -> new ShardName("", JOB, RUN, 0, 0, ".t"));
         assertThrows(
-                IllegalArgumentException.class, () -> new ShardName("a/b", JOB, 0, 0, 0, ".t"));
+                IllegalArgumentException.class, () -> new ShardName("a/b", JOB, RUN, 0, 0, ".t"));
         assertThrows(
-                IllegalArgumentException.class, () -> new ShardName("p", "xyz", 0, 0, 0, ".t"));
-        assertThrows(IllegalArgumentException.class, () -> new ShardName("p", JOB, -1, 0, 0, ".t"));
-        assertThrows(IllegalArgumentException.class, () -> new ShardName("p", JOB, 0, 0, 0, "1.t"));
+                IllegalArgumentException.class, () -> new ShardName("p", "xyz", RUN, 0, 0, ".t"));
+        assertThrows(
+                IllegalArgumentException.class, () -> new ShardName("p", JOB, "-1", 0, 0, ".t"));
+        assertThrows(
+                IllegalArgumentException.class, () -> new ShardName("p", JOB, "abc", 0, 0, ".t"));
+        assertThrows(
+                IllegalArgumentException.class, () -> new ShardName("p", JOB, RUN, -1, 0, ".t"));
+        assertThrows(
+                IllegalArgumentException.class, () -> new ShardName("p", JOB, RUN, 0, 0, "1.t"));
     }
 
-    private static String hex(Random random) {
+    private static String hex(Random random, int digits) {
         StringBuilder s = new StringBuilder();
-        for (int i = 0; i < 32; i++) {
+        for (int i = 0; i < digits; i++) {
             s.append(Character.forDigit(random.nextInt(16), 16));
         }
         return s.toString();

@@ -1,0 +1,169 @@
+package io.tfstream.cli;
+
+import io.tfstream.job.JobOptions;
+import io.tfstream.operators.shards.store.LeftoverUpload;
+import io.tfstream.operators.shards.store.Leftovers;
+import io.tfstream.operators.shards.store.S3ShardStoreFactory;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.flink.util.TimeUtils;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * {@code tfstream shards uploads PATH}: lists what shard stores left uncommitted under a shard path
+ * (S3 multipart uploads, hidden in-progress files elsewhere) with shard name, job id, run and age,
+ * and removes them with {@code --abort}. The job never removes them itself once a checkpoint may
+ * hold them (docs/design.md).
+ */
+@Command(
+        name = "uploads",
+        header = "Lists (and with --abort removes) the uncommitted uploads under a shard path.",
+        mixinStandardHelpOptions = true,
+        description = {
+            "PATH is the job's shards.path: s3://BUCKET/PREFIX (incomplete multipart uploads whose"
+                    + " keys are shard names) or a directory on any other file system (hidden"
+                    + " in-progress files .<shard>.inprogress.*, in every bucket below it).",
+            "One line per upload: its age, job id, run, the shard's URI and the upload id. A live"
+                    + " job holds the uploads of its open shards, and a retained checkpoint or"
+                    + " savepoint those it was taken with: abort only uploads older than any"
+                    + " snapshot you may still restore (--older-than), or of jobs whose snapshots"
+                    + " are gone. A restore of a snapshot that held an aborted upload fails, or with"
+                    + " shards.on-lost-shard: drop, goes on without that shard.",
+            "Exit code 0, 2 when PATH cannot be read or an abort failed."
+        })
+final class ShardsUploadsCommand implements Callable<Integer> {
+    @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "PATH", description = "The shard path (shards.path).")
+    private String path;
+
+    @Option(
+            names = "--older-than",
+            paramLabel = "DURATION",
+            description =
+                    "Only uploads initiated (files modified) longer ago than this: 7 d, 36 h.")
+    private String olderThan;
+
+    @Option(names = "--abort", description = "Abort (delete) the uploads listed.")
+    private boolean abort;
+
+    @Option(
+            names = "--set",
+            paramLabel = "key=value",
+            description =
+                    "A job option that applies: shards.prefix, s3.endpoint, s3.path-style-access,"
+                            + " s3.credentials-file (without it, the AWS default chain);"
+                            + " repeatable.")
+    private List<String> sets = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Map<String, String> options = new HashMap<>();
+        for (String s : sets) {
+            int eq = s.indexOf('=');
+            if (eq < 1) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(), "--set takes key=value, got '" + s + "'");
+            }
+            options.put(s.substring(0, eq).trim(), s.substring(eq + 1).trim());
+        }
+        Duration minAge;
+        try {
+            minAge = olderThan == null ? Duration.ZERO : TimeUtils.parseDuration(olderThan);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--older-than: " + e.getMessage());
+        }
+        String prefix =
+                options.getOrDefault(
+                        JobOptions.SHARDS_PREFIX.key(), JobOptions.SHARDS_PREFIX.defaultValue());
+        boolean s3 = path.startsWith("s3://") || path.startsWith("s3a://");
+        Instant now = Instant.now();
+        int listed = 0;
+        int aborted = 0;
+        try (S3Client client = s3 ? factory(options, prefix, path).newClient() : null) {
+            List<LeftoverUpload> found =
+                    s3
+                            ? Leftovers.listS3(client, path, prefix)
+                            : Leftovers.listFiles(fileUri(path), prefix);
+            for (LeftoverUpload u : found) {
+                Duration age = Duration.between(u.since(), now);
+                if (age.compareTo(minAge) < 0) {
+                    continue;
+                }
+                listed++;
+                out.println(
+                        (abort ? "aborting " : "")
+                                + format(age)
+                                + "  job "
+                                + u.shard().jobId()
+                                + "  run "
+                                + u.shard().run()
+                                + "  "
+                                + u.uri()
+                                + (u.id() == null ? "" : "  upload " + u.id()));
+                if (abort) {
+                    if (s3) {
+                        Leftovers.abortS3(client, u);
+                    } else {
+                        Leftovers.deleteFile(u);
+                    }
+                    aborted++;
+                }
+            }
+            out.println(
+                    path
+                            + ": "
+                            + listed
+                            + (s3 ? " incomplete uploads" : " in-progress files")
+                            + (abort ? ", " + aborted + " aborted" : ""));
+            return ExitCodes.OK;
+        } catch (IOException | RuntimeException e) {
+            err.println("tfstream shards uploads: " + path + ": " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+    }
+
+    private static S3ShardStoreFactory factory(
+            Map<String, String> options, String prefix, String path) {
+        String file = options.get(JobOptions.S3_CREDENTIALS_FILE.key());
+        return new S3ShardStoreFactory(
+                path,
+                prefix,
+                options.get(JobOptions.S3_ENDPOINT.key()),
+                Boolean.parseBoolean(options.get(JobOptions.S3_PATH_STYLE_ACCESS.key())),
+                null,
+                file == null ? null : Path.of(file).toAbsolutePath().toString(),
+                S3ShardStoreFactory.DEFAULT_PART_SIZE);
+    }
+
+    /** A plain local path as a file URI; URIs as they are. */
+    private static String fileUri(String p) {
+        return p.contains("://") ? p : Path.of(p).toAbsolutePath().toUri().toString();
+    }
+
+    private static String format(Duration d) {
+        long s = d.getSeconds();
+        if (s >= 86_400) {
+            return s / 86_400 + "d" + (s % 86_400) / 3600 + "h";
+        }
+        if (s >= 3600) {
+            return s / 3600 + "h" + (s % 3600) / 60 + "m";
+        }
+        return s / 60 + "m" + s % 60 + "s";
+    }
+}
