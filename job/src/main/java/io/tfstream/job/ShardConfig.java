@@ -169,18 +169,26 @@ final class ShardConfig {
     }
 
     /** As {@link #storeFactory()}, S3 settings the job does not set taken from {@code flink}. */
+    /**
+     * The S3 start-up probe ({@code shards.s3-probe}) of an {@code s3://} shard path, run once
+     * where the job is built; nothing on other file systems.
+     */
+    void probeStore(ReadableConfig flink) {
+        if (!onS3() || !c.get(JobOptions.SHARDS_S3_PROBE)) {
+            return;
+        }
+        String path = c.get(JobOptions.SHARDS_PATH);
+        try {
+            S3AccessProbe.check(S3Settings.shardStoreFactory(c, path, flink));
+        } catch (java.io.IOException e) {
+            throw new JobConfigException("shards.path " + path + ": " + e.getMessage(), e);
+        }
+    }
+
     ShardStoreFactory storeFactory(ReadableConfig flink) {
         String path = c.get(JobOptions.SHARDS_PATH);
         if (onS3()) {
-            S3ShardStoreFactory factory = S3Settings.shardStoreFactory(c, path, flink);
-            if (c.get(JobOptions.SHARDS_S3_PROBE)) {
-                try {
-                    S3AccessProbe.check(factory);
-                } catch (java.io.IOException e) {
-                    throw new JobConfigException("shards.path " + path + ": " + e.getMessage(), e);
-                }
-            }
-            return factory;
+            return S3Settings.shardStoreFactory(c, path, flink);
         }
         try {
             RecoverableShardStore.writerOf(path);

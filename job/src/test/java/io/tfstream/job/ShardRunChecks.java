@@ -107,4 +107,15 @@ final class ShardRunChecks {
     static String key(byte[] record, String bucket) {
         return bucket + " " + java.util.HexFormat.of().formatHex(record);
     }
+
+    /** Runs the CLI in this JVM; returns what it printed, failing the test on a non-zero exit. */
+    static String cli(String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code =
+                io.tfstream.cli.TfstreamCli.run(
+                        new java.io.PrintWriter(out), new java.io.PrintWriter(err), args);
+        org.junit.jupiter.api.Assertions.assertEquals(0, code, err.toString());
+        return out.toString();
+    }
 }

@@ -56,13 +56,14 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * checkpoints while shards are open, then a drain. Every good record is in exactly one finished
  * shard of its event-time bucket, every manifest agrees with its shard, every bucket has its
  * marker, there are fewer shards than checkpoints, and nothing but shards, manifests and markers is
- * visible; on S3 no multipart upload is left. On S3 also once with a shard of several 5 MiB parts,
- * the TaskManager killed mid-part.
+ * visible; on S3 every multipart upload left is listed by {@code tfstream shards uploads}, and none
+ * is left after its {@code --abort}. On S3 also once with a shard of several 5 MiB parts, the
+ * TaskManager killed mid-part.
  *
  * <p>What a kill leaves on {@code file://}: the hidden in-progress file ({@code
  * .<shard>.inprogress.<uuid>}) of each shard the killed attempt opened after the last completed
- * checkpoint (resumed shards continue in their own in-progress file). Readers skip them; the
- * recoverable store does not sweep them.
+ * checkpoint (resumed shards continue in their own in-progress file). Readers skip them; {@code
+ * tfstream shards uploads} lists and removes them.
  */
 class ShardsExactlyOnceITCase extends KafkaJobTestBase {
     // S3Proxy's filesystem backend writes an object to a temporary file beside it first.
@@ -76,8 +77,8 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM);
 
-    /** {@code <prefix>-<jobId>-<epoch>-<subtask>-<counter>} of the sink's shard names. */
-    private static final String SHARD_NAME = "part-[0-9a-f]{32}-\\d+-\\d+-\\d+";
+    /** {@code <prefix>-<jobId>-<run>-<subtask>-<counter>} of the sink's shard names. */
+    private static final String SHARD_NAME = "part-[0-9a-f]{32}-[0-9a-f]{16}-\\d+-\\d+";
 
     private static final java.util.concurrent.atomic.AtomicLong producedSoFar =
             new java.util.concurrent.atomic.AtomicLong();
@@ -169,10 +170,29 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                                         || file.matches(SHARD_NAME + "\\.tfrecord.*")),
                         "only shards, manifests and markers on S3: " + key);
             }
+            // What the killed attempt opened after its last checkpoint is left (no restore can
+            // prove that no retained checkpoint holds it): every upload left is one the CLI lists
+            // as a shard's, and none after --abort.
+            int left = client.listMultipartUploads(b -> b.bucket("tfstream")).uploads().size();
+            String listing =
+                    ShardRunChecks.cli(
+                            "shards",
+                            "uploads",
+                            shardsPath,
+                            "--abort",
+                            "--set",
+                            "s3.endpoint=" + s3.endpoint(),
+                            "--set",
+                            "s3.path-style-access=true",
+                            "--set",
+                            "s3.credentials-file=" + credentials);
+            assertTrue(
+                    listing.contains(": " + left + " incomplete uploads, " + left + " aborted"),
+                    listing);
             assertEquals(
                     List.of(),
                     client.listMultipartUploads(b -> b.bucket("tfstream")).uploads(),
-                    "no multipart upload left");
+                    "no multipart upload left after tfstream shards uploads --abort");
         }
         try (Stream<Path> files = Files.walk(s3.bucketDir("tfstream"))) {
             assertEquals(

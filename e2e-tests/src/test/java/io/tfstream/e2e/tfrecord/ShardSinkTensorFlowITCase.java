@@ -108,7 +108,7 @@ class ShardSinkTensorFlowITCase {
             assertTrue(
                     shard.getFileName()
                             .toString()
-                            .matches("part-[0-9a-f]{32}-\\d+-\\d+-\\d+\\.tfrecord.*"),
+                            .matches("part-[0-9a-f]{32}-[0-9a-f]{16}-\\d+-\\d+\\.tfrecord.*"),
                     shard.toString());
             ShardManifest manifest =
                     ShardManifest.fromJson(
