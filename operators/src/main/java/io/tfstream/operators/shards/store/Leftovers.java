@@ -9,7 +9,6 @@ import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 
 /**
@@ -30,42 +29,22 @@ public final class Leftovers {
         S3Location base = S3Location.of(basePath);
         String prefix = base.directoryPrefix();
         List<LeftoverUpload> found = new ArrayList<>();
-        String keyMarker = null;
-        String uploadIdMarker = null;
-        while (true) {
-            String km = keyMarker;
-            String um = uploadIdMarker;
-            ListMultipartUploadsResponse page =
-                    S3ShardStore.call(
-                            "ListMultipartUploads s3://" + base.bucket(),
-                            () ->
-                                    s3.listMultipartUploads(
-                                            b ->
-                                                    b.bucket(base.bucket())
-                                                            .keyMarker(km)
-                                                            .uploadIdMarker(um)));
-            for (MultipartUpload u : page.uploads()) {
-                if (!u.key().startsWith(prefix)) {
-                    continue;
-                }
-                Optional<ShardName> name =
-                        ShardName.parse(
-                                u.key().substring(u.key().lastIndexOf('/') + 1), namePrefix);
-                if (name.isPresent()) {
-                    found.add(
-                            new LeftoverUpload(
-                                    "s3://" + base.bucket() + "/" + u.key(),
-                                    name.get(),
-                                    u.uploadId(),
-                                    u.initiated()));
-                }
+        for (MultipartUpload u : S3ShardStore.listUploads(s3, base.bucket(), null)) {
+            if (!u.key().startsWith(prefix)) {
+                continue;
             }
-            if (!Boolean.TRUE.equals(page.isTruncated())) {
-                return found;
+            Optional<ShardName> name =
+                    ShardName.parse(u.key().substring(u.key().lastIndexOf('/') + 1), namePrefix);
+            if (name.isPresent()) {
+                found.add(
+                        new LeftoverUpload(
+                                "s3://" + base.bucket() + "/" + u.key(),
+                                name.get(),
+                                u.uploadId(),
+                                u.initiated()));
             }
-            keyMarker = page.nextKeyMarker();
-            uploadIdMarker = page.nextUploadIdMarker();
         }
+        return found;
     }
 
     /** Aborts one upload {@link #listS3} found. */

@@ -78,6 +78,18 @@ public final class S3ShardStore implements ShardStore {
      */
     private void requireUpload(String target, String uploadId) throws IOException {
         S3Location at = S3Location.of(target);
+        for (MultipartUpload u : listUploads(s3, at.bucket(), at.key())) {
+            if (u.key().equals(at.key()) && u.uploadId().equals(uploadId)) {
+                return;
+            }
+        }
+        throw new LostShardException(target, lostUpload(uploadId), null);
+    }
+
+    /** Every incomplete upload of {@code bucket} whose key starts with {@code prefix} (or all). */
+    static List<MultipartUpload> listUploads(S3Client s3, String bucket, String prefix)
+            throws IOException {
+        List<MultipartUpload> all = new ArrayList<>();
         String keyMarker = null;
         String uploadIdMarker = null;
         while (true) {
@@ -85,21 +97,20 @@ public final class S3ShardStore implements ShardStore {
             String um = uploadIdMarker;
             ListMultipartUploadsResponse page =
                     call(
-                            "ListMultipartUploads " + target,
+                            "ListMultipartUploads s3://"
+                                    + bucket
+                                    + "/"
+                                    + (prefix == null ? "" : prefix),
                             () ->
                                     s3.listMultipartUploads(
                                             b ->
-                                                    b.bucket(at.bucket())
-                                                            .prefix(at.key())
+                                                    b.bucket(bucket)
+                                                            .prefix(prefix)
                                                             .keyMarker(km)
                                                             .uploadIdMarker(um)));
-            for (MultipartUpload u : page.uploads()) {
-                if (u.key().equals(at.key()) && u.uploadId().equals(uploadId)) {
-                    return;
-                }
-            }
+            all.addAll(page.uploads());
             if (!Boolean.TRUE.equals(page.isTruncated())) {
-                throw new LostShardException(target, lostUpload(uploadId), null);
+                return all;
             }
             keyMarker = page.nextKeyMarker();
             uploadIdMarker = page.nextUploadIdMarker();
