@@ -69,7 +69,7 @@ class RecoverableShardStoreTest {
 
         LostShardException e =
                 assertThrows(LostShardException.class, () -> store.resume(persisted));
-        assertEquals(target, e.target());
+        assertEquals(new org.apache.flink.core.fs.Path(target).toString(), e.target());
     }
 
     @Test
