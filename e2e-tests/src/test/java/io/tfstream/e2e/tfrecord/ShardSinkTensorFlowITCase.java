@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.e2e.parse.TfParseOracle;
 import io.tfstream.job.JobTestSupport;
+import io.tfstream.operators.shards.LostShards;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
@@ -83,7 +84,8 @@ class ShardSinkTensorFlowITCase {
                                         true,
                                         "fingerprint",
                                         true,
-                                        Duration.ZERO),
+                                        Duration.ZERO,
+                                        LostShards.Action.FAIL),
                                 "shard-marker-coordinator",
                                 "shard-committable-router"))
                 .uid("shard-sink");

@@ -47,40 +47,6 @@ public record ShardSettings(
         LostShards.Action onLostShard)
         implements Serializable {
 
-    /** Settings that fail the job on a lost shard. */
-    public ShardSettings(
-            String basePath,
-            ShardStoreFactory storeFactory,
-            Compression compression,
-            int compressionLevel,
-            String prefix,
-            long targetSize,
-            Duration maxAge,
-            String bucketPattern,
-            ZoneId zone,
-            Duration maxBucketSkew,
-            boolean manifests,
-            String schemaFingerprint,
-            boolean successMarkers,
-            Duration successDelay) {
-        this(
-                basePath,
-                storeFactory,
-                compression,
-                compressionLevel,
-                prefix,
-                targetSize,
-                maxAge,
-                bucketPattern,
-                zone,
-                maxBucketSkew,
-                manifests,
-                schemaFingerprint,
-                successMarkers,
-                successDelay,
-                LostShards.Action.FAIL);
-    }
-
     public ShardSettings {
         Objects.requireNonNull(onLostShard, "onLostShard");
         Objects.requireNonNull(basePath, "basePath");

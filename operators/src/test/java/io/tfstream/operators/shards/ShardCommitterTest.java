@@ -83,7 +83,8 @@ class ShardCommitterTest {
                 manifests,
                 s.schemaFingerprint(),
                 markers,
-                s.successDelay());
+                s.successDelay(),
+                s.onLostShard());
     }
 
     /** A real closed gzip shard of {@code records} records in {@link #BUCKET}. */

@@ -32,7 +32,8 @@ final class ShardTesting {
                 true,
                 "abc123",
                 markers,
-                Duration.ofMinutes(1));
+                Duration.ofMinutes(1),
+                LostShards.Action.FAIL);
     }
 
     static ShardStats stats(int records, long firstEventTime) {
