@@ -16,13 +16,20 @@ import java.util.Objects;
  * has passed the bucket's end plus {@code shards.success-delay} and every shard of the bucket is
  * committed. It lists the bucket's shards with their record counts and sizes (from their manifests)
  * and the totals. A late record that still reaches the bucket gets a new shard and the marker is
- * written again, listing it too.
+ * written again, listing it too. It lists only the shards of the jobs named in {@code jobs}: the
+ * job that wrote it and those whose savepoints it continues; other jobs writing to the same path
+ * are left out. An empty {@code jobs} (markers of earlier versions) lists every shard.
  *
- * <p>JSON: {@code {"bucket","end_ms","end","records","bytes","shards":[{"shard","records",
- * "bytes"}]}}, shards sorted by name.
+ * <p>JSON: {@code {"bucket","end_ms","end","records","bytes","jobs":[...],"shards":[{"shard",
+ * "records","bytes"}]}}, shards sorted by name.
  */
 public record ShardSuccessMarker(
-        String bucket, long endMs, long records, long bytes, List<Shard> shards) {
+        String bucket,
+        long endMs,
+        long records,
+        long bytes,
+        List<String> jobs,
+        List<Shard> shards) {
     /** The marker's file name. */
     public static final String FILE_NAME = "_SUCCESS";
 
@@ -31,14 +38,19 @@ public record ShardSuccessMarker(
 
     public ShardSuccessMarker {
         Objects.requireNonNull(bucket, "bucket");
+        jobs = List.copyOf(jobs);
         shards = List.copyOf(shards);
     }
 
     /** One shard of the bucket. */
     public record Shard(String shard, long records, long bytes) {}
 
-    /** The marker of {@code bucket} ending at {@code endMs} listing the shards of {@code m}. */
-    public static ShardSuccessMarker of(String bucket, long endMs, List<ShardManifest> manifests) {
+    /**
+     * The marker of {@code bucket} ending at {@code endMs}, written for {@code jobs}, listing the
+     * shards of {@code manifests}.
+     */
+    public static ShardSuccessMarker of(
+            String bucket, long endMs, List<String> jobs, List<ShardManifest> manifests) {
         List<Shard> shards = new ArrayList<>();
         long records = 0;
         long bytes = 0;
@@ -48,7 +60,7 @@ public record ShardSuccessMarker(
             bytes += m.bytes();
         }
         shards.sort((a, b) -> a.shard().compareTo(b.shard()));
-        return new ShardSuccessMarker(bucket, endMs, records, bytes, shards);
+        return new ShardSuccessMarker(bucket, endMs, records, bytes, jobs, shards);
     }
 
     /** The marker as one line of JSON. */
@@ -63,6 +75,11 @@ public record ShardSuccessMarker(
                     endMs == Long.MAX_VALUE ? "unbounded" : Instant.ofEpochMilli(endMs).toString());
             g.writeNumberField("records", records);
             g.writeNumberField("bytes", bytes);
+            g.writeArrayFieldStart("jobs");
+            for (String j : jobs) {
+                g.writeString(j);
+            }
+            g.writeEndArray();
             g.writeArrayFieldStart("shards");
             for (Shard s : shards) {
                 g.writeStartObject();
@@ -97,11 +114,16 @@ public record ShardSuccessMarker(
                             s.path("records").asLong(),
                             s.path("bytes").asLong()));
         }
+        List<String> jobs = new ArrayList<>();
+        for (JsonNode j : n.path("jobs")) {
+            jobs.add(j.asText());
+        }
         return new ShardSuccessMarker(
                 n.path("bucket").asText(),
                 n.path("end_ms").asLong(),
                 n.path("records").asLong(),
                 n.path("bytes").asLong(),
+                jobs,
                 shards);
     }
 }

@@ -152,12 +152,24 @@ class ShardManifestTest {
         ShardManifest a = ShardManifest.of("part-a", "x", s, 70, Compression.NONE, 1, "f", 1);
         ShardSuccessMarker m =
                 ShardSuccessMarker.of(
-                        "x", Instant.parse("2026-11-24T11:00:00Z").toEpochMilli(), List.of(b, a));
+                        "x",
+                        Instant.parse("2026-11-24T11:00:00Z").toEpochMilli(),
+                        List.of("j1"),
+                        List.of(b, a));
         assertEquals(
                 "{\"bucket\":\"x\",\"end_ms\":1795518000000,\"end\":\"2026-11-24T11:00:00Z\","
-                        + "\"records\":3,\"bytes\":110,\"shards\":[{\"shard\":\"part-a\",\"records\":2,"
+                        + "\"records\":3,\"bytes\":110,\"jobs\":[\"j1\"],"
+                        + "\"shards\":[{\"shard\":\"part-a\",\"records\":2,"
                         + "\"bytes\":70},{\"shard\":\"part-b\",\"records\":1,\"bytes\":40}]}",
                 m.toJson());
         assertEquals(m, ShardSuccessMarker.fromJson(m.toJson()));
+    }
+
+    @Test
+    void aMarkerOfAnEarlierVersionReadsWithNoJobs() throws Exception {
+        ShardSuccessMarker m =
+                ShardSuccessMarker.fromJson(
+                        "{\"bucket\":\"x\",\"end_ms\":1,\"records\":0,\"bytes\":0,\"shards\":[]}");
+        assertEquals(List.of(), m.jobs());
     }
 }

@@ -84,14 +84,24 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
 
     /**
      * A request to write bucket {@code bucket}'s {@code _SUCCESS} in {@code bucketDir}, listing the
-     * bucket's shards; {@code shards} are the ones it must find (committed before it).
+     * bucket's shards of the jobs {@code jobs} (this job's history; empty: every shard, as requests
+     * of earlier versions did); {@code shards} are the ones it must find (committed before it).
      */
-    record Marker(String bucketDir, String bucket, long endMs, List<String> shards)
+    record Marker(
+            String bucketDir, String bucket, long endMs, List<String> shards, List<String> jobs)
             implements ShardCommittable {
         public Marker {
             Objects.requireNonNull(bucketDir, "bucketDir");
             Objects.requireNonNull(bucket, "bucket");
             shards = List.copyOf(shards);
+            jobs = List.copyOf(jobs);
+        }
+
+        /** This request without the shards {@code dropped} (lost shards). */
+        Marker without(java.util.Collection<String> dropped) {
+            List<String> kept = new java.util.ArrayList<>(shards);
+            kept.removeAll(dropped);
+            return new Marker(bucketDir, bucket, endMs, kept, jobs);
         }
     }
 }

@@ -13,12 +13,13 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * Version {@link #VERSION}: a kind byte; a shard: bucket, name, the store's closed bytes, {@link
  * ShardStats}, CRC32C, file bytes, segments, from version 4 on the schema fingerprint (a presence
  * flag, then UTF; version 3 is still read, without it); a marker: bucket directory, bucket, end,
- * shard names. Versions 1 and 2 were the committables of the compacting sink (Flink's {@code
+ * shard names, from version 5 on the job ids whose shards it lists (earlier: none, every shard).
+ * Versions 1 and 2 were the committables of the compacting sink (Flink's {@code
  * FileSinkCommittable}) and are refused with what to do.
  */
 public final class ShardCommittableSerializer
         implements SimpleVersionedSerializer<ShardCommittable> {
-    static final int VERSION = 4;
+    static final int VERSION = 5;
     private static final byte SHARD = 1;
     private static final byte MARKER = 2;
     private static final int MAX_CLOSED_BYTES = 64 << 20;
@@ -56,6 +57,10 @@ public final class ShardCommittableSerializer
             for (String s : m.shards()) {
                 out.writeUTF(s);
             }
+            out.writeInt(m.jobs().size());
+            for (String j : m.jobs()) {
+                out.writeUTF(j);
+            }
         }
         return out.getCopyOfBuffer();
     }
@@ -83,14 +88,19 @@ public final class ShardCommittableSerializer
         String dir = in.readUTF();
         String bucket = in.readUTF();
         long end = in.readLong();
-        int n = in.readInt();
+        List<String> shards = readNames(in, in.readInt());
+        List<String> jobs = version >= 5 ? readNames(in, in.readInt()) : List.of();
+        return new ShardCommittable.Marker(dir, bucket, end, shards, jobs);
+    }
+
+    private static List<String> readNames(DataInputDeserializer in, int n) throws IOException {
         if (n < 0 || n > MAX_MARKER_SHARDS) {
-            throw new IOException("bad shard count " + n + " of a _SUCCESS marker request");
+            throw new IOException("bad name count " + n + " of a _SUCCESS marker request");
         }
-        List<String> shards = new ArrayList<>(Math.min(n, 1024));
+        List<String> names = new ArrayList<>(Math.min(n, 1024));
         for (int i = 0; i < n; i++) {
-            shards.add(in.readUTF());
+            names.add(in.readUTF());
         }
-        return new ShardCommittable.Marker(dir, bucket, end, shards);
+        return names;
     }
 }

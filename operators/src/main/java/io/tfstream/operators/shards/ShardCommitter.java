@@ -75,12 +75,7 @@ final class ShardCommitter implements Committer<ShardCommittable> {
             }
         }
         for (ShardCommittable.Marker m : marks) {
-            if (!dropped.isEmpty()) {
-                List<String> kept = new ArrayList<>(m.shards());
-                kept.removeAll(dropped);
-                m = new ShardCommittable.Marker(m.bucketDir(), m.bucket(), m.endMs(), kept);
-            }
-            markers().write(m);
+            markers().write(dropped.isEmpty() ? m : m.without(dropped));
             markers.inc();
         }
     }
@@ -116,7 +111,7 @@ final class ShardCommitter implements Committer<ShardCommittable> {
 
     private SuccessMarkers markers() {
         if (successMarkers == null) {
-            successMarkers = new SuccessMarkers(markerWait);
+            successMarkers = new SuccessMarkers(markerWait, settings.prefix());
         }
         return successMarkers;
     }

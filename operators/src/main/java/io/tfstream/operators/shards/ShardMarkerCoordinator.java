@@ -1,11 +1,13 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.shards.BucketClock;
 import io.tfstream.shards.ShardStats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
@@ -35,8 +37,13 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * the bucket close again: new marker. At the end of the input every bucket closes. A bucket whose
  * records were bucketed by processing time ({@code shards.skew-action}) closes at the end of input.
  *
+ * <p>Markers list the shards of this job's history only: the job ids of every shard it has seen and
+ * its own, kept in state, so a job restored from another's savepoint still lists that job's shards,
+ * and another job writing to the same path is left out.
+ *
  * <p>State (list state {@value #STATE_NAME}, version {@link #STATE_VERSION}): watermark, then per
- * bucket its directory, end, whether a marker is awaited and the shard names since the last one.
+ * bucket its directory, end, whether a marker is awaited and the shard names since the last one,
+ * then (from version 3) the job ids of the history.
  */
 final class ShardMarkerCoordinator
         extends AbstractStreamOperator<CommittableMessage<ShardCommittable>>
@@ -45,7 +52,7 @@ final class ShardMarkerCoordinator
                 BoundedOneInput {
     private static final long serialVersionUID = 1L;
     static final String STATE_NAME = "shard-marker-coordinator";
-    static final int STATE_VERSION = 2;
+    static final int STATE_VERSION = 3;
     private static final long UNKNOWN_END = Long.MIN_VALUE;
     private static final int MAX_SHARDS = 1 << 20;
 
@@ -55,6 +62,7 @@ final class ShardMarkerCoordinator
     private transient ListState<byte[]> state;
     private transient long watermark;
     private transient long lastCheckpoint;
+    private transient TreeSet<String> jobs;
 
     ShardMarkerCoordinator(ShardSettings settings) {
         this.settings = settings;
@@ -64,6 +72,8 @@ final class ShardMarkerCoordinator
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
         buckets = new TreeMap<>();
+        jobs = new TreeSet<>();
+        jobs.add(getRuntimeContext().getJobInfo().getJobId().toHexString());
         watermark = Long.MIN_VALUE;
         clock = new BucketClock(settings.bucketPattern(), settings.zone());
         state =
@@ -89,6 +99,7 @@ final class ShardMarkerCoordinator
             b.awaitingMarker = true;
             b.shards.add(s.name());
             learnEnd(b, s.stats());
+            ShardName.parse(s.name(), settings.prefix()).ifPresent(n -> jobs.add(n.jobId()));
         }
         emit(c);
     }
@@ -156,7 +167,11 @@ final class ShardMarkerCoordinator
         if (settings.successMarkers()) {
             emit(
                     new ShardCommittable.Marker(
-                            settings.bucketDir(b.id), b.id, b.end, List.copyOf(b.shards)));
+                            settings.bucketDir(b.id),
+                            b.id,
+                            b.end,
+                            List.copyOf(b.shards),
+                            List.copyOf(jobs)));
         }
         b.shards.clear();
         b.awaitingMarker = false;
@@ -178,12 +193,17 @@ final class ShardMarkerCoordinator
                 out.writeUTF(s);
             }
         }
+        out.writeInt(jobs.size());
+        for (String j : jobs) {
+            out.writeUTF(j);
+        }
         state.update(List.of(out.getCopyOfBuffer()));
     }
 
     private void restore(byte[] bytes) throws IOException {
         DataInputDeserializer in = new DataInputDeserializer(bytes);
-        ShardStateVersions.check(in.readInt(), STATE_VERSION, "shard marker coordinator state");
+        int version = in.readInt();
+        ShardStateVersions.check(version, 2, STATE_VERSION, "shard marker coordinator state");
         watermark = Math.max(watermark, in.readLong());
         int n = in.readInt();
         if (n < 0 || n > MAX_SHARDS) {
@@ -199,6 +219,15 @@ final class ShardMarkerCoordinator
             }
             for (int s = 0; s < shards; s++) {
                 b.shards.add(in.readUTF());
+            }
+        }
+        if (version >= 3) {
+            int j = in.readInt();
+            if (j < 0 || j > MAX_SHARDS) {
+                throw new IOException("bad job count " + j + " in shard marker coordinator state");
+            }
+            for (int i = 0; i < j; i++) {
+                jobs.add(in.readUTF());
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardSuccessMarker;
 import java.io.IOException;
@@ -17,9 +18,10 @@ import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
 
 /**
  * Writes a bucket's {@code _SUCCESS}: lists the bucket's shards by their manifests (every visible
- * shard that has one), checks that the shards the marker request names are among them, and writes
- * the marker whole through the file system's recoverable writer. Writing it again (a commit
- * repeated after a recovery, a late shard) replaces it with the current listing.
+ * shard that has one, of the jobs the request names: other jobs writing to the same path are left
+ * out), checks that the shards the marker request names are among them, and writes the marker whole
+ * through the file system's recoverable writer. Writing it again (a commit repeated after a
+ * recovery, a late shard) replaces it with the current listing.
  */
 final class SuccessMarkers {
     /** How long a marker waits for the shards it names to become visible. */
@@ -28,9 +30,11 @@ final class SuccessMarkers {
     private static final long POLL_MS = 100;
 
     private final Duration wait;
+    private final String namePrefix;
 
-    SuccessMarkers(Duration wait) {
+    SuccessMarkers(Duration wait, String namePrefix) {
         this.wait = wait;
+        this.namePrefix = namePrefix;
     }
 
     /**
@@ -46,6 +50,9 @@ final class SuccessMarkers {
         List<ShardManifest> manifests;
         while (true) {
             manifests = manifests(fs, dir);
+            if (!m.jobs().isEmpty()) {
+                manifests.removeIf(x -> !ofJobs(x.shard(), m.jobs()));
+            }
             Set<String> listed = new HashSet<>();
             manifests.forEach(x -> listed.add(x.shard()));
             List<String> missing = new ArrayList<>(m.shards());
@@ -66,8 +73,14 @@ final class SuccessMarkers {
             }
             Thread.sleep(POLL_MS);
         }
-        ShardSuccessMarker marker = ShardSuccessMarker.of(m.bucket(), m.endMs(), manifests);
+        ShardSuccessMarker marker =
+                ShardSuccessMarker.of(m.bucket(), m.endMs(), m.jobs(), manifests);
         writeWhole(new Path(dir, ShardSuccessMarker.FILE_NAME), marker.toJson());
+    }
+
+    /** Whether {@code shard} is named by one of {@code jobs}. */
+    private boolean ofJobs(String shard, List<String> jobs) {
+        return ShardName.parse(shard, namePrefix).map(n -> jobs.contains(n.jobId())).orElse(false);
     }
 
     private static List<ShardManifest> manifests(FileSystem fs, Path dir) throws IOException {

@@ -26,7 +26,8 @@ class ShardCommittableSerializerTest {
                     64,
                     3);
     private static final ShardCommittable.Marker MARKER =
-            new ShardCommittable.Marker("file:/s/b", "b", 3_600_000L, List.of("p1", "p2"));
+            new ShardCommittable.Marker(
+                    "file:/s/b", "b", 3_600_000L, List.of("p1", "p2"), List.of());
 
     @Test
     void committablesRoundTripAndReadFromTheirStoredBytes() throws IOException {
@@ -37,7 +38,12 @@ class ShardCommittableSerializerTest {
         String marker = HexFormat.of().formatHex(ser.serialize(MARKER));
         // Version 4: a shard as in version 3, then the schema fingerprint (absent: one 0 byte).
         assertEquals(STORED_SHARD_V3 + "00", shard);
-        assertEquals(STORED_MARKER_V3, marker);
+        // Version 5: a marker as before, then its job ids (none: 0 as an int).
+        assertEquals(STORED_MARKER_V3 + "00000000", marker);
+        ShardCommittable.Marker withJobs =
+                new ShardCommittable.Marker(
+                        MARKER.bucketDir(), MARKER.bucket(), 1L, MARKER.shards(), List.of("j"));
+        assertEquals(withJobs, ser.deserialize(5, ser.serialize(withJobs)));
         ShardCommittable.Shard live =
                 new ShardCommittable.Shard(
                         SHARD.bucket(),

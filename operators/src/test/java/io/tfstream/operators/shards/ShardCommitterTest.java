@@ -190,7 +190,8 @@ class ShardCommitterTest {
                         s.bucketDir(BUCKET),
                         BUCKET,
                         1_764_028_800_000L,
-                        List.of("part-b.tfrecord.gz"));
+                        List.of("part-b.tfrecord.gz"),
+                        List.of());
         ShardCommittable.Shard a = shard(s, "part-a.tfrecord.gz", 3);
         ShardCommittable.Shard b = shard(s, "part-b.tfrecord.gz", 5);
         c.commit(requests(marker, b, a));
@@ -204,6 +205,7 @@ class ShardCommitterTest {
                         1_764_028_800_000L,
                         8,
                         a.fileBytes() + b.fileBytes(),
+                        List.of(),
                         List.of(
                                 new ShardSuccessMarker.Shard(
                                         "part-a.tfrecord.gz", 3, a.fileBytes()),
@@ -213,9 +215,46 @@ class ShardCommitterTest {
 
         // a marker naming a shard that never appears fails the commit after the wait
         ShardCommittable.Marker missing =
-                new ShardCommittable.Marker(s.bucketDir(BUCKET), BUCKET, 1L, List.of("part-z"));
+                new ShardCommittable.Marker(
+                        s.bucketDir(BUCKET), BUCKET, 1L, List.of("part-z"), List.of());
         IOException e = assertThrows(IOException.class, () -> c.commit(requests(missing)));
         assertTrue(e.getMessage().contains("[part-z]"), e.getMessage());
         c.close();
+    }
+
+    @Test
+    void aMarkerListsOnlyTheShardsOfTheJobsItNames() throws Exception {
+        ShardSettings s = settings(true, true);
+        ShardCommitter c =
+                new ShardCommitter(s, new UnregisteredMetricsGroup(), Duration.ofMillis(300));
+        String mine = named("0123456789abcdef0123456789abcdef");
+        String ancestor = named("11111111111111111111111111111111");
+        String other = named("fedcba9876543210fedcba9876543210");
+        c.commit(requests(shard(s, mine, 1), shard(s, ancestor, 2), shard(s, other, 4)));
+        c.commit(
+                requests(
+                        new ShardCommittable.Marker(
+                                s.bucketDir(BUCKET),
+                                BUCKET,
+                                1L,
+                                List.of(mine),
+                                List.of(
+                                        "0123456789abcdef0123456789abcdef",
+                                        "11111111111111111111111111111111"))));
+        ShardSuccessMarker m =
+                ShardSuccessMarker.fromJson(
+                        Files.readString(base.resolve(BUCKET).resolve("_SUCCESS")));
+        assertEquals(
+                java.util.Set.of(mine, ancestor),
+                java.util.Set.copyOf(
+                        m.shards().stream().map(ShardSuccessMarker.Shard::shard).toList()));
+        assertEquals(3, m.records(), "another job's shard in the same directory is left out");
+        c.close();
+    }
+
+    private static String named(String job) {
+        return new io.tfstream.operators.shards.store.ShardName(
+                        "part", job, "00c0ffee00c0ffee", 0, 0, ".tfrecord.gz")
+                .format();
     }
 }

@@ -2,6 +2,7 @@ package io.tfstream.operators.shards;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.tfrecord.Compression;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,9 +78,14 @@ class ShardMarkerCoordinatorTest {
         return cs;
     }
 
-    private ShardCommittable.Marker marker(String bucket, long end, String... shards) {
+    private ShardCommittable.Marker marker(
+            List<String> jobs, String bucket, long end, String... shards) {
         return new ShardCommittable.Marker(
-                settings().bucketDir(bucket), bucket, end, List.of(shards));
+                settings().bucketDir(bucket), bucket, end, List.of(shards), jobs);
+    }
+
+    private static String jobOf(OneInputStreamOperatorTestHarness<?, ?> h) {
+        return h.getEnvironment().getJobID().toHexString();
     }
 
     @Test
@@ -97,16 +103,16 @@ class ShardMarkerCoordinatorTest {
         h.processWatermark(new Watermark(HOUR_11 + DELAY));
         assertEquals(List.of(), out(h), "not before the barrier");
         h.prepareSnapshotPreBarrier(2);
-        assertEquals(List.of(marker(B10, HOUR_11, "a")), out(h));
+        assertEquals(List.of(marker(List.of(jobOf(h)), B10, HOUR_11, "a")), out(h));
 
         // a late shard of the closed bucket: marked again at the next barrier, listing it
         ShardCommittable.Shard late = shard(B10, "late", HOUR_10 + 5);
         send(h, late);
         h.prepareSnapshotPreBarrier(3);
-        assertEquals(List.of(late, marker(B10, HOUR_11, "late")), out(h));
+        assertEquals(List.of(late, marker(List.of(jobOf(h)), B10, HOUR_11, "late")), out(h));
 
         h.endInput();
-        assertEquals(List.of(marker(B11, HOUR_11 + 3_600_000, "b")), out(h));
+        assertEquals(List.of(marker(List.of(jobOf(h)), B11, HOUR_11 + 3_600_000, "b")), out(h));
         h.close();
     }
 
@@ -121,7 +127,28 @@ class ShardMarkerCoordinatorTest {
         var restored = harness(state);
         restored.processWatermark(new Watermark(HOUR_11 + DELAY));
         restored.prepareSnapshotPreBarrier(2);
-        assertEquals(List.of(marker(B10, HOUR_11, "a")), out(restored));
+        // the marker lists the shards of both jobs of the history: the restored one's too
+        List<String> history = new java.util.ArrayList<>(List.of(jobOf(h), jobOf(restored)));
+        java.util.Collections.sort(history);
+        assertEquals(List.of(marker(history, B10, HOUR_11, "a")), out(restored));
+        restored.close();
+    }
+
+    @Test
+    void theJobsOfTheShardsSeenJoinTheHistoryAcrossARestore() throws Exception {
+        String other = "fedcba9876543210fedcba9876543210";
+        String name = new ShardName("part", other, "00c0ffee00c0ffee", 0, 0, ".tfrecord").format();
+        var h = harness(null);
+        send(h, shard(B10, name, HOUR_10));
+        h.prepareSnapshotPreBarrier(1);
+        OperatorSubtaskState state = h.snapshot(1, 1);
+        h.close();
+
+        var restored = harness(state);
+        restored.endInput();
+        List<String> history = new java.util.ArrayList<>(List.of(other, jobOf(h), jobOf(restored)));
+        java.util.Collections.sort(history);
+        assertEquals(List.of(marker(history, B10, HOUR_11, name)), out(restored));
         restored.close();
     }
 
@@ -134,7 +161,7 @@ class ShardMarkerCoordinatorTest {
         h.prepareSnapshotPreBarrier(1);
         assertEquals(1, out(h).size());
         h.endInput();
-        assertEquals(List.of(marker(B11, Long.MIN_VALUE, "p")), out(h));
+        assertEquals(List.of(marker(List.of(jobOf(h)), B11, Long.MIN_VALUE, "p")), out(h));
         h.close();
     }
 }
