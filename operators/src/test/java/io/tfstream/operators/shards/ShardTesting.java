@@ -17,6 +17,16 @@ final class ShardTesting {
 
     static ShardSettings settings(
             Path base, Compression c, long targetSize, Duration maxAge, boolean markers) {
+        return settings(base, c, targetSize, maxAge, markers, LostShards.Action.FAIL);
+    }
+
+    static ShardSettings settings(
+            Path base,
+            Compression c,
+            long targetSize,
+            Duration maxAge,
+            boolean markers,
+            LostShards.Action onLostShard) {
         String uri = base.toUri().toString();
         return new ShardSettings(
                 uri,
@@ -33,7 +43,7 @@ final class ShardTesting {
                 "abc123",
                 markers,
                 Duration.ofMinutes(1),
-                LostShards.Action.FAIL);
+                onLostShard);
     }
 
     static ShardStats stats(int records, long firstEventTime) {

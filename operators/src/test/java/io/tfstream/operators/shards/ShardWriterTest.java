@@ -2,6 +2,7 @@ package io.tfstream.operators.shards;
 
 import static io.tfstream.operators.shards.ShardTesting.JOB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.shards.store.ShardName;
@@ -271,6 +272,76 @@ class ShardWriterTest {
             w.close();
         }
         assertEquals(6, names.size());
+    }
+
+    @Test
+    void aShardWhoseInProgressFileIsGoneFailsTheRestoreOrIsDroppedAndCounted() throws Exception {
+        List<ShardWriterState> state;
+        ShardSettings fail =
+                ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
+        ShardWriter w = writer(fail, List.of());
+        write(w, 0, 5, HOUR_10);
+        write(w, 5, 7, HOUR_10 + HOUR);
+        state = w.snapshotState(1);
+        w.close();
+        // the first bucket's in-progress file is removed behind the job's back
+        try (Stream<Path> files = Files.walk(base.resolve("dt=2026-11-24/hour=10"))) {
+            for (Path p : files.filter(Files::isRegularFile).toList()) {
+                Files.delete(p);
+            }
+        }
+        java.io.IOException e = assertThrows(java.io.IOException.class, () -> writer(fail, state));
+        assertTrue(e.getMessage().contains("is lost"), e.getMessage());
+        assertTrue(e.getMessage().contains("it held 5 records"), e.getMessage());
+        assertTrue(e.getMessage().contains("shards.on-lost-shard: drop"), e.getMessage());
+
+        ShardSettings drop =
+                ShardTesting.settings(
+                        base,
+                        Compression.NONE,
+                        1 << 30,
+                        Duration.ofHours(1),
+                        false,
+                        LostShards.Action.DROP);
+        org.apache.flink.metrics.groups.UnregisteredMetricsGroup metrics =
+                new org.apache.flink.metrics.groups.UnregisteredMetricsGroup();
+        CountingGroup lostMetrics = new CountingGroup();
+        ShardWriter again =
+                new ShardWriter(
+                        drop,
+                        drop.storeFactory().create(),
+                        JOB,
+                        0,
+                        state,
+                        () -> now,
+                        new ShardWriterMetrics(metrics),
+                        new LostShards(drop.onLostShard(), lostMetrics));
+        assertEquals(1, again.openShards(), "the other bucket's shard goes on");
+        again.flush(true);
+        Collection<ShardCommittable> done = again.prepareCommit();
+        assertEquals(1, done.size());
+        assertEquals(2, ((ShardCommittable.Shard) done.iterator().next()).stats().records());
+        assertEquals(1, lostMetrics.counters.get("shardsLost").getCount());
+        assertEquals(5, lostMetrics.counters.get("shardRecordsLost").getCount());
+        again.close();
+    }
+
+    /** A metric group that keeps its counters, to read what was counted. */
+    private static final class CountingGroup
+            extends org.apache.flink.metrics.groups.UnregisteredMetricsGroup {
+        final java.util.Map<String, org.apache.flink.metrics.Counter> counters =
+                new java.util.HashMap<>();
+
+        @Override
+        public org.apache.flink.metrics.Counter counter(String name) {
+            return counters.computeIfAbsent(
+                    name, n -> new org.apache.flink.metrics.SimpleCounter());
+        }
+
+        @Override
+        public org.apache.flink.metrics.MetricGroup addGroup(String name) {
+            return this;
+        }
     }
 
     @Test
