@@ -49,16 +49,16 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * TFRecord shards exactly once, on {@code file://} (Flink's recoverable writer) and on S3 (S3Proxy,
- * tfstream's multipart store), for every compression: an unbounded source of Examples whose event
- * times span three hours (1% broken), shards kept open across checkpoints (a large target size, a
- * long max age: they close with their bucket), the TaskManager killed after at least two completed
- * checkpoints while shards are open, then a drain. Every good record is in exactly one finished
- * shard of its event-time bucket, every manifest agrees with its shard, every bucket has its
- * marker, there are fewer shards than checkpoints, and nothing but shards, manifests and markers is
- * visible; on S3 every multipart upload left is listed by {@code tfstream shards uploads}, and none
- * is left after its {@code --abort}. On S3 also once with a shard of several 5 MiB parts, the
- * TaskManager killed mid-part.
+ * TFRecord shards exactly once, on {@code file://} and {@code hdfs://} (Flink's recoverable
+ * writers; HDFS in process) and on S3 (S3Proxy, tfstream's multipart store), for every compression:
+ * an unbounded source of Examples whose event times span three hours (1% broken), shards kept open
+ * across checkpoints (a large target size, a long max age: they close with their bucket), the
+ * TaskManager killed after at least two completed checkpoints while shards are open, then a drain.
+ * Every good record is in exactly one finished shard of its event-time bucket, every manifest
+ * agrees with its shard, every bucket has its marker, there are fewer shards than checkpoints, and
+ * nothing but shards, manifests and markers is visible; on S3 every multipart upload left is listed
+ * by {@code tfstream shards uploads}, and none is left after its {@code --abort}. On S3 also once
+ * with a shard of several 5 MiB parts, the TaskManager killed mid-part.
  *
  * <p>What a kill leaves on {@code file://}: the hidden in-progress file ({@code
  * .<shard>.inprogress.<uuid>}) of each shard the killed attempt opened after the last completed
@@ -88,7 +88,16 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
     @TempDir static Path dir;
 
     @ParameterizedTest
-    @CsvSource({"file,none", "file,gzip", "file,zlib", "s3,none", "s3,gzip", "s3,zlib"})
+    @CsvSource({
+        "file,none",
+        "file,gzip",
+        "file,zlib",
+        "s3,none",
+        "s3,gzip",
+        "s3,zlib",
+        "hdfs,none",
+        "hdfs,gzip"
+    })
     void everyGoodRecordInExactlyOneFinishedShardOfItsBucket(
             String store, String compression, @InjectMiniCluster MiniCluster cluster)
             throws Exception {
@@ -97,7 +106,22 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
         settings.put("shards.compression", compression);
         if (store.equals("file")) {
             Path base = dir.resolve(name);
-            run(cluster, name, base.toUri().toString(), base, settings, 20_000, 3, null);
+            run(cluster, name, base.toUri().toString(), () -> base, settings, 20_000, 3, null);
+            return;
+        }
+        if (store.equals("hdfs")) {
+            try (InProcessHdfs hdfs = InProcessHdfs.start(dir.resolve(name + "-hdfs"))) {
+                Path view = dir.resolve(name + "-view");
+                run(
+                        cluster,
+                        name,
+                        hdfs.uri() + "/shards",
+                        () -> hdfs.copyToLocal("/shards", view),
+                        settings,
+                        20_000,
+                        3,
+                        null);
+            }
             return;
         }
         try (S3ProxyProcess s3 = S3ProxyProcess.start(dir.resolve(name + "-s3proxy"))) {
@@ -151,7 +175,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                     cluster,
                     name,
                     shardsPath,
-                    s3.bucketDir("tfstream").resolve("shards"),
+                    () -> s3.bucketDir("tfstream").resolve("shards"),
                     settings,
                     records,
                     hours,
@@ -202,11 +226,17 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
         }
     }
 
+    /** A local directory holding what is under the shard path now (a copy off HDFS). */
+    @FunctionalInterface
+    private interface LocalView {
+        Path now() throws Exception;
+    }
+
     private void run(
             MiniCluster cluster,
             String name,
             String shardsPath,
-            Path base,
+            LocalView view,
             Map<String, Object> extra,
             int n,
             int hours,
@@ -246,7 +276,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                     CompletableFuture.runAsync(() -> produce(name + "-in", inputs, start, step));
             // Kill while shards are open, after two checkpoints persisted them (on S3 with an
             // upload of one part or more when one is expected: the shard is then mid-part).
-            waitFor(() -> shardsOpen(base, s3, n), Duration.ofMinutes(3), "an open shard");
+            waitFor(() -> shardsOpen(view.now(), s3, n), Duration.ofMinutes(3), "an open shard");
             long seenAt = completedCheckpoints(cluster, id);
             waitFor(
                     () -> completedCheckpoints(cluster, id) >= seenAt + 2,
@@ -265,7 +295,8 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                 waitFor(
                         () ->
                                 Files.exists(
-                                        base.resolve(BUCKET.format(Instant.ofEpochMilli(start)))
+                                        view.now()
+                                                .resolve(BUCKET.format(Instant.ofEpochMilli(start)))
                                                 .resolve(ShardSuccessMarker.FILE_NAME)),
                         Duration.ofMinutes(2),
                         "the _SUCCESS marker of the first hour while the job runs");
@@ -295,6 +326,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                 expected.merge(ShardRunChecks.key(inputs.get(i).value(), bucket), 1, Integer::sum);
             }
         }
+        Path base = view.now();
         List<Path> shards = finishedShards(base);
         Map<String, Integer> seen = new HashMap<>();
         int segments = 0;
@@ -357,6 +389,20 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
             assertTrue(
                     crashLeftovers.size() <= hours * PARALLELISM,
                     "in-progress files of the killed attempt only: " + crashLeftovers);
+            // tfstream shards uploads lists exactly those and removes them
+            String listing = ShardRunChecks.cli("shards", "uploads", shardsPath, "--abort");
+            assertTrue(
+                    listing.contains(
+                            ": "
+                                    + crashLeftovers.size()
+                                    + " in-progress files, "
+                                    + crashLeftovers.size()
+                                    + " aborted"),
+                    listing);
+            assertTrue(
+                    JobTestSupport.regularFiles(view.now()).stream()
+                            .noneMatch(p -> p.getFileName().toString().contains(".inprogress.")),
+                    "no in-progress file left after tfstream shards uploads --abort");
         }
         assertEquals(inputs.size() - good, kafka.readCommitted(name + "-dlq").size());
     }

@@ -105,11 +105,32 @@ final class SuccessMarkers {
         return manifests;
     }
 
-    /** Writes {@code json} and a newline to {@code target}, visible only once whole. */
+    /**
+     * Writes {@code json} and a newline to {@code target}, visible only once whole. A file there is
+     * replaced: Hadoop's committer renames without checking the result, and HDFS refuses to rename
+     * onto an existing file, so the result is read back and, where the old file stayed, it is
+     * deleted and the rename repeated.
+     */
     static void writeWhole(Path target, String json) throws IOException {
-        RecoverableFsDataOutputStream out =
-                target.getFileSystem().createRecoverableWriter().open(target);
-        out.write((json + "\n").getBytes(StandardCharsets.UTF_8));
-        out.closeForCommit().commit();
+        byte[] bytes = (json + "\n").getBytes(StandardCharsets.UTF_8);
+        FileSystem fs = target.getFileSystem();
+        boolean existed = fs.exists(target);
+        RecoverableFsDataOutputStream out = fs.createRecoverableWriter().open(target);
+        out.write(bytes);
+        RecoverableFsDataOutputStream.Committer committer = out.closeForCommit();
+        committer.commit();
+        if (existed && !holds(fs, target, bytes)) {
+            fs.delete(target, false);
+            committer.commit();
+            if (!holds(fs, target, bytes)) {
+                throw new IOException("cannot replace " + target + ": the rename did not take");
+            }
+        }
+    }
+
+    private static boolean holds(FileSystem fs, Path target, byte[] bytes) throws IOException {
+        try (InputStream in = fs.open(target)) {
+            return java.util.Arrays.equals(in.readNBytes(bytes.length + 1), bytes);
+        }
     }
 }

@@ -1,0 +1,138 @@
+package io.tfstream.operators.shards;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.job.InProcessHdfs;
+import io.tfstream.operators.shards.store.LeftoverUpload;
+import io.tfstream.operators.shards.store.Leftovers;
+import io.tfstream.operators.shards.store.LostShardException;
+import io.tfstream.operators.shards.store.RecoverableShardStore;
+import io.tfstream.operators.shards.store.ShardName;
+import io.tfstream.operators.shards.store.ShardOutput;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.flink.core.fs.FileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The recoverable shard store on {@code hdfs://} (HDFS in process), where a rename onto an existing
+ * file is refused and Flink's Hadoop committer ignores that: a shard across a simulated failure, a
+ * repeated commit, a commit that meets another file under its name, a lost in-progress file, a
+ * marker replaced, and the leftovers of a crashed attempt listed and removed.
+ */
+class HdfsShardStoreITCase {
+    private static final String JOB = "0123456789abcdef0123456789abcdef";
+
+    @TempDir static Path dir;
+    private static InProcessHdfs hdfs;
+
+    @BeforeAll
+    static void start() throws IOException {
+        hdfs = InProcessHdfs.start(dir.resolve("hdfs"));
+    }
+
+    @AfterAll
+    static void stop() {
+        hdfs.close();
+    }
+
+    private static String target(String base, String run, int counter) {
+        return base + "/dt=1/" + new ShardName("part", JOB, run, 0, counter, ".tfrecord").format();
+    }
+
+    @Test
+    void aShardResumedAndCommittedOnceNeverReplacesAnotherFile() throws Exception {
+        String base = hdfs.uri() + "/resume";
+        RecoverableShardStore store = RecoverableShardStore.of(base);
+        String target = target(base, "00000000000000aa", 0);
+        ShardOutput out = store.open(target);
+        out.write(bytes("first-"), 0, 6);
+        byte[] persisted = out.persist();
+        out.write(bytes("lost"), 0, 4); // the failed attempt goes on, then dies
+        out.release();
+
+        ShardOutput again = store.resume(persisted);
+        again.write(bytes("second"), 0, 6);
+        byte[] closed = again.closeForCommit();
+        store.commit(closed);
+        store.commit(closed);
+        assertArrayEquals(bytes("first-second"), read(target));
+
+        String taken = target(base, "00000000000000aa", 1);
+        SuccessMarkers.writeWhole(
+                new org.apache.flink.core.fs.Path(taken), "another history's file");
+        ShardOutput other = store.open(taken);
+        other.write(bytes("mine"), 0, 4);
+        byte[] otherClosed = other.closeForCommit();
+        IOException e = assertThrows(IOException.class, () -> store.commit(otherClosed));
+        assertTrue(e.getMessage().contains("not replacing another file"), e.getMessage());
+        assertEquals("another history's file\n", new String(read(taken), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aMarkerIsReplacedAlthoughHdfsRefusesToRenameOntoIt() throws Exception {
+        String marker = hdfs.uri() + "/markers/dt=1/_SUCCESS";
+        SuccessMarkers.writeWhole(new org.apache.flink.core.fs.Path(marker), "{\"first\":1}");
+        SuccessMarkers.writeWhole(new org.apache.flink.core.fs.Path(marker), "{\"second\":22}");
+        assertEquals("{\"second\":22}\n", new String(read(marker), StandardCharsets.UTF_8));
+        List<LeftoverUpload> left = Leftovers.listFiles(hdfs.uri() + "/markers", "part");
+        assertEquals(List.of(), left);
+        assertEquals(
+                List.of("_SUCCESS"),
+                List.of(
+                        java.util.Arrays.stream(
+                                        FileSystem.get(java.net.URI.create(hdfs.uri()))
+                                                .listStatus(
+                                                        new org.apache.flink.core.fs.Path(
+                                                                hdfs.uri() + "/markers/dt=1")))
+                                .map(s -> s.getPath().getName())
+                                .toArray(String[]::new)),
+                "no in-progress file of the marker left");
+    }
+
+    @Test
+    void aCrashedAttemptsInProgressFileIsListedRemovedAndThenALostShard() throws Exception {
+        String base = hdfs.uri() + "/crash";
+        RecoverableShardStore store = RecoverableShardStore.of(base);
+        ShardOutput out = store.open(target(base, "00000000000000bb", 0));
+        out.write(bytes("persisted"), 0, 9);
+        byte[] persisted = out.persist();
+        out.release();
+        String listing = cli("shards", "uploads", base);
+        assertTrue(listing.contains("run 00000000000000bb"), listing);
+        assertTrue(listing.contains(": 1 in-progress files"), listing);
+        cli("shards", "uploads", base, "--abort");
+        assertEquals(List.of(), Leftovers.listFiles(base, "part"));
+        assertThrows(LostShardException.class, () -> store.resume(persisted));
+    }
+
+    private static byte[] read(String uri) throws IOException {
+        org.apache.flink.core.fs.Path p = new org.apache.flink.core.fs.Path(uri);
+        try (InputStream in = p.getFileSystem().open(p)) {
+            return in.readAllBytes();
+        }
+    }
+
+    private static String cli(String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code =
+                io.tfstream.cli.TfstreamCli.run(
+                        new java.io.PrintWriter(out), new java.io.PrintWriter(err), args);
+        assertEquals(0, code, err.toString());
+        return out.toString();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
