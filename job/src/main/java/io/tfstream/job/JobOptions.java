@@ -709,6 +709,19 @@ public final class JobOptions {
                                     + " tfstream.shardsLost and tfstream.shardRecordsLost; those"
                                     + " records are in no shard).");
 
+    public static final ConfigOption<MemorySize> SHARDS_CHECKPOINT_BUDGET =
+            key("shards.checkpoint-budget")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("64 mb"))
+                    .withDescription(
+                            "S3 shards only: bytes of unfinished parts (each open shard's tail below"
+                                    + " 5 MiB) one writer subtask keeps in a checkpoint at most;"
+                                    + " beyond it the shards with the largest tails are finished"
+                                    + " at the checkpoint. Every checkpoint holds every tail again:"
+                                    + " without a bound, slow buckets cost up to shards.max-age /"
+                                    + " (2 x checkpoint interval) bytes of checkpoint per byte of"
+                                    + " data.");
+
     public static final ConfigOption<Boolean> SHARDS_S3_PROBE =
             key("shards.s3-probe")
                     .booleanType()
@@ -965,6 +978,7 @@ public final class JobOptions {
                     SHARDS_SUCCESS_DELAY,
                     SHARDS_LATE_RECORDS,
                     SHARDS_ON_LOST_SHARD,
+                    SHARDS_CHECKPOINT_BUDGET,
                     SHARDS_S3_PROBE,
                     SHARDS_MAX_BUCKET_SKEW,
                     SHARDS_SKEW_ACTION,

@@ -248,6 +248,7 @@ final class ShardConfig {
                 .setSkewGuard(maxBucketSkew().orElse(null), skewAction())
                 .setLateRecords(c.get(JobOptions.SHARDS_LATE_RECORDS))
                 .setOnLostShard(c.get(JobOptions.SHARDS_ON_LOST_SHARD))
+                .setCheckpointBudget(c.get(JobOptions.SHARDS_CHECKPOINT_BUDGET).getBytes())
                 .setManifests(c.get(JobOptions.SHARDS_MANIFESTS))
                 .setSchemaFingerprint(schemaFingerprint)
                 .setSuccessMarkers(c.get(JobOptions.SHARDS_SUCCESS_MARKERS))

@@ -50,6 +50,7 @@ public final class TfRecordShardsBuilder {
     private boolean successMarkers = true;
     private Duration successDelay = Duration.ofMinutes(1);
     private LostShards.Action onLostShard = LostShards.Action.FAIL;
+    private long checkpointBudget = ShardSettings.DEFAULT_CHECKPOINT_BUDGET;
     private String uid = DEFAULT_UID;
     private String coordinatorUid = DEFAULT_COORDINATOR_UID;
     private String routerUid = DEFAULT_ROUTER_UID;
@@ -141,6 +142,15 @@ public final class TfRecordShardsBuilder {
     /** How long after a bucket's end (event time) it is complete (default 1 min). */
     public TfRecordShardsBuilder setSuccessDelay(Duration successDelay) {
         this.successDelay = successDelay;
+        return this;
+    }
+
+    /**
+     * Bytes of unfinished S3 parts one writer subtask keeps in a checkpoint at most (default 64
+     * MiB); beyond it the shards with the largest ones are finished at the checkpoint.
+     */
+    public TfRecordShardsBuilder setCheckpointBudget(long checkpointBudget) {
+        this.checkpointBudget = checkpointBudget;
         return this;
     }
 
@@ -239,6 +249,9 @@ public final class TfRecordShardsBuilder {
         check(lateRecords != null, "lateRecords must be set (it was set to null)");
         check(onLostShard != null, "onLostShard must be set (it was set to null)");
         check(
+                checkpointBudget >= 0,
+                "checkpointBudget must not be negative, got " + checkpointBudget);
+        check(
                 nonEmpty(skewGuardUid) && nonEmpty(lateBucketGuardUid),
                 "guard uids must be non-empty");
         Duration sinkSkew =
@@ -265,7 +278,8 @@ public final class TfRecordShardsBuilder {
                         schemaFingerprint,
                         successMarkers,
                         successDelay,
-                        onLostShard),
+                        onLostShard,
+                        checkpointBudget),
                 uid,
                 coordinatorUid,
                 routerUid,

@@ -85,7 +85,8 @@ class ShardSinkTensorFlowITCase {
                                         "fingerprint",
                                         true,
                                         Duration.ZERO,
-                                        LostShards.Action.FAIL),
+                                        LostShards.Action.FAIL,
+                                        ShardSettings.DEFAULT_CHECKPOINT_BUDGET),
                                 "shard-marker-coordinator",
                                 "shard-committable-router"))
                 .uid("shard-sink");

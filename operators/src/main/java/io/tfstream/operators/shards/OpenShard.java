@@ -125,6 +125,14 @@ final class OpenShard {
         return output.room() > worst;
     }
 
+    /**
+     * Bytes of its data the next checkpoint would hold ({@code shards.checkpoint-budget}), with the
+     * framed records the encoder still holds (compressed shards: without its buffers).
+     */
+    long checkpointBytes() {
+        return output.checkpointBytes(compressed ? 0 : framedBytes - output.size());
+    }
+
     void write(SourceRecord r, long eventTime) throws IOException {
         byte[] v = r.value();
         encoder.write(v, 0, v.length);

@@ -28,6 +28,8 @@ import java.util.Objects;
  * @param successMarkers whether a bucket gets its {@code _SUCCESS} marker once it is complete
  * @param successDelay how long after a bucket's end (in event time) it is complete
  * @param onLostShard what happens to a shard the store lost while state holds it
+ * @param checkpointBudget bytes of unfinished parts a writer subtask keeps in a checkpoint at most
+ *     (S3); beyond it the shards with the largest ones are finished at the checkpoint
  */
 public record ShardSettings(
         String basePath,
@@ -44,11 +46,19 @@ public record ShardSettings(
         String schemaFingerprint,
         boolean successMarkers,
         Duration successDelay,
-        LostShards.Action onLostShard)
+        LostShards.Action onLostShard,
+        long checkpointBudget)
         implements Serializable {
+
+    /** {@code shards.checkpoint-budget} unless set. */
+    public static final long DEFAULT_CHECKPOINT_BUDGET = 64L << 20;
 
     public ShardSettings {
         Objects.requireNonNull(onLostShard, "onLostShard");
+        if (checkpointBudget < 0) {
+            throw new IllegalArgumentException(
+                    "shards.checkpoint-budget must not be negative, got " + checkpointBudget);
+        }
         Objects.requireNonNull(basePath, "basePath");
         Objects.requireNonNull(storeFactory, "storeFactory");
         Objects.requireNonNull(compression, "compression");

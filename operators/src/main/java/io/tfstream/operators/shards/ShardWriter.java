@@ -187,9 +187,36 @@ final class ShardWriter
                 finish(s);
             }
         }
+        keepWithinCheckpointBudget();
         List<ShardCommittable> out = new ArrayList<>(finished);
         finished.clear();
         return out;
+    }
+
+    /**
+     * Finishes the shards with the largest unfinished parts until the rest fit {@code
+     * shards.checkpoint-budget}: each checkpoint holds every open shard's tail again, so at low
+     * rates a long-lived shard would cost its whole tail in every checkpoint.
+     */
+    private void keepWithinCheckpointBudget() throws IOException {
+        long total = 0;
+        for (OpenShard s : open.values()) {
+            total += s.checkpointBytes();
+        }
+        while (total > settings.checkpointBudget()) {
+            Map.Entry<String, OpenShard> largest = null;
+            for (Map.Entry<String, OpenShard> e : open.entrySet()) {
+                if (largest == null
+                        || e.getValue().checkpointBytes() > largest.getValue().checkpointBytes()) {
+                    largest = e;
+                }
+            }
+            total -= largest.getValue().checkpointBytes();
+            open.remove(largest.getKey());
+            finish(largest.getValue());
+            metrics.finishedByBudget.inc();
+        }
+        metrics.checkpointBytes(total);
     }
 
     @Override

@@ -10,7 +10,9 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 /**
  * The shard writer's metrics under {@code tfstream}: {@code shardRecords} and {@code shardBytes}
  * (records and record bytes written into shards), the gauge {@code openShards}, and the histogram
- * {@code shardPersistMillis} (time to end a segment and persist one open shard at a checkpoint).
+ * {@code shardPersistMillis} (time to end a segment and persist one open shard at a checkpoint),
+ * the counter {@code shardsFinishedByCheckpointBudget} and the gauge {@code shardCheckpointBytes}
+ * (bytes of unfinished parts the last checkpoint held, {@code shards.checkpoint-budget}).
  */
 final class ShardWriterMetrics {
     private static final int HISTOGRAM_WINDOW = 1000;
@@ -19,6 +21,8 @@ final class ShardWriterMetrics {
     final Counter records;
     final Counter bytes;
     final Histogram persistMillis;
+    final Counter finishedByBudget;
+    private volatile long checkpointBytes;
 
     ShardWriterMetrics(MetricGroup metrics) {
         this.group = metrics.addGroup("tfstream");
@@ -27,6 +31,12 @@ final class ShardWriterMetrics {
         this.persistMillis =
                 group.histogram(
                         "shardPersistMillis", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        this.finishedByBudget = group.counter("shardsFinishedByCheckpointBudget");
+        group.gauge("shardCheckpointBytes", (Gauge<Long>) () -> checkpointBytes);
+    }
+
+    void checkpointBytes(long bytes) {
+        checkpointBytes = bytes;
     }
 
     void openShards(IntSupplier open) {

@@ -84,7 +84,8 @@ class ShardCommitterTest {
                 s.schemaFingerprint(),
                 markers,
                 s.successDelay(),
-                s.onLostShard());
+                s.onLostShard(),
+                s.checkpointBudget());
     }
 
     /** A real closed gzip shard of {@code records} records in {@link #BUCKET}. */

@@ -43,7 +43,8 @@ final class ShardTesting {
                 "abc123",
                 markers,
                 Duration.ofMinutes(1),
-                onLostShard);
+                onLostShard,
+                ShardSettings.DEFAULT_CHECKPOINT_BUDGET);
     }
 
     static ShardStats stats(int records, long firstEventTime) {

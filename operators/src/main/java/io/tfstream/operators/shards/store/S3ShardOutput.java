@@ -72,6 +72,12 @@ final class S3ShardOutput implements ShardOutput {
     }
 
     @Override
+    public long checkpointBytes(long pending) {
+        long tail = (buffered + pending) % partSize; // full parts are uploaded on the way
+        return tail < S3ShardStoreFactory.MIN_PART_SIZE ? tail : 0;
+    }
+
+    @Override
     public byte[] persist() throws IOException {
         checkOpen();
         // Only a tail S3 would take as a part leaves the task; a smaller one stays in state.

@@ -19,6 +19,14 @@ public interface ShardOutput {
     }
 
     /**
+     * Bytes of data the next {@link #persist()} puts into the checkpoint itself (S3: the tail below
+     * a part) once {@code pending} more bytes are written; 0 where the store keeps only a position.
+     */
+    default long checkpointBytes(long pending) {
+        return 0;
+    }
+
+    /**
      * Makes everything written so far durable and returns the state to {@link ShardStore#resume}
      * from; the shard stays open. Called at every checkpoint.
      */
