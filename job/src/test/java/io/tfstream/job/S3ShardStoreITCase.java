@@ -322,6 +322,51 @@ class S3ShardStoreITCase {
         assertTrue(!e.getMessage().contains("wrong-secret"), "no secret in the message");
     }
 
+    /**
+     * S3Proxy honours {@code If-None-Match: *} on PutObject and CompleteMultipartUpload as S3 does
+     * (412 for an existing key, the object unchanged); the shard store also looks at the key before
+     * every commit, for stores that ignore the header.
+     */
+    @Test
+    void s3ProxyRefusesToOverwriteUnderIfNoneMatch() {
+        s3.putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("first"));
+        software.amazon.awssdk.services.s3.model.S3Exception put =
+                assertThrows(
+                        software.amazon.awssdk.services.s3.model.S3Exception.class,
+                        () ->
+                                s3.putObject(
+                                        b -> b.bucket(bucket).key("k").ifNoneMatch("*"),
+                                        RequestBody.fromString("second")));
+        assertEquals(412, put.statusCode());
+        String upload = s3.createMultipartUpload(b -> b.bucket(bucket).key("k")).uploadId();
+        String etag =
+                s3.uploadPart(
+                                b -> b.bucket(bucket).key("k").uploadId(upload).partNumber(1),
+                                RequestBody.fromString("third"))
+                        .eTag();
+        software.amazon.awssdk.services.s3.model.CompletedPart part =
+                software.amazon.awssdk.services.s3.model.CompletedPart.builder()
+                        .partNumber(1)
+                        .eTag(etag)
+                        .build();
+        software.amazon.awssdk.services.s3.model.S3Exception complete =
+                assertThrows(
+                        software.amazon.awssdk.services.s3.model.S3Exception.class,
+                        () ->
+                                s3.completeMultipartUpload(
+                                        b ->
+                                                b.bucket(bucket)
+                                                        .key("k")
+                                                        .uploadId(upload)
+                                                        .ifNoneMatch("*")
+                                                        .multipartUpload(m -> m.parts(part))));
+        assertEquals(412, complete.statusCode());
+        assertEquals(
+                "first",
+                new String(read("s3://" + bucket + "/k"), java.nio.charset.StandardCharsets.UTF_8));
+        s3.abortMultipartUpload(b -> b.bucket(bucket).key("k").uploadId(upload));
+    }
+
     @Test
     void closingAStoreAbortsOnlyUploadsNoCheckpointHolds() throws Exception {
         String kept = target(RUN, 0, 0);
