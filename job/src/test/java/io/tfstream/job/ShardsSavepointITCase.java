@@ -43,10 +43,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * A savepoint without drain keeps open shards open: the job is stopped with a savepoint while its
  * shards are open (nothing is finished then), restored (at the same and at another parallelism)
  * with more input, and drained. Each shard open at the savepoint is finished once, holding records
- * from both sides of it; every good record is in exactly one shard.
+ * from both sides of it; every good record is in exactly one shard. Also a chain of rescales 4 → 2
+ * → 3 with shards open at each savepoint.
  */
 class ShardsSavepointITCase extends KafkaJobTestBase {
-    private static final int SLOTS = 3;
+    private static final int SLOTS = 4;
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(SLOTS);
@@ -87,7 +88,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         // the bucket must not close while the job runs: its records are all before the savepoint
         settings.put("shards.success-delay", "100 d");
 
-        produce(name + "-in", inputs, 0, n / 2, start, step);
+        produce(name + "-in", inputs, 0, n / 2, start, step, 3);
         JobClient first = start(settings, null);
         waitFor(() -> inProgress(base) > 0, Duration.ofMinutes(2), "open shards");
         long seenAt = completedCheckpoints(cluster, first.getJobID());
@@ -104,7 +105,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         assertEquals(List.of(), JobTestSupport.finishedShards(base), "no shard finished yet");
         String firstJob = first.getJobID().toHexString();
 
-        produce(name + "-in", inputs, n / 2, n, start, step);
+        produce(name + "-in", inputs, n / 2, n, start, step, 3);
         settings.put("parallelism", restoredParallelism);
         JobClient second = start(settings, savepoint);
         JobID id = second.getJobID();
@@ -152,6 +153,128 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         assertTrue(resumed >= 1 && resumed <= 2, resumed + " shards of the first job");
     }
 
+    /**
+     * A rescale 4 → 2 → 3 through savepoints with shards open each time (writer state is split list
+     * state: after 4 → 2 some subtasks get two subtasks' shards, after 2 → 3 one gets none), then a
+     * drain: every good record once, every shard name used once and carrying the job that opened
+     * it, and each bucket's marker lists the shards of all three jobs.
+     */
+    @org.junit.jupiter.api.Test
+    void aRescaleFourTwoThreeWithShardsOpenKeepsEveryRecordOnce(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        String name = "rescale-4-2-3";
+        kafka.createTopic(name + "-in", 4);
+        kafka.createTopic(name + "-dlq", 1);
+        Path spec = dir.resolve(name + ".json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        int n = 6000;
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(
+                        n,
+                        11,
+                        Seed001Corpus.spec(),
+                        ParseLimits.defaults().withMaxRecordBytes(256));
+        // two hour buckets, long past
+        long start =
+                Instant.now()
+                        .truncatedTo(ChronoUnit.HOURS)
+                        .minus(6, ChronoUnit.HOURS)
+                        .toEpochMilli();
+        long step = Duration.ofMinutes(119).toMillis() / n;
+        Path base = dir.resolve(name);
+        Map<String, Object> settings =
+                JobTestSupport.failureTestSettings(
+                        name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
+        settings.put("parse.max-record-bytes", "256 b");
+        settings.put("shards.path", base.toUri().toString());
+        settings.put("shards.max-age", "1 h");
+        settings.put("shards.target-size", "1 gb");
+        settings.put("shards.success-delay", "100 d");
+
+        String savepoint = null;
+        List<String> jobs = new java.util.ArrayList<>();
+        int[] parallelisms = {4, 2, 3};
+        for (int phase = 0; phase < 3; phase++) {
+            produce(name + "-in", inputs, phase * n / 3, (phase + 1) * n / 3, start, step, 4);
+            settings.put("parallelism", parallelisms[phase]);
+            JobClient job = start(settings, savepoint);
+            jobs.add(job.getJobID().toHexString());
+            try {
+                JobTestSupport.waitForConsumed(
+                        kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(2));
+            } catch (AssertionError e) {
+                var graph = cluster.getExecutionGraph(job.getJobID()).get();
+                throw new AssertionError(
+                        "phase "
+                                + phase
+                                + ": job "
+                                + graph.getState()
+                                + ", failure: "
+                                + (graph.getFailureInfo() == null
+                                        ? "none"
+                                        : graph.getFailureInfo().getExceptionAsString()),
+                        e);
+            }
+            long seenAt = completedCheckpoints(cluster, job.getJobID());
+            waitFor(
+                    () -> completedCheckpoints(cluster, job.getJobID()) >= seenAt + 2,
+                    Duration.ofMinutes(2),
+                    "two more checkpoints");
+            boolean last = phase == 2;
+            savepoint =
+                    job.stopWithSavepoint(
+                                    last,
+                                    dir.resolve(name + "-sp" + phase).toUri().toString(),
+                                    SavepointFormatType.CANONICAL)
+                            .get(2, TimeUnit.MINUTES);
+            if (phase == 0) {
+                assertEquals(List.of(), JobTestSupport.finishedShards(base), "shards stay open");
+            }
+            if (!last) {
+                // (after 4 → 2 a subtask that receives two open shards of one bucket finishes one)
+                assertTrue(inProgress(base) > 0, "open shards in the savepoint");
+            }
+        }
+
+        Map<String, Integer> expected = new HashMap<>();
+        for (InputCorpus.Input in : inputs) {
+            if (in.reason() == null) {
+                expected.merge(HexFormat.of().formatHex(in.value()), 1, Integer::sum);
+            }
+        }
+        Map<String, Integer> seen = new HashMap<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        List<Path> shards = JobTestSupport.finishedShards(base);
+        for (Path shard : shards) {
+            String file = shard.getFileName().toString();
+            assertTrue(names.add(file), "a name used twice: " + file);
+            var parsed =
+                    io.tfstream.operators.shards.store.ShardName.parse(file, "part").orElseThrow();
+            assertTrue(jobs.contains(parsed.jobId()), file + " is not of " + jobs);
+            try (TfRecordReader r =
+                    TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
+                while (r.next()) {
+                    seen.merge(HexFormat.of().formatHex(r.copy()), 1, Integer::sum);
+                }
+            }
+        }
+        assertEquals(expected, seen, "each good record once");
+        assertTrue(
+                shards.stream()
+                        .anyMatch(
+                                p -> p.getFileName().toString().contains("-" + jobs.get(0) + "-")),
+                "shards the first job opened were finished by the last");
+        ShardRunChecks.checkMarkers(base, shards);
+        for (Path marker : JobTestSupport.regularFiles(base)) {
+            if (marker.getFileName().toString().equals("_SUCCESS")) {
+                var m = io.tfstream.shards.ShardSuccessMarker.fromJson(Files.readString(marker));
+                List<String> sorted = new java.util.ArrayList<>(jobs);
+                java.util.Collections.sort(sorted);
+                assertEquals(sorted, m.jobs(), "the history's three jobs");
+            }
+        }
+    }
+
     private static JobClient start(Map<String, Object> settings, String savepoint)
             throws Exception {
         Map<String, Object> s = new HashMap<>(settings);
@@ -168,7 +291,13 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     }
 
     private static void produce(
-            String topic, List<InputCorpus.Input> inputs, int from, int to, long start, long step) {
+            String topic,
+            List<InputCorpus.Input> inputs,
+            int from,
+            int to,
+            long start,
+            long step,
+            int partitions) {
         Properties p = new Properties();
         p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
@@ -177,7 +306,8 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
             for (int i = from; i < to; i++) {
                 InputCorpus.Input in = inputs.get(i);
                 producer.send(
-                        new ProducerRecord<>(topic, i % 3, start + i * step, in.key(), in.value()));
+                        new ProducerRecord<>(
+                                topic, i % partitions, start + i * step, in.key(), in.value()));
             }
             producer.flush();
         }
