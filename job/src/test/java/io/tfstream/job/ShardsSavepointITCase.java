@@ -2,6 +2,7 @@ package io.tfstream.job;
 
 import static io.tfstream.job.JobTestSupport.completedCheckpoints;
 import static io.tfstream.job.JobTestSupport.waitFor;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -272,6 +273,184 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 java.util.Collections.sort(sorted);
                 assertEquals(sorted, m.jobs(), "the history's three jobs");
             }
+        }
+    }
+
+    /**
+     * An older retained checkpoint restored after the history went on and committed its shards: the
+     * shards that checkpoint held open are gone (committed since), so the restore fails naming
+     * them, or with {@code shards.on-lost-shard: drop} goes on without them. No committed shard is
+     * ever replaced, the new history names its shards anew, and every record read after the
+     * checkpoint is in them once.
+     */
+    @org.junit.jupiter.api.Test
+    void anOlderCheckpointRestoredFailsOnItsLostShardsOrDropsThemAndNeverReplacesAShard(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        String name = "older-checkpoint";
+        kafka.createTopic(name + "-in", 3);
+        kafka.createTopic(name + "-dlq", 1);
+        Path spec = dir.resolve(name + ".json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        int n = 4000;
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(
+                        n,
+                        13,
+                        Seed001Corpus.spec(),
+                        ParseLimits.defaults().withMaxRecordBytes(256));
+        long start =
+                Instant.now()
+                        .truncatedTo(ChronoUnit.HOURS)
+                        .minus(5, ChronoUnit.HOURS)
+                        .toEpochMilli();
+        long step = Duration.ofMinutes(59).toMillis() / n;
+        Path base = dir.resolve(name);
+        Path checkpoints = dir.resolve(name + "-cp");
+        Map<String, Object> settings =
+                JobTestSupport.failureTestSettings(
+                        name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
+        settings.put("parse.max-record-bytes", "256 b");
+        settings.put("shards.path", base.toUri().toString());
+        settings.put("shards.max-age", "1 h");
+        settings.put("shards.target-size", "1 gb");
+        settings.put("shards.success-delay", "100 d");
+        settings.put("flink.execution.checkpointing.dir", checkpoints.toUri().toString());
+        settings.put(
+                "flink.execution.checkpointing.externalized-checkpoint-retention",
+                "RETAIN_ON_CANCELLATION");
+
+        produce(name + "-in", inputs, 0, n / 2, start, step, 3);
+        JobClient first = start(settings, null);
+        JobTestSupport.waitForConsumed(
+                kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(2));
+        long seenAt = completedCheckpoints(cluster, first.getJobID());
+        waitFor(
+                () -> completedCheckpoints(cluster, first.getJobID()) >= seenAt + 2,
+                Duration.ofMinutes(2),
+                "two more checkpoints");
+        assertTrue(inProgress(base) > 0, "shards open at the checkpoint kept");
+        // kept aside: the cluster retains only its newest checkpoint (its own num-retained)
+        Path older = dir.resolve(name + "-older");
+        for (int attempt = 1; ; attempt++) {
+            try {
+                copyTree(
+                        latestCheckpoint(checkpoints.resolve(first.getJobID().toHexString())),
+                        older);
+                break;
+            } catch (java.nio.file.NoSuchFileException e) {
+                // subsumed while copied: take the next one
+                if (attempt == 10) {
+                    throw e;
+                }
+                deleteTree(older);
+            }
+        }
+
+        // The history goes on past it: more input, then a drain commits every shard.
+        produce(name + "-in", inputs, n / 2, n, start, step, 3);
+        JobTestSupport.waitForConsumed(
+                kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(2));
+        first.stopWithSavepoint(
+                        true,
+                        dir.resolve(name + "-sp").toUri().toString(),
+                        SavepointFormatType.CANONICAL)
+                .get(2, TimeUnit.MINUTES);
+        Map<Path, byte[]> committed = new HashMap<>();
+        for (Path shard : JobTestSupport.finishedShards(base)) {
+            committed.put(shard, Files.readAllBytes(shard));
+        }
+        assertTrue(!committed.isEmpty());
+
+        // Restored with the default: the job fails, naming the lost shard and what to do.
+        Map<String, Object> failing = new HashMap<>(settings);
+        failing.put("flink.restart-strategy.type", "none");
+        JobClient second = start(failing, older.toUri().toString());
+        Throwable failure =
+                org.junit.jupiter.api.Assertions.assertThrows(
+                        java.util.concurrent.ExecutionException.class,
+                        () -> second.getJobExecutionResult().get(2, TimeUnit.MINUTES));
+        String text = org.apache.flink.util.ExceptionUtils.stringifyException(failure);
+        assertTrue(text.contains("is lost"), text);
+        assertTrue(text.contains("shards.on-lost-shard: drop"), text);
+
+        // With drop it goes on; what it reads after the checkpoint lands in new shards.
+        Map<String, Object> dropping = new HashMap<>(settings);
+        dropping.put("shards.on-lost-shard", "drop");
+        JobClient third = start(dropping, older.toUri().toString());
+        String thirdJob = third.getJobID().toHexString();
+        waitFor(
+                () -> completedCheckpoints(cluster, third.getJobID()) >= 2,
+                Duration.ofMinutes(2),
+                "the third job's checkpoints");
+        third.stopWithSavepoint(
+                        true,
+                        dir.resolve(name + "-sp3").toUri().toString(),
+                        SavepointFormatType.CANONICAL)
+                .get(2, TimeUnit.MINUTES);
+
+        for (Map.Entry<Path, byte[]> e : committed.entrySet()) {
+            assertArrayEquals(
+                    e.getValue(), Files.readAllBytes(e.getKey()), "replaced: " + e.getKey());
+        }
+        Map<String, Integer> seen = new HashMap<>();
+        for (Path shard : JobTestSupport.finishedShards(base)) {
+            if (committed.containsKey(shard)) {
+                continue;
+            }
+            assertTrue(
+                    shard.getFileName().toString().contains("-" + thirdJob + "-"),
+                    "a new shard of the third job: " + shard);
+            try (TfRecordReader r =
+                    TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
+                while (r.next()) {
+                    seen.merge(HexFormat.of().formatHex(r.copy()), 1, Integer::sum);
+                }
+            }
+        }
+        assertTrue(
+                seen.values().stream().allMatch(c -> c == 1), "no record twice in the new shards");
+        for (InputCorpus.Input in : inputs.subList(n / 2, n)) {
+            if (in.reason() == null) {
+                assertEquals(
+                        1,
+                        seen.getOrDefault(HexFormat.of().formatHex(in.value()), 0),
+                        "a record read after the checkpoint is in the new shards once");
+            }
+        }
+    }
+
+    private static void deleteTree(Path root) throws Exception {
+        if (Files.exists(root)) {
+            try (var files = Files.walk(root)) {
+                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws Exception {
+        try (var files = Files.walk(from)) {
+            for (Path p : files.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
+
+    /** The newest retained checkpoint ({@code chk-N} with its metadata) of a job. */
+    private static Path latestCheckpoint(Path jobDir) throws Exception {
+        try (var dirs = Files.list(jobDir)) {
+            return dirs.filter(p -> p.getFileName().toString().startsWith("chk-"))
+                    .filter(p -> Files.exists(p.resolve("_metadata")))
+                    .max(
+                            java.util.Comparator.comparingLong(
+                                    p -> Long.parseLong(p.getFileName().toString().substring(4))))
+                    .orElseThrow();
         }
     }
 
