@@ -61,33 +61,16 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
             int restoredParallelism, String compression, @InjectMiniCluster MiniCluster cluster)
             throws Exception {
         String name = "savepoint-" + restoredParallelism + "-" + compression;
-        kafka.createTopic(name + "-in", 3);
-        kafka.createTopic(name + "-dlq", 1);
-        Path spec = dir.resolve(name + ".json");
-        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
         int n = 4000;
-        List<InputCorpus.Input> inputs =
-                InputCorpus.examples(
-                        n, 7, Seed001Corpus.spec(), ParseLimits.defaults().withMaxRecordBytes(256));
         // one hour bucket, long past: the first half in its first half hour, the rest after
-        long start =
-                Instant.now()
-                        .truncatedTo(ChronoUnit.HOURS)
-                        .minus(5, ChronoUnit.HOURS)
-                        .toEpochMilli();
-        long step = Duration.ofMinutes(59).toMillis() / n;
+        Setup setup = setUp(name, 3, n, 7, 5, 59);
+        List<InputCorpus.Input> inputs = setup.inputs();
+        long start = setup.start();
+        long step = setup.step();
         long middle = start + (n / 2) * step;
-        Path base = dir.resolve(name);
-        Map<String, Object> settings =
-                JobTestSupport.failureTestSettings(
-                        name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
-        settings.put("parse.max-record-bytes", "256 b");
-        settings.put("shards.path", base.toUri().toString());
+        Path base = setup.base();
+        Map<String, Object> settings = setup.settings();
         settings.put("shards.compression", compression);
-        settings.put("shards.max-age", "1 h");
-        settings.put("shards.target-size", "1 gb");
-        // the bucket must not close while the job runs: its records are all before the savepoint
-        settings.put("shards.success-delay", "100 d");
 
         produce(name + "-in", inputs, 0, n / 2, start, step, 3);
         JobClient first = start(settings, null);
@@ -164,33 +147,14 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     void aRescaleFourTwoThreeWithShardsOpenKeepsEveryRecordOnce(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
         String name = "rescale-4-2-3";
-        kafka.createTopic(name + "-in", 4);
-        kafka.createTopic(name + "-dlq", 1);
-        Path spec = dir.resolve(name + ".json");
-        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
         int n = 6000;
-        List<InputCorpus.Input> inputs =
-                InputCorpus.examples(
-                        n,
-                        11,
-                        Seed001Corpus.spec(),
-                        ParseLimits.defaults().withMaxRecordBytes(256));
         // two hour buckets, long past
-        long start =
-                Instant.now()
-                        .truncatedTo(ChronoUnit.HOURS)
-                        .minus(6, ChronoUnit.HOURS)
-                        .toEpochMilli();
-        long step = Duration.ofMinutes(119).toMillis() / n;
-        Path base = dir.resolve(name);
-        Map<String, Object> settings =
-                JobTestSupport.failureTestSettings(
-                        name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
-        settings.put("parse.max-record-bytes", "256 b");
-        settings.put("shards.path", base.toUri().toString());
-        settings.put("shards.max-age", "1 h");
-        settings.put("shards.target-size", "1 gb");
-        settings.put("shards.success-delay", "100 d");
+        Setup setup = setUp(name, 4, n, 11, 6, 119);
+        List<InputCorpus.Input> inputs = setup.inputs();
+        long start = setup.start();
+        long step = setup.step();
+        Path base = setup.base();
+        Map<String, Object> settings = setup.settings();
 
         String savepoint = null;
         List<String> jobs = new java.util.ArrayList<>();
@@ -287,33 +251,14 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     void anOlderCheckpointRestoredFailsOnItsLostShardsOrDropsThemAndNeverReplacesAShard(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
         String name = "older-checkpoint";
-        kafka.createTopic(name + "-in", 3);
-        kafka.createTopic(name + "-dlq", 1);
-        Path spec = dir.resolve(name + ".json");
-        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
         int n = 4000;
-        List<InputCorpus.Input> inputs =
-                InputCorpus.examples(
-                        n,
-                        13,
-                        Seed001Corpus.spec(),
-                        ParseLimits.defaults().withMaxRecordBytes(256));
-        long start =
-                Instant.now()
-                        .truncatedTo(ChronoUnit.HOURS)
-                        .minus(5, ChronoUnit.HOURS)
-                        .toEpochMilli();
-        long step = Duration.ofMinutes(59).toMillis() / n;
-        Path base = dir.resolve(name);
+        Setup setup = setUp(name, 3, n, 13, 5, 59);
+        List<InputCorpus.Input> inputs = setup.inputs();
+        long start = setup.start();
+        long step = setup.step();
+        Path base = setup.base();
+        Map<String, Object> settings = setup.settings();
         Path checkpoints = dir.resolve(name + "-cp");
-        Map<String, Object> settings =
-                JobTestSupport.failureTestSettings(
-                        name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
-        settings.put("parse.max-record-bytes", "256 b");
-        settings.put("shards.path", base.toUri().toString());
-        settings.put("shards.max-age", "1 h");
-        settings.put("shards.target-size", "1 gb");
-        settings.put("shards.success-delay", "100 d");
         settings.put("flink.execution.checkpointing.dir", checkpoints.toUri().toString());
         settings.put(
                 "flink.execution.checkpointing.externalized-checkpoint-retention",
@@ -452,6 +397,49 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                                     p -> Long.parseLong(p.getFileName().toString().substring(4))))
                     .orElseThrow();
         }
+    }
+
+    /** The topics, spec, input corpus and job settings of one test run. */
+    private record Setup(
+            List<InputCorpus.Input> inputs,
+            long start,
+            long step,
+            Path base,
+            Map<String, Object> settings) {}
+
+    /**
+     * Topics of {@code partitions} partitions, {@code n} records (seed {@code seed}) whose event
+     * times start {@code hoursBack} whole hours ago and span {@code minutes}; shards kept open (1 h
+     * max age, 1 GB target, buckets never complete while the job runs).
+     */
+    private Setup setUp(String name, int partitions, int n, long seed, int hoursBack, int minutes)
+            throws Exception {
+        kafka.createTopic(name + "-in", partitions);
+        kafka.createTopic(name + "-dlq", 1);
+        Path spec = dir.resolve(name + ".json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(
+                        n,
+                        seed,
+                        Seed001Corpus.spec(),
+                        ParseLimits.defaults().withMaxRecordBytes(256));
+        long start =
+                Instant.now()
+                        .truncatedTo(ChronoUnit.HOURS)
+                        .minus(hoursBack, ChronoUnit.HOURS)
+                        .toEpochMilli();
+        Path base = dir.resolve(name);
+        Map<String, Object> settings =
+                JobTestSupport.failureTestSettings(
+                        name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
+        settings.put("parse.max-record-bytes", "256 b");
+        settings.put("shards.path", base.toUri().toString());
+        settings.put("shards.max-age", "1 h");
+        settings.put("shards.target-size", "1 gb");
+        // buckets must not close while the job runs: shards stay open across savepoints
+        settings.put("shards.success-delay", "100 d");
+        return new Setup(inputs, start, Duration.ofMinutes(minutes).toMillis() / n, base, settings);
     }
 
     private static JobClient start(Map<String, Object> settings, String savepoint)
