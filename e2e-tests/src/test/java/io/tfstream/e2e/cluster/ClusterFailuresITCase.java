@@ -337,10 +337,52 @@ class ClusterFailuresITCase {
             readShardsWithTensorFlow();
             if (cancel) {
                 cluster.cancelJob(watch.jobId());
+                abortLeftoverUploads();
             }
             for (OutputAudit.Counts c : counts) {
                 assertTrue(c.exact(), name + ": " + c);
             }
+        }
+
+        /**
+         * With the job gone, every incomplete upload under its shard path (the killed attempts' and
+         * the cancelled job's open shards) is one {@code tfstream shards uploads} lists, and none
+         * is left after its {@code --abort}.
+         */
+        private void abortLeftoverUploads() {
+            String path = "s3://tfstream/shards-" + name;
+            String aborted = uploads(path, "--abort");
+            java.util.regex.Matcher m =
+                    java.util.regex.Pattern.compile(": (\\d+) incomplete uploads, (\\d+) aborted")
+                            .matcher(aborted);
+            assertTrue(m.find() && m.group(1).equals(m.group(2)), aborted);
+            System.out.println("[e2e] " + name + ": " + m.group(1) + " leftover uploads aborted");
+            assertTrue(uploads(path).contains(": 0 incomplete uploads"), "uploads left in " + path);
+        }
+
+        private String uploads(String path, String... more) {
+            List<String> args =
+                    new ArrayList<>(
+                            List.of(
+                                    "shards",
+                                    "uploads",
+                                    path,
+                                    "--set",
+                                    "s3.endpoint=" + cluster.s3Endpoint(),
+                                    "--set",
+                                    "s3.path-style-access=true",
+                                    "--set",
+                                    "s3.credentials-file=" + cluster.s3CredentialsFile()));
+            args.addAll(List.of(more));
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            int code =
+                    io.tfstream.cli.TfstreamCli.run(
+                            new java.io.PrintWriter(out),
+                            new java.io.PrintWriter(err),
+                            args.toArray(String[]::new));
+            assertEquals(0, code, err.toString());
+            return out.toString();
         }
 
         /** TensorFlow's TFRecordReaderV2 reads every finished shard to the same records. */

@@ -223,6 +223,16 @@ public final class LocalCluster implements AutoCloseable {
         return "localhost:" + env.get("TFSTREAM_KAFKA_PORT");
     }
 
+    /** S3Proxy's endpoint. */
+    public String s3Endpoint() {
+        return "http://127.0.0.1:" + env.get("TFSTREAM_S3_PORT");
+    }
+
+    /** The {@code s3.credentials-file} that S3Proxy's start writes for jobs and tools. */
+    public Path s3CredentialsFile() {
+        return stateDir.resolve("s3-credentials.properties");
+    }
+
     /** Where S3Proxy keeps the objects of {@code bucket}: one file per key. */
     public Path objects(String bucket) {
         return stateDir.resolve("s3").resolve(bucket);

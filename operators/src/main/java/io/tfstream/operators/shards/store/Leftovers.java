@@ -47,14 +47,21 @@ public final class Leftovers {
         return found;
     }
 
-    /** Aborts one upload {@link #listS3} found. */
+    /** Aborts one upload {@link #listS3} found; one gone meanwhile counts as aborted. */
     public static void abortS3(S3Client s3, LeftoverUpload upload) throws IOException {
         S3Location at = S3Location.of(upload.uri());
-        S3ShardStore.call(
-                "AbortMultipartUpload " + upload.id() + " of " + upload.uri(),
-                () ->
-                        s3.abortMultipartUpload(
-                                b -> b.bucket(at.bucket()).key(at.key()).uploadId(upload.id())));
+        try {
+            s3.abortMultipartUpload(b -> b.bucket(at.bucket()).key(at.key()).uploadId(upload.id()));
+        } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+            if (!S3ShardStore.isNoSuchUpload(e)) {
+                throw new IOException(
+                        "AbortMultipartUpload " + upload.id() + " of " + upload.uri() + ": " + e,
+                        e);
+            }
+        } catch (software.amazon.awssdk.core.exception.SdkException e) {
+            throw new IOException(
+                    "AbortMultipartUpload " + upload.id() + " of " + upload.uri() + ": " + e, e);
+        }
     }
 
     /**
