@@ -49,14 +49,7 @@ class S3CompatibleStoresITCase {
     }
 
     private static S3ShardStoreFactory factory(String endpoint, String bucket) {
-        return new S3ShardStoreFactory(
-                "s3://" + bucket + "/shards",
-                "part",
-                endpoint,
-                true,
-                null,
-                credentials.toString(),
-                S3ShardStoreFactory.DEFAULT_PART_SIZE);
+        return ShardRunChecks.s3ProxyStore("s3://" + bucket + "/shards", endpoint, credentials);
     }
 
     private static String target(String bucket, int counter) {
@@ -163,20 +156,7 @@ class S3CompatibleStoresITCase {
     }
 
     private static String cli(String endpoint, String path, String... more) {
-        List<String> args =
-                new java.util.ArrayList<>(
-                        List.of(
-                                "shards",
-                                "uploads",
-                                path,
-                                "--set",
-                                "s3.endpoint=" + endpoint,
-                                "--set",
-                                "s3.path-style-access=true",
-                                "--set",
-                                "s3.credentials-file=" + credentials));
-        args.addAll(List.of(more));
-        return ShardRunChecks.cli(args.toArray(String[]::new));
+        return ShardRunChecks.uploads(path, endpoint, credentials, more);
     }
 
     private static byte[] random(int size, long seed) {

@@ -73,14 +73,8 @@ class S3ShardStoreITCase {
         bucket = test.getTestMethod().orElseThrow().getName().toLowerCase(java.util.Locale.ROOT);
         proxy.createBucket(bucket);
         factory =
-                new S3ShardStoreFactory(
-                        "s3://" + bucket + "/shards",
-                        "part",
-                        proxy.endpoint(),
-                        true,
-                        null,
-                        credentials.toString(),
-                        S3ShardStoreFactory.DEFAULT_PART_SIZE);
+                ShardRunChecks.s3ProxyStore(
+                        "s3://" + bucket + "/shards", proxy.endpoint(), credentials);
         s3 = factory.newClient();
     }
 
@@ -190,15 +184,14 @@ class S3ShardStoreITCase {
         assertEquals(1, left.size(), "the crashed attempt's upload is left, not aborted");
 
         String base = "s3://" + bucket + "/shards";
-        String listing = cli("shards", "uploads", base);
+        String listing = uploads(base);
         assertTrue(listing.contains("job " + JOB + "  run " + RUN), listing);
         assertTrue(listing.contains("upload " + left.get(0).uploadId()), listing);
         assertTrue(listing.contains(base + ": 1 incomplete uploads"), listing);
         assertTrue(
-                cli("shards", "uploads", base, "--older-than", "1 h")
-                        .contains(": 0 incomplete uploads"),
+                uploads(base, "--older-than", "1 h").contains(": 0 incomplete uploads"),
                 "younger than an hour");
-        String aborted = cli("shards", "uploads", base, "--abort");
+        String aborted = uploads(base, "--abort");
         assertTrue(aborted.contains("1 incomplete uploads, 1 aborted"), aborted);
         assertEquals(List.of(), uploads());
         assertArrayEquals(data, read(target), "the committed shard is untouched");
@@ -224,12 +217,12 @@ class S3ShardStoreITCase {
             s3.createMultipartUpload(b -> b.bucket(bucket).key(key));
         }
         String base = "s3://" + bucket + "/shards";
-        String listing = cli("shards", "uploads", base);
+        String listing = uploads(base);
         for (String key : shards) {
             assertTrue(listing.contains("s3://" + bucket + "/" + key), listing);
         }
         assertTrue(listing.contains(": 4 incomplete uploads"), listing);
-        cli("shards", "uploads", base, "--abort");
+        uploads(base, "--abort");
         assertEquals(new TreeSet<>(others), new TreeSet<>(uploadKeys()));
         for (MultipartUpload u : uploads()) {
             s3.abortMultipartUpload(b -> b.bucket(bucket).key(u.key()).uploadId(u.uploadId()));
@@ -249,7 +242,7 @@ class S3ShardStoreITCase {
             closed = store.resume(persisted).closeForCommit();
             out.release();
         }
-        cli("shards", "uploads", "s3://" + bucket + "/shards", "--abort");
+        uploads("s3://" + bucket + "/shards", "--abort");
         try (S3ShardStore store = factory.create()) {
             LostShardException resume =
                     assertThrows(LostShardException.class, () -> store.resume(persisted));
@@ -307,14 +300,7 @@ class S3ShardStoreITCase {
         Path wrong = dir.resolve("wrong.properties");
         Files.writeString(wrong, "access-key=nobody\nsecret-key=wrong-secret\n");
         S3ShardStoreFactory denied =
-                new S3ShardStoreFactory(
-                        factory.basePath(),
-                        "part",
-                        proxy.endpoint(),
-                        true,
-                        null,
-                        wrong.toString(),
-                        S3ShardStoreFactory.DEFAULT_PART_SIZE);
+                ShardRunChecks.s3ProxyStore(factory.basePath(), proxy.endpoint(), wrong);
         IOException e = assertThrows(IOException.class, () -> S3AccessProbe.check(denied));
         assertTrue(
                 e.getMessage().contains("s3:PutObject (CreateMultipartUpload) was refused (403"),
@@ -402,18 +388,9 @@ class S3ShardStoreITCase {
                 + new ShardName("part", JOB, run, subtask, counter, ".tfrecord").format();
     }
 
-    /** Runs the CLI with this test's S3 settings; returns its output. */
-    private static String cli(String... args) {
-        List<String> all = new java.util.ArrayList<>(List.of(args));
-        all.addAll(
-                List.of(
-                        "--set",
-                        "s3.endpoint=" + proxy.endpoint(),
-                        "--set",
-                        "s3.path-style-access=true",
-                        "--set",
-                        "s3.credentials-file=" + credentials));
-        return ShardRunChecks.cli(all.toArray(String[]::new));
+    /** {@code tfstream shards uploads PATH} with this test's S3 settings; returns its output. */
+    private static String uploads(String path, String... more) {
+        return ShardRunChecks.uploads(path, proxy.endpoint(), credentials, more);
     }
 
     private String key(String target) {

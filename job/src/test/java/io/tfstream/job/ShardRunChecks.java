@@ -118,4 +118,38 @@ final class ShardRunChecks {
         org.junit.jupiter.api.Assertions.assertEquals(0, code, err.toString());
         return out.toString();
     }
+
+    /** The S3 shard store of {@code basePath} on an S3Proxy at {@code endpoint}, path style. */
+    static io.tfstream.operators.shards.store.S3ShardStoreFactory s3ProxyStore(
+            String basePath, String endpoint, Path credentials) {
+        return new io.tfstream.operators.shards.store.S3ShardStoreFactory(
+                basePath,
+                "part",
+                endpoint,
+                true,
+                null,
+                credentials.toString(),
+                io.tfstream.operators.shards.store.S3ShardStoreFactory.DEFAULT_PART_SIZE);
+    }
+
+    /**
+     * {@code tfstream shards uploads PATH [more...]} against the S3Proxy at {@code endpoint};
+     * returns what it printed.
+     */
+    static String uploads(String path, String endpoint, Path credentials, String... more) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "shards",
+                                "uploads",
+                                path,
+                                "--set",
+                                "s3.endpoint=" + endpoint,
+                                "--set",
+                                "s3.path-style-access=true",
+                                "--set",
+                                "s3.credentials-file=" + credentials));
+        args.addAll(List.of(more));
+        return cli(args.toArray(String[]::new));
+    }
 }

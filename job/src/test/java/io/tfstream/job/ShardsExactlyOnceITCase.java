@@ -162,14 +162,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
         settings.put("s3.credentials-file", credentials.toString());
         settings.put("checkpoint.dir", dir.resolve(name + "-checkpoints").toUri().toString());
         S3ShardStoreFactory store =
-                new S3ShardStoreFactory(
-                        shardsPath,
-                        "part",
-                        s3.endpoint(),
-                        true,
-                        null,
-                        credentials.toString(),
-                        S3ShardStoreFactory.DEFAULT_PART_SIZE);
+                ShardRunChecks.s3ProxyStore(shardsPath, s3.endpoint(), credentials);
         try (S3Client client = store.newClient()) {
             run(
                     cluster,
@@ -199,17 +192,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
             // as a shard's, and none after --abort.
             int left = client.listMultipartUploads(b -> b.bucket("tfstream")).uploads().size();
             String listing =
-                    ShardRunChecks.cli(
-                            "shards",
-                            "uploads",
-                            shardsPath,
-                            "--abort",
-                            "--set",
-                            "s3.endpoint=" + s3.endpoint(),
-                            "--set",
-                            "s3.path-style-access=true",
-                            "--set",
-                            "s3.credentials-file=" + credentials);
+                    ShardRunChecks.uploads(shardsPath, s3.endpoint(), credentials, "--abort");
             assertTrue(
                     listing.contains(": " + left + " incomplete uploads, " + left + " aborted"),
                     listing);

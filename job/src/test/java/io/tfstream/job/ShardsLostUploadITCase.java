@@ -83,14 +83,7 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
             settings.put("flink.restart-strategy.type", "none");
             JobClient job = JobTestSupport.startPipeline(settings, name);
             S3ShardStoreFactory store =
-                    new S3ShardStoreFactory(
-                            "s3://tfstream/shards",
-                            "part",
-                            s3.endpoint(),
-                            true,
-                            null,
-                            credentials.toString(),
-                            S3ShardStoreFactory.DEFAULT_PART_SIZE);
+                    ShardRunChecks.s3ProxyStore("s3://tfstream/shards", s3.endpoint(), credentials);
             try (S3Client client = store.newClient()) {
                 produce(name + "-in", inputs.subList(0, 60_000), start);
                 waitFor(
@@ -101,17 +94,8 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
                         Duration.ofMinutes(2),
                         "a shard's upload");
                 String aborted =
-                        ShardRunChecks.cli(
-                                "shards",
-                                "uploads",
-                                "s3://tfstream/shards",
-                                "--abort",
-                                "--set",
-                                "s3.endpoint=" + s3.endpoint(),
-                                "--set",
-                                "s3.path-style-access=true",
-                                "--set",
-                                "s3.credentials-file=" + credentials);
+                        ShardRunChecks.uploads(
+                                "s3://tfstream/shards", s3.endpoint(), credentials, "--abort");
                 assertTrue(aborted.contains(" aborted"), aborted);
                 produce(name + "-in", inputs.subList(60_000, inputs.size()), start);
                 JobTestSupport.waitForConsumed(
