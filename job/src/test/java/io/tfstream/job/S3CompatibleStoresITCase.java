@@ -85,7 +85,7 @@ class S3CompatibleStoresITCase {
             assertEquals(2, client.listMultipartUploads(b -> b.bucket("minio")).uploads().size());
 
             try (S3ShardStore restored = f.create()) {
-                ShardOutput again = restored.resume(persisted);
+                ShardOutput again = restored.resume(persisted, kept);
                 again.write(data, 6 * MIB, MIB);
                 restored.commit(again.closeForCommit());
             }
@@ -122,7 +122,9 @@ class S3CompatibleStoresITCase {
             }
             try (S3ShardStore store = f.create()) {
                 LostShardException e =
-                        assertThrows(LostShardException.class, () -> store.resume(persisted));
+                        assertThrows(
+                                LostShardException.class,
+                                () -> store.resume(persisted, target("expiry", 0)));
                 assertEquals(target("expiry", 0), e.target());
             }
         }

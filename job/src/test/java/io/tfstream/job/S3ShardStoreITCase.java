@@ -100,7 +100,7 @@ class S3ShardStoreITCase {
 
         byte[] closed;
         try (S3ShardStore second = factory.create()) {
-            ShardOutput out = second.resume(persisted);
+            ShardOutput out = second.resume(persisted, target);
             assertEquals(7 * MIB, out.size());
             write(out, data, 7 * MIB, 5 * MIB);
             out.persist();
@@ -144,7 +144,7 @@ class S3ShardStoreITCase {
         try (S3ShardStore store = factory.create()) {
             ShardOutput out = store.open(target);
             write(out, data, 0, data.length);
-            byte[] closed = store.resume(out.persist()).closeForCommit();
+            byte[] closed = store.resume(out.persist(), target).closeForCommit();
             out.release();
             store.commit(closed);
         }
@@ -174,7 +174,7 @@ class S3ShardStoreITCase {
 
         byte[] closed;
         try (S3ShardStore restored = factory.create()) {
-            ShardOutput out = restored.resume(persisted);
+            ShardOutput out = restored.resume(persisted, target);
             write(out, data, MIB, 7 * MIB);
             closed = out.closeForCommit();
             restored.commit(closed);
@@ -239,13 +239,13 @@ class S3ShardStoreITCase {
             ShardOutput out = store.open(target);
             write(out, random(6 * MIB, 4), 0, 6 * MIB);
             persisted = out.persist();
-            closed = store.resume(persisted).closeForCommit();
+            closed = store.resume(persisted, target).closeForCommit();
             out.release();
         }
         uploads("s3://" + bucket + "/shards", "--abort");
         try (S3ShardStore store = factory.create()) {
             LostShardException resume =
-                    assertThrows(LostShardException.class, () -> store.resume(persisted));
+                    assertThrows(LostShardException.class, () -> store.resume(persisted, target));
             assertTrue(resume.getMessage().contains("no longer exists"), resume.getMessage());
             LostShardException commit =
                     assertThrows(LostShardException.class, () -> store.commit(closed));
@@ -272,8 +272,8 @@ class S3ShardStoreITCase {
         byte[] second;
         try (S3ShardStore a = factory.create();
                 S3ShardStore b = factory.create()) {
-            ShardOutput outA = a.resume(persisted);
-            ShardOutput outB = b.resume(persisted);
+            ShardOutput outA = a.resume(persisted, target);
+            ShardOutput outB = b.resume(persisted, target);
             write(outA, random(1000, 21), 0, 1000);
             first = outA.closeForCommit();
             write(outB, random(1000, 22), 0, 1000); // same size, other bytes, same part number
@@ -285,6 +285,43 @@ class S3ShardStoreITCase {
             assertTrue(e.getMessage().contains("already exists with other bytes"), e.getMessage());
             store.commit(second); // its own repeated commit still succeeds
         }
+    }
+
+    /**
+     * Two jobs continue one upload and the later part replaces the earlier one's: the completion of
+     * the job whose part was replaced is refused (its ETag is no longer the part's), so no object
+     * mixes two jobs' parts, and it is a lost shard naming the other job.
+     */
+    @Test
+    void aCompletionWithAPartReplacedByAnotherJobIsALostShard() throws Exception {
+        String target = target(RUN, 0, 4);
+        byte[] persisted;
+        try (S3ShardStore store = factory.create()) {
+            ShardOutput out = store.open(target);
+            write(out, random(5 * MIB, 30), 0, 5 * MIB);
+            persisted = out.persist();
+        }
+        byte[] replaced;
+        byte[] latest;
+        byte[] data = random(1000, 32);
+        try (S3ShardStore a = factory.create();
+                S3ShardStore b = factory.create()) {
+            ShardOutput outA = a.resume(persisted, target);
+            ShardOutput outB = b.resume(persisted, target);
+            write(outA, random(1000, 31), 0, 1000);
+            replaced = outA.closeForCommit();
+            write(outB, data, 0, 1000); // part 2 again, after the first job's
+            latest = outB.closeForCommit();
+        }
+        try (S3ShardStore store = factory.create()) {
+            LostShardException e =
+                    assertThrows(LostShardException.class, () -> store.commit(replaced));
+            assertTrue(e.getMessage().contains("was replaced with other bytes"), e.getMessage());
+            store.commit(latest);
+        }
+        byte[] object = read(target);
+        assertEquals(5 * MIB + 1000, object.length);
+        assertArrayEquals(data, java.util.Arrays.copyOfRange(object, 5 * MIB, object.length));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.operators.shards.store.Leftovers;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardManifestCheck;
@@ -110,31 +111,142 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         Map<String, Integer> seen = new HashMap<>();
         int resumed = 0;
         for (Path shard : JobTestSupport.finishedShards(base)) {
-            try (TfRecordReader r =
-                    TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
-                while (r.next()) {
-                    seen.merge(HexFormat.of().formatHex(r.copy()), 1, Integer::sum);
-                }
-            }
-            ShardManifest m =
-                    ShardManifest.fromJson(
-                            Files.readString(
-                                    shard.resolveSibling(
-                                            ShardManifest.fileNameOf(
-                                                    shard.getFileName().toString()))));
-            try (var in = Files.newInputStream(shard)) {
-                assertEquals(List.of(), ShardManifestCheck.check(in, shard.toString(), m));
-            }
-            if (m.shard().contains("-" + firstJob + "-")) {
+            ShardManifest m = readAndCheck(shard, seen);
+            assertTrue(!m.shard().contains("-" + firstJob + "-"), "the first job finished none");
+            if (m.minEventTimeMs() < middle && m.maxEventTimeMs() >= middle) {
+                // a shard open at the savepoint, continued in a copy named by the second job
                 resumed++;
-                assertTrue(
-                        m.minEventTimeMs() < middle && m.maxEventTimeMs() >= middle,
-                        "a shard open at the savepoint holds records of both sides: " + m.toJson());
+                assertTrue(m.shard().contains("-" + id.toHexString() + "-"), m.toJson());
                 assertTrue(m.segments() >= 4, "persisted across the checkpoints: " + m.toJson());
             }
         }
         assertEquals(expected, seen, "each good record once");
-        assertTrue(resumed >= 1 && resumed <= 2, resumed + " shards of the first job");
+        assertTrue(resumed >= 1 && resumed <= 2, resumed + " shards continued");
+        // the originals of the continued shards stay (the savepoint holds them), listed as
+        // leftovers of the first job's runs
+        List<io.tfstream.operators.shards.store.LeftoverUpload> left =
+                io.tfstream.operators.shards.store.Leftovers.listFiles(
+                        base.toUri().toString(), "part");
+        assertEquals(resumed, left.size(), left.toString());
+        for (io.tfstream.operators.shards.store.LeftoverUpload u : left) {
+            assertEquals(firstJob, u.shard().jobId(), u.toString());
+        }
+    }
+
+    /**
+     * Blue/green: a savepoint taken while the first job keeps running, restored into a second job
+     * (another job name, as two jobs on one Kafka cluster need) on the same shards path; both read
+     * more input and are drained. The second job continues the shards open at the savepoint in
+     * copies of its own, so no file is written by both: each job's shards hold every good record
+     * exactly once, every shard reads back whole against its manifest, and nothing is left.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"file", "hdfs"})
+    void aSavepointRestoredIntoASecondJobWhileTheFirstRunsGivesEachJobItsOwnShards(
+            String fs, @InjectMiniCluster MiniCluster cluster) throws Exception {
+        String name = "blue-green-" + fs;
+        int n = 4000;
+        Setup setup = setUp(name, 3, n, 11, 5, 59);
+        List<InputCorpus.Input> inputs = setup.inputs();
+        InProcessHdfs hdfs =
+                fs.equals("hdfs") ? InProcessHdfs.start(dir.resolve(name + "-hdfs")) : null;
+        try {
+            String path = hdfs == null ? setup.base().toUri().toString() : hdfs.uri() + "/shards";
+            Map<String, Object> blue = setup.settings();
+            blue.put("shards.path", path);
+            produce(name + "-in", inputs, 0, n / 2, setup.start(), setup.step(), 3);
+            JobClient first = start(blue, null);
+            waitFor(
+                    () -> !Leftovers.listFiles(path, "part").isEmpty(),
+                    Duration.ofMinutes(2),
+                    "open shards");
+            long seenAt = completedCheckpoints(cluster, first.getJobID());
+            waitFor(
+                    () -> completedCheckpoints(cluster, first.getJobID()) >= seenAt + 3,
+                    Duration.ofMinutes(2),
+                    "three more checkpoints");
+            String savepoint =
+                    first.triggerSavepoint(
+                                    dir.resolve(name + "-sp").toUri().toString(),
+                                    SavepointFormatType.CANONICAL)
+                            .get(2, TimeUnit.MINUTES);
+
+            Map<String, Object> green = new HashMap<>(blue);
+            green.put("job.name", name + "-green");
+            green.put("source.group-id", name + "-green");
+            JobClient second = start(green, savepoint);
+            produce(name + "-in", inputs, n / 2, n, setup.start(), setup.step(), 3);
+            for (String group : List.of("tfstream", name + "-green")) {
+                JobTestSupport.waitForConsumed(
+                        kafka.bootstrapServers(), group, name + "-in", Duration.ofMinutes(3));
+            }
+            for (JobClient job : List.of(first, second)) {
+                job.stopWithSavepoint(
+                                true,
+                                dir.resolve(name + "-end").toUri().toString(),
+                                SavepointFormatType.CANONICAL)
+                        .get(2, TimeUnit.MINUTES);
+            }
+
+            Path view =
+                    hdfs == null
+                            ? setup.base()
+                            : hdfs.copyToLocal("/shards", dir.resolve(name + "-view"));
+            Map<String, Integer> expected = new HashMap<>();
+            for (InputCorpus.Input in : inputs) {
+                if (in.reason() == null) {
+                    expected.merge(HexFormat.of().formatHex(in.value()), 1, Integer::sum);
+                }
+            }
+            long middle = setup.start() + (n / 2) * setup.step();
+            int continued = 0;
+            for (JobClient job : List.of(first, second)) {
+                String id = "-" + job.getJobID().toHexString() + "-";
+                Map<String, Integer> seen = new HashMap<>();
+                for (Path shard : JobTestSupport.finishedShards(view)) {
+                    if (!shard.getFileName().toString().contains(id)) {
+                        continue;
+                    }
+                    ShardManifest m = readAndCheck(shard, seen);
+                    if (job == second
+                            && m.minEventTimeMs() < middle
+                            && m.maxEventTimeMs() >= middle) {
+                        continued++;
+                        assertTrue(
+                                m.segments() >= 4, "continued from the savepoint: " + m.toJson());
+                    }
+                }
+                assertEquals(expected, seen, "each good record once in the shards of " + id);
+            }
+            assertTrue(continued >= 1, "the second job continued the shards open at the savepoint");
+            assertEquals(
+                    List.of(),
+                    Leftovers.listFiles(path, "part"),
+                    "the first job finished its own shards; the second its copies");
+        } finally {
+            if (hdfs != null) {
+                hdfs.close();
+            }
+        }
+    }
+
+    /** Reads a finished shard into {@code seen} and checks it against its manifest. */
+    private static ShardManifest readAndCheck(Path shard, Map<String, Integer> seen)
+            throws Exception {
+        try (TfRecordReader r = TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
+            while (r.next()) {
+                seen.merge(HexFormat.of().formatHex(r.copy()), 1, Integer::sum);
+            }
+        }
+        ShardManifest m =
+                ShardManifest.fromJson(
+                        Files.readString(
+                                shard.resolveSibling(
+                                        ShardManifest.fileNameOf(shard.getFileName().toString()))));
+        try (var in = Files.newInputStream(shard)) {
+            assertEquals(List.of(), ShardManifestCheck.check(in, shard.toString(), m));
+        }
+        return m;
     }
 
     /**
@@ -224,11 +336,14 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
             }
         }
         assertEquals(expected, seen, "each good record once");
-        assertTrue(
-                shards.stream()
-                        .anyMatch(
-                                p -> p.getFileName().toString().contains("-" + jobs.get(0) + "-")),
-                "shards the first job opened were finished by the last");
+        // shards open at a savepoint went on in copies; the originals stay (the savepoints hold
+        // them), listed for tfstream shards uploads as the first two jobs'
+        List<io.tfstream.operators.shards.store.LeftoverUpload> left =
+                Leftovers.listFiles(base.toUri().toString(), "part");
+        assertTrue(!left.isEmpty(), "the originals of continued shards");
+        for (var u : left) {
+            assertTrue(jobs.subList(0, 2).contains(u.shard().jobId()), u.toString());
+        }
         ShardRunChecks.checkMarkers(base, shards);
         for (Path marker : JobTestSupport.regularFiles(base)) {
             if (marker.getFileName().toString().equals("_SUCCESS")) {
@@ -242,13 +357,13 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
 
     /**
      * An older retained checkpoint restored after the history went on and committed its shards: the
-     * shards that checkpoint held open are gone (committed since), so the restore fails naming
-     * them, or with {@code shards.on-lost-shard: drop} goes on without them. No committed shard is
-     * ever replaced, the new history names its shards anew, and every record read after the
-     * checkpoint is in them once.
+     * shards that checkpoint held open continue in copies of their committed files' first bytes, so
+     * the restored history is whole (every good record once in its own shards) and no committed
+     * shard is replaced. Once those files are removed as well, the shards are lost: the restore
+     * fails naming them, or with {@code shards.on-lost-shard: drop} goes on without them.
      */
     @org.junit.jupiter.api.Test
-    void anOlderCheckpointRestoredFailsOnItsLostShardsOrDropsThemAndNeverReplacesAShard(
+    void anOlderCheckpointRestoredContinuesItsShardsOrFailsOrDropsThemOnceTheyAreGone(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
         String name = "older-checkpoint";
         int n = 4000;
@@ -306,14 +421,45 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         }
         assertTrue(!committed.isEmpty());
 
-        // Restored with the default: the job fails, naming the lost shard and what to do.
+        // Restored with the default: its open shards continue from the committed files.
+        Map<String, Object> again = new HashMap<>(settings);
+        again.put("source.group-id", name + "-again");
+        JobClient second = start(again, older.toUri().toString());
+        String secondJob = "-" + second.getJobID().toHexString() + "-";
+        JobTestSupport.waitForConsumed(
+                kafka.bootstrapServers(), name + "-again", name + "-in", Duration.ofMinutes(2));
+        second.stopWithSavepoint(
+                        true,
+                        dir.resolve(name + "-sp2").toUri().toString(),
+                        SavepointFormatType.CANONICAL)
+                .get(2, TimeUnit.MINUTES);
+        assertUnchanged(committed);
+        Map<String, Integer> expected = new HashMap<>();
+        for (InputCorpus.Input in : inputs) {
+            if (in.reason() == null) {
+                expected.merge(HexFormat.of().formatHex(in.value()), 1, Integer::sum);
+            }
+        }
+        Map<String, Integer> restored = new HashMap<>();
+        for (Path shard : JobTestSupport.finishedShards(base)) {
+            if (shard.getFileName().toString().contains(secondJob)) {
+                readAndCheck(shard, restored);
+            }
+        }
+        assertEquals(expected, restored, "the restored history: each good record once");
+
+        // The abandoned history's shards removed: the checkpoint's open shards are lost.
+        for (Path shard : committed.keySet()) {
+            Files.delete(shard);
+        }
         Map<String, Object> failing = new HashMap<>(settings);
         failing.put("flink.restart-strategy.type", "none");
-        JobClient second = start(failing, older.toUri().toString());
+        failing.put("source.group-id", name + "-failing");
+        JobClient third = start(failing, older.toUri().toString());
         Throwable failure =
                 org.junit.jupiter.api.Assertions.assertThrows(
                         java.util.concurrent.ExecutionException.class,
-                        () -> second.getJobExecutionResult().get(2, TimeUnit.MINUTES));
+                        () -> third.getJobExecutionResult().get(2, TimeUnit.MINUTES));
         String text = org.apache.flink.util.ExceptionUtils.stringifyException(failure);
         assertTrue(text.contains("is lost"), text);
         assertTrue(text.contains("shards.on-lost-shard: drop"), text);
@@ -321,35 +467,20 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         // With drop it goes on; what it reads after the checkpoint lands in new shards.
         Map<String, Object> dropping = new HashMap<>(settings);
         dropping.put("shards.on-lost-shard", "drop");
-        JobClient third = start(dropping, older.toUri().toString());
-        String thirdJob = third.getJobID().toHexString();
-        waitFor(
-                () -> completedCheckpoints(cluster, third.getJobID()) >= 2,
-                Duration.ofMinutes(2),
-                "the third job's checkpoints");
-        third.stopWithSavepoint(
+        dropping.put("source.group-id", name + "-dropping");
+        JobClient fourth = start(dropping, older.toUri().toString());
+        String fourthJob = "-" + fourth.getJobID().toHexString() + "-";
+        JobTestSupport.waitForConsumed(
+                kafka.bootstrapServers(), name + "-dropping", name + "-in", Duration.ofMinutes(2));
+        fourth.stopWithSavepoint(
                         true,
-                        dir.resolve(name + "-sp3").toUri().toString(),
+                        dir.resolve(name + "-sp4").toUri().toString(),
                         SavepointFormatType.CANONICAL)
                 .get(2, TimeUnit.MINUTES);
-
-        for (Map.Entry<Path, byte[]> e : committed.entrySet()) {
-            assertArrayEquals(
-                    e.getValue(), Files.readAllBytes(e.getKey()), "replaced: " + e.getKey());
-        }
         Map<String, Integer> seen = new HashMap<>();
         for (Path shard : JobTestSupport.finishedShards(base)) {
-            if (committed.containsKey(shard)) {
-                continue;
-            }
-            assertTrue(
-                    shard.getFileName().toString().contains("-" + thirdJob + "-"),
-                    "a new shard of the third job: " + shard);
-            try (TfRecordReader r =
-                    TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
-                while (r.next()) {
-                    seen.merge(HexFormat.of().formatHex(r.copy()), 1, Integer::sum);
-                }
+            if (shard.getFileName().toString().contains(fourthJob)) {
+                readAndCheck(shard, seen);
             }
         }
         assertTrue(
@@ -361,6 +492,13 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                         seen.getOrDefault(HexFormat.of().formatHex(in.value()), 0),
                         "a record read after the checkpoint is in the new shards once");
             }
+        }
+    }
+
+    private static void assertUnchanged(Map<Path, byte[]> committed) throws Exception {
+        for (Map.Entry<Path, byte[]> e : committed.entrySet()) {
+            assertArrayEquals(
+                    e.getValue(), Files.readAllBytes(e.getKey()), "replaced: " + e.getKey());
         }
     }
 

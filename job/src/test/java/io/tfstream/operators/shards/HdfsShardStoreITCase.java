@@ -57,15 +57,21 @@ class HdfsShardStoreITCase {
         ShardOutput out = store.open(target);
         out.write(bytes("first-"), 0, 6);
         byte[] persisted = out.persist();
-        out.write(bytes("lost"), 0, 4); // the failed attempt goes on, then dies
-        out.release();
+        out.write(bytes("first job"), 0, 9); // the writer goes on, holding the file's lease
 
-        ShardOutput again = store.resume(persisted);
+        // restored elsewhere (a second job, or a failover beside a TaskManager still writing):
+        // the persisted bytes are read under the first writer's lease and copied
+        String copy = target(base, "00000000000000a1", 0);
+        ShardOutput again = store.resume(persisted, copy);
+        assertEquals(copy, again.target());
         again.write(bytes("second"), 0, 6);
         byte[] closed = again.closeForCommit();
         store.commit(closed);
         store.commit(closed);
-        assertArrayEquals(bytes("first-second"), read(target));
+        assertArrayEquals(bytes("first-second"), read(copy));
+        out.write(bytes(" goes on"), 0, 8);
+        store.commit(out.closeForCommit());
+        assertArrayEquals(bytes("first-first job goes on"), read(target));
 
         String taken = target(base, "00000000000000aa", 1);
         SuccessMarkers.writeWhole(
@@ -112,7 +118,9 @@ class HdfsShardStoreITCase {
         assertTrue(listing.contains(": 1 in-progress files"), listing);
         cli("shards", "uploads", base, "--abort");
         assertEquals(List.of(), Leftovers.listFiles(base, "part"));
-        assertThrows(LostShardException.class, () -> store.resume(persisted));
+        assertThrows(
+                LostShardException.class,
+                () -> store.resume(persisted, target(base, "00000000000000b1", 0)));
     }
 
     private static byte[] read(String uri) throws IOException {

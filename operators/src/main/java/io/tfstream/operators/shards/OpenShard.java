@@ -83,13 +83,20 @@ final class OpenShard {
 
     /**
      * The shard {@code s} continued from a checkpoint, or null when the store lost its bytes and
-     * {@code lost} drops it.
+     * {@code lost} drops it. Where the store copies it ({@link ShardStore#resume}), it goes on as
+     * {@code copyName}, so that no other writer restored from the same snapshot shares its file.
      */
-    static OpenShard resume(ShardStore store, ShardWriterState.Open s, LostShards lost)
+    static OpenShard resume(
+            ShardStore store,
+            ShardSettings settings,
+            ShardWriterState.Open s,
+            String copyName,
+            LostShards lost)
             throws IOException {
         ShardOutput out;
+        String copyTarget = settings.bucketDir(s.bucket()) + "/" + copyName;
         try {
-            out = store.resume(s.persisted());
+            out = store.resume(s.persisted(), copyTarget);
         } catch (LostShardException e) {
             lost.lost(e, s.stats());
             return null;
@@ -105,7 +112,7 @@ final class OpenShard {
         }
         return new OpenShard(
                 s.bucket(),
-                s.name(),
+                out.target().equals(copyTarget) ? copyName : s.name(),
                 s.bucketEnd(),
                 s.openedAt(),
                 out,

@@ -29,10 +29,12 @@ import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
  * next checkpoint.
  *
  * <p>At each checkpoint every open shard ends a segment and is persisted ({@link
- * OpenShard#persist}); the state is one entry per open shard. A restored writer resumes its open
- * shards and removes nothing that a failed attempt left: no writer can prove that no retained
- * checkpoint or savepoint holds it (docs/design.md, "What is never aborted"). {@link #close()} only
- * releases: a stop without drain leaves the open shards in the savepoint, to be resumed.
+ * OpenShard#persist}); the state is one entry per open shard. A restored writer continues its open
+ * shards, as copies under new names where the store can read them back ({@link
+ * io.tfstream.operators.shards.store.ShardStore#resume}), and removes nothing that a failed attempt
+ * left: no writer can prove that no retained checkpoint or savepoint holds it (docs/design.md,
+ * "What is never aborted"). {@link #close()} only releases: a stop without drain leaves the open
+ * shards in the savepoint, to be resumed.
  *
  * <p>Memory: at most {@link #MAX_OPEN_SHARDS} open shards per subtask (opening one more finishes
  * the oldest: skewed or late records can open many buckets), each holding the encoder's buffers and
@@ -92,7 +94,7 @@ final class ShardWriter
                         : settings.maxBucketSkew().toMillis();
         for (ShardWriterState s : state) {
             if (s instanceof ShardWriterState.Open o) {
-                OpenShard shard = OpenShard.resume(store, o, lost);
+                OpenShard shard = OpenShard.resume(store, settings, o, nextName(), lost);
                 if (shard == null) {
                     continue; // lost and dropped (shards.on-lost-shard: drop)
                 }
@@ -142,19 +144,23 @@ final class ShardWriter
             oldest.remove();
             finish(s);
         }
-        ShardName name =
-                new ShardName(settings.prefix(), jobId, run, subtask, counter++, settings.suffix());
         OpenShard s =
                 OpenShard.open(
                         store,
                         settings,
                         bucket,
-                        name.format(),
+                        nextName(),
                         bucketEnd,
                         clock.getAsLong(),
                         fingerprint);
         open.put(bucket, s);
         return s;
+    }
+
+    /** A name no other writer instance uses; a name drawn and left unused leaves a gap only. */
+    private String nextName() {
+        return new ShardName(settings.prefix(), jobId, run, subtask, counter++, settings.suffix())
+                .format();
     }
 
     private void finish(OpenShard s) throws IOException {

@@ -227,15 +227,22 @@ class ShardWriterTest {
         commit(s, done);
         assertEquals(
                 names(0, 300), read(base.resolve("dt=2026-11-24/hour=10").resolve(first.name())));
-        // the restored writer names its new shard with a run of its own, never the failed one's
+        // the restored writer goes on in a copy named with a run of its own, never the failed
+        // one's (whose in-progress file a second job restored from the same state may still
+        // append to), and names its next shard with the same run
+        ShardName original =
+                ShardName.parse(((ShardWriterState.Open) state.get(0)).name(), "part")
+                        .orElseThrow();
+        ShardName resumed = ShardName.parse(first.name(), "part").orElseThrow();
         ShardName second =
                 ShardName.parse(
                                 ((ShardCommittable.Shard) new ArrayList<>(done).get(1)).name(),
                                 "part")
                         .orElseThrow();
-        ShardName resumed = ShardName.parse(first.name(), "part").orElseThrow();
-        assertTrue(!second.run().equals(resumed.run()), second + " after " + resumed);
-        assertEquals(0, second.counter());
+        assertTrue(!resumed.run().equals(original.run()), resumed + " after " + original);
+        assertEquals(0, resumed.counter());
+        assertEquals(resumed.run(), second.run());
+        assertEquals(1, second.counter());
         again.close();
     }
 

@@ -2,6 +2,7 @@ package io.tfstream.operators.shards.store;
 
 import java.io.IOException;
 import java.util.Objects;
+import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
@@ -16,9 +17,10 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * A {@link ShardStore} over the {@link RecoverableWriter} of a Flink file system ({@code file://},
  * {@code hdfs://}, {@code gs://}, {@code abfs://}, ...): a shard is the writer's in-progress file
  * ({@code .<name>.inprogress.<uuid>} beside the target on local and Hadoop file systems), {@link
- * ShardOutput#persist()} is the stream's {@code persist()}, a resume truncates what a failed
- * attempt wrote after it, and {@link #commit} is {@code recoverForCommit(..).commitAfterRecovery()}
- * (a rename on local and Hadoop file systems; idempotent).
+ * ShardOutput#persist()} is the stream's {@code persist()}, a resume copies the persisted bytes
+ * into a new in-progress file (never appending to one another writer may still hold), and {@link
+ * #commit} is {@code recoverForCommit(..).commitAfterRecovery()} (a rename on local and Hadoop file
+ * systems; idempotent).
  *
  * <p>State bytes (version {@link #FORMAT}): format, target URI, size, then the writer's own
  * recoverable with its serializer's version.
@@ -95,24 +97,104 @@ public final class RecoverableShardStore implements ShardStore {
 
     @Override
     public ShardOutput open(String target) throws IOException {
-        Path path = new Path(target);
-        return new Output(path, writer.open(path), 0);
+        return new Output(target, writer.open(new Path(target)), 0);
     }
 
     @Override
-    public ShardOutput resume(byte[] persisted) throws IOException {
+    public ShardOutput resume(byte[] persisted, String copyTarget) throws IOException {
         DataInputDeserializer in = read(persisted, "persisted");
-        Path target = new Path(in.readUTF());
+        String target = in.readUTF();
         long size = in.readLong();
         ResumeRecoverable r =
                 SimpleVersionedSerialization.readVersionAndDeSerialize(
                         writer.getResumeRecoverableSerializer(), in);
+        Path inProgress = inProgressFileOf(r);
+        if (inProgress == null) {
+            return resumeInPlace(target, size, r);
+        }
+        RecoverableFsDataOutputStream out = writer.open(new Path(copyTarget));
+        try {
+            copyPrefix(inProgress, target, size, out);
+        } catch (IOException | RuntimeException e) {
+            // the copy was never handed out: a hidden leftover at worst, listed by the CLI
+            out.close();
+            throw e;
+        }
+        return new Output(copyTarget, out, size);
+    }
+
+    /**
+     * Copies the first {@code size} bytes of the shard: from its in-progress file, or from the
+     * target once the writer that opened it committed it (it only ever appended after them).
+     */
+    private static void copyPrefix(
+            Path inProgress, String target, long size, RecoverableFsDataOutputStream out)
+            throws IOException {
+        FileSystem fs = inProgress.getFileSystem();
+        Path from = inProgress;
+        if (!fs.exists(from)) {
+            from = new Path(target);
+            if (!fs.exists(from)) {
+                throw new LostShardException(
+                        target,
+                        "its in-progress file "
+                                + inProgress
+                                + " is gone and it was never committed",
+                        null);
+            }
+        }
+        long length = fs.getFileStatus(from).getLen();
+        if (length < size) {
+            throw new LostShardException(
+                    target,
+                    from + " holds " + length + " bytes, fewer than the " + size + " persisted",
+                    null);
+        }
+        byte[] buffer = new byte[(int) Math.min(1 << 20, Math.max(1, size))];
+        try (FSDataInputStream in = fs.open(from)) {
+            long left = size;
+            while (left > 0) {
+                int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+                if (n < 0) {
+                    throw new LostShardException(
+                            target,
+                            from + " ended after " + (size - left) + " of " + size + " bytes",
+                            null);
+                }
+                out.write(buffer, 0, n);
+                left -= n;
+            }
+        }
+    }
+
+    /**
+     * The in-progress file of a recoverable of the local or a Hadoop file system ({@code
+     * LocalRecoverable}, {@code HadoopFsRecoverable}, also shaded in the cloud plugins), by their
+     * public {@code tempFile()}; null for writers without one (GCS's composed objects).
+     */
+    static Path inProgressFileOf(ResumeRecoverable r) {
+        Object file;
+        try {
+            java.lang.reflect.Method tempFile = r.getClass().getMethod("tempFile");
+            tempFile.setAccessible(true); // LocalRecoverable is package-private
+            file = tempFile.invoke(r);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+        if (file instanceof java.io.File f) {
+            return Path.fromLocalFile(f);
+        }
+        return file == null ? null : new Path(file.toString());
+    }
+
+    /** Reopens the in-progress file itself, for writers whose files cannot be read back. */
+    private Output resumeInPlace(String target, long size, ResumeRecoverable r) throws IOException {
         try {
             return new Output(target, writer.recover(r), size);
         } catch (IOException e) {
             // The in-progress file is gone or shorter than persisted: its bytes cannot come back.
             throw new LostShardException(
-                    target.toString(),
+                    target,
                     "its in-progress file cannot be resumed at "
                             + size
                             + " bytes ("
@@ -201,14 +283,19 @@ public final class RecoverableShardStore implements ShardStore {
      * bytes in buffer-sized chunks.
      */
     private final class Output implements ShardOutput {
-        private final Path target;
+        private final String target;
         private final RecoverableFsDataOutputStream out;
         private long size;
 
-        Output(Path target, RecoverableFsDataOutputStream out, long size) {
+        Output(String target, RecoverableFsDataOutputStream out, long size) {
             this.target = target;
             this.out = out;
             this.size = size;
+        }
+
+        @Override
+        public String target() {
+            return target;
         }
 
         @Override
@@ -243,7 +330,7 @@ public final class RecoverableShardStore implements ShardStore {
         private DataOutputSerializer header() throws IOException {
             DataOutputSerializer o = new DataOutputSerializer(256);
             o.writeInt(FORMAT);
-            o.writeUTF(target.toString());
+            o.writeUTF(target);
             o.writeLong(size);
             return o;
         }

@@ -57,6 +57,11 @@ final class S3ShardOutput implements ShardOutput {
     }
 
     @Override
+    public String target() {
+        return target;
+    }
+
+    @Override
     public long size() {
         return bytesInParts + buffered;
     }

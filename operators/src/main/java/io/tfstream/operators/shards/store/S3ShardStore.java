@@ -58,14 +58,24 @@ public final class S3ShardStore implements ShardStore {
     }
 
     @Override
-    public ShardOutput resume(byte[] persisted) throws IOException {
+    public ShardOutput resume(byte[] persisted, String copyTarget) throws IOException {
         S3ShardState state = S3ShardStateSerializer.fromBytes(persisted);
         if (!(state instanceof S3ShardState.Persisted p)) {
             throw new IllegalArgumentException(state.target() + ": not an open shard's state");
         }
-        if (p.uploadId() != null) {
-            requireUpload(p.target(), p.uploadId());
+        if (p.uploadId() == null) {
+            // Every byte is in the state: continue as a new shard, sharing nothing with another
+            // writer restored from the same snapshot.
+            S3Location.of(copyTarget);
+            return new S3ShardOutput(
+                    this,
+                    new S3ShardState.Persisted(
+                            copyTarget, UUID.randomUUID().toString(), null, List.of(), 0, p.tail()),
+                    partSize);
         }
+        // Uploaded parts cannot be read back: the upload itself goes on. A second writer on it
+        // fails at its commit (ETag comparison), never mixing two histories in one object.
+        requireUpload(p.target(), p.uploadId());
         // Numbering goes on at parts + 1: parts a failed attempt uploaded later are overwritten
         // or left out of the completion.
         return new S3ShardOutput(this, p, partSize);
@@ -155,6 +165,17 @@ public final class S3ShardStore implements ShardStore {
             // 412: an object appeared since the look (a first try of this commit that went
             // through); no such upload: an earlier try completed it, or it is lost.
             boolean precondition = e.statusCode() == 412;
+            if (isInvalidPart(e)) {
+                // A part this shard holds was uploaded again with other bytes: another writer
+                // continues the same upload. Whoever completes first wins; this shard is lost.
+                throw new LostShardException(
+                        shard.target(),
+                        "a part of its multipart upload "
+                                + shard.uploadId()
+                                + " was replaced with other bytes: another job restored from the"
+                                + " same checkpoint or savepoint continues this shard",
+                        e);
+            }
             if (!precondition && !isNoSuchUpload(e)) {
                 throw new IOException("commit of " + shard.target() + ": " + e.getMessage(), e);
             }
@@ -278,6 +299,10 @@ public final class S3ShardStore implements ShardStore {
             throw new IllegalArgumentException(state.target() + ": not a closed shard's state");
         }
         return c;
+    }
+
+    private static boolean isInvalidPart(S3Exception e) {
+        return e.awsErrorDetails() != null && "InvalidPart".equals(e.awsErrorDetails().errorCode());
     }
 
     static boolean isNoSuchUpload(S3Exception e) {

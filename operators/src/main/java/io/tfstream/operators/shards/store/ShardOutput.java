@@ -7,6 +7,9 @@ public interface ShardOutput {
 
     void write(byte[] b, int off, int len) throws IOException;
 
+    /** The URI this shard becomes once committed. */
+    String target();
+
     /** Bytes written to this shard so far, including what came before a resume. */
     long size();
 

@@ -34,12 +34,20 @@ public interface ShardStore extends AutoCloseable {
     ShardOutput open(String target) throws IOException;
 
     /**
-     * Reopens a shard at the point {@code persisted} (from {@link ShardOutput#persist()})
-     * describes; bytes written after that point by a failed attempt are dropped.
+     * Continues a shard from the point {@code persisted} (from {@link ShardOutput#persist()})
+     * describes; bytes written after that point by a failed attempt are not part of it.
+     *
+     * <p>Where the store can read what it holds of the shard (file systems; on S3 a shard with no
+     * uploaded part, whose bytes are all in {@code persisted}), it copies them into a new shard
+     * {@code copyTarget} and leaves the original untouched: two writers restored from one snapshot
+     * (a savepoint restored into a second job while the first keeps running, a failover while a
+     * lost TaskManager still writes) then never append to one file. Otherwise (S3 with parts
+     * uploaded, which cannot be read back) it reopens the shard itself. {@link
+     * ShardOutput#target()} of the result says which.
      *
      * @throws LostShardException when the store no longer holds the shard's bytes
      */
-    ShardOutput resume(byte[] persisted) throws IOException;
+    ShardOutput resume(byte[] persisted, String copyTarget) throws IOException;
 
     /**
      * Makes the shard {@code closed} (from {@link ShardOutput#closeForCommit()}) visible under its

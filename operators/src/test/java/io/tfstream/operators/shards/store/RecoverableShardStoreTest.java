@@ -68,8 +68,75 @@ class RecoverableShardStoreTest {
         Leftovers.deleteFile(left.get(0));
 
         LostShardException e =
-                assertThrows(LostShardException.class, () -> store.resume(persisted));
-        assertEquals(new org.apache.flink.core.fs.Path(target).toString(), e.target());
+                assertThrows(
+                        LostShardException.class,
+                        () -> store.resume(persisted, target("00000000000000b1", 0)));
+        assertEquals(target, e.target());
+    }
+
+    /**
+     * A savepoint restored into a second job while the first keeps writing: the restored writer
+     * goes on in a copy, so each history's shard holds its own bytes after the common prefix; the
+     * same when the first job committed the shard before the restore.
+     */
+    @Test
+    void twoWritersRestoredFromOneSnapshotNeverShareAFile() throws Exception {
+        RecoverableShardStore store = RecoverableShardStore.of(base.toUri().toString());
+        String first = target("00000000000000dd", 0);
+        ShardOutput out = store.open(first);
+        out.write(bytes("common|"), 0, 7);
+        byte[] persisted = out.persist();
+        out.write(bytes("first job"), 0, 9);
+
+        String copy = target("00000000000000ee", 0);
+        ShardOutput restored = store.resume(persisted, copy);
+        assertEquals(copy, restored.target());
+        assertEquals(7, restored.size());
+        restored.write(bytes("second job"), 0, 10);
+        out.write(bytes(" goes on"), 0, 8);
+        store.commit(out.closeForCommit());
+        store.commit(restored.closeForCommit());
+        assertEquals("common|first job goes on", read(first));
+        assertEquals("common|second job", read(copy));
+
+        // the original is committed (renamed) already: its prefix is read from the shard itself
+        String late = target("00000000000000ff", 0);
+        ShardOutput again = store.resume(persisted, late);
+        again.write(bytes("third"), 0, 5);
+        store.commit(again.closeForCommit());
+        assertEquals("common|third", read(late));
+    }
+
+    /** After a failover the persisted in-progress file stays as it was: a snapshot may hold it. */
+    @Test
+    void aResumeLeavesTheOriginalInProgressFileUntouched() throws Exception {
+        RecoverableShardStore store = RecoverableShardStore.of(base.toUri().toString());
+        ShardOutput out = store.open(target("0000000000000011", 0));
+        out.write(bytes("kept"), 0, 4);
+        byte[] persisted = out.persist();
+        out.write(bytes(" and a crashed attempt's tail"), 0, 29);
+        out.release();
+
+        ShardOutput restored = store.resume(persisted, target("0000000000000022", 0));
+        restored.write(bytes("!"), 0, 1);
+        store.commit(restored.closeForCommit());
+        assertEquals("kept!", read(target("0000000000000022", 0)));
+        List<LeftoverUpload> left = Leftovers.listFiles(base.toUri().toString(), "part");
+        assertEquals(
+                List.of("0000000000000011"),
+                left.stream().map(u -> u.shard().run()).toList(),
+                "the original, listed for tfstream shards uploads");
+        for (LeftoverUpload u : left) {
+            Leftovers.deleteFile(u);
+        }
+        // a restore of the same snapshot again meets a lost shard
+        assertThrows(
+                LostShardException.class,
+                () -> store.resume(persisted, target("0000000000000033", 0)));
+    }
+
+    private static String read(String target) throws IOException {
+        return Files.readString(Path.of(java.net.URI.create(target)));
     }
 
     @Test
