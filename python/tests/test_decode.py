@@ -82,6 +82,24 @@ def test_typed_value_fields_are_read_with_tensorflows_last_value_fill():
     assert payloads.decode(m.SerializeToString()).features["x"].tolist() == [1.5, 2.5, 2.5]
 
 
+def test_a_huge_declared_shape_is_refused_before_anything_is_allocated():
+    m = tensor_batch_pb2.TensorBatch(rows=1)
+    t = _tensor(types_pb2.DT_INT64, [1 << 20, 1 << 20])  # 2^40 elements from one value
+    t.int64_val.append(7)
+    m.tensors["x"].CopyFrom(t)
+    payload = m.SerializeToString()
+    assert len(payload) < 40
+    with pytest.raises(payloads.PayloadError,
+                       match=r"tensor 'x' declares 1099511627776 elements .* max_elements 67108864"):
+        payloads.decode(payload)
+    small = _tensor(types_pb2.DT_INT64, [4])
+    small.int64_val.append(7)
+    m.tensors["x"].CopyFrom(small)
+    with pytest.raises(payloads.PayloadError, match="more than max_elements 3"):
+        payloads.decode(m.SerializeToString(), max_elements=3)
+    assert payloads.decode(m.SerializeToString(), max_elements=4).features["x"].tolist() == [7] * 4
+
+
 def test_sequence_prefixes_decide_the_kind_unless_told():
     m = tensor_batch_pb2.TensorBatch(rows=1)
     m.tensors["context/a"].CopyFrom(_tensor(types_pb2.DT_INT64, [1], b"\x07" + b"\x00" * 7))

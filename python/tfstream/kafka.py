@@ -9,7 +9,14 @@ from __future__ import annotations
 import logging
 from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
-from tfstream.payloads import Assembler, Batch, IncompleteBatch, decode, load_spec
+from tfstream.payloads import (
+    DEFAULT_MAX_ELEMENTS,
+    Assembler,
+    Batch,
+    IncompleteBatch,
+    decode,
+    load_spec,
+)
 from tfstream.payloads._types import PayloadError
 
 _log = logging.getLogger(__name__)
@@ -24,6 +31,7 @@ def consume(
     poll_timeout: float = 0.5,
     on_incomplete: Optional[Callable[[IncompleteBatch], None]] = None,
     config: Optional[Dict[str, object]] = None,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
     **settings,
 ) -> "PayloadConsumer":
     """Assembled batches (see :func:`tfstream.payloads.assemble`) from a payload topic (a name or
@@ -45,6 +53,9 @@ def consume(
 
     A batch's payloads must all reach this consumer: use one consumer per group, or keys that
     keep a batch's payloads in one partition (``output.batches.key``).
+
+    ``max_elements``: elements one tensor may declare at most, checked before allocating (see
+    :func:`tfstream.payloads.decode`); a payload over it raises :class:`PayloadError`.
     """
     conf: Dict[str, object] = {"auto.offset.reset": "earliest"}
     conf.update({k.replace("_", "."): v for k, v in settings.items()})
@@ -58,13 +69,14 @@ def consume(
     })
     topics = [topic] if isinstance(topic, str) else list(topic)
     return PayloadConsumer(topics, conf, load_spec(spec), idle_timeout, poll_timeout,
-                           on_incomplete)
+                           on_incomplete, max_elements)
 
 
 class PayloadConsumer:
     """An iterator of assembled batches over a Kafka consumer (see :func:`consume`)."""
 
-    def __init__(self, topics, conf, spec, idle_timeout, poll_timeout, on_incomplete):
+    def __init__(self, topics, conf, spec, idle_timeout, poll_timeout, on_incomplete,
+                 max_elements=DEFAULT_MAX_ELEMENTS):
         from confluent_kafka import Consumer  # the optional dependency, only here
 
         self._consumer = Consumer(conf)
@@ -72,6 +84,7 @@ class PayloadConsumer:
         self._idle = idle_timeout
         self._poll = poll_timeout
         self._on_incomplete = on_incomplete
+        self._max_elements = max_elements
         self._reset()
         self._closed = False
         self._commit_on_revoke = True
@@ -113,7 +126,7 @@ class PayloadConsumer:
             tp = (msg.topic(), msg.partition())
             self._next[tp] = msg.offset() + 1
             try:
-                batch = decode(msg.value())
+                batch = decode(msg.value(), max_elements=self._max_elements)
             except PayloadError as e:
                 raise PayloadError(
                     f"{tp[0]}-{tp[1]} offset {msg.offset()}: {e}") from e

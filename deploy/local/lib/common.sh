@@ -187,6 +187,30 @@ tfl_resolve() {
   )
 }
 
+# tfstream's Prometheus reporter (the metrics/ module: Flink's reporter bound to one address) as a
+# Flink plugin beside Flink's own, with the flink-metrics-prometheus jar it extends; built with
+# Maven when missing or older than its sources.
+tfl_metrics_plugin() {
+  local dir="$TFL_CACHE/plugins/tfstream-metrics" jar
+  jar="$(tfl_metrics_jar)"
+  if [ -z "$jar" ] || [ -n "$(find "$TFL_ROOT/metrics/src/main" "$TFL_ROOT/metrics/pom.xml" -newer "$jar" -print -quit)" ]; then
+    tfl_info "building tfstream's metrics reporter with Maven..."
+    tfl_mvn -f "$TFL_ROOT/pom.xml" -pl metrics -DskipTests -Dspotless.check.skip=true package
+    jar="$(tfl_metrics_jar)"
+    [ -n "$jar" ] || tfl_die 1 "Maven did not build the metrics reporter in $TFL_ROOT/metrics/target"
+  fi
+  mkdir -p "$dir"
+  rm -f "$dir"/*.jar
+  cp "$jar" "$TFL_CACHE"/plugins/metrics-prometheus/flink-metrics-prometheus-*.jar "$dir/"
+}
+
+tfl_metrics_jar() {
+  local j
+  for j in "$TFL_ROOT"/metrics/target/tfstream-metrics-*.jar; do
+    case "$j" in *-tests.jar | *-sources.jar | *'*'*) ;; *) echo "$j"; return ;; esac
+  done
+}
+
 tfl_resolved() {
   case "$1" in
     broker | flink)

@@ -12,6 +12,11 @@ tfl_tm_log() { echo "$TFL_LOGS/taskmanager-$1.log"; }
 tfl_flink_write_config() {
   mkdir -p "$TFL_CONF" "$TFL_STATE/flink/tmp" "$TFL_STATE/flink/web" "$TFL_STATE/flink/blobs"
   cp "$TFL_HOME/conf/log4j.properties" "$TFL_CONF/log4j.properties"
+  # config.yaml holds the S3 secret key: created readable by its owner only.
+  local old_umask
+  old_umask="$(umask)"
+  umask 077
+  rm -f "$TFL_CONF/config.yaml"
   cat >"$TFL_CONF/config.yaml" <<EOF
 # Written by $TFL_CMD from $TFL_STATE/cluster.env; rewritten at every up.
 # Extra settings: a file named by TFSTREAM_FLINK_CONFIG is appended below (its keys replace these).
@@ -46,9 +51,11 @@ s3.endpoint: $TFL_S3_ENDPOINT
 s3.path.style.access: true
 s3.access-key: $TFL_S3_ACCESS_KEY
 s3.secret-key: $TFL_S3_SECRET_KEY
-# Flink's Prometheus reporter (plugins/metrics-prometheus): each process serves /metrics on the
-# first free port of the range (the JobManager, started first, on the first one).
-metrics.reporter.prom.factory.class: org.apache.flink.metrics.prometheus.PrometheusReporterFactory
+# Flink's Prometheus reporter bound to loopback (tfstream's, plugins/tfstream-metrics: Flink's own
+# listens on every interface): each process serves /metrics on the first free port of the range
+# (the JobManager, started first, on the first one).
+metrics.reporter.prom.factory.class: io.tfstream.metrics.BoundPrometheusReporterFactory
+metrics.reporter.prom.host: 127.0.0.1
 metrics.reporter.prom.port: $TFSTREAM_METRICS_PORT-$((TFSTREAM_METRICS_PORT + 16))
 io.tmp.dirs: $TFL_STATE/flink/tmp
 web.tmpdir: $TFL_STATE/flink/web
@@ -67,6 +74,7 @@ EOF
     cat "$TFSTREAM_FLINK_CONFIG" >>"$TFL_CONF/config.yaml"
     printf '\n' >>"$TFL_CONF/config.yaml"
   fi
+  umask "$old_umask"
 }
 
 # The JVM memory flags (line 1) and dynamic properties (line 2) Flink derives from config.yaml for

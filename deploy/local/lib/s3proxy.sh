@@ -7,6 +7,11 @@ TFL_S3PROXY_LOG="$TFL_LOGS/s3proxy.log"
 
 tfl_s3proxy_write_config() {
   mkdir -p "$TFL_S3_DIR/$TFSTREAM_S3_BUCKET"
+  # Both files hold the secret key: created readable by their owner only.
+  local old_umask
+  old_umask="$(umask)"
+  umask 077
+  rm -f "$TFL_STATE/s3proxy.properties" "$TFL_STATE/s3-credentials.properties"
   cat >"$TFL_STATE/s3proxy.properties" <<EOF
 s3proxy.endpoint=$TFL_S3_ENDPOINT
 s3proxy.authorization=aws-v2-or-v4
@@ -18,6 +23,7 @@ EOF
   # The job's s3.credentials-file format, for jobs and tools that talk to this S3Proxy.
   printf 'access-key=%s\nsecret-key=%s\n' "$TFL_S3_ACCESS_KEY" "$TFL_S3_SECRET_KEY" \
     >"$TFL_STATE/s3-credentials.properties"
+  umask "$old_umask"
 }
 
 tfl_s3proxy_start() {

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Iterator, Optional
 
 from tfstream.payloads._assemble import Assembler, assemble as _assemble
-from tfstream.payloads._decode import decode, from_message
+from tfstream.payloads._decode import DEFAULT_MAX_ELEMENTS, decode, from_message
 from tfstream.payloads._rows import concat_values, merge_sources, slice_rows
 from tfstream.payloads._spec import Spec, SpecLike, load_spec
 from tfstream.payloads._tfrecord import detect_compression, records, write_records
@@ -31,14 +31,19 @@ from tfstream.payloads._types import (
 )
 
 __all__ = [
-    "Assembler", "Batch", "CorruptFileError", "EXAMPLE", "IncompleteBatch",
+    "DEFAULT_MAX_ELEMENTS", "Assembler", "Batch", "CorruptFileError", "EXAMPLE", "IncompleteBatch",
     "IncompleteBatchError", "PayloadError", "Ragged", "SEQUENCE_EXAMPLE", "SourceRange",
     "Sparse", "Spec", "assemble", "concat", "decode", "from_message", "load_spec", "read_file",
     "rebatch", "records", "detect_compression", "write_records",
 ]
 
 
-def read_file(path, compression: str = "auto", kind: Optional[str] = None) -> Iterator[Batch]:
+def read_file(
+    path,
+    compression: str = "auto",
+    kind: Optional[str] = None,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
+) -> Iterator[Batch]:
     """Every payload of a TFRecord file of payloads (what ``tfstream local`` leaves in
     ``batches.tfrecord``), decoded, in file order.
 
@@ -50,7 +55,7 @@ def read_file(path, compression: str = "auto", kind: Optional[str] = None) -> It
     """
     for offset, data in records(path, compression):
         try:
-            yield decode(data, kind)
+            yield decode(data, kind, max_elements)
         except PayloadError as e:
             raise PayloadError(f"{path}: record at byte {offset}: {e}") from e
 

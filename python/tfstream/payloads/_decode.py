@@ -27,6 +27,11 @@ FEATURE_LIST_LENGTHS = "feature_list_lengths/"
 _SEQUENCE_PREFIXES = (CONTEXT, FEATURE_LIST, FEATURE_LIST_LENGTHS)
 _STRING = types_pb2.DT_STRING
 
+#: Elements one tensor may have at most unless the caller allows more (512 MiB of int64): a
+#: payload's shape is checked against it before anything is allocated, since TensorFlow's
+#: last-value fill lets a few bytes declare any number of elements.
+DEFAULT_MAX_ELEMENTS = 1 << 26
+
 # little-endian, as tf.io.serialize_tensor writes tensor_content
 _NUMERIC = {
     types_pb2.DT_INT64: (np.dtype("<i8"), "int64_val"),
@@ -35,23 +40,29 @@ _NUMERIC = {
 }
 
 
-def decode(payload: bytes, kind: Optional[str] = None) -> Batch:
+def decode(
+    payload: bytes, kind: Optional[str] = None, max_elements: int = DEFAULT_MAX_ELEMENTS
+) -> Batch:
     """Decodes one ``tfstream.v1.TensorBatch`` payload.
 
     ``kind`` is ``"example"`` or ``"sequence_example"``; by default a payload whose tensor names
     all start with ``context/``, ``feature_list/`` or ``feature_list_lengths/`` is a
-    SequenceExample payload. Raises :class:`PayloadError` for bytes that are not a payload or a
-    tensor whose content does not match its dtype and shape.
+    SequenceExample payload. Raises :class:`PayloadError` for bytes that are not a payload, a
+    tensor whose content does not match its dtype and shape, or one whose shape declares more
+    than ``max_elements`` elements (checked before allocating; default
+    :data:`DEFAULT_MAX_ELEMENTS`).
     """
     message = tensor_batch_entries_pb2.TensorBatchEntries()
     try:
         message.ParseFromString(payload)
     except DecodeError as e:
         raise PayloadError(f"not a tfstream.v1.TensorBatch ({len(payload)} bytes): {e}") from e
-    return from_message(message, kind)
+    return from_message(message, kind, max_elements)
 
 
-def from_message(message, kind: Optional[str] = None) -> Batch:
+def from_message(
+    message, kind: Optional[str] = None, max_elements: int = DEFAULT_MAX_ELEMENTS
+) -> Batch:
     """A Batch from a parsed ``TensorBatch`` (or ``TensorBatchEntries``) message (see
     :func:`decode`)."""
     if isinstance(message, tensor_batch_pb2.TensorBatch):
@@ -79,15 +90,15 @@ def from_message(message, kind: Optional[str] = None) -> Batch:
         kind=kind,
     )
     if kind == EXAMPLE:
-        batch.features = _features(tensors, "")
+        batch.features = _features(tensors, "", max_elements)
     else:
-        batch.context = _features(tensors, CONTEXT)
-        batch.feature_lists = _features(tensors, FEATURE_LIST)
-        batch.feature_list_lengths = _features(tensors, FEATURE_LIST_LENGTHS)
+        batch.context = _features(tensors, CONTEXT, max_elements)
+        batch.feature_lists = _features(tensors, FEATURE_LIST, max_elements)
+        batch.feature_list_lengths = _features(tensors, FEATURE_LIST_LENGTHS, max_elements)
     return batch
 
 
-def _features(tensors, prefix: str) -> Dict[str, Value]:
+def _features(tensors, prefix: str, max_elements: int) -> Dict[str, Value]:
     """The tensors under ``prefix`` grouped by feature, with TensorBatchCodec.decode's rules: a
     name with ``/indices``, ``/values`` and ``/dense_shape`` siblings is sparse, one with
     ``/values`` and ``/row_splits`` ragged (``/row_splits/1``, ... inward), any other dense."""
@@ -100,31 +111,33 @@ def _features(tensors, prefix: str) -> Dict[str, Value]:
             values, shape = base + "/values", base + "/dense_shape"
             if values in protos and shape in protos:
                 out[base] = Sparse(
-                    _array(prefix + name, protos[name]),
-                    _array(prefix + values, protos[values]),
-                    _array(prefix + shape, protos[shape]),
+                    _array(prefix + name, protos[name], max_elements),
+                    _array(prefix + values, protos[values], max_elements),
+                    _array(prefix + shape, protos[shape], max_elements),
                 )
                 used.update((name, values, shape))
         elif name.endswith("/row_splits"):
             base = name[: -len("/row_splits")]
             values = base + "/values"
             if values in protos:
-                splits = [_array(prefix + name, protos[name])]
+                splits = [_array(prefix + name, protos[name], max_elements)]
                 used.add(name)
                 k = 1
                 while f"{name}/{k}" in protos:
-                    splits.append(_array(f"{prefix}{name}/{k}", protos[f"{name}/{k}"]))
+                    splits.append(
+                        _array(f"{prefix}{name}/{k}", protos[f"{name}/{k}"], max_elements)
+                    )
                     used.add(f"{name}/{k}")
                     k += 1
-                out[base] = Ragged(_array(prefix + values, protos[values]), splits)
+                out[base] = Ragged(_array(prefix + values, protos[values], max_elements), splits)
                 used.add(values)
     for name in sorted(protos):
         if name not in used:
-            out[name] = _array(prefix + name, protos[name])
+            out[name] = _array(prefix + name, protos[name], max_elements)
     return dict(sorted(out.items()))
 
 
-def _array(name: str, proto) -> np.ndarray:
+def _array(name: str, proto, max_elements: int) -> np.ndarray:
     """A TensorProto as an ndarray: numbers viewed in ``tensor_content`` without a copy (or from
     the typed repeated field, TensorFlow's last-value fill included), strings as an object array
     of ``bytes``."""
@@ -132,6 +145,11 @@ def _array(name: str, proto) -> np.ndarray:
     if shape and min(shape) < 0:
         raise PayloadError(f"tensor '{name}' has an unknown dimension in its shape {shape}")
     n = math.prod(shape)
+    if n > max_elements:
+        raise PayloadError(
+            f"tensor '{name}' declares {n} elements (shape {shape[:8]}), more than max_elements "
+            f"{max_elements}"
+        )
     dt = proto.dtype
     numeric = _NUMERIC.get(dt)
     if numeric is None:

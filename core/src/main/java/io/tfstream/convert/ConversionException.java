@@ -1,5 +1,7 @@
 package io.tfstream.convert;
 
+import io.tfstream.text.Quoted;
+
 /**
  * A JSON or Avro record that cannot become the schema's {@code tf.train.Example}: the path of the
  * field at fault ({@code user.age}, {@code tags[2]}; {@code $} for the record as a whole) and why.
@@ -13,14 +15,15 @@ public final class ConversionException extends Exception {
 
     private final String path;
 
+    /** {@code path} comes from the input (field names): it is cut ({@link Quoted}). */
     public ConversionException(String path, String reason) {
-        super("field " + path + ": " + reason);
-        this.path = path;
+        super("field " + Quoted.cut(path) + ": " + reason);
+        this.path = Quoted.cut(path);
     }
 
     public ConversionException(String path, String reason, Throwable cause) {
-        super("field " + path + ": " + reason, cause);
-        this.path = path;
+        super("field " + Quoted.cut(path) + ": " + reason, cause);
+        this.path = Quoted.cut(path);
     }
 
     /** The path of the field at fault, or {@link #RECORD}. */

@@ -1,6 +1,7 @@
 package io.tfstream.convert;
 
 import io.tfstream.spec.DType;
+import io.tfstream.text.Quoted;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -180,13 +181,17 @@ public final class JsonToExample implements ExampleConverter {
                 if (number) {
                     sc.readNumber(JsonScanner.INT_VALUE);
                     if (!sc.integral()) {
-                        throw misfit(slot, index, "JSON number " + sc.numberText(), "does not fit");
+                        throw misfit(
+                                slot,
+                                index,
+                                "JSON number " + Quoted.cut(sc.numberText()),
+                                "does not fit");
                     }
                     if (!sc.longValue(this.number)) {
                         throw misfit(
                                 slot,
                                 index,
-                                "JSON number " + sc.numberText(),
+                                "JSON number " + Quoted.cut(sc.numberText()),
                                 "is out of the int64 range");
                     }
                     builder.addInt(slot, this.number[0]);
@@ -233,7 +238,7 @@ public final class JsonToExample implements ExampleConverter {
     private String describe(int c, boolean number) throws ConversionException {
         if (number) {
             sc.readNumber(0);
-            return "JSON number " + sc.numberText();
+            return "JSON number " + Quoted.cut(sc.numberText());
         }
         return switch (c) {
             case '{' -> "a JSON object";
@@ -265,7 +270,7 @@ public final class JsonToExample implements ExampleConverter {
     }
 
     private static String quote(String s) {
-        return "\"" + (s.length() <= 40 ? s : s.substring(0, 40) + "...") + "\"";
+        return "\"" + Quoted.cut(s) + "\"";
     }
 
     /** Feature names as UTF-8 bytes in an open-addressing table, matched without a String. */

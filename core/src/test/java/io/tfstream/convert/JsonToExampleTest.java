@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.spec.DType;
 import io.tfstream.testing.ProtoFeatures;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -124,6 +125,28 @@ class JsonToExampleTest {
         assertEquals(path, e.path(), e.getMessage());
         assertTrue(e.getMessage().contains(message), e.getMessage());
         assertTrue(e.getMessage().startsWith("field " + path + ": "), e.getMessage());
+    }
+
+    /** A refusal quotes at most 64 characters of what it refuses, however long the input. */
+    @Test
+    void refusalsQuoteTheInputCut() {
+        String digits = "9".repeat(10_000_000);
+        for (String json :
+                List.of(
+                        "{\"i\": " + digits + "}",
+                        "{\"i\": 1." + digits + "}",
+                        "{\"s\": " + digits + "}",
+                        "{\"i\": \"" + digits + "\"}")) {
+            ConversionException e =
+                    assertThrows(
+                            ConversionException.class,
+                            () ->
+                                    convert(
+                                            new JsonToExample(FEATURES, ConvertOptions.defaults()),
+                                            json));
+            assertTrue(e.getMessage().length() < 200, e.getMessage());
+            assertTrue(e.getMessage().matches(".*\\(1000000[0-9] characters\\).*"), e.getMessage());
+        }
     }
 
     @Test

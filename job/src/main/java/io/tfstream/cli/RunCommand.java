@@ -94,14 +94,14 @@ final class RunCommand implements Callable<Integer> {
         if (metricsPort != null) {
             PrometheusEndpoint.enable(flink, metricsPort);
         }
-        JobLauncher.initializeFileSystems(flink);
         String savepoints =
                 job.config().checkpointDir().isPresent()
                         ? job.config().checkpointDir().get()
                         : Files.createTempDirectory("tfstream-savepoints").toUri().toString();
         String name = job.config().get(JobOptions.JOB_NAME);
         try (EmbeddedCluster cluster =
-                EmbeddedCluster.start(flink, job.config().get(JobOptions.REST_PORT), slots)) {
+                EmbeddedCluster.start(
+                        job.config(), flink, job.config().get(JobOptions.REST_PORT), slots)) {
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.getExecutionEnvironment(flink);
             env.setParallelism(slots);

@@ -40,7 +40,29 @@ public final class EmbeddedCluster implements AutoCloseable {
         return conf;
     }
 
-    /** Starts a cluster on {@code restPort} (0: any free port) with {@code slots} slots. */
+    /**
+     * Starts a cluster on {@code restPort} (0: any free port) with {@code slots} slots, and
+     * initialises this JVM's file systems for the job of {@code config} ({@link
+     * JobLauncher#initializeFileSystems}, after the cluster's own start, which initialises them
+     * with the cluster's configuration: the S3 credentials stay out of that, and so out of the web
+     * UI).
+     */
+    public static EmbeddedCluster start(
+            JobConfig config, Configuration flink, int restPort, int slots) throws Exception {
+        EmbeddedCluster cluster = start(flink, restPort, slots);
+        try {
+            JobLauncher.initializeFileSystems(config, flink);
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    /**
+     * Starts a cluster on {@code restPort} (0: any free port) with {@code slots} slots; this JVM's
+     * file systems get the cluster's configuration, without any job's S3 credentials.
+     */
     public static EmbeddedCluster start(Configuration flink, int restPort, int slots)
             throws Exception {
         Configuration conf = new Configuration(flink);

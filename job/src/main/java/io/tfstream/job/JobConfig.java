@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -23,9 +22,6 @@ import org.apache.flink.configuration.Configuration;
  * ValidationConfig}), each also turning its options into the operators' settings.
  */
 public final class JobConfig {
-    private static final Pattern SECRET =
-            Pattern.compile("(?i).*(password|secret|jaas|credential|token|sasl\\.login).*");
-
     private final Configuration options;
     private final Properties sourceProperties;
     private final Properties outputProperties;
@@ -125,7 +121,13 @@ public final class JobConfig {
         if (current == null) {
             return value;
         }
-        warnings.add(o.key() + ": '" + value + "' is deprecated, use '" + current + "'");
+        warnings.add(
+                o.key()
+                        + ": '"
+                        + Secrets.shown(o.key(), value)
+                        + "' is deprecated, use '"
+                        + Secrets.shown(o.key(), current)
+                        + "'");
         return current;
     }
 
@@ -272,15 +274,10 @@ public final class JobConfig {
         for (Map.Entry<String, String> e : given.entrySet()) {
             b.append(e.getKey())
                     .append(": ")
-                    .append(isSecret(e.getKey()) ? "******" : e.getValue())
+                    .append(Secrets.shown(e.getKey(), e.getValue()))
                     .append('\n');
         }
         return b.toString();
-    }
-
-    /** Whether a key's value must never be printed or logged. */
-    static boolean isSecret(String key) {
-        return SECRET.matcher(key.toLowerCase(Locale.ROOT)).matches();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import io.tfstream.text.Quoted;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -30,9 +31,22 @@ public final class JobConfigFiles {
         for (String s : sets) {
             int eq = s.indexOf('=');
             if (eq <= 0) {
-                throw new JobConfigException("--set expects key=value, got '" + s + "'");
+                throw new JobConfigException(
+                        "--set expects key=value, got '" + Quoted.cut(s) + "'");
             }
-            flat.put(s.substring(0, eq).trim(), s.substring(eq + 1));
+            String key = s.substring(0, eq).trim();
+            String value = s.substring(eq + 1);
+            if (Secrets.isSecret(key) && !Secrets.isReference(value)) {
+                // Program arguments end up in the JobManager's configuration, shown by the web UI.
+                throw new JobConfigException(
+                        "--set "
+                                + key
+                                + ": secrets are not taken on the command line, where a cluster"
+                                + " keeps and shows them; put it in the --config file (read where"
+                                + " the job starts) or, for Kafka settings, refer to a Kafka config"
+                                + " provider: ${provider:path:key}");
+            }
+            flat.put(key, value);
         }
         return flat;
     }

@@ -22,12 +22,16 @@ public final class JobLauncher {
     }
 
     /**
-     * Initialises Flink's file systems with {@code flink} (the S3 settings among them) for a job
-     * run in this JVM; a cluster reads them from its own configuration when it starts.
+     * Initialises Flink's file systems in this JVM with {@code flink} and the S3 credentials of
+     * {@code config} ({@link S3Settings}), for a job run here; a cluster reads them from its own
+     * configuration when it starts. The credentials go nowhere else: not into {@code flink}, which
+     * the job graph carries.
      */
-    public static void initializeFileSystems(Configuration flink) {
+    public static void initializeFileSystems(JobConfig config, Configuration flink) {
+        Configuration withCredentials = new Configuration(flink);
+        S3Settings.applyCredentials(config, System.getenv(), withCredentials);
         try {
-            org.apache.flink.core.fs.FileSystem.initialize(flink, null);
+            org.apache.flink.core.fs.FileSystem.initialize(withCredentials, null);
         } catch (Exception e) {
             throw new JobConfigException(
                     "cannot initialise the file systems: " + e.getMessage(), e);
@@ -43,8 +47,9 @@ public final class JobLauncher {
 
     /**
      * The Flink settings of the job: the {@code flink.*} pass-through, no Kryo fallback for any
-     * record type ({@code pipeline.generic-types: false}), the S3 settings ({@link S3Settings}) and
-     * the checkpoint directory when set (a {@code flink.*} setting, {@link CheckpointDir}).
+     * record type ({@code pipeline.generic-types: false}), the S3 endpoint and path style ({@link
+     * S3Settings}, never credentials) and the checkpoint directory when set (a {@code flink.*}
+     * setting, {@link CheckpointDir}).
      */
     public static Configuration flinkConfiguration(JobConfig config) {
         Configuration conf = new Configuration();
@@ -53,7 +58,7 @@ public final class JobLauncher {
         }
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         conf.set(PipelineOptions.NAME, config.get(JobOptions.JOB_NAME));
-        S3Settings.apply(config, System.getenv(), conf);
+        S3Settings.applyLocation(config, conf);
         return conf;
     }
 }

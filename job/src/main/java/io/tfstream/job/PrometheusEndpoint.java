@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import io.tfstream.metrics.BoundPrometheusReporterFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -7,11 +8,12 @@ import java.net.URI;
 import org.apache.flink.configuration.Configuration;
 
 /**
- * Flink's own Prometheus reporter ({@code flink-metrics-prometheus}) on an embedded cluster: every
- * metric of the JobManager and the TaskManager, the job's {@code tfstream} metrics and the Kafka
- * source's lag among them, served at {@code http://127.0.0.1:<port>/metrics} while the cluster
- * runs. A reporter is cluster configuration: on a Flink cluster the same two keys go into its
- * config.yaml and the jar into its {@code plugins/} (docs/operations.md#metrics-in-prometheus).
+ * Flink's Prometheus reporter on an embedded cluster, bound to loopback ({@link
+ * BoundPrometheusReporterFactory}: Flink's own listens on every interface): every metric of the
+ * JobManager and the TaskManager, the job's {@code tfstream} metrics and the Kafka source's lag
+ * among them, served at {@code http://127.0.0.1:<port>/metrics} while the cluster runs. A reporter
+ * is cluster configuration: on a Flink cluster the same keys go into its config.yaml and the jars
+ * into its {@code plugins/} (docs/operations.md#metrics-in-prometheus).
  */
 public final class PrometheusEndpoint {
     /** The reporter's name in the {@code metrics.reporter.<name>.*} keys. */
@@ -23,9 +25,14 @@ public final class PrometheusEndpoint {
     /** {@code metrics.reporter.prom.port}: a port or a range such as {@code 9249-9259}. */
     public static final String PORT_KEY = "metrics.reporter." + REPORTER + ".port";
 
+    /** {@code metrics.reporter.prom.host}: the address the endpoint listens on. */
+    public static final String HOST_KEY = "metrics.reporter." + REPORTER + ".host";
+
     /** The reporter's factory, found through its service file in the jar. */
-    public static final String FACTORY =
-            "org.apache.flink.metrics.prometheus.PrometheusReporterFactory";
+    public static final String FACTORY = BoundPrometheusReporterFactory.class.getName();
+
+    /** Where an embedded cluster's endpoint listens: this host's processes only. */
+    public static final String HOST = BoundPrometheusReporterFactory.DEFAULT_HOST;
 
     private PrometheusEndpoint() {}
 
@@ -38,7 +45,7 @@ public final class PrometheusEndpoint {
             throw new JobConfigException(flag + " must be 1..65535, got " + port);
         }
         try (ServerSocket s = new ServerSocket()) {
-            s.bind(new InetSocketAddress(port));
+            s.bind(new InetSocketAddress(HOST, port));
         } catch (IOException e) {
             throw new JobConfigException(
                     "port " + port + " (" + flag + ", the Prometheus endpoint) is in use");
@@ -48,11 +55,12 @@ public final class PrometheusEndpoint {
     /** Adds the reporter on {@code port} to {@code flink} (after {@link #checkPort}). */
     public static void enable(Configuration flink, int port) {
         flink.setString(FACTORY_KEY, FACTORY);
+        flink.setString(HOST_KEY, HOST);
         flink.setString(PORT_KEY, Integer.toString(port));
     }
 
     /** Where Prometheus scrapes the reporter on {@code port}. */
     public static URI url(int port) {
-        return URI.create("http://127.0.0.1:" + port + "/metrics");
+        return URI.create("http://" + HOST + ":" + port + "/metrics");
     }
 }

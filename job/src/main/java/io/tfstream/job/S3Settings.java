@@ -14,12 +14,13 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
- * The S3 settings of {@code s3://} shard paths as the Flink configuration keys {@code
- * flink-s3-fs-hadoop} reads when the file system is initialised: {@code s3.endpoint}, {@code
- * s3.path.style.access}, {@code s3.access-key}, {@code s3.secret-key}. Credentials come from {@code
- * s3.credentials-file} (properties {@code access-key} and {@code secret-key}) or the environment
- * ({@code AWS_ACCESS_KEY_ID}, {@code AWS_SECRET_ACCESS_KEY}); without either, the AWS default chain
- * applies. Secrets are never part of a message.
+ * The S3 settings of {@code s3://} paths as the Flink configuration keys {@code flink-s3-fs-hadoop}
+ * reads when the file system is initialised: {@code s3.endpoint} and {@code s3.path.style.access}
+ * in the job's configuration, {@code s3.access-key} and {@code s3.secret-key} only where this JVM's
+ * file systems are initialised. Credentials come from {@code s3.credentials-file} (properties
+ * {@code access-key} and {@code secret-key}) or the environment ({@code AWS_ACCESS_KEY_ID}, {@code
+ * AWS_SECRET_ACCESS_KEY}); without either, the AWS default chain applies. Secrets are never part of
+ * a message, a job graph or a file readable by others.
  */
 public final class S3Settings {
     /** The Flink S3 file systems' endpoint key ({@code flink-s3-fs-hadoop}). */
@@ -32,22 +33,35 @@ public final class S3Settings {
 
     private S3Settings() {}
 
-    /** Writes an {@code s3.credentials-file} holding these keys; returns {@code file}. */
-    public static java.nio.file.Path writeCredentialsFile(
-            java.nio.file.Path file, String accessKey, String secretKey)
-            throws java.io.IOException {
-        return java.nio.file.Files.writeString(
+    /**
+     * Writes an {@code s3.credentials-file} holding these keys, readable by its owner only (created
+     * so: never readable by others, not even for a moment); returns {@code file}.
+     */
+    public static Path writeCredentialsFile(Path file, String accessKey, String secretKey)
+            throws IOException {
+        return OwnerOnlyFiles.write(
                 file, "access-key=" + accessKey + "\nsecret-key=" + secretKey + "\n");
     }
 
-    /** Adds the S3 keys of {@code config} to {@code flink}, reading credentials as documented. */
-    public static void apply(JobConfig config, Map<String, String> env, Configuration flink) {
+    /**
+     * Adds the S3 endpoint and path style of {@code config} to {@code flink}: the settings a job's
+     * Flink configuration (and with it its job graph) may carry.
+     */
+    public static void applyLocation(JobConfig config, Configuration flink) {
         if (config.contains(JobOptions.S3_ENDPOINT)) {
             flink.setString("s3.endpoint", config.get(JobOptions.S3_ENDPOINT));
         }
         if (config.get(JobOptions.S3_PATH_STYLE_ACCESS)) {
             flink.setString("s3.path.style.access", "true");
         }
+    }
+
+    /**
+     * Adds the S3 credentials of {@code config} (read as documented) to {@code flink}, for Flink's
+     * file systems in this JVM only ({@link JobLauncher#initializeFileSystems}): never to the
+     * configuration a job is built with, which travels in its job graph and shows in the web UI.
+     */
+    static void applyCredentials(JobConfig config, Map<String, String> env, Configuration flink) {
         String access = env.get("AWS_ACCESS_KEY_ID");
         String secret = env.get("AWS_SECRET_ACCESS_KEY");
         if (config.contains(JobOptions.S3_CREDENTIALS_FILE)) {

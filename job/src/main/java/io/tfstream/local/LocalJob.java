@@ -2,7 +2,6 @@ package io.tfstream.local;
 
 import io.tfstream.job.EmbeddedCluster;
 import io.tfstream.job.JobConfig;
-import io.tfstream.job.JobLauncher;
 import io.tfstream.job.JobOptions;
 import io.tfstream.job.JobSchema;
 import io.tfstream.job.KafkaStartupChecks;
@@ -88,11 +87,11 @@ final class LocalJob {
         }
         KafkaStartupChecks.check(config);
         Configuration flink = EmbeddedCluster.configuration(config);
-        JobLauncher.initializeFileSystems(flink);
         if (metricsPort != null) {
             PrometheusEndpoint.enable(flink, metricsPort);
         }
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(flink, restPort, parallelism)) {
+        try (EmbeddedCluster cluster =
+                EmbeddedCluster.start(config, flink, restPort, parallelism)) {
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.getExecutionEnvironment(flink);
             env.setParallelism(parallelism);

@@ -379,7 +379,7 @@ class FileSourceITCase extends KafkaJobTestBase {
             m.put("flink.restart-strategy.type", "none");
             JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
             var flink = JobLauncher.flinkConfiguration(job.config());
-            JobLauncher.initializeFileSystems(flink);
+            JobLauncher.initializeFileSystems(job.config(), flink);
             // Uploaded through the S3 API, as any writer would (objects get their ETags).
             for (String f : List.of("a.tfrecord.gz", "b.tfrecord")) {
                 var target =

@@ -89,6 +89,79 @@ class JobConfigTest {
         assertFalse(c.toString().contains("secret-stuff"));
     }
 
+    /** One rule for secrets: what is masked wherever settings are shown. */
+    @Test
+    void secretsAreKnownByTheirKeysAndPlacesOfSecretsAreNot() {
+        for (String key :
+                List.of(
+                        "source.properties.sasl.jaas.config",
+                        "source.properties.ssl.keystore.password",
+                        "source.properties.ssl.keystore.key",
+                        "source.properties.ssl.key.password",
+                        "output.properties.basic.auth.user.info",
+                        "source.properties.sasl.oauthbearer.client.credentials.client.secret",
+                        "schema-registry.api-key",
+                        "registry.apikey",
+                        "flink.s3.access-key",
+                        "flink.s3.secret-key",
+                        "flink.fs.azure.account.key.x.blob.core.windows.net.private",
+                        "source.properties.sasl.login.refresh.buffer.seconds",
+                        "http.auth.header")) {
+            assertTrue(Secrets.isSecret(key), key);
+            assertEquals(Secrets.MASK, Secrets.shown(key, "value"));
+        }
+        for (String key :
+                List.of(
+                        "s3.credentials-file",
+                        "source.properties.ssl.keystore.location",
+                        "source.properties.sasl.mechanism",
+                        "source.properties.security.protocol",
+                        "source.properties.sasl.oauthbearer.token.endpoint.url",
+                        "source.properties.sasl.login.callback.handler.class",
+                        "output.properties.basic.auth.credentials.source",
+                        "source.properties.ssl.keystore.type",
+                        "batch.max-records")) {
+            assertFalse(Secrets.isSecret(key), key);
+        }
+    }
+
+    /**
+     * Program arguments (where {@code --set} goes on a cluster) are kept in the JobManager's
+     * configuration, which the web UI shows: secrets are refused there, without echoing them, and
+     * taken from the configuration file or as a reference to a Kafka config provider.
+     */
+    @Test
+    void aSecretOnTheCommandLineIsRefusedWithoutEchoingIt() {
+        JobConfigException e =
+                assertThrows(
+                        JobConfigException.class,
+                        () ->
+                                JobConfigFiles.read(
+                                        null,
+                                        List.of(
+                                                "source.properties.ssl.keystore.password=hunter2")));
+        assertTrue(e.getMessage().startsWith("--set source.properties.ssl.keystore.password:"));
+        assertTrue(e.getMessage().contains("--config file"), e.getMessage());
+        assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
+        assertEquals(
+                "${file:/etc/kafka/secrets.properties:password}",
+                JobConfigFiles.read(
+                                null,
+                                List.of(
+                                        "source.properties.ssl.keystore.password="
+                                                + "${file:/etc/kafka/secrets.properties:password}"))
+                        .get("source.properties.ssl.keystore.password"));
+        assertEquals(
+                "/etc/s3.properties",
+                JobConfigFiles.read(null, List.of("s3.credentials-file=/etc/s3.properties"))
+                        .get("s3.credentials-file"));
+        String huge = "x".repeat(100_000);
+        JobConfigException bad =
+                assertThrows(
+                        JobConfigException.class, () -> JobConfigFiles.read(null, List.of(huge)));
+        assertTrue(bad.getMessage().length() < 200, bad.getMessage());
+    }
+
     @Test
     void unknownKeysAreRejectedNamingTheOptionsOfTheirGroup() {
         Map<String, Object> m = minimal();

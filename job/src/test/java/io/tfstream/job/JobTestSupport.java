@@ -135,7 +135,7 @@ public final class JobTestSupport {
     /** Starts the pipeline of prepared job {@code job}, as {@link #startPipeline(Map, String)}. */
     public static JobClient startPipeline(JobLauncher.Prepared job, String name) throws Exception {
         Configuration flink = JobLauncher.flinkConfiguration(job.config());
-        JobLauncher.initializeFileSystems(flink);
+        JobLauncher.initializeFileSystems(job.config(), flink);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         TfstreamPipeline.build(env, job.config(), job.schema());
         return env.executeAsync(name);

@@ -105,11 +105,16 @@ class PrometheusMetricsITCase {
         Configuration flink = EmbeddedCluster.configuration(job.config());
         PrometheusEndpoint.checkPort(port, "test");
         PrometheusEndpoint.enable(flink, port);
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(flink, 0, PARALLELISM * 2)) {
+        try (EmbeddedCluster cluster =
+                EmbeddedCluster.start(job.config(), flink, 0, PARALLELISM * 2)) {
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.getExecutionEnvironment(flink);
             TfstreamPipeline.build(env, job.config(), job.schema());
             JobID id = cluster.submit(env, "prom-job");
+            // loopback only, read from the kernel's socket table (no other address contacted)
+            assertEquals(
+                    java.util.Set.of("127.0.0.1"),
+                    io.tfstream.metrics.ListeningSockets.addressesOf(port));
 
             List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
             for (int i = 0; i < GOOD; i++) {

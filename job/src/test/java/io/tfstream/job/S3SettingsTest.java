@@ -32,7 +32,8 @@ class S3SettingsTest {
     @Test
     void endpointPathStyleAndCredentialsFromTheEnvironment() {
         Configuration flink = new Configuration();
-        S3Settings.apply(
+        S3Settings.applyLocation(JobConfig.of(base()), flink);
+        S3Settings.applyCredentials(
                 JobConfig.of(base()),
                 Map.of("AWS_ACCESS_KEY_ID", "id", "AWS_SECRET_ACCESS_KEY", "shh"),
                 flink);
@@ -49,7 +50,7 @@ class S3SettingsTest {
         Map<String, Object> m = base();
         m.put("s3.credentials-file", file.toString());
         Configuration flink = new Configuration();
-        S3Settings.apply(
+        S3Settings.applyCredentials(
                 JobConfig.of(m),
                 Map.of("AWS_ACCESS_KEY_ID", "id", "AWS_SECRET_ACCESS_KEY", "shh"),
                 flink);
@@ -61,17 +62,38 @@ class S3SettingsTest {
                 assertThrows(
                                 JobConfigException.class,
                                 () ->
-                                        S3Settings.apply(
+                                        S3Settings.applyCredentials(
                                                 JobConfig.of(m), Map.of(), new Configuration()))
                         .getMessage();
         assertEquals("s3.credentials-file: " + file + " must hold access-key and secret-key", e);
         assertFalse(e.contains("only-id"));
     }
 
+    /**
+     * The job's Flink configuration is what its job graph carries and the web UI shows: endpoint
+     * and path style, never a key; and a credentials file written by tfstream is its owner's only.
+     */
+    @Test
+    void theJobsFlinkConfigurationCarriesNoCredentials() throws Exception {
+        Path file =
+                S3Settings.writeCredentialsFile(
+                        dir.resolve("owner-only.properties"), "MARKERACCESSID", "MARKERSECRET");
+        assertEquals(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"),
+                Files.getPosixFilePermissions(file));
+        Map<String, Object> m = base();
+        m.put("s3.credentials-file", file.toString());
+        Configuration flink = JobLauncher.flinkConfiguration(JobConfig.of(m));
+        assertEquals("http://127.0.0.1:9000", flink.getString("s3.endpoint", null));
+        String all = flink.toMap().toString();
+        assertFalse(all.contains("MARKER"), all);
+        assertFalse(all.contains("access-key") || all.contains("secret-key"), all);
+    }
+
     @Test
     void withoutCredentialsTheDefaultChainApplies() {
         Configuration flink = new Configuration();
-        S3Settings.apply(JobConfig.of(new HashMap<>(base())), Map.of(), flink);
+        S3Settings.applyCredentials(JobConfig.of(new HashMap<>(base())), Map.of(), flink);
         assertNull(flink.getString("s3.access-key", null));
     }
 }

@@ -262,23 +262,9 @@ class S3ShardStoreITCase {
     @Test
     void aCompletionByAnotherJobIsNeverTakenForThisCommit() throws Exception {
         String target = target(RUN, 0, 3);
-        byte[] persisted;
-        try (S3ShardStore store = factory.create()) {
-            ShardOutput out = store.open(target);
-            write(out, random(5 * MIB, 20), 0, 5 * MIB);
-            persisted = out.persist(); // part 1 uploaded, held by the savepoint
-        }
-        byte[] first;
-        byte[] second;
-        try (S3ShardStore a = factory.create();
-                S3ShardStore b = factory.create()) {
-            ShardOutput outA = a.resume(persisted, target);
-            ShardOutput outB = b.resume(persisted, target);
-            write(outA, random(1000, 21), 0, 1000);
-            first = outA.closeForCommit();
-            write(outB, random(1000, 22), 0, 1000); // same size, other bytes, same part number
-            second = outB.closeForCommit();
-        }
+        List<byte[]> closed = twoJobsOnOneUpload(target, random(1000, 21), random(1000, 22));
+        byte[] first = closed.get(0);
+        byte[] second = closed.get(1);
         try (S3ShardStore store = factory.create()) {
             store.commit(second);
             IOException e = assertThrows(IOException.class, () -> store.commit(first));
@@ -295,24 +281,10 @@ class S3ShardStoreITCase {
     @Test
     void aCompletionWithAPartReplacedByAnotherJobIsALostShard() throws Exception {
         String target = target(RUN, 0, 4);
-        byte[] persisted;
-        try (S3ShardStore store = factory.create()) {
-            ShardOutput out = store.open(target);
-            write(out, random(5 * MIB, 30), 0, 5 * MIB);
-            persisted = out.persist();
-        }
-        byte[] replaced;
-        byte[] latest;
         byte[] data = random(1000, 32);
-        try (S3ShardStore a = factory.create();
-                S3ShardStore b = factory.create()) {
-            ShardOutput outA = a.resume(persisted, target);
-            ShardOutput outB = b.resume(persisted, target);
-            write(outA, random(1000, 31), 0, 1000);
-            replaced = outA.closeForCommit();
-            write(outB, data, 0, 1000); // part 2 again, after the first job's
-            latest = outB.closeForCommit();
-        }
+        List<byte[]> closed = twoJobsOnOneUpload(target, random(1000, 31), data);
+        byte[] replaced = closed.get(0);
+        byte[] latest = closed.get(1);
         try (S3ShardStore store = factory.create()) {
             LostShardException e =
                     assertThrows(LostShardException.class, () -> store.commit(replaced));
@@ -322,6 +294,29 @@ class S3ShardStoreITCase {
         byte[] object = read(target);
         assertEquals(5 * MIB + 1000, object.length);
         assertArrayEquals(data, java.util.Arrays.copyOfRange(object, 5 * MIB, object.length));
+    }
+
+    /**
+     * A shard with part 1 uploaded at a savepoint, resumed by two jobs (two stores), each writing
+     * its own bytes as part 2 (the second job's last) and closing: the two closed states.
+     */
+    private List<byte[]> twoJobsOnOneUpload(String target, byte[] first, byte[] second)
+            throws Exception {
+        byte[] persisted;
+        try (S3ShardStore store = factory.create()) {
+            ShardOutput out = store.open(target);
+            write(out, random(5 * MIB, 20), 0, 5 * MIB);
+            persisted = out.persist(); // part 1 uploaded, held by the savepoint
+        }
+        try (S3ShardStore a = factory.create();
+                S3ShardStore b = factory.create()) {
+            ShardOutput outA = a.resume(persisted, target);
+            ShardOutput outB = b.resume(persisted, target);
+            write(outA, first, 0, first.length);
+            byte[] closedA = outA.closeForCommit();
+            write(outB, second, 0, second.length); // the same part number, after the first's
+            return List.of(closedA, outB.closeForCommit());
+        }
     }
 
     @Test

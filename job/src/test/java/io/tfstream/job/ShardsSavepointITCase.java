@@ -74,13 +74,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         settings.put("shards.compression", compression);
 
         produce(name + "-in", inputs, 0, n / 2, start, step, 3);
-        JobClient first = start(settings, null);
-        waitFor(() -> inProgress(base) > 0, Duration.ofMinutes(2), "open shards");
-        long seenAt = completedCheckpoints(cluster, first.getJobID());
-        waitFor(
-                () -> completedCheckpoints(cluster, first.getJobID()) >= seenAt + 3,
-                Duration.ofMinutes(2),
-                "three more checkpoints");
+        JobClient first = startWithOpenShards(cluster, settings, base.toUri().toString());
         String savepoint =
                 first.stopWithSavepoint(
                                 false,
@@ -102,12 +96,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                         SavepointFormatType.CANONICAL)
                 .get(2, TimeUnit.MINUTES);
 
-        Map<String, Integer> expected = new HashMap<>();
-        for (InputCorpus.Input in : inputs) {
-            if (in.reason() == null) {
-                expected.merge(HexFormat.of().formatHex(in.value()), 1, Integer::sum);
-            }
-        }
+        Map<String, Integer> expected = goodRecords(inputs);
         Map<String, Integer> seen = new HashMap<>();
         int resumed = 0;
         for (Path shard : JobTestSupport.finishedShards(base)) {
@@ -155,16 +144,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
             Map<String, Object> blue = setup.settings();
             blue.put("shards.path", path);
             produce(name + "-in", inputs, 0, n / 2, setup.start(), setup.step(), 3);
-            JobClient first = start(blue, null);
-            waitFor(
-                    () -> !Leftovers.listFiles(path, "part").isEmpty(),
-                    Duration.ofMinutes(2),
-                    "open shards");
-            long seenAt = completedCheckpoints(cluster, first.getJobID());
-            waitFor(
-                    () -> completedCheckpoints(cluster, first.getJobID()) >= seenAt + 3,
-                    Duration.ofMinutes(2),
-                    "three more checkpoints");
+            JobClient first = startWithOpenShards(cluster, blue, path);
             String savepoint =
                     first.triggerSavepoint(
                                     dir.resolve(name + "-sp").toUri().toString(),
@@ -192,12 +172,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                     hdfs == null
                             ? setup.base()
                             : hdfs.copyToLocal("/shards", dir.resolve(name + "-view"));
-            Map<String, Integer> expected = new HashMap<>();
-            for (InputCorpus.Input in : inputs) {
-                if (in.reason() == null) {
-                    expected.merge(HexFormat.of().formatHex(in.value()), 1, Integer::sum);
-                }
-            }
+            Map<String, Integer> expected = goodRecords(inputs);
             long middle = setup.start() + (n / 2) * setup.step();
             int continued = 0;
             for (JobClient job : List.of(first, second)) {
@@ -228,6 +203,22 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 hdfs.close();
             }
         }
+    }
+
+    /** Starts a job and waits until shards are open under {@code path} and persisted 3 times. */
+    private static JobClient startWithOpenShards(
+            MiniCluster cluster, Map<String, Object> settings, String path) throws Exception {
+        JobClient job = start(settings, null);
+        waitFor(
+                () -> !Leftovers.listFiles(path, "part").isEmpty(),
+                Duration.ofMinutes(2),
+                "open shards");
+        long seenAt = completedCheckpoints(cluster, job.getJobID());
+        waitFor(
+                () -> completedCheckpoints(cluster, job.getJobID()) >= seenAt + 3,
+                Duration.ofMinutes(2),
+                "three more checkpoints");
+        return job;
     }
 
     /** Reads a finished shard into {@code seen} and checks it against its manifest. */
@@ -313,12 +304,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
             }
         }
 
-        Map<String, Integer> expected = new HashMap<>();
-        for (InputCorpus.Input in : inputs) {
-            if (in.reason() == null) {
-                expected.merge(HexFormat.of().formatHex(in.value()), 1, Integer::sum);
-            }
-        }
+        Map<String, Integer> expected = goodRecords(inputs);
         Map<String, Integer> seen = new HashMap<>();
         java.util.Set<String> names = new java.util.HashSet<>();
         List<Path> shards = JobTestSupport.finishedShards(base);
@@ -422,31 +408,12 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         assertTrue(!committed.isEmpty());
 
         // Restored with the default: its open shards continue from the committed files.
-        Map<String, Object> again = new HashMap<>(settings);
-        again.put("source.group-id", name + "-again");
-        JobClient second = start(again, older.toUri().toString());
-        String secondJob = "-" + second.getJobID().toHexString() + "-";
-        JobTestSupport.waitForConsumed(
-                kafka.bootstrapServers(), name + "-again", name + "-in", Duration.ofMinutes(2));
-        second.stopWithSavepoint(
-                        true,
-                        dir.resolve(name + "-sp2").toUri().toString(),
-                        SavepointFormatType.CANONICAL)
-                .get(2, TimeUnit.MINUTES);
+        String second = restoreAndDrain(settings, older, name + "-again");
         assertUnchanged(committed);
-        Map<String, Integer> expected = new HashMap<>();
-        for (InputCorpus.Input in : inputs) {
-            if (in.reason() == null) {
-                expected.merge(HexFormat.of().formatHex(in.value()), 1, Integer::sum);
-            }
-        }
-        Map<String, Integer> restored = new HashMap<>();
-        for (Path shard : JobTestSupport.finishedShards(base)) {
-            if (shard.getFileName().toString().contains(secondJob)) {
-                readAndCheck(shard, restored);
-            }
-        }
-        assertEquals(expected, restored, "the restored history: each good record once");
+        assertEquals(
+                goodRecords(inputs),
+                recordsOf(base, second),
+                "the restored history: each good record once");
 
         // The abandoned history's shards removed: the checkpoint's open shards are lost.
         for (Path shard : committed.keySet()) {
@@ -467,22 +434,8 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         // With drop it goes on; what it reads after the checkpoint lands in new shards.
         Map<String, Object> dropping = new HashMap<>(settings);
         dropping.put("shards.on-lost-shard", "drop");
-        dropping.put("source.group-id", name + "-dropping");
-        JobClient fourth = start(dropping, older.toUri().toString());
-        String fourthJob = "-" + fourth.getJobID().toHexString() + "-";
-        JobTestSupport.waitForConsumed(
-                kafka.bootstrapServers(), name + "-dropping", name + "-in", Duration.ofMinutes(2));
-        fourth.stopWithSavepoint(
-                        true,
-                        dir.resolve(name + "-sp4").toUri().toString(),
-                        SavepointFormatType.CANONICAL)
-                .get(2, TimeUnit.MINUTES);
-        Map<String, Integer> seen = new HashMap<>();
-        for (Path shard : JobTestSupport.finishedShards(base)) {
-            if (shard.getFileName().toString().contains(fourthJob)) {
-                readAndCheck(shard, seen);
-            }
-        }
+        Map<String, Integer> seen =
+                recordsOf(base, restoreAndDrain(dropping, older, name + "-dropping"));
         assertTrue(
                 seen.values().stream().allMatch(c -> c == 1), "no record twice in the new shards");
         for (InputCorpus.Input in : inputs.subList(n / 2, n)) {
@@ -493,6 +446,48 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                         "a record read after the checkpoint is in the new shards once");
             }
         }
+    }
+
+    /**
+     * Restores {@code snapshot} with consumer group {@code group}, reads the input to its end and
+     * drains; returns the job's id.
+     */
+    private static String restoreAndDrain(Map<String, Object> settings, Path snapshot, String group)
+            throws Exception {
+        Map<String, Object> s = new HashMap<>(settings);
+        s.put("source.group-id", group);
+        JobClient job = start(s, snapshot.toUri().toString());
+        String topic = ((List<?>) settings.get("source.topics")).get(0).toString();
+        JobTestSupport.waitForConsumed(
+                kafka.bootstrapServers(), group, topic, Duration.ofMinutes(2));
+        job.stopWithSavepoint(
+                        true,
+                        dir.resolve(group + "-end").toUri().toString(),
+                        SavepointFormatType.CANONICAL)
+                .get(2, TimeUnit.MINUTES);
+        return job.getJobID().toHexString();
+    }
+
+    /** Records of the finished shards under {@code base} that job {@code jobId} wrote. */
+    private static Map<String, Integer> recordsOf(Path base, String jobId) throws Exception {
+        Map<String, Integer> seen = new HashMap<>();
+        for (Path shard : JobTestSupport.finishedShards(base)) {
+            if (shard.getFileName().toString().contains("-" + jobId + "-")) {
+                readAndCheck(shard, seen);
+            }
+        }
+        return seen;
+    }
+
+    /** How often each good record of {@code inputs} occurs, hex-keyed. */
+    private static Map<String, Integer> goodRecords(List<InputCorpus.Input> inputs) {
+        Map<String, Integer> expected = new HashMap<>();
+        for (InputCorpus.Input in : inputs) {
+            if (in.reason() == null) {
+                expected.merge(HexFormat.of().formatHex(in.value()), 1, Integer::sum);
+            }
+        }
+        return expected;
     }
 
     private static void assertUnchanged(Map<Path, byte[]> committed) throws Exception {

@@ -201,6 +201,51 @@ class ClusterFailuresITCase {
         cluster.cancelJob(s.watch.jobId());
     }
 
+    /**
+     * Scenario 5: a shard open across checkpoints with less than a part, whose first part fills
+     * after the last one: both TaskManagers killed with {@code kill -9} as soon as its multipart
+     * upload exists, before the next checkpoint (every 10 s). Exact after; the upload, created
+     * after the checkpoint and held by no snapshot, is what {@code tfstream shards uploads} lists
+     * and aborts.
+     */
+    @Test
+    @Order(5)
+    void survivesAKillRightAfterAFirstPartIsUploaded() throws Exception {
+        Scenario s = Scenario.start("first-part", 2, "10 s", "30 min");
+        // seed-001 Examples frame to about 100 bytes: 5 MiB per subtask takes some 50 000
+        int n = 130_000;
+        List<InputCorpus.Input> inputs = InputCorpus.examples(n, 26, Seed001Corpus.spec(), LIMITS);
+        List<InputCorpus.Input> first = inputs.subList(0, n / 10);
+        List<InputCorpus.Input> rest = inputs.subList(n / 10, n);
+        s.audit.produced(first, InputProducer.produce(s.bootstrap(), s.input, first));
+        s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
+        assertTrue(
+                s.uploads(s.shardPath()).contains(": 0 incomplete uploads"),
+                "less than a part in every shard at the checkpoints");
+
+        CompletableFuture<Map<String, RecordMetadata>> producing = s.produceAsync(rest, 0);
+        JobTestSupport.waitFor(
+                () -> !s.uploads(s.shardPath()).contains(": 0 incomplete uploads"),
+                RECOVERY_TIMEOUT,
+                "a first part uploaded");
+        long at = System.currentTimeMillis();
+        for (int k = 0; k < 2; k++) {
+            cluster.killTaskManager(TASK_MANAGERS.removeFirst());
+        }
+        for (int k = 0; k < 2; k++) {
+            TASK_MANAGERS.addLast(cluster.startTaskManager());
+        }
+        List<Duration> recoveries = List.of(s.watch.awaitRecovery(at, RECOVERY_TIMEOUT));
+        s.audit.produced(rest, producing.get());
+        int leftovers =
+                s.finish(
+                        "both TaskManagers killed (kill -9) right after a first part's upload",
+                        recoveries,
+                        true);
+        assertTrue(
+                leftovers >= 1, "the upload created after the checkpoint was left: " + leftovers);
+    }
+
     /** {@code n} records, every other one random bytes of 1 to 300 bytes, else a good Example. */
     private static List<byte[]> halfGarbage(int n, long seed) {
         Random rnd = new Random(seed);
@@ -244,6 +289,12 @@ class ClusterFailuresITCase {
         }
 
         static Scenario start(String name, int parallelism) throws Exception {
+            // a part lives through several checkpoints before it is a shard
+            return start(name, parallelism, "1 s", "5 s");
+        }
+
+        static Scenario start(String name, int parallelism, String checkpoints, String maxAge)
+                throws Exception {
             cluster.createTopics("in-" + name + ":4", "dlq-" + name, "batches-" + name + ":2");
             Path config = state.resolve(name + ".yaml");
             Files.writeString(
@@ -251,7 +302,7 @@ class ClusterFailuresITCase {
                     String.join(
                             "\n",
                             "job.name: e2e-" + name,
-                            "checkpoint.interval: 1 s",
+                            "checkpoint.interval: " + checkpoints,
                             "source:",
                             "  bootstrap-servers: " + cluster.bootstrapServers(),
                             "  topics: [in-" + name + "]",
@@ -262,8 +313,7 @@ class ClusterFailuresITCase {
                             "output.batches.topic: batches-" + name,
                             "output.transaction-timeout: 5 min",
                             "shards.path: s3://tfstream/shards-" + name,
-                            // a part lives through several checkpoints before it is a shard
-                            "shards.max-age: 5 s",
+                            "shards.max-age: " + maxAge,
                             ""));
             Scenario s = new Scenario(name, config);
             s.watch = new JobWatch(cluster, cluster.submit(config, parallelism));
@@ -306,7 +356,7 @@ class ClusterFailuresITCase {
          * missing), lets a few more checkpoints pass so that anything committed twice would show,
          * audits, checks the shards with TensorFlow's reader, records the row and cancels the job.
          */
-        void finish(String faults, List<Duration> recoveries, boolean cancel) throws Exception {
+        int finish(String faults, List<Duration> recoveries, boolean cancel) throws Exception {
             try {
                 JobTestSupport.waitFor(
                         () ->
@@ -335,13 +385,15 @@ class ClusterFailuresITCase {
                             recoveries,
                             counts));
             readShardsWithTensorFlow();
+            int leftovers = 0;
             if (cancel) {
                 cluster.cancelJob(watch.jobId());
-                abortLeftoverUploads();
+                leftovers = abortLeftoverUploads();
             }
             for (OutputAudit.Counts c : counts) {
                 assertTrue(c.exact(), name + ": " + c);
             }
+            return leftovers;
         }
 
         /**
@@ -349,8 +401,8 @@ class ClusterFailuresITCase {
          * the cancelled job's open shards) is one {@code tfstream shards uploads} lists, and none
          * is left after its {@code --abort}.
          */
-        private void abortLeftoverUploads() {
-            String path = "s3://tfstream/shards-" + name;
+        private int abortLeftoverUploads() {
+            String path = shardPath();
             String aborted = uploads(path, "--abort");
             java.util.regex.Matcher m =
                     java.util.regex.Pattern.compile(": (\\d+) incomplete uploads, (\\d+) aborted")
@@ -358,6 +410,11 @@ class ClusterFailuresITCase {
             assertTrue(m.find() && m.group(1).equals(m.group(2)), aborted);
             System.out.println("[e2e] " + name + ": " + m.group(1) + " leftover uploads aborted");
             assertTrue(uploads(path).contains(": 0 incomplete uploads"), "uploads left in " + path);
+            return Integer.parseInt(m.group(1));
+        }
+
+        String shardPath() {
+            return "s3://tfstream/shards-" + name;
         }
 
         private String uploads(String path, String... more) {

@@ -77,6 +77,22 @@ public final class LocalCluster implements AutoCloseable {
      * The text of every Prometheus endpoint of the cluster's Flink processes: the JobManager's port
      * ({@code TFSTREAM_METRICS_PORT}) and the range after it that the TaskManagers take.
      */
+    /**
+     * The ports of the metrics range that processes listen on, each with the addresses it listens
+     * on (from the kernel's socket table: nothing is contacted).
+     */
+    public java.util.Map<Integer, java.util.Set<String>> metricsListeners() throws IOException {
+        int first = Integer.parseInt(env.get("TFSTREAM_METRICS_PORT"));
+        java.util.Map<Integer, java.util.Set<String>> out = new java.util.TreeMap<>();
+        for (int port = first; port <= first + 16; port++) {
+            java.util.Set<String> at = io.tfstream.metrics.ListeningSockets.addressesOf(port);
+            if (!at.isEmpty()) {
+                out.put(port, at);
+            }
+        }
+        return out;
+    }
+
     public List<String> scrapeMetrics() {
         int first = Integer.parseInt(env.get("TFSTREAM_METRICS_PORT"));
         List<String> out = new java.util.ArrayList<>();
@@ -86,7 +102,7 @@ public final class LocalCluster implements AutoCloseable {
                         HTTP.send(
                                 java.net.http.HttpRequest.newBuilder(
                                                 java.net.URI.create(
-                                                        "http://localhost:" + port + "/metrics"))
+                                                        "http://127.0.0.1:" + port + "/metrics"))
                                         .timeout(Duration.ofSeconds(10))
                                         .build(),
                                 java.net.http.HttpResponse.BodyHandlers.ofString());

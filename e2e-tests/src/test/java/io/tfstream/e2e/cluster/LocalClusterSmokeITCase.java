@@ -131,10 +131,17 @@ class LocalClusterSmokeITCase {
     }
 
     /**
-     * Flink's Prometheus reporter runs as a plugin in every process: the JobManager's endpoint has
-     * the job's checkpoint metrics, the TaskManagers' the job's records, all of them counted.
+     * The Prometheus reporter runs as a plugin in every process, listening on loopback only: the
+     * JobManager's endpoint has the job's checkpoint metrics, the TaskManagers' the job's records,
+     * all of them counted.
      */
-    private static void assertMetricsScraped(LocalCluster cluster, long records) {
+    private static void assertMetricsScraped(LocalCluster cluster, long records)
+            throws java.io.IOException {
+        var listeners = cluster.metricsListeners();
+        assertEquals(3, listeners.size(), "three metrics endpoints: " + listeners);
+        for (var at : listeners.values()) {
+            assertEquals(java.util.Set.of("127.0.0.1"), at, "loopback only: " + listeners);
+        }
         List<String> scrapes = cluster.scrapeMetrics();
         assertEquals(3, scrapes.size(), "a JobManager and two TaskManagers");
         // Each process takes the first free port of the range, so which one is the JobManager's

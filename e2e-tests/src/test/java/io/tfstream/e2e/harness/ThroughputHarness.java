@@ -341,7 +341,7 @@ public final class ThroughputHarness {
             }
             JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(m));
             Configuration flink = JobLauncher.flinkConfiguration(job.config());
-            JobLauncher.initializeFileSystems(flink);
+            JobLauncher.initializeFileSystems(job.config(), flink);
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.getExecutionEnvironment(flink);
             env.setParallelism(s.parallelism());

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,13 @@ class RecoverableShardStoreTest {
 
     @TempDir Path base;
 
+    private RecoverableShardStore store;
+
+    @BeforeEach
+    void openStore() throws IOException {
+        store = RecoverableShardStore.of(base.toUri().toString());
+    }
+
     private String target(String run, long counter) {
         return base.resolve("dt=1")
                 .resolve(new ShardName("part", JOB, run, 0, counter, ".tfrecord").format())
@@ -33,10 +41,8 @@ class RecoverableShardStoreTest {
 
     @Test
     void aRepeatedCommitIsANoOpAndAnotherFileIsNeverReplaced() throws Exception {
-        RecoverableShardStore store = RecoverableShardStore.of(base.toUri().toString());
         String target = target("00000000000000aa", 0);
-        ShardOutput out = store.open(target);
-        out.write(bytes("mine"), 0, 4);
+        ShardOutput out = openWith(store, target, "mine");
         byte[] closed = out.closeForCommit();
         store.commit(closed);
         store.commit(closed);
@@ -44,8 +50,7 @@ class RecoverableShardStoreTest {
 
         String other = target("00000000000000aa", 1);
         Files.write(Path.of(java.net.URI.create(other)), bytes("committed by another history"));
-        ShardOutput second = store.open(other);
-        second.write(bytes("new"), 0, 3);
+        ShardOutput second = openWith(store, other, "new");
         byte[] closedOther = second.closeForCommit();
         IOException e = assertThrows(IOException.class, () -> store.commit(closedOther));
         assertTrue(e.getMessage().contains("not replacing another file"), e.getMessage());
@@ -56,10 +61,8 @@ class RecoverableShardStoreTest {
 
     @Test
     void aShardWhoseInProgressFileIsGoneIsLost() throws Exception {
-        RecoverableShardStore store = RecoverableShardStore.of(base.toUri().toString());
         String target = target("00000000000000bb", 0);
-        ShardOutput out = store.open(target);
-        out.write(bytes("persisted"), 0, 9);
+        ShardOutput out = openWith(store, target, "persisted");
         byte[] persisted = out.persist();
         out.release();
         List<LeftoverUpload> left = Leftovers.listFiles(base.toUri().toString(), "part");
@@ -81,10 +84,8 @@ class RecoverableShardStoreTest {
      */
     @Test
     void twoWritersRestoredFromOneSnapshotNeverShareAFile() throws Exception {
-        RecoverableShardStore store = RecoverableShardStore.of(base.toUri().toString());
         String first = target("00000000000000dd", 0);
-        ShardOutput out = store.open(first);
-        out.write(bytes("common|"), 0, 7);
+        ShardOutput out = openWith(store, first, "common|");
         byte[] persisted = out.persist();
         out.write(bytes("first job"), 0, 9);
 
@@ -110,9 +111,7 @@ class RecoverableShardStoreTest {
     /** After a failover the persisted in-progress file stays as it was: a snapshot may hold it. */
     @Test
     void aResumeLeavesTheOriginalInProgressFileUntouched() throws Exception {
-        RecoverableShardStore store = RecoverableShardStore.of(base.toUri().toString());
-        ShardOutput out = store.open(target("0000000000000011", 0));
-        out.write(bytes("kept"), 0, 4);
+        ShardOutput out = openWith(store, target("0000000000000011", 0), "kept");
         byte[] persisted = out.persist();
         out.write(bytes(" and a crashed attempt's tail"), 0, 29);
         out.release();
@@ -141,10 +140,8 @@ class RecoverableShardStoreTest {
 
     @Test
     void leftoversListOnlyInProgressFilesOfShardNames() throws Exception {
-        RecoverableShardStore store = RecoverableShardStore.of(base.toUri().toString());
         for (int i = 0; i < 3; i++) {
-            ShardOutput out = store.open(target("00000000000000cc", i));
-            out.write(bytes("x"), 0, 1);
+            ShardOutput out = openWith(store, target("00000000000000cc", i), "x");
             out.persist();
             out.release(); // a crashed attempt: the in-progress files stay
         }
@@ -164,6 +161,14 @@ class RecoverableShardStoreTest {
                 java.util.Optional.empty(),
                 Leftovers.inProgressShard("part-" + JOB + "-1-0-0.tfrecord", "part"),
                 "a committed shard is no leftover");
+    }
+
+    /** A new shard {@code target} holding {@code text} so far. */
+    private static ShardOutput openWith(ShardStore store, String target, String text)
+            throws IOException {
+        ShardOutput out = store.open(target);
+        out.write(bytes(text), 0, text.length());
+        return out;
     }
 
     private static byte[] bytes(String s) {
