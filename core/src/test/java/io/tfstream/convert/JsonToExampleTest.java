@@ -115,16 +115,16 @@ class JsonToExampleTest {
     @ParameterizedTest
     @MethodSource("refused")
     void refusesWithTheFieldPath(String json, String path, String message) {
-        ConversionException e =
-                assertThrows(
-                        ConversionException.class,
-                        () ->
-                                convert(
-                                        new JsonToExample(FEATURES, ConvertOptions.defaults()),
-                                        json));
+        ConversionException e = refusal(json);
         assertEquals(path, e.path(), e.getMessage());
         assertTrue(e.getMessage().contains(message), e.getMessage());
         assertTrue(e.getMessage().startsWith("field " + path + ": "), e.getMessage());
+    }
+
+    private static ConversionException refusal(String json) {
+        return assertThrows(
+                ConversionException.class,
+                () -> convert(new JsonToExample(FEATURES, ConvertOptions.defaults()), json));
     }
 
     /** A refusal quotes at most 64 characters of what it refuses, however long the input. */
@@ -137,13 +137,7 @@ class JsonToExampleTest {
                         "{\"i\": 1." + digits + "}",
                         "{\"s\": " + digits + "}",
                         "{\"i\": \"" + digits + "\"}")) {
-            ConversionException e =
-                    assertThrows(
-                            ConversionException.class,
-                            () ->
-                                    convert(
-                                            new JsonToExample(FEATURES, ConvertOptions.defaults()),
-                                            json));
+            ConversionException e = refusal(json);
             assertTrue(e.getMessage().length() < 200, e.getMessage());
             assertTrue(e.getMessage().matches(".*\\(1000000[0-9] characters\\).*"), e.getMessage());
         }
