@@ -97,6 +97,26 @@ final class ShardRunChecks {
     }
 
     /** The shard a manifest is of, or {@code p} itself. */
+    /** Reads a finished shard into {@code seen} and checks it against its manifest. */
+    static ShardManifest readAndCheck(Path shard, Map<String, Integer> seen) throws Exception {
+        try (io.tfstream.tfrecord.TfRecordReader r =
+                io.tfstream.tfrecord.TfRecordFiles.openReader(
+                        shard, io.tfstream.tfrecord.TfRecordReadOptions.defaults())) {
+            while (r.next()) {
+                seen.merge(java.util.HexFormat.of().formatHex(r.copy()), 1, Integer::sum);
+            }
+        }
+        ShardManifest m =
+                ShardManifest.fromJson(
+                        Files.readString(
+                                shard.resolveSibling(
+                                        ShardManifest.fileNameOf(shard.getFileName().toString()))));
+        try (var in = Files.newInputStream(shard)) {
+            assertEquals(List.of(), ShardManifestCheck.check(in, shard.toString(), m));
+        }
+        return m;
+    }
+
     static Path manifestShard(Path p) {
         String f = p.getFileName().toString();
         return ShardManifest.isManifest(f)

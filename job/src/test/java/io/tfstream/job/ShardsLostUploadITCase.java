@@ -37,7 +37,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * fails with a message naming the shard, the source ranges it held and what to do.
  */
 class ShardsLostUploadITCase extends KafkaJobTestBase {
-    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(1);
+    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
 
     @TempDir static Path dir;
 
@@ -47,39 +47,11 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
                     org.apache.flink.runtime.minicluster.MiniCluster cluster)
             throws Exception {
         String name = "lost-upload";
-        kafka.createTopic(name + "-in", 1);
-        kafka.createTopic(name + "-dlq", 1);
-        Path spec = dir.resolve(name + ".json");
-        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
-        List<InputCorpus.Input> inputs =
-                InputCorpus.examples(
-                        120_000,
-                        5,
-                        Seed001Corpus.spec(),
-                        ParseLimits.defaults().withMaxRecordBytes(256));
-        long start =
-                Instant.now()
-                        .truncatedTo(ChronoUnit.HOURS)
-                        .minus(3, ChronoUnit.HOURS)
-                        .toEpochMilli();
+        List<InputCorpus.Input> inputs = inputs(name, 1);
+        long start = start();
         try (S3ProxyProcess s3 = S3ProxyProcess.start(dir.resolve("s3proxy"))) {
-            s3.createBucket("tfstream");
             Path credentials = S3ProxyProcess.writeCredentials(dir.resolve("s3.properties"));
-            Map<String, Object> settings =
-                    JobTestSupport.failureTestSettings(
-                            name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
-            settings.put("parallelism", 1);
-            settings.put("parse.max-record-bytes", "256 b");
-            settings.put("shards.path", "s3://tfstream/shards");
-            settings.put("shards.compression", "none");
-            settings.put("shards.target-size", "1 gb");
-            settings.put("shards.max-age", "1 h");
-            settings.put("s3.endpoint", s3.endpoint());
-            settings.put("s3.path-style-access", "true");
-            settings.put("s3.credentials-file", credentials.toString());
-            settings.put(
-                    "flink.execution.checkpointing.dir",
-                    dir.resolve("checkpoints").toUri().toString());
+            Map<String, Object> settings = settings(name, s3, credentials);
             settings.put("flink.restart-strategy.type", "none");
             JobClient job = JobTestSupport.startPipeline(settings, name);
             S3ShardStoreFactory store =
@@ -110,24 +82,167 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
                                                 org.apache.flink.core.execution.SavepointFormatType
                                                         .CANONICAL)
                                         .get(3, TimeUnit.MINUTES));
-                waitFor(
-                        () -> job.getJobStatus().get().isGloballyTerminalState(),
-                        Duration.ofMinutes(2),
-                        "the job to end");
-                // the task's failure (the job's own result names only the failed stop)
-                StringBuilder failures = new StringBuilder();
-                for (var v :
-                        cluster.getExecutionGraph(job.getJobID()).get().getAllExecutionVertices()) {
-                    v.getFailureInfo()
-                            .ifPresent(e -> failures.append(e.getExceptionAsString()).append('\n'));
-                }
-                String text = failures.toString();
+                String text = failures(cluster, job);
                 assertTrue(text.contains("is lost"), text);
                 assertTrue(text.contains("no longer exists"), text);
                 assertTrue(text.contains("records from [" + name + "-in"), text);
                 assertTrue(text.contains("shards.on-lost-shard: drop"), text);
             }
         }
+    }
+
+    /**
+     * Blue/green on S3: a savepoint taken while the first job keeps running, restored into a second
+     * job on the same path, with a shard whose upload has parts at the savepoint. Uploaded parts
+     * cannot be read back, so both jobs continue that one upload. The first job drains first: its
+     * shards hold every good record once and read back whole. The second job's commit then meets
+     * the upload completed by the first with other parts and fails as a lost shard: exact or loud,
+     * never an object of mixed parts.
+     */
+    @Test
+    void aSavepointRestoredIntoASecondJobOnS3LosesTheSharedUploadLoudly(
+            @org.apache.flink.test.junit5.InjectMiniCluster
+                    org.apache.flink.runtime.minicluster.MiniCluster cluster)
+            throws Exception {
+        String name = "blue-green-s3";
+        // two partitions: the two jobs interleave them differently, so their shards differ
+        List<InputCorpus.Input> inputs = inputs(name, 2);
+        long start = start();
+        try (S3ProxyProcess s3 = S3ProxyProcess.start(dir.resolve("s3proxy-bg"))) {
+            Path credentials = S3ProxyProcess.writeCredentials(dir.resolve("s3-bg.properties"));
+            Map<String, Object> blue = settings(name, s3, credentials);
+            JobClient first = JobTestSupport.startPipeline(blue, name);
+            S3ShardStoreFactory store =
+                    ShardRunChecks.s3ProxyStore("s3://tfstream/shards", s3.endpoint(), credentials);
+            String savepoint;
+            try (S3Client client = store.newClient()) {
+                produce(name + "-in", inputs.subList(0, 60_000), start);
+                waitFor(
+                        () ->
+                                !client.listMultipartUploads(b -> b.bucket("tfstream"))
+                                        .uploads()
+                                        .isEmpty(),
+                        Duration.ofMinutes(2),
+                        "a shard's upload");
+                long seenAt = JobTestSupport.completedCheckpoints(cluster, first.getJobID());
+                waitFor(
+                        () ->
+                                JobTestSupport.completedCheckpoints(cluster, first.getJobID())
+                                        >= seenAt + 2,
+                        Duration.ofMinutes(2),
+                        "two checkpoints with a part uploaded");
+                savepoint =
+                        first.triggerSavepoint(
+                                        dir.resolve("bg-sp").toUri().toString(),
+                                        org.apache.flink.core.execution.SavepointFormatType
+                                                .CANONICAL)
+                                .get(2, TimeUnit.MINUTES);
+            }
+            Map<String, Object> green = new java.util.HashMap<>(blue);
+            green.put("job.name", name + "-green");
+            green.put("source.group-id", name + "-green");
+            green.put("flink.restart-strategy.type", "none");
+            green.put("flink.execution.state-recovery.path", savepoint);
+            JobClient second = JobTestSupport.startPipeline(green, name + "-green");
+            produce(name + "-in", inputs.subList(60_000, inputs.size()), start);
+            for (String group : List.of("tfstream", name + "-green")) {
+                JobTestSupport.waitForConsumed(
+                        kafka.bootstrapServers(), group, name + "-in", Duration.ofMinutes(3));
+            }
+            first.stopWithSavepoint(
+                            true,
+                            dir.resolve("bg-end").toUri().toString(),
+                            org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                    .get(3, TimeUnit.MINUTES);
+            Map<String, Integer> expected = new java.util.HashMap<>();
+            for (InputCorpus.Input in : inputs) {
+                if (in.reason() == null) {
+                    expected.merge(java.util.HexFormat.of().formatHex(in.value()), 1, Integer::sum);
+                }
+            }
+            Map<String, Integer> seen = new java.util.HashMap<>();
+            String firstJob = "-" + first.getJobID().toHexString() + "-";
+            for (Path shard : JobTestSupport.finishedShards(s3.bucketDir("tfstream"))) {
+                if (shard.getFileName().toString().contains(firstJob)) {
+                    ShardRunChecks.readAndCheck(shard, seen);
+                }
+            }
+            org.junit.jupiter.api.Assertions.assertEquals(
+                    expected, seen, "the first job's shards: each good record once");
+
+            assertThrows(
+                    ExecutionException.class,
+                    () ->
+                            second.stopWithSavepoint(
+                                            true,
+                                            dir.resolve("bg-end2").toUri().toString(),
+                                            org.apache.flink.core.execution.SavepointFormatType
+                                                    .CANONICAL)
+                                    .get(3, TimeUnit.MINUTES));
+            String text = failures(cluster, second);
+            assertTrue(text.contains("is lost"), text);
+            assertTrue(text.contains("already exists with other bytes"), text);
+        }
+    }
+
+    /** The failures of a job's tasks (its own result names only a failed stop). */
+    private static String failures(
+            org.apache.flink.runtime.minicluster.MiniCluster cluster, JobClient job)
+            throws Exception {
+        waitFor(
+                () -> job.getJobStatus().get().isGloballyTerminalState(),
+                Duration.ofMinutes(2),
+                "the job to end");
+        StringBuilder failures = new StringBuilder();
+        for (var v : cluster.getExecutionGraph(job.getJobID()).get().getAllExecutionVertices()) {
+            v.getFailureInfo()
+                    .ifPresent(e -> failures.append(e.getExceptionAsString()).append('\n'));
+        }
+        return failures.toString();
+    }
+
+    /** Topics of {@code name} and 120 000 records (some broken) for them. */
+    private static List<InputCorpus.Input> inputs(String name, int partitions) throws Exception {
+        kafka.createTopic(name + "-in", partitions);
+        kafka.createTopic(name + "-dlq", 1);
+        Path spec = dir.resolve(name + ".json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        return InputCorpus.examples(
+                120_000, 5, Seed001Corpus.spec(), ParseLimits.defaults().withMaxRecordBytes(256));
+    }
+
+    /** Event times three hours back: one bucket, closed long ago, shards kept open by size. */
+    private static long start() {
+        return Instant.now()
+                .truncatedTo(ChronoUnit.HOURS)
+                .minus(3, ChronoUnit.HOURS)
+                .toEpochMilli();
+    }
+
+    /** One subtask's shards on S3Proxy's bucket {@code tfstream}, open for an hour. */
+    private static Map<String, Object> settings(String name, S3ProxyProcess s3, Path credentials)
+            throws Exception {
+        s3.createBucket("tfstream");
+        Map<String, Object> settings =
+                JobTestSupport.failureTestSettings(
+                        name,
+                        kafka.bootstrapServers(),
+                        name + "-in",
+                        dir.resolve(name + ".json"),
+                        name + "-dlq");
+        settings.put("parallelism", 1);
+        settings.put("parse.max-record-bytes", "256 b");
+        settings.put("shards.path", "s3://tfstream/shards");
+        settings.put("shards.compression", "none");
+        settings.put("shards.target-size", "1 gb");
+        settings.put("shards.max-age", "1 h");
+        settings.put("s3.endpoint", s3.endpoint());
+        settings.put("s3.path-style-access", "true");
+        settings.put("s3.credentials-file", credentials.toString());
+        settings.put(
+                "flink.execution.checkpointing.dir",
+                dir.resolve(name + "-checkpoints").toUri().toString());
+        return settings;
     }
 
     private static void produce(String topic, List<InputCorpus.Input> inputs, long start) {
@@ -138,7 +253,11 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
             for (int i = 0; i < inputs.size(); i++) {
                 producer.send(
                         new ProducerRecord<>(
-                                topic, 0, start + i, inputs.get(i).key(), inputs.get(i).value()));
+                                topic,
+                                null,
+                                start + i,
+                                inputs.get(i).key(),
+                                inputs.get(i).value()));
             }
             producer.flush();
         }

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.operators.shards.store.Leftovers;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.shards.ShardManifest;
-import io.tfstream.shards.ShardManifestCheck;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.tfrecord.TfRecordFiles;
@@ -100,7 +99,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         Map<String, Integer> seen = new HashMap<>();
         int resumed = 0;
         for (Path shard : JobTestSupport.finishedShards(base)) {
-            ShardManifest m = readAndCheck(shard, seen);
+            ShardManifest m = ShardRunChecks.readAndCheck(shard, seen);
             assertTrue(!m.shard().contains("-" + firstJob + "-"), "the first job finished none");
             if (m.minEventTimeMs() < middle && m.maxEventTimeMs() >= middle) {
                 // a shard open at the savepoint, continued in a copy named by the second job
@@ -182,7 +181,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                     if (!shard.getFileName().toString().contains(id)) {
                         continue;
                     }
-                    ShardManifest m = readAndCheck(shard, seen);
+                    ShardManifest m = ShardRunChecks.readAndCheck(shard, seen);
                     if (job == second
                             && m.minEventTimeMs() < middle
                             && m.maxEventTimeMs() >= middle) {
@@ -219,25 +218,6 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 Duration.ofMinutes(2),
                 "three more checkpoints");
         return job;
-    }
-
-    /** Reads a finished shard into {@code seen} and checks it against its manifest. */
-    private static ShardManifest readAndCheck(Path shard, Map<String, Integer> seen)
-            throws Exception {
-        try (TfRecordReader r = TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
-            while (r.next()) {
-                seen.merge(HexFormat.of().formatHex(r.copy()), 1, Integer::sum);
-            }
-        }
-        ShardManifest m =
-                ShardManifest.fromJson(
-                        Files.readString(
-                                shard.resolveSibling(
-                                        ShardManifest.fileNameOf(shard.getFileName().toString()))));
-        try (var in = Files.newInputStream(shard)) {
-            assertEquals(List.of(), ShardManifestCheck.check(in, shard.toString(), m));
-        }
-        return m;
     }
 
     /**
@@ -473,7 +453,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         Map<String, Integer> seen = new HashMap<>();
         for (Path shard : JobTestSupport.finishedShards(base)) {
             if (shard.getFileName().toString().contains("-" + jobId + "-")) {
-                readAndCheck(shard, seen);
+                ShardRunChecks.readAndCheck(shard, seen);
             }
         }
         return seen;

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * deploy/local/} (a broker, S3Proxy, a JobManager and two TaskManagers, each its own process): the
  * job with shards on S3, tensor payloads and dead letters, while records (1% broken) are produced,
  * survives TaskManagers killed with {@code kill -9} (a replacement started each time), a broker
- * restart, an S3 outage, a rescale through savepoints (2 → 1 → 4) and a storm of garbage input;
+ * restart, an S3 outage, a rescale through savepoints (2 → 1 → 4), a storm of garbage input and
+ * both TaskManagers killed right after a shard's first part was uploaded;
  * after each, every good record is a row of exactly one committed payload and in exactly one
  * finished shard on S3 (read with the project's reader and TensorFlow's), every broken one in the
  * dead-letter topic once with its offset.
@@ -211,7 +212,7 @@ class ClusterFailuresITCase {
     @Test
     @Order(5)
     void survivesAKillRightAfterAFirstPartIsUploaded() throws Exception {
-        Scenario s = Scenario.start("first-part", 2, "10 s", "30 min");
+        Scenario s = Scenario.start("first-part", 2, "10 s", "60 s");
         // seed-001 Examples frame to about 100 bytes: 5 MiB per subtask takes some 50 000
         int n = 130_000;
         List<InputCorpus.Input> inputs = InputCorpus.examples(n, 26, Seed001Corpus.spec(), LIMITS);

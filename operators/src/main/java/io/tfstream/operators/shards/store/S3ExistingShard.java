@@ -17,6 +17,15 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 final class S3ExistingShard {
     private S3ExistingShard() {}
 
+    /** Another object than the shard's is at its key. */
+    static final class OtherObject extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        OtherObject(String message) {
+            super(message);
+        }
+    }
+
     /** The object at {@code at} if it is this shard's; fails if another object is there. */
     static Optional<HeadObjectResponse> find(S3Client s3, S3Location at, S3ShardState.Closed shard)
             throws IOException {
@@ -49,7 +58,7 @@ final class S3ExistingShard {
         if (sameSize && (etagKnown ? sameEtag : sameToken)) {
             return Optional.of(head);
         }
-        throw new IOException(
+        throw new OtherObject(
                 shard.target()
                         + " already exists with other bytes ("
                         + head.contentLength()

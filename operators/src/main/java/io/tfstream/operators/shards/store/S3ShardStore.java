@@ -87,13 +87,9 @@ public final class S3ShardStore implements ShardStore {
      * aborted upload with no parts instead of an error).
      */
     private void requireUpload(String target, String uploadId) throws IOException {
-        S3Location at = S3Location.of(target);
-        for (MultipartUpload u : listUploads(s3, at.bucket(), at.key())) {
-            if (u.key().equals(at.key()) && u.uploadId().equals(uploadId)) {
-                return;
-            }
+        if (!uploadExists(S3Location.of(target), uploadId)) {
+            throw new LostShardException(target, lostUpload(uploadId), null);
         }
-        throw new LostShardException(target, lostUpload(uploadId), null);
     }
 
     /** Every incomplete upload of {@code bucket} whose key starts with {@code prefix} (or all). */
@@ -132,7 +128,7 @@ public final class S3ShardStore implements ShardStore {
         S3ShardState.Closed shard = closed(closed);
         S3Location at = S3Location.of(shard.target());
         // A store that ignores If-None-Match would overwrite: look first.
-        if (S3ExistingShard.find(s3, at, shard).isPresent()) {
+        if (existing(at, shard).isPresent()) {
             return shard.target();
         }
         try {
@@ -179,7 +175,7 @@ public final class S3ShardStore implements ShardStore {
             if (!precondition && !isNoSuchUpload(e)) {
                 throw new IOException("commit of " + shard.target() + ": " + e.getMessage(), e);
             }
-            if (S3ExistingShard.find(s3, at, shard).isEmpty()) {
+            if (existing(at, shard).isEmpty()) {
                 if (precondition) {
                     throw new IOException("commit of " + shard.target() + ": " + e.getMessage(), e);
                 }
@@ -192,6 +188,34 @@ public final class S3ShardStore implements ShardStore {
             throw new IOException("commit of " + shard.target() + ": " + e.getMessage(), e);
         }
         return shard.target();
+    }
+
+    /**
+     * The shard's object if an earlier commit made it. Another object at its key while the shard's
+     * own upload is gone means another job continued the same upload (restored from the same
+     * snapshot) and completed it first: the shard is lost to this job. With the upload still there
+     * it is a name taken by someone else, an error.
+     */
+    private java.util.Optional<software.amazon.awssdk.services.s3.model.HeadObjectResponse>
+            existing(S3Location at, S3ShardState.Closed shard) throws IOException {
+        try {
+            return S3ExistingShard.find(s3, at, shard);
+        } catch (S3ExistingShard.OtherObject e) {
+            if (shard.uploadId() != null && !uploadExists(at, shard.uploadId())) {
+                throw new LostShardException(
+                        shard.target(), lostUpload(shard.uploadId()) + "; " + e.getMessage(), e);
+            }
+            throw e;
+        }
+    }
+
+    private boolean uploadExists(S3Location at, String uploadId) throws IOException {
+        for (MultipartUpload u : listUploads(s3, at.bucket(), at.key())) {
+            if (u.key().equals(at.key()) && u.uploadId().equals(uploadId)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String lostUpload(String uploadId) {
