@@ -20,6 +20,8 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -41,53 +43,44 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
 
     @TempDir static Path dir;
 
+    private static S3ProxyProcess s3;
+    private static Path credentials;
+
+    @org.junit.jupiter.api.BeforeAll
+    static void startS3Proxy() throws Exception {
+        s3 = S3ProxyProcess.start(dir.resolve("s3proxy"));
+        s3.createBucket("tfstream");
+        credentials = S3ProxyProcess.writeCredentials(dir.resolve("s3.properties"));
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void stopS3Proxy() throws Exception {
+        s3.close();
+    }
+
     @Test
     void anUploadAbortedUnderARunningJobFailsItNamingTheShard(
-            @org.apache.flink.test.junit5.InjectMiniCluster
-                    org.apache.flink.runtime.minicluster.MiniCluster cluster)
-            throws Exception {
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
         String name = "lost-upload";
         List<InputCorpus.Input> inputs = inputs(name, 1);
+        Map<String, Object> settings = settings(name);
+        settings.put("flink.restart-strategy.type", "none");
+        JobClient job = JobTestSupport.startPipeline(settings, name);
         long start = start();
-        try (S3ProxyProcess s3 = S3ProxyProcess.start(dir.resolve("s3proxy"))) {
-            Path credentials = S3ProxyProcess.writeCredentials(dir.resolve("s3.properties"));
-            Map<String, Object> settings = settings(name, s3, credentials);
-            settings.put("flink.restart-strategy.type", "none");
-            JobClient job = JobTestSupport.startPipeline(settings, name);
-            S3ShardStoreFactory store =
-                    ShardRunChecks.s3ProxyStore("s3://tfstream/shards", s3.endpoint(), credentials);
-            try (S3Client client = store.newClient()) {
-                produce(name + "-in", inputs.subList(0, 60_000), start);
-                waitFor(
-                        () ->
-                                !client.listMultipartUploads(b -> b.bucket("tfstream"))
-                                        .uploads()
-                                        .isEmpty(),
-                        Duration.ofMinutes(2),
-                        "a shard's upload");
-                String aborted =
-                        ShardRunChecks.uploads(
-                                "s3://tfstream/shards", s3.endpoint(), credentials, "--abort");
-                assertTrue(aborted.contains(" aborted"), aborted);
-                produce(name + "-in", inputs.subList(60_000, inputs.size()), start);
-                JobTestSupport.waitForConsumed(
-                        kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(2));
-                // S3Proxy takes parts for an aborted upload; the drain's commit meets it gone.
-                assertThrows(
-                        ExecutionException.class,
-                        () ->
-                                job.stopWithSavepoint(
-                                                true,
-                                                dir.resolve("sp").toUri().toString(),
-                                                org.apache.flink.core.execution.SavepointFormatType
-                                                        .CANONICAL)
-                                        .get(3, TimeUnit.MINUTES));
-                String text = failures(cluster, job);
-                assertTrue(text.contains("is lost"), text);
-                assertTrue(text.contains("no longer exists"), text);
-                assertTrue(text.contains("records from [" + name + "-in"), text);
-                assertTrue(text.contains("shards.on-lost-shard: drop"), text);
-            }
+        try (S3Client client = store(name).newClient()) {
+            produceUntilAnUpload(client, name, inputs, start);
+            String aborted =
+                    ShardRunChecks.uploads(path(name), s3.endpoint(), credentials, "--abort");
+            assertTrue(aborted.contains(" aborted"), aborted);
+            produce(name + "-in", inputs.subList(60_000, inputs.size()), start);
+            JobTestSupport.waitForConsumed(
+                    kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(2));
+            // S3Proxy takes parts for an aborted upload; the drain's commit meets it gone.
+            String text = failedDrain(cluster, job);
+            assertTrue(text.contains("is lost"), text);
+            assertTrue(text.contains("no longer exists"), text);
+            assertTrue(text.contains("records from [" + name + "-in"), text);
+            assertTrue(text.contains("shards.on-lost-shard: drop"), text);
         }
     }
 
@@ -101,94 +94,93 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
      */
     @Test
     void aSavepointRestoredIntoASecondJobOnS3LosesTheSharedUploadLoudly(
-            @org.apache.flink.test.junit5.InjectMiniCluster
-                    org.apache.flink.runtime.minicluster.MiniCluster cluster)
-            throws Exception {
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
         String name = "blue-green-s3";
         // two partitions: the two jobs interleave them differently, so their shards differ
         List<InputCorpus.Input> inputs = inputs(name, 2);
         long start = start();
-        try (S3ProxyProcess s3 = S3ProxyProcess.start(dir.resolve("s3proxy-bg"))) {
-            Path credentials = S3ProxyProcess.writeCredentials(dir.resolve("s3-bg.properties"));
-            Map<String, Object> blue = settings(name, s3, credentials);
-            JobClient first = JobTestSupport.startPipeline(blue, name);
-            S3ShardStoreFactory store =
-                    ShardRunChecks.s3ProxyStore("s3://tfstream/shards", s3.endpoint(), credentials);
-            String savepoint;
-            try (S3Client client = store.newClient()) {
-                produce(name + "-in", inputs.subList(0, 60_000), start);
-                waitFor(
-                        () ->
-                                !client.listMultipartUploads(b -> b.bucket("tfstream"))
-                                        .uploads()
-                                        .isEmpty(),
-                        Duration.ofMinutes(2),
-                        "a shard's upload");
-                long seenAt = JobTestSupport.completedCheckpoints(cluster, first.getJobID());
-                waitFor(
-                        () ->
-                                JobTestSupport.completedCheckpoints(cluster, first.getJobID())
-                                        >= seenAt + 2,
-                        Duration.ofMinutes(2),
-                        "two checkpoints with a part uploaded");
-                savepoint =
-                        first.triggerSavepoint(
-                                        dir.resolve("bg-sp").toUri().toString(),
-                                        org.apache.flink.core.execution.SavepointFormatType
-                                                .CANONICAL)
-                                .get(2, TimeUnit.MINUTES);
-            }
-            Map<String, Object> green = new java.util.HashMap<>(blue);
-            green.put("job.name", name + "-green");
-            green.put("source.group-id", name + "-green");
-            green.put("flink.restart-strategy.type", "none");
-            green.put("flink.execution.state-recovery.path", savepoint);
-            JobClient second = JobTestSupport.startPipeline(green, name + "-green");
-            produce(name + "-in", inputs.subList(60_000, inputs.size()), start);
-            for (String group : List.of("tfstream", name + "-green")) {
-                JobTestSupport.waitForConsumed(
-                        kafka.bootstrapServers(), group, name + "-in", Duration.ofMinutes(3));
-            }
-            first.stopWithSavepoint(
-                            true,
-                            dir.resolve("bg-end").toUri().toString(),
-                            org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
-                    .get(3, TimeUnit.MINUTES);
-            Map<String, Integer> expected = new java.util.HashMap<>();
-            for (InputCorpus.Input in : inputs) {
-                if (in.reason() == null) {
-                    expected.merge(java.util.HexFormat.of().formatHex(in.value()), 1, Integer::sum);
-                }
-            }
-            Map<String, Integer> seen = new java.util.HashMap<>();
-            String firstJob = "-" + first.getJobID().toHexString() + "-";
-            for (Path shard : JobTestSupport.finishedShards(s3.bucketDir("tfstream"))) {
-                if (shard.getFileName().toString().contains(firstJob)) {
-                    ShardRunChecks.readAndCheck(shard, seen);
-                }
-            }
-            org.junit.jupiter.api.Assertions.assertEquals(
-                    expected, seen, "the first job's shards: each good record once");
-
-            assertThrows(
-                    ExecutionException.class,
+        Map<String, Object> blue = settings(name);
+        JobClient first = JobTestSupport.startPipeline(blue, name);
+        String savepoint;
+        try (S3Client client = store(name).newClient()) {
+            produceUntilAnUpload(client, name, inputs, start);
+            long seenAt = JobTestSupport.completedCheckpoints(cluster, first.getJobID());
+            waitFor(
                     () ->
-                            second.stopWithSavepoint(
-                                            true,
-                                            dir.resolve("bg-end2").toUri().toString(),
-                                            org.apache.flink.core.execution.SavepointFormatType
-                                                    .CANONICAL)
-                                    .get(3, TimeUnit.MINUTES));
-            String text = failures(cluster, second);
-            assertTrue(text.contains("is lost"), text);
-            assertTrue(text.contains("already exists with other bytes"), text);
+                            JobTestSupport.completedCheckpoints(cluster, first.getJobID())
+                                    >= seenAt + 2,
+                    Duration.ofMinutes(2),
+                    "two checkpoints with a part uploaded");
+            savepoint =
+                    first.triggerSavepoint(
+                                    dir.resolve("bg-sp").toUri().toString(),
+                                    org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                            .get(2, TimeUnit.MINUTES);
         }
+        Map<String, Object> green = new java.util.HashMap<>(blue);
+        green.put("job.name", name + "-green");
+        green.put("source.group-id", name + "-green");
+        green.put("flink.restart-strategy.type", "none");
+        green.put("flink.execution.state-recovery.path", savepoint);
+        JobClient second = JobTestSupport.startPipeline(green, name + "-green");
+        produce(name + "-in", inputs.subList(60_000, inputs.size()), start);
+        for (String group : List.of("tfstream", name + "-green")) {
+            JobTestSupport.waitForConsumed(
+                    kafka.bootstrapServers(), group, name + "-in", Duration.ofMinutes(3));
+        }
+        first.stopWithSavepoint(
+                        true,
+                        dir.resolve("bg-end").toUri().toString(),
+                        org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                .get(3, TimeUnit.MINUTES);
+        Map<String, Integer> expected = new java.util.HashMap<>();
+        for (InputCorpus.Input in : inputs) {
+            if (in.reason() == null) {
+                expected.merge(java.util.HexFormat.of().formatHex(in.value()), 1, Integer::sum);
+            }
+        }
+        Map<String, Integer> seen = new java.util.HashMap<>();
+        String firstJob = "-" + first.getJobID().toHexString() + "-";
+        for (Path shard : JobTestSupport.finishedShards(s3.bucketDir("tfstream"))) {
+            if (shard.getFileName().toString().contains(firstJob)) {
+                ShardRunChecks.readAndCheck(shard, seen);
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(
+                expected, seen, "the first job's shards: each good record once");
+
+        String text = failedDrain(cluster, second);
+        assertTrue(text.contains("is lost"), text);
+        assertTrue(text.contains("already exists with other bytes"), text);
     }
 
-    /** The failures of a job's tasks (its own result names only a failed stop). */
-    private static String failures(
-            org.apache.flink.runtime.minicluster.MiniCluster cluster, JobClient job)
+    /** Produces the first 60 000 records: a shard's first part (5 MiB) fills and is uploaded. */
+    private static void produceUntilAnUpload(
+            S3Client client, String name, List<InputCorpus.Input> inputs, long start)
             throws Exception {
+        produce(name + "-in", inputs.subList(0, 60_000), start);
+        waitFor(
+                () ->
+                        !client.listMultipartUploads(b -> b.bucket("tfstream").prefix(name + "/"))
+                                .uploads()
+                                .isEmpty(),
+                Duration.ofMinutes(2),
+                "a shard's upload");
+    }
+
+    /** Stops {@code job} with drain, which must fail; the failures of its tasks. */
+    private static String failedDrain(MiniCluster cluster, JobClient job) throws Exception {
+        assertThrows(
+                ExecutionException.class,
+                () ->
+                        job.stopWithSavepoint(
+                                        true,
+                                        dir.resolve(job.getJobID() + "-end").toUri().toString(),
+                                        org.apache.flink.core.execution.SavepointFormatType
+                                                .CANONICAL)
+                                .get(3, TimeUnit.MINUTES));
+        // the tasks' failures: the job's own result names only the failed stop
+
         waitFor(
                 () -> job.getJobStatus().get().isGloballyTerminalState(),
                 Duration.ofMinutes(2),
@@ -219,10 +211,17 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
                 .toEpochMilli();
     }
 
+    /** Where the shards of test {@code name} go. */
+    private static String path(String name) {
+        return "s3://tfstream/" + name;
+    }
+
+    private static S3ShardStoreFactory store(String name) {
+        return ShardRunChecks.s3ProxyStore(path(name), s3.endpoint(), credentials);
+    }
+
     /** One subtask's shards on S3Proxy's bucket {@code tfstream}, open for an hour. */
-    private static Map<String, Object> settings(String name, S3ProxyProcess s3, Path credentials)
-            throws Exception {
-        s3.createBucket("tfstream");
+    private static Map<String, Object> settings(String name) {
         Map<String, Object> settings =
                 JobTestSupport.failureTestSettings(
                         name,
@@ -232,7 +231,7 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
                         name + "-dlq");
         settings.put("parallelism", 1);
         settings.put("parse.max-record-bytes", "256 b");
-        settings.put("shards.path", "s3://tfstream/shards");
+        settings.put("shards.path", path(name));
         settings.put("shards.compression", "none");
         settings.put("shards.target-size", "1 gb");
         settings.put("shards.max-age", "1 h");
