@@ -204,8 +204,11 @@ class KubernetesManifestsTest {
         }
         Map<String, String> flink = deployment().getSpec().getFlinkConfiguration();
         Configuration conf = Configuration.fromMap(flink);
-        // The Prometheus reporter: the keys and factory the embedded clusters use too.
-        assertEquals(PrometheusEndpoint.FACTORY, flink.get(PrometheusEndpoint.FACTORY_KEY));
+        // Flink's own Prometheus reporter: it listens on every interface of the pod, which a
+        // Prometheus in another pod scrapes (the embedded clusters bind theirs to loopback).
+        assertEquals(
+                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory",
+                flink.get(PrometheusEndpoint.FACTORY_KEY));
         assertTrue(Integer.parseInt(flink.get(PrometheusEndpoint.PORT_KEY)) > 0);
         for (String key : flink.keySet()) {
             if (key.startsWith("metrics.reporter.")) {
