@@ -96,7 +96,8 @@ final class AvroPlan {
                     "Avro field '"
                             + path
                             + "' is a nested record holding schema features; set"
-                            + " source.convert.flatten: true to read them as "
+                            + " source.convert.flatten: true (tfstream convert: --flatten) to"
+                            + " read them as "
                             + path
                             + ".<field>");
         }

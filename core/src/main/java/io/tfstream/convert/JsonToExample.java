@@ -51,6 +51,13 @@ public final class JsonToExample implements ExampleConverter {
         sc.wrap(in, off, len);
         int c = sc.peek();
         if (c != '{') {
+            sc.at(ConversionException.RECORD);
+            if (c == 't' || c == 'f' || c == 'n') {
+                // "not json" is no literal: only a whole true, false or null is
+                sc.readLiteral(c == 't' ? "true" : c == 'f' ? "false" : "null");
+            } else if (c != -1 && c != '[' && c != '"' && c != '-' && (c < '0' || c > '9')) {
+                throw sc.invalid("an unexpected character");
+            }
             throw new ConversionException(
                     ConversionException.RECORD,
                     "the record is not a JSON object (" + ahead(c) + ")");
@@ -119,7 +126,8 @@ public final class JsonToExample implements ExampleConverter {
                     throw new ConversionException(
                             path,
                             "a nested object holding schema features; set"
-                                    + " source.convert.flatten: true to read them as "
+                                    + " source.convert.flatten: true (tfstream convert: --flatten)"
+                                    + " to read them as "
                                     + path
                                     + ".<field>");
                 } else {

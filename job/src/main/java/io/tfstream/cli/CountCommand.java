@@ -31,7 +31,11 @@ import picocli.CommandLine.Parameters;
 final class CountCommand implements Callable<Integer> {
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "TFRecord files to count.")
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "FILE",
+            description =
+                    "TFRecord files to count; a directory: the shards under it (names starting with . or _ and manifests skipped).")
     private List<Path> files;
 
     @Option(
@@ -43,6 +47,12 @@ final class CountCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try {
+            files = ManifestChecks.shardsOf(files); // a directory: the shards under it
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("tfstream count: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
         Progress progress =
                 Progress.onTerminal(
                         spec.commandLine().getOut(),

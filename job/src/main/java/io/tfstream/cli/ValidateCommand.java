@@ -65,7 +65,11 @@ final class ValidateCommand implements Callable<Integer> {
 
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "TFRecord files to validate.")
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "FILE",
+            description =
+                    "TFRecord files to validate; a directory: the shards under it (names starting with . or _ and manifests skipped).")
     private List<Path> files;
 
     @Option(
@@ -139,6 +143,12 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        try {
+            files = ManifestChecks.shardsOf(files); // a directory: the shards under it
+        } catch (IOException e) {
+            err.println("tfstream validate: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
         long size;
         try {
             size = windowSize();
@@ -165,6 +175,21 @@ final class ValidateCommand implements Callable<Integer> {
             return ExitCodes.SPEC_REJECTED;
         } catch (IOException e) {
             err.println("tfstream validate: " + FileErrors.describe(schemaFile, e));
+            return ExitCodes.USAGE;
+        }
+        if (environment != null && !parsed.getDefaultEnvironmentList().contains(environment)) {
+            // TFDV refuses an environment the schema does not declare: a mistake of the command
+            // line, not of the schema.
+            err.println(
+                    "tfstream validate: --environment "
+                            + environment
+                            + ": "
+                            + (parsed.getDefaultEnvironmentCount() == 0
+                                    ? "the schema declares no environments (default_environment);"
+                                            + " leave --environment out"
+                                    : "the schema's environments are "
+                                            + String.join(
+                                                    ", ", parsed.getDefaultEnvironmentList())));
             return ExitCodes.USAGE;
         }
         ValidationSchema schema;

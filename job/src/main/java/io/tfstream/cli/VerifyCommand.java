@@ -49,7 +49,11 @@ final class VerifyCommand implements Callable<Integer> {
 
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "TFRecord files to check.")
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "FILE",
+            description =
+                    "TFRecord files to check; a directory: the shards under it (names starting with . or _ and manifests skipped).")
     private List<Path> files;
 
     @Option(
@@ -91,14 +95,12 @@ final class VerifyCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         int exit = ExitCodes.OK;
-        List<Path> targets = files;
-        if (manifest) {
-            try {
-                targets = ManifestChecks.shardsOf(files);
-            } catch (IOException e) {
-                err.println("tfstream verify: " + e.getMessage());
-                return ExitCodes.USAGE;
-            }
+        List<Path> targets;
+        try {
+            targets = ManifestChecks.shardsOf(files);
+        } catch (IOException e) {
+            err.println("tfstream verify: " + e.getMessage());
+            return ExitCodes.USAGE;
         }
         Progress progress =
                 Progress.onTerminal(

@@ -52,6 +52,36 @@ class CountCommandTest {
         assertEquals("", run.err());
     }
 
+    /**
+     * A shard directory as an argument: the shards under it, bucket directories included, without
+     * manifests, markers and hidden in-progress files; {@code verify} and {@code validate} alike.
+     */
+    @Test
+    void aDirectoryIsTheShardsUnderIt() throws IOException {
+        Path bucket = Files.createDirectories(dir.resolve("shards/dt=2026-11-27/hour=10"));
+        byte[] three = TfRecordTestData.write(records, Compression.NONE);
+        Path a = Files.write(bucket.resolve("part-a.tfrecord"), three);
+        Path b =
+                Files.write(
+                        bucket.resolve("part-b.tfrecord.gz"),
+                        TfRecordTestData.write(records, Compression.GZIP));
+        Files.writeString(bucket.resolve("part-a.tfrecord.manifest.json"), "{}");
+        Files.writeString(bucket.resolve("_SUCCESS"), "{}");
+        Files.writeString(bucket.resolve(".part-c.tfrecord.inprogress.1"), "partial");
+        CliRun run = CliRun.of("count", dir.resolve("shards").toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(
+                a + ": 3 records\n" + b + ": 3 records\n" + "total: 6 records in 2 files\n",
+                run.out());
+        CliRun verify = CliRun.of("verify", dir.resolve("shards").toString());
+        assertEquals(0, verify.exitCode(), verify.err());
+        assertEquals(
+                List.of(a + ": 3 records, ", b + ": 3 records, "),
+                verify.out().lines().map(l -> l.substring(0, l.indexOf("records, ") + 9)).toList(),
+                verify.out());
+        assertTrue(verify.out().lines().allMatch(l -> l.endsWith(", ok")), verify.out());
+    }
+
     @Test
     void aTruncatedFileCountsWhatComesBeforeTheDamageAndExits1() throws IOException {
         byte[] full = TfRecordTestData.write(records, Compression.NONE);

@@ -286,6 +286,20 @@ class ValidateCommandTest {
     }
 
     @Test
+    void aDirectoryIsValidatedShardByShard() throws IOException {
+        Path s = schema(G1);
+        Files.createDirectories(dir.resolve("shards/dt=1"));
+        records("shards/dt=1/part-a.tfrecord", example("annotated_enum", strings("A")));
+        records("shards/dt=1/part-b.tfrecord", example("annotated_enum", strings("B")));
+        Files.writeString(dir.resolve("shards/dt=1/part-a.tfrecord.manifest.json"), "{}");
+        Files.writeString(dir.resolve("shards/dt=1/_SUCCESS"), "{}");
+        CliRun run =
+                CliRun.of("validate", "--schema", s.toString(), dir.resolve("shards").toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("tfstream validate: 2 records in 2 files, 0 alerts\n", run.err());
+    }
+
+    @Test
     void g3EnvironmentsChooseTheRequiredFeatures() throws IOException {
         Path s =
                 schema(
@@ -324,22 +338,34 @@ class ValidateCommandTest {
         assertEquals("", serving.out());
     }
 
+    /** An environment the schema does not declare is a usage error naming the ones it has. */
     @Test
-    void anUnknownEnvironmentIsARejectedSchema() throws IOException {
-        Path s = schema("default_environment: \"TRAINING\"\nfeature { name: \"x\" type: INT }");
+    void anUnknownEnvironmentIsAUsageErrorNamingTheSchemasEnvironments() throws IOException {
         Path f = records("f.tfrecord", example("x", int64s(1)));
-        CliRun run =
-                CliRun.of(
-                        "validate",
-                        "--schema",
-                        s.toString(),
-                        "--environment",
-                        "INVALID",
-                        f.toString());
-        assertEquals(3, run.exitCode());
-        assertEquals("", run.out());
-        assertTrue(run.err().startsWith("tfstream validate: schema rejected: "), run.err());
-        assertTrue(run.err().contains("INVALID"), run.err());
+        for (String[] c :
+                new String[][] {
+                    {
+                        "default_environment: \"TRAINING\"\ndefault_environment: \"SERVING\"\n"
+                                + "feature { name: \"x\" type: INT }",
+                        "--environment INVALID: the schema's environments are TRAINING, SERVING"
+                    },
+                    {
+                        "feature { name: \"x\" type: INT }",
+                        "--environment INVALID: the schema declares no environments"
+                    }
+                }) {
+            CliRun run =
+                    CliRun.of(
+                            "validate",
+                            "--schema",
+                            schema(c[0]).toString(),
+                            "--environment",
+                            "INVALID",
+                            f.toString());
+            assertEquals(2, run.exitCode());
+            assertEquals("", run.out());
+            assertTrue(run.err().startsWith("tfstream validate: " + c[1]), run.err());
+        }
     }
 
     @Test
