@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 /** What the shard ITCases check of a finished run's shards, manifests and markers. */
-final class ShardRunChecks {
+public final class ShardRunChecks {
     private static final DateTimeFormatter BUCKET =
             DateTimeFormatter.ofPattern("'dt='yyyy-MM-dd/'hour='HH").withZone(ZoneOffset.UTC);
 
@@ -140,7 +140,7 @@ final class ShardRunChecks {
     }
 
     /** The S3 shard store of {@code basePath} on an S3Proxy at {@code endpoint}, path style. */
-    static io.tfstream.operators.shards.store.S3ShardStoreFactory s3ProxyStore(
+    public static io.tfstream.operators.shards.store.S3ShardStoreFactory s3ProxyStore(
             String basePath, String endpoint, Path credentials) {
         return new io.tfstream.operators.shards.store.S3ShardStoreFactory(
                 basePath,
@@ -156,7 +156,7 @@ final class ShardRunChecks {
      * {@code tfstream shards uploads PATH [more...]} against the S3Proxy at {@code endpoint};
      * returns what it printed.
      */
-    static String uploads(String path, String endpoint, Path credentials, String... more) {
+    public static String uploads(String path, String endpoint, Path credentials, String... more) {
         List<String> args =
                 new ArrayList<>(
                         List.of(

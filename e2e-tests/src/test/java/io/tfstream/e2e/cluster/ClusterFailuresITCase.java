@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.e2e.tfrecord.TensorFlowRecordIo;
 import io.tfstream.job.InputCorpus;
 import io.tfstream.job.JobTestSupport;
+import io.tfstream.job.ShardRunChecks;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.json.SpecJsonWriter;
@@ -223,14 +224,8 @@ class ClusterFailuresITCase {
         s.audit.produced(first, InputProducer.produce(s.bootstrap(), s.input, first));
         // one S3 client polling (no CLI start-up per look): the kill follows the upload at once
         S3ShardStoreFactory store =
-                new S3ShardStoreFactory(
-                        s.shardPath(),
-                        "part",
-                        cluster.s3Endpoint(),
-                        true,
-                        null,
-                        cluster.s3CredentialsFile().toString(),
-                        S3ShardStoreFactory.MIN_PART_SIZE);
+                ShardRunChecks.s3ProxyStore(
+                        s.shardPath(), cluster.s3Endpoint(), cluster.s3CredentialsFile());
         long at;
         CompletableFuture<Map<String, RecordMetadata>> producing;
         try (S3Client s3 = store.newClient()) {
@@ -436,28 +431,8 @@ class ClusterFailuresITCase {
         }
 
         private String uploads(String path, String... more) {
-            List<String> args =
-                    new ArrayList<>(
-                            List.of(
-                                    "shards",
-                                    "uploads",
-                                    path,
-                                    "--set",
-                                    "s3.endpoint=" + cluster.s3Endpoint(),
-                                    "--set",
-                                    "s3.path-style-access=true",
-                                    "--set",
-                                    "s3.credentials-file=" + cluster.s3CredentialsFile()));
-            args.addAll(List.of(more));
-            java.io.StringWriter out = new java.io.StringWriter();
-            java.io.StringWriter err = new java.io.StringWriter();
-            int code =
-                    io.tfstream.cli.TfstreamCli.run(
-                            new java.io.PrintWriter(out),
-                            new java.io.PrintWriter(err),
-                            args.toArray(String[]::new));
-            assertEquals(0, code, err.toString());
-            return out.toString();
+            return ShardRunChecks.uploads(
+                    path, cluster.s3Endpoint(), cluster.s3CredentialsFile(), more);
         }
 
         /** TensorFlow's TFRecordReaderV2 reads every finished shard to the same records. */
