@@ -87,7 +87,14 @@ public final class JobConfig {
             }
         }
         CheckpointDir.undeprecate(conf, flink, warnings);
-        JobConfig c = new JobConfig(conf, source, output, flink, given, warnings);
+        JobConfig c =
+                new JobConfig(
+                        conf,
+                        KafkaClientProperties.resolve(source, JobOptions.SOURCE_PROPERTIES_PREFIX),
+                        KafkaClientProperties.resolve(output, JobOptions.OUTPUT_PROPERTIES_PREFIX),
+                        flink,
+                        given,
+                        warnings);
         c.deadLetters = new DeadLetterConfig(c);
         c.source = new SourceConfig(c);
         c.convert = new ConvertConfig(c);

@@ -43,8 +43,8 @@ public final class JobConfigFiles {
                                 + key
                                 + ": secrets are not taken on the command line, where a cluster"
                                 + " keeps and shows them; put it in the --config file (read where"
-                                + " the job starts) or, for Kafka settings, refer to a Kafka config"
-                                + " provider: ${provider:path:key}");
+                                + " the job starts) or, for Kafka settings, refer to it as"
+                                + " ${file:/path/to/file.properties:key} or ${env:NAME}");
             }
             flat.put(key, value);
         }

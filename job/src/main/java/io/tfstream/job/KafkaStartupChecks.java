@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import io.tfstream.text.Quoted;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,14 +15,33 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Checks at start what would otherwise fail later and loop through restarts: the input and output
- * topics (validation's included) exist, the batches topic takes the largest payload message, and
- * the sinks' transaction timeout is within the broker's {@code transaction.max.timeout.ms}
- * (otherwise every exactly-once transaction is refused).
+ * Checks at start what would otherwise fail later and loop through restarts: every Kafka client
+ * authenticates, the input and output topics (validation's included) exist and the clients hold the
+ * ACLs the job needs (READ on the input topics and the group, WRITE on the output topics and the
+ * transactional ids), the batches topic takes the largest payload message, and the sinks'
+ * transaction timeout is within the broker's {@code transaction.max.timeout.ms} (otherwise every
+ * exactly-once transaction is refused).
  */
 public final class KafkaStartupChecks {
     /** How long the checks wait for the cluster. */
@@ -32,88 +52,208 @@ public final class KafkaStartupChecks {
     /** Runs every check; throws {@link JobConfigException} naming the first problem. */
     public static void check(JobConfig config) {
         String sourceServers = config.get(JobOptions.SOURCE_BOOTSTRAP_SERVERS);
-        if (config.contains(JobOptions.SOURCE_TOPICS)) {
-            try (Admin admin = admin(sourceServers, config.sourceProperties())) {
+        Client source = new Client("source", sourceServers);
+        try (Admin admin = admin(source, config.sourceProperties())) {
+            if (config.contains(JobOptions.SOURCE_TOPICS)) {
                 requireTopics(
                         admin,
-                        sourceServers,
+                        source,
                         config.get(JobOptions.SOURCE_TOPICS),
-                        "source.topics");
+                        "source.topics",
+                        AclOperation.READ);
             }
+            requireGroup(admin, source, config.get(JobOptions.SOURCE_GROUP_ID));
         }
         String outputServers = config.outputBootstrapServers();
-        try (Admin admin = admin(outputServers, config.outputProperties())) {
-            List<String> outputs = new ArrayList<>();
-            outputs.add(config.get(JobOptions.DLQ_TOPIC));
-            requireTopics(admin, outputServers, outputs, "dlq.topic");
+        Client outputs = new Client("outputs", outputServers);
+        try (Admin admin = admin(outputs, config.outputProperties())) {
+            List<String> written = new ArrayList<>();
+            written.add(config.get(JobOptions.DLQ_TOPIC));
+            requireTopics(admin, outputs, written, "dlq.topic", AclOperation.WRITE);
             if (config.contains(JobOptions.OUTPUT_RECORDS_TOPIC)) {
                 requireTopics(
                         admin,
-                        outputServers,
+                        outputs,
                         List.of(config.get(JobOptions.OUTPUT_RECORDS_TOPIC)),
-                        "output.records.topic");
+                        "output.records.topic",
+                        AclOperation.WRITE);
             }
             if (config.contains(JobOptions.OUTPUT_BATCHES_TOPIC)) {
                 String batches = config.get(JobOptions.OUTPUT_BATCHES_TOPIC);
-                requireTopics(admin, outputServers, List.of(batches), "output.batches.topic");
-                checkMessageSize(
-                        admin, outputServers, batches, config.payloads().maxMessageBytes());
+                requireTopics(
+                        admin,
+                        outputs,
+                        List.of(batches),
+                        "output.batches.topic",
+                        AclOperation.WRITE);
+                checkMessageSize(admin, outputs, batches, config.payloads().maxMessageBytes());
             }
             if (config.get(JobOptions.VALIDATION_ENABLED)
                     || config.contains(JobOptions.VALIDATION_ALERTS_TOPIC)) {
                 requireTopics(
                         admin,
-                        outputServers,
+                        outputs,
                         List.of(config.get(JobOptions.VALIDATION_ALERTS_TOPIC)),
-                        "validation.alerts-topic");
+                        "validation.alerts-topic",
+                        AclOperation.WRITE);
                 if (config.contains(JobOptions.VALIDATION_ANOMALIES_TOPIC)) {
                     requireTopics(
                             admin,
-                            outputServers,
+                            outputs,
                             List.of(config.get(JobOptions.VALIDATION_ANOMALIES_TOPIC)),
-                            "validation.anomalies-topic");
+                            "validation.anomalies-topic",
+                            AclOperation.WRITE);
                 }
             }
+            requireTransactionalIds(admin, outputs, config.get(JobOptions.JOB_NAME) + "-");
             checkTransactionTimeout(
-                    admin, outputServers, config.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT));
+                    admin, outputs, config.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT));
         }
     }
 
-    private static Admin admin(String servers, Properties clientProperties) {
+    /** A Kafka client of the job, as messages name it: which one and where it connects. */
+    private record Client(String name, String servers) {
+        @Override
+        public String toString() {
+            return "Kafka " + name + " client (" + servers + ")";
+        }
+    }
+
+    private static Admin admin(Client client, Properties clientProperties) {
         Properties p = new Properties();
         p.putAll(clientProperties);
-        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
+        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, client.servers());
         p.setProperty(
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(TIMEOUT.toMillis()));
         p.setProperty(
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(TIMEOUT.toMillis()));
         // Consumer/producer-only keys are not admin settings: keep the admin client quiet about
-        // them.
-        p.keySet().removeIf(k -> !AdminClientConfig.configNames().contains(k.toString()));
-        return Admin.create(p);
+        // them (the config providers' own settings are not in its list but resolve the others).
+        p.keySet()
+                .removeIf(
+                        k ->
+                                !AdminClientConfig.configNames().contains(k.toString())
+                                        && !k.toString().startsWith("config.providers"));
+        try {
+            return Admin.create(p);
+        } catch (KafkaException e) {
+            // A key store that does not open, a reference that does not resolve, a JAAS typo.
+            throw new JobConfigException(
+                    client + ": cannot be created (" + rootMessage(e) + ")", e);
+        }
     }
 
     private static void requireTopics(
-            Admin admin, String servers, Collection<String> topics, String key) {
-        Set<String> existing = await(admin.listTopics().names(), servers, "list topics");
+            Admin admin, Client client, Collection<String> topics, String key, AclOperation op) {
+        Map<String, KafkaFuture<TopicDescription>> described =
+                admin.describeTopics(
+                                topics,
+                                new DescribeTopicsOptions().includeAuthorizedOperations(true))
+                        .topicNameValues();
         for (String t : topics) {
-            if (!existing.contains(t)) {
-                throw new JobConfigException(
-                        key
-                                + ": topic '"
-                                + t
-                                + "' does not exist on "
-                                + servers
-                                + "; create it first");
+            TopicDescription d;
+            try {
+                d = await(described.get(t), client, "describe topic '" + t + "'");
+            } catch (JobConfigException e) {
+                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                    throw new JobConfigException(
+                            key
+                                    + ": topic '"
+                                    + t
+                                    + "' does not exist on "
+                                    + client.servers()
+                                    + "; create it first");
+                }
+                if (e.getCause() instanceof TopicAuthorizationException) {
+                    throw missingAcl(client, op, "Topic '" + t + "'", key);
+                }
+                throw e;
+            }
+            Set<AclOperation> allowed = d.authorizedOperations();
+            if (allowed != null && !allowed.contains(op) && !allowed.contains(AclOperation.ALL)) {
+                throw missingAcl(client, op, "Topic '" + t + "'", key);
             }
         }
     }
 
+    /** The source commits its offsets to its group on checkpoints: READ on the group. */
+    private static void requireGroup(Admin admin, Client client, String group) {
+        String resource = "Group '" + group + "'";
+        try {
+            ConsumerGroupDescription d =
+                    await(
+                            admin.describeConsumerGroups(
+                                            List.of(group),
+                                            new DescribeConsumerGroupsOptions()
+                                                    .includeAuthorizedOperations(true))
+                                    .describedGroups()
+                                    .get(group),
+                            client,
+                            "describe group '" + group + "'");
+            Set<AclOperation> allowed = d.authorizedOperations();
+            if (allowed != null
+                    && !allowed.isEmpty()
+                    && !allowed.contains(AclOperation.READ)
+                    && !allowed.contains(AclOperation.ALL)) {
+                throw missingAcl(client, AclOperation.READ, resource, "source.group-id");
+            }
+        } catch (JobConfigException e) {
+            if (e.getCause() instanceof GroupAuthorizationException) {
+                throw missingAcl(client, AclOperation.READ, resource, "source.group-id");
+            }
+            if (!(e.getCause() instanceof GroupIdNotFoundException)) {
+                throw e;
+            }
+            // A group that never committed: its permissions show only when it is used.
+        }
+    }
+
+    /**
+     * The exactly-once sinks' transactional ids start with {@code prefix}: asking for one that does
+     * not exist answers "not found" with WRITE (or DESCRIBE) on them, "not authorized" without.
+     */
+    private static void requireTransactionalIds(Admin admin, Client client, String prefix) {
+        String probe = prefix + "dlq-0-0";
+        try {
+            await(
+                    admin.describeTransactions(List.of(probe)).description(probe),
+                    client,
+                    "describe transactional id '" + probe + "'");
+        } catch (JobConfigException e) {
+            if (e.getCause() instanceof TransactionalIdAuthorizationException) {
+                throw missingAcl(
+                        client,
+                        AclOperation.WRITE,
+                        "TransactionalId prefix '" + prefix + "' (PREFIXED)",
+                        "job.name");
+            }
+            if (!(e.getCause() instanceof TransactionalIdNotFoundException)) {
+                throw e;
+            }
+        }
+    }
+
+    private static JobConfigException missingAcl(
+            Client client, AclOperation op, String resource, String key) {
+        return new JobConfigException(
+                client
+                        + ": not authorized; the ACL "
+                        + op.name()
+                        + " on "
+                        + resource
+                        + " ("
+                        + key
+                        + ") is missing for its principal (see docs/operations.md#kafka-acls)");
+    }
+
     /** The batches topic must take the largest payload message the job may send. */
-    private static void checkMessageSize(Admin admin, String servers, String topic, long bytes) {
+    private static void checkMessageSize(Admin admin, Client client, String topic, long bytes) {
         ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         Map<ConfigResource, Config> configs =
-                await(admin.describeConfigs(List.of(r)).all(), servers, "describe topic " + topic);
+                describeConfigs(admin, client, r, "describe topic " + topic);
+        if (configs == null) {
+            return;
+        }
         ConfigEntry max = configs.get(r).get("max.message.bytes");
         if (max == null || max.value() == null) {
             return;
@@ -133,16 +273,16 @@ public final class KafkaStartupChecks {
         }
     }
 
-    private static void checkTransactionTimeout(Admin admin, String servers, Duration timeout) {
+    private static void checkTransactionTimeout(Admin admin, Client client, Duration timeout) {
         Collection<Node> nodes =
-                await(admin.describeCluster().nodes(), servers, "describe the cluster");
+                await(admin.describeCluster().nodes(), client, "describe the cluster");
         for (Node n : nodes) {
             ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, n.idString());
             Map<ConfigResource, Config> configs =
-                    await(
-                            admin.describeConfigs(List.of(broker)).all(),
-                            servers,
-                            "describe broker " + n.idString());
+                    describeConfigs(admin, client, broker, "describe broker " + n.idString());
+            if (configs == null) {
+                return;
+            }
             ConfigEntry max = configs.get(broker).get("transaction.max.timeout.ms");
             if (max == null || max.value() == null) {
                 continue;
@@ -162,14 +302,29 @@ public final class KafkaStartupChecks {
         }
     }
 
-    private static <T> T await(
-            org.apache.kafka.common.KafkaFuture<T> f, String servers, String what) {
+    /**
+     * The configs of {@code r}, or null when the client may not describe them: the size and timeout
+     * checks are a courtesy that needs no ACL of its own.
+     */
+    private static Map<ConfigResource, Config> describeConfigs(
+            Admin admin, Client client, ConfigResource r, String what) {
+        try {
+            return await(admin.describeConfigs(List.of(r)).all(), client, what);
+        } catch (JobConfigException e) {
+            if (e.getCause() instanceof AuthorizationException) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private static <T> T await(KafkaFuture<T> f, Client client, String what) {
         try {
             return f.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw new JobConfigException(
-                    "cannot reach Kafka at "
-                            + servers
+                    "cannot reach the "
+                            + client
                             + " to "
                             + what
                             + " within "
@@ -177,13 +332,41 @@ public final class KafkaStartupChecks {
                             + " s",
                     e);
         } catch (ExecutionException e) {
-            throw new JobConfigException(
-                    "Kafka at " + servers + " failed to " + what + ": " + e.getCause(),
-                    e.getCause());
+            throw new JobConfigException(failure(client, what, e.getCause()), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new JobConfigException(
-                    "interrupted while asking Kafka at " + servers + " to " + what, e);
+                    "interrupted while asking the " + client + " to " + what, e);
         }
+    }
+
+    /** One line: which client, and the cause a user acts on (credentials, trust, the rest). */
+    private static String failure(Client client, String what, Throwable cause) {
+        if (cause instanceof SaslAuthenticationException) {
+            return client
+                    + ": SASL authentication failed ("
+                    + Quoted.cut(String.valueOf(cause.getMessage()))
+                    + "); check sasl.mechanism and the credentials of sasl.jaas.config";
+        }
+        if (cause instanceof SslAuthenticationException) {
+            return client
+                    + ": TLS handshake failed ("
+                    + rootMessage(cause)
+                    + "); check ssl.truststore.* (does it hold the broker's CA?) and, for mutual"
+                    + " TLS, ssl.keystore.*";
+        }
+        if (cause instanceof AuthenticationException) {
+            return client + ": authentication failed (" + rootMessage(cause) + ")";
+        }
+        return "the " + client + " failed to " + what + ": " + cause;
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return Quoted.cut(m);
     }
 }

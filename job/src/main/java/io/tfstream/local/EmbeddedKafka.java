@@ -11,7 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
@@ -31,11 +33,23 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final KafkaRaftServer server;
     private final Path dir;
     private final String bootstrapServers;
+    private final BrokerSecurity security;
+    private final String saslSslServers;
+    private final String sslServers;
 
-    private EmbeddedKafka(KafkaRaftServer server, Path dir, String bootstrapServers) {
+    private EmbeddedKafka(
+            KafkaRaftServer server,
+            Path dir,
+            String bootstrapServers,
+            BrokerSecurity security,
+            String saslSslServers,
+            String sslServers) {
         this.server = server;
         this.dir = dir;
         this.bootstrapServers = bootstrapServers;
+        this.security = security;
+        this.saslSslServers = saslSslServers;
+        this.sslServers = sslServers;
     }
 
     /**
@@ -43,10 +57,29 @@ public final class EmbeddedKafka implements AutoCloseable {
      * connections. {@code transactionMaxTimeoutMs} is the broker's transaction.max.timeout.ms.
      */
     public static EmbeddedKafka start(long transactionMaxTimeoutMs) throws IOException {
+        return start(transactionMaxTimeoutMs, false);
+    }
+
+    /**
+     * A broker with two more listeners, both authenticated and authorized: SASL_SSL with a
+     * SCRAM-SHA-512 user and SSL with client certificates (see {@link BrokerSecurity}); Kafka's
+     * {@code StandardAuthorizer} allows nothing without an ACL there. The plaintext listener of
+     * {@link #bootstrapServers()} is the administrator's (a super user) for setting up topics and
+     * ACLs.
+     */
+    public static EmbeddedKafka startSecured(long transactionMaxTimeoutMs) throws IOException {
+        return start(transactionMaxTimeoutMs, true);
+    }
+
+    private static EmbeddedKafka start(long transactionMaxTimeoutMs, boolean secured)
+            throws IOException {
         Path dir = Files.createTempDirectory("tfstream-kafka");
         try {
             int brokerPort = freePort();
             int controllerPort = freePort();
+            BrokerSecurity security = secured ? BrokerSecurity.create(dir.resolve("tls")) : null;
+            int saslPort = secured ? freePort() : -1;
+            int sslPort = secured ? freePort() : -1;
             Properties p = new Properties();
             p.setProperty("process.roles", "broker,controller");
             p.setProperty("node.id", "1");
@@ -70,6 +103,24 @@ public final class EmbeddedKafka implements AutoCloseable {
             p.setProperty("group.initial.rebalance.delay.ms", "0");
             p.setProperty("auto.create.topics.enable", "false");
             p.setProperty("transaction.max.timeout.ms", Long.toString(transactionMaxTimeoutMs));
+            if (secured) {
+                String secure = ",SASL_SSL://localhost:" + saslPort + ",SSL://localhost:" + sslPort;
+                p.setProperty("listeners", p.getProperty("listeners") + secure);
+                p.setProperty(
+                        "advertised.listeners", p.getProperty("advertised.listeners") + secure);
+                p.setProperty(
+                        "listener.security.protocol.map",
+                        p.getProperty("listener.security.protocol.map")
+                                + ",SASL_SSL:SASL_SSL,SSL:SSL");
+                p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+                p.setProperty(
+                        "authorizer.class.name",
+                        "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+                // The plaintext and controller listeners (loopback only) are the administrator's.
+                p.setProperty("super.users", "User:ANONYMOUS");
+                p.setProperty("allow.everyone.if.no.acl.found", "false");
+                p.putAll(security.brokerProperties());
+            }
             Path config = dir.resolve("server.properties");
             try (Writer w = Files.newBufferedWriter(config)) {
                 p.store(w, "tfstream local: embedded broker");
@@ -77,17 +128,20 @@ public final class EmbeddedKafka implements AutoCloseable {
             ByteArrayOutputStream formatOut = new ByteArrayOutputStream();
             int rc;
             try (PrintStream ps = new PrintStream(formatOut, true, StandardCharsets.UTF_8)) {
-                rc =
-                        StorageTool.execute(
-                                new String[] {
-                                    "format",
-                                    "-t",
-                                    Uuid.randomUuid().toString(),
-                                    "-c",
-                                    config.toString(),
-                                    "--standalone"
-                                },
-                                ps);
+                List<String> format =
+                        new ArrayList<>(
+                                List.of(
+                                        "format",
+                                        "-t",
+                                        Uuid.randomUuid().toString(),
+                                        "-c",
+                                        config.toString(),
+                                        "--standalone"));
+                if (secured) {
+                    format.add("--add-scram");
+                    format.add(security.scramCredential());
+                }
+                rc = StorageTool.execute(format.toArray(String[]::new), ps);
             }
             if (rc != 0) {
                 throw new IOException(
@@ -96,9 +150,20 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(p), Time.SYSTEM);
             server.startup();
-            EmbeddedKafka kafka = new EmbeddedKafka(server, dir, "localhost:" + brokerPort);
+            EmbeddedKafka kafka =
+                    new EmbeddedKafka(
+                            server,
+                            dir,
+                            "localhost:" + brokerPort,
+                            security,
+                            secured ? "localhost:" + saslPort : null,
+                            secured ? "localhost:" + sslPort : null);
             try {
                 kafka.awaitListener(brokerPort);
+                if (secured) {
+                    kafka.awaitListener(saslPort);
+                    kafka.awaitListener(sslPort);
+                }
             } catch (IOException | RuntimeException e) {
                 kafka.close();
                 throw e;
@@ -110,9 +175,31 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    /** {@code host:port} of the broker's listener. */
+    /** {@code host:port} of the broker's plaintext listener (a super user's on a secured one). */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** {@code host:port} of the SASL_SSL (SCRAM) listener of a secured broker. */
+    public String saslSslServers() {
+        return requireSecured(saslSslServers);
+    }
+
+    /** {@code host:port} of the mutual-TLS listener of a secured broker. */
+    public String sslServers() {
+        return requireSecured(sslServers);
+    }
+
+    /** The TLS material and users of a secured broker. */
+    public BrokerSecurity security() {
+        return requireSecured(security);
+    }
+
+    private <T> T requireSecured(T value) {
+        if (value == null) {
+            throw new IllegalStateException("not a secured broker: start it with startSecured");
+        }
+        return value;
     }
 
     private void awaitListener(int port) throws IOException {

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,7 @@ class JobConfigTest {
                         + "  topics: [a, b]\n"
                         + "  properties:\n"
                         + "    security.protocol: SASL_SSL\n"
-                        + "    sasl.jaas.config: secret-stuff\n"
+                        + "    sasl.jaas.config: ${file:/etc/kafka/secret-stuff.properties:jaas}\n"
                         + "schema.path: s.pbtxt\n"
                         + "schema.kind: sequence-example\n"
                         + "batch:\n"
@@ -82,11 +83,80 @@ class JobConfigTest {
         assertEquals("SASL_SSL", c.sourceProperties().getProperty("security.protocol"));
         assertEquals("5", c.outputProperties().getProperty("linger.ms"));
         assertEquals(Map.of("restart-strategy.type", "fixed-delay"), c.flinkSettings());
+        assertEquals(
+                "/etc/kafka/secret-stuff.properties",
+                c.sourceProperties().getProperty("config.providers.file.param.allowed.paths"));
         String described = c.describe();
         assertTrue(described.contains("source.properties.security.protocol: SASL_SSL"));
         assertTrue(described.contains("source.properties.sasl.jaas.config: ******"), described);
         assertFalse(described.contains("secret-stuff"));
         assertFalse(c.toString().contains("secret-stuff"));
+    }
+
+    /**
+     * Kafka client settings travel in the job graph: a setting Kafka types as a password is taken
+     * only as a reference, resolved by the file and env config providers tfstream declares, limited
+     * to the files and variables referred to; settings cannot declare providers of their own.
+     */
+    @Test
+    void kafkaSecretsAreReferencesResolvedByTheProvidersTfstreamDeclares() {
+        Map<String, Object> base = new java.util.LinkedHashMap<>(minimal());
+        for (String key :
+                List.of(
+                        "source.properties.sasl.jaas.config",
+                        "output.properties.ssl.keystore.password",
+                        "output.properties.ssl.key.password",
+                        "source.properties.ssl.truststore.password",
+                        "source.properties.ssl.keystore.key")) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>(base);
+            m.put(key, "inline-secret-1234");
+            String msg = assertThrows(JobConfigException.class, () -> JobConfig.of(m)).getMessage();
+            assertTrue(msg.startsWith(key + ": a secret is only taken as a reference"), msg);
+            assertFalse(msg.contains("inline-secret-1234"), msg);
+        }
+        for (String key :
+                List.of(
+                        "source.properties.config.providers",
+                        "output.properties.config.providers.vault.class")) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>(base);
+            m.put(key, "x");
+            String msg = assertThrows(JobConfigException.class, () -> JobConfig.of(m)).getMessage();
+            assertTrue(msg.contains("config providers are tfstream's to declare"), msg);
+        }
+        Map<String, Object> other = new java.util.LinkedHashMap<>(base);
+        other.put("source.properties.sasl.jaas.config", "${vault:secret/kafka:jaas}");
+        assertTrue(
+                assertThrows(JobConfigException.class, () -> JobConfig.of(other))
+                        .getMessage()
+                        .contains("only ${file:PATH:KEY} and ${env:NAME} are resolved"));
+
+        Map<String, Object> ok = new java.util.LinkedHashMap<>(base);
+        ok.put(
+                "source.properties.sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\""
+                        + " password=\"${file:/run/secrets/kafka.properties:password}\";");
+        ok.put("source.properties.ssl.truststore.password", "${env:TRUSTSTORE_PASSWORD}");
+        ok.put("source.properties.ssl.keystore.password", "${file:/run/secrets/ks.properties:p}");
+        ok.put("output.properties.ssl.key.password", "${env::KEY_PASSWORD}");
+        ok.put("source.properties.sasl.login.refresh.buffer.seconds", "300");
+        JobConfig c = JobConfig.of(ok);
+        Properties source = c.sourceProperties();
+        assertEquals("file,env", source.getProperty("config.providers"));
+        assertEquals(
+                "org.apache.kafka.common.config.provider.FileConfigProvider",
+                source.getProperty("config.providers.file.class"));
+        assertEquals(
+                "/run/secrets/kafka.properties,/run/secrets/ks.properties",
+                source.getProperty("config.providers.file.param.allowed.paths"));
+        assertEquals(
+                "\\QTRUSTSTORE_PASSWORD\\E",
+                source.getProperty("config.providers.env.param.allowlist.pattern"));
+        Properties output = c.outputProperties();
+        assertEquals("env", output.getProperty("config.providers"));
+        assertEquals(
+                "\\QKEY_PASSWORD\\E",
+                output.getProperty("config.providers.env.param.allowlist.pattern"));
+        assertFalse(c.describe().contains("config.providers"), c.describe());
     }
 
     /** One rule for secrets: what is masked wherever settings are shown. */

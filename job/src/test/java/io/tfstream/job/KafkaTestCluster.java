@@ -1,7 +1,10 @@
 package io.tfstream.job;
 
+import io.tfstream.local.EmbeddedKafka;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +19,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
@@ -24,9 +29,66 @@ import org.apache.kafka.common.test.TestKitNodes;
 /** A real single-node KRaft Kafka cluster in this JVM on free localhost ports, for ITCases. */
 public final class KafkaTestCluster implements AutoCloseable {
     private final KafkaClusterTestKit kit;
+    private final EmbeddedKafka secured;
 
-    private KafkaTestCluster(KafkaClusterTestKit kit) {
+    private KafkaTestCluster(KafkaClusterTestKit kit, EmbeddedKafka secured) {
         this.kit = kit;
+        this.secured = secured;
+    }
+
+    /**
+     * A broker with authenticated, authorized listeners besides the plaintext one the test's own
+     * clients use as a super user (see {@link EmbeddedKafka#startSecured}).
+     */
+    public static KafkaTestCluster startSecured(long transactionMaxTimeoutMs) throws IOException {
+        return new KafkaTestCluster(null, EmbeddedKafka.startSecured(transactionMaxTimeoutMs));
+    }
+
+    /** The secured broker's listeners and TLS material. */
+    public EmbeddedKafka secured() {
+        if (secured == null) {
+            throw new IllegalStateException("not a secured broker");
+        }
+        return secured;
+    }
+
+    /** Adds ACLs (through the plaintext listener, a super user's on a secured broker). */
+    public void grant(Collection<AclBinding> acls) throws Exception {
+        try (Admin admin = admin()) {
+            admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
+            // The authorizer applies new ACLs once the metadata reaches the broker.
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!admin.describeAcls(AclBindingFilter.ANY)
+                    .values()
+                    .get(30, TimeUnit.SECONDS)
+                    .containsAll(acls)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the broker did not apply " + acls);
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    /** Removes ACLs. */
+    public void revoke(Collection<AclBinding> acls) throws Exception {
+        try (Admin admin = admin()) {
+            admin.deleteAcls(acls.stream().map(AclBinding::toFilter).toList())
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (admin
+                    .describeAcls(AclBindingFilter.ANY)
+                    .values()
+                    .get(30, TimeUnit.SECONDS)
+                    .stream()
+                    .anyMatch(acls::contains)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the broker did not remove " + acls);
+                }
+                Thread.sleep(50);
+            }
+        }
     }
 
     /** An idempotent producer of byte records with {@code acks=all}, for the test's input. */
@@ -58,11 +120,11 @@ public final class KafkaTestCluster implements AutoCloseable {
         kit.format();
         kit.startup();
         kit.waitForReadyBrokers();
-        return new KafkaTestCluster(kit);
+        return new KafkaTestCluster(kit, null);
     }
 
     public String bootstrapServers() {
-        return kit.bootstrapServers();
+        return kit != null ? kit.bootstrapServers() : secured.bootstrapServers();
     }
 
     public void createTopic(String name, int partitions) throws Exception {
@@ -116,6 +178,10 @@ public final class KafkaTestCluster implements AutoCloseable {
 
     @Override
     public void close() {
+        if (secured != null) {
+            secured.close();
+            return;
+        }
         try {
             kit.close();
         } catch (InterruptedException e) {
