@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.local.BrokerSecurity;
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 import io.tfstream.parse.ExampleBatchParser;
@@ -61,6 +62,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -93,6 +95,39 @@ class StreamingJobExactlyOnceITCase extends KafkaJobTestBase {
         ParseSpec spec = Seed001Corpus.spec();
         List<InputCorpus.Input> inputs = InputCorpus.examples(20_000, 42, spec, limits);
         run(cluster, "ex", spec, inputs, Map.of("parse.max-record-bytes", "256 b"));
+    }
+
+    /**
+     * The same on a broker that authenticates and authorizes: the job's clients log in with
+     * SCRAM-SHA-512 over TLS, secrets only as references into an owner-only file, and hold exactly
+     * the ACLs {@link KafkaAcls} lists; the killed TaskManager's replacement logs in again.
+     */
+    @Test
+    void examplesExactlyOnceOverSaslSslAcrossATaskManagerFailure(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        ParseLimits limits = ParseLimits.defaults().withMaxRecordBytes(256);
+        ParseSpec spec = Seed001Corpus.spec();
+        List<InputCorpus.Input> inputs = InputCorpus.examples(10_000, 44, spec, limits);
+        try (KafkaTestCluster secured =
+                KafkaTestCluster.startSecured(Duration.ofMinutes(15).toMillis())) {
+            BrokerSecurity s = secured.secured().security();
+            Map<String, Object> clients = new HashMap<>();
+            clients.put("source.bootstrap-servers", secured.secured().saslSslServers());
+            Properties client = s.referenced(s.scramClient());
+            for (String k : client.stringPropertyNames()) {
+                clients.put(JobOptions.SOURCE_PROPERTIES_PREFIX + k, client.getProperty(k));
+                clients.put(JobOptions.OUTPUT_PROPERTIES_PREFIX + k, client.getProperty(k));
+            }
+            run(
+                    cluster,
+                    secured,
+                    clients,
+                    "User:" + BrokerSecurity.SCRAM_USER,
+                    "sasl",
+                    spec,
+                    inputs,
+                    Map.of("parse.max-record-bytes", "256 b"));
+        }
     }
 
     @Test
@@ -142,6 +177,24 @@ class StreamingJobExactlyOnceITCase extends KafkaJobTestBase {
             List<InputCorpus.Input> inputs,
             Map<String, String> extra)
             throws Exception {
+        run(cluster, kafka, Map.of(), null, name, spec, inputs, extra);
+    }
+
+    /**
+     * The scenario on {@code kafka}, the job's clients set by {@code clients} (its listener and
+     * client settings) and holding exactly the ACLs {@link KafkaAcls} lists for {@code principal}
+     * (null: a broker without authorization); the test's own clients use the plaintext listener.
+     */
+    private void run(
+            MiniCluster cluster,
+            KafkaTestCluster kafka,
+            Map<String, Object> clients,
+            String principal,
+            String name,
+            ParseSpec spec,
+            List<InputCorpus.Input> inputs,
+            Map<String, String> extra)
+            throws Exception {
         String in = name + "-in";
         String dlq = name + "-dlq";
         String records = name + "-records";
@@ -162,6 +215,13 @@ class StreamingJobExactlyOnceITCase extends KafkaJobTestBase {
         // Small payload messages: many batches are split by size.
         settings.put("output.batches.max-message-bytes", "8 kb");
         settings.putAll(extra);
+        settings.putAll(clients);
+        if (principal != null) {
+            JobConfig c = JobConfig.of(settings);
+            List<AclBinding> acls = new ArrayList<>(KafkaAcls.source(c, principal));
+            acls.addAll(KafkaAcls.outputs(c, principal));
+            kafka.grant(acls);
+        }
         JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
 
         StreamExecutionEnvironment env =
@@ -175,7 +235,7 @@ class StreamingJobExactlyOnceITCase extends KafkaJobTestBase {
 
         Map<String, RecordMetadata> offsets = new ConcurrentHashMap<>();
         CompletableFuture<Void> producing =
-                CompletableFuture.runAsync(() -> produce(in, inputs, offsets));
+                CompletableFuture.runAsync(() -> produce(kafka, in, inputs, offsets));
 
         waitFor(
                 () -> completedCheckpoints(cluster, id) >= 2 && offsets.size() > inputs.size() / 4,
@@ -194,7 +254,7 @@ class StreamingJobExactlyOnceITCase extends KafkaJobTestBase {
             // Event time only advances with records: one more record per partition, far in the
             // future, lets the watermark close every window of the input (its own never closes,
             // so it appears in no output).
-            advanceEventTime(in);
+            advanceEventTime(kafka, in);
         }
 
         long bad = inputs.stream().filter(i -> i.reason() != null).count();
@@ -529,7 +589,7 @@ class StreamingJobExactlyOnceITCase extends KafkaJobTestBase {
         return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
-    private static void advanceEventTime(String topic) {
+    private static void advanceEventTime(KafkaTestCluster kafka, String topic) {
         Properties p = new Properties();
         p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         try (KafkaProducer<byte[], byte[]> producer =
@@ -550,7 +610,10 @@ class StreamingJobExactlyOnceITCase extends KafkaJobTestBase {
 
     /** Produces in 40 paced chunks (about 4 s), so that the failure falls mid-stream. */
     private static void produce(
-            String topic, List<InputCorpus.Input> inputs, Map<String, RecordMetadata> offsets) {
+            KafkaTestCluster kafka,
+            String topic,
+            List<InputCorpus.Input> inputs,
+            Map<String, RecordMetadata> offsets) {
         try (KafkaProducer<byte[], byte[]> producer = kafka.idempotentProducer()) {
             int chunk = Math.max(1, inputs.size() / 40);
             List<Future<RecordMetadata>> sent = new ArrayList<>();
