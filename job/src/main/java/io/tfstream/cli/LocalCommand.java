@@ -160,6 +160,16 @@ final class LocalCommand implements Callable<Integer> {
     private String broker;
 
     @Option(
+            names = "--broker-config",
+            paramLabel = "FILE",
+            description =
+                    "Kafka client settings for --broker (security.protocol, sasl.*, ssl.*), a"
+                            + " properties file as Kafka's tools take with --command-config. The"
+                            + " job refers to its secrets as ${file:FILE:KEY}, read where its"
+                            + " clients run.")
+    private Path brokerConfig;
+
+    @Option(
             names = "--s3",
             paramLabel = "ENDPOINT",
             description =
@@ -239,6 +249,7 @@ final class LocalCommand implements Callable<Integer> {
                         sets,
                         summaryJson,
                         broker,
+                        brokerConfig,
                         s3,
                         s3proxy,
                         restPort,

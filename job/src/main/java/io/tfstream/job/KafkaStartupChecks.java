@@ -340,7 +340,14 @@ public final class KafkaStartupChecks {
         }
     }
 
-    /** One line: which client, and the cause a user acts on (credentials, trust, the rest). */
+    /**
+     * One line for the failure of Kafka client {@code name} (e.g. source) at {@code servers} to do
+     * {@code what}: which client, and the cause a user acts on (credentials, trust, the rest).
+     */
+    public static String failure(String name, String servers, String what, Throwable cause) {
+        return failure(new Client(name, servers), what, cause);
+    }
+
     private static String failure(Client client, String what, Throwable cause) {
         if (cause instanceof SaslAuthenticationException) {
             return client

@@ -9,8 +9,8 @@ final class AlertsDrain {
     private AlertsDrain() {}
 
     /** Drains {@code topic} into {@code file}; returns the number of alerts. */
-    static long drain(String bootstrap, String topic, Path file) throws IOException {
+    static long drain(LocalBroker broker, String topic, Path file) throws IOException {
         return TopicDrain.toLines(
-                bootstrap, topic, file, r -> new String(r.value(), StandardCharsets.UTF_8));
+                broker, topic, file, r -> new String(r.value(), StandardCharsets.UTF_8));
     }
 }

@@ -25,14 +25,14 @@ final class DeadLetterDrain {
      * Drains {@code topic} into {@code file}; returns the count, by reason into {@code byReason}.
      */
     static long drain(
-            String bootstrap,
+            LocalBroker broker,
             String topic,
             Path file,
             Map<String, Long> byReason,
             SchemaCounts bySchema)
             throws IOException {
         return TopicDrain.toLines(
-                bootstrap,
+                broker,
                 topic,
                 file,
                 r -> {

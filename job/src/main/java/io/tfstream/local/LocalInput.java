@@ -79,7 +79,7 @@ final class LocalInput {
     }
 
     /** The input, as the run's first line describes it. */
-    String describe(String bootstrap, String topic) {
+    String describe(LocalBroker broker, String topic) {
         if (files != null) {
             return items + " records in the files under " + files.toAbsolutePath();
         }
@@ -89,25 +89,24 @@ final class LocalInput {
                 + " broken) in topic '"
                 + topic
                 + "' on "
-                + bootstrap;
+                + broker;
     }
 
     /**
      * Produces every record, in order, round-robin over the partitions, keyed by its position;
      * returns once all are acknowledged. Nothing to produce with --files.
      */
-    void produce(String bootstrap, String topic, int partitions) throws Exception {
-        produce(bootstrap, topic, partitions, 0, records.size());
+    void produce(LocalBroker broker, String topic, int partitions) throws Exception {
+        produce(broker, topic, partitions, 0, records.size());
     }
 
     /** Produces the records {@code from} (inclusive) to {@code to} (exclusive), as above. */
-    void produce(String bootstrap, String topic, int partitions, int from, int to)
+    void produce(LocalBroker broker, String topic, int partitions, int from, int to)
             throws Exception {
         if (files != null) {
             return;
         }
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Properties p = broker.properties();
         p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
         p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");

@@ -62,12 +62,18 @@ final class LocalJobSettings {
      * s3} (null: under the shards directory); a refused or invalid setting is a {@link
      * LocalRun.UsageException}.
      */
-    JobConfig config(String bootstrap, LocalTopics topics, LocalOptions.S3Target s3) {
+    JobConfig config(LocalBroker broker, LocalTopics topics, LocalOptions.S3Target s3) {
         Layers m = new Layers();
         m.fallback(JobOptions.JOB_NAME, "tfstream-local");
         m.own(JobOptions.PARALLELISM, o.parallelism());
         m.fallback(JobOptions.CHECKPOINT_INTERVAL, "1 s");
-        m.own(JobOptions.SOURCE_BOOTSTRAP_SERVERS, bootstrap);
+        m.own(JobOptions.SOURCE_BOOTSTRAP_SERVERS, broker.bootstrap());
+        broker.jobSettings()
+                .forEach(
+                        (k, v) -> {
+                            m.fallback(JobOptions.SOURCE_PROPERTIES_PREFIX + k, v);
+                            m.fallback(JobOptions.OUTPUT_PROPERTIES_PREFIX + k, v);
+                        });
         m.exclude(JobOptions.SOURCE_TOPIC_PATTERN);
         m.fallback(JobOptions.SOURCE_STARTING_OFFSETS, "earliest");
         m.fallback(JobOptions.SOURCE_GROUP_ID, "tfstream-local");
@@ -170,7 +176,12 @@ final class LocalJobSettings {
 
         /** The run's default; --config and --set win. */
         void fallback(ConfigOption<?> option, Object value) {
-            values.put(option.key(), value);
+            fallback(option.key(), value);
+        }
+
+        /** The run's default of setting {@code key}; --config and --set win. */
+        void fallback(String key, Object value) {
+            values.put(key, value);
         }
 
         /** The checkpoint directory unless the user names one (under either of its keys). */

@@ -10,7 +10,7 @@ import java.util.List;
  * the combinations that make no sense. {@code inputFormat} is what {@code input} holds (Examples in
  * a TFRecord file, JSON Lines, an Avro container file). With {@code nextSchema} the run writes that
  * file to the path the job watches once the job has read the first {@code nextSchemaAfter} records
- * (docs/cli.md#tfstream-local).
+ * (docs/cli.md#tfstream-local). {@code brokerConfig} holds the client settings for {@code broker}.
  */
 public record LocalOptions(
         Path schema,
@@ -27,6 +27,7 @@ public record LocalOptions(
         List<String> sets,
         Path summaryJson,
         String broker,
+        Path brokerConfig,
         S3Target s3,
         boolean s3proxy,
         int restPort,

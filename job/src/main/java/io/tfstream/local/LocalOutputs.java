@@ -31,20 +31,20 @@ record LocalOutputs(
      * outDir/shards}, or {@code onS3} under the job's shards path.
      */
     static LocalOutputs collect(
-            String bootstrap, LocalTopics topics, JobConfig config, Path outDir, boolean onS3)
+            LocalBroker broker, LocalTopics topics, JobConfig config, Path outDir, boolean onS3)
             throws IOException {
         Map<String, Long> byReason = new TreeMap<>();
         SchemaCounts bySchema = new SchemaCounts();
         long dead =
                 DeadLetterDrain.drain(
-                        bootstrap, topics.dlq(), outDir.resolve("dlq.jsonl"), byReason, bySchema);
+                        broker, topics.dlq(), outDir.resolve("dlq.jsonl"), byReason, bySchema);
         long[] batches =
                 drainBatches(
-                        bootstrap, topics.batches(), outDir.resolve("batches.tfrecord"), bySchema);
+                        broker, topics.batches(), outDir.resolve("batches.tfrecord"), bySchema);
         long alerts =
                 config.get(JobOptions.VALIDATION_ENABLED)
                         ? AlertsDrain.drain(
-                                bootstrap,
+                                broker,
                                 config.get(JobOptions.VALIDATION_ALERTS_TOPIC),
                                 outDir.resolve("alerts.jsonl"))
                         : 0;
@@ -58,11 +58,11 @@ record LocalOutputs(
 
     /** Writes the payloads to {@code file} as they are; returns {payloads, rows}. */
     private static long[] drainBatches(
-            String bootstrap, String topic, Path file, SchemaCounts bySchema) throws IOException {
+            LocalBroker broker, String topic, Path file, SchemaCounts bySchema) throws IOException {
         long[] n = {0, 0};
         try (TfRecordWriter w = TfRecordFiles.newWriter(file, Compression.NONE)) {
             TopicDrain.readCommitted(
-                    bootstrap,
+                    broker,
                     topic,
                     r -> {
                         try {

@@ -97,7 +97,11 @@ public final class LocalRun {
                     new LocalJobSettings(
                             o, schemaFile(work), outDir.resolve("shards"), runId, avsc);
             // Everything that can be refused is checked before anything is written to --out.
-            JobConfig probe = settings.config("localhost:9", LocalTopics.of("x"), o.s3());
+            JobConfig probe =
+                    settings.config(
+                            LocalBroker.of("localhost:9", o.brokerConfig()),
+                            LocalTopics.of("x"),
+                            o.s3());
             JobSchema schema = JobSchema.load(probe);
             LocalInput input = LocalInput.read(o, schema, probe);
 
@@ -109,7 +113,10 @@ public final class LocalRun {
                                     ? EmbeddedKafka.start(Duration.ofMinutes(15).toMillis())
                                     : null) {
                 LocalOptions.S3Target s3 = proxy != null ? proxyTarget(proxy, work) : o.s3();
-                String bootstrap = embedded != null ? embedded.bootstrapServers() : o.broker();
+                LocalBroker bootstrap =
+                        embedded != null
+                                ? LocalBroker.of(embedded.bootstrapServers(), null)
+                                : LocalBroker.of(o.broker(), o.brokerConfig());
                 LocalTopics topics = LocalTopics.of(embedded != null ? "" : runId);
                 topics.create(bootstrap, o.partitions());
                 JobConfig config = settings.config(bootstrap, topics, s3);

@@ -1,5 +1,6 @@
 package io.tfstream.local;
 
+import io.tfstream.job.KafkaStartupChecks;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -22,9 +23,8 @@ record LocalTopics(String input, String dlq, String records, String batches, Str
     }
 
     /** Creates every topic with {@code partitions} partitions, replication 1. */
-    void create(String bootstrap, int partitions) throws Exception {
-        Properties p = new Properties();
-        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    void create(LocalBroker broker, int partitions) throws Exception {
+        Properties p = broker.properties();
         p.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
         try (Admin admin = Admin.create(p)) {
             admin.createTopics(
@@ -35,7 +35,12 @@ record LocalTopics(String input, String dlq, String records, String batches, Str
                     .get(60, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw new LocalRun.UsageException(
-                    "cannot create the run's topics on " + bootstrap + ": " + e.getCause(), e);
+                    KafkaStartupChecks.failure(
+                            "local run",
+                            broker.bootstrap(),
+                            "create the run's topics",
+                            e.getCause()),
+                    e);
         }
     }
 }

@@ -5,12 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 
 /**
@@ -44,7 +42,7 @@ final class NextSchemaStep {
             EmbeddedCluster cluster,
             JobID id,
             LocalInput input,
-            String bootstrap,
+            LocalBroker broker,
             String topic,
             int partitions,
             String group,
@@ -52,16 +50,16 @@ final class NextSchemaStep {
             throws Exception {
         int total = Math.toIntExact(input.items());
         int first = (int) Math.min(after, total);
-        input.produce(bootstrap, topic, partitions, 0, first);
-        waitConsumed(cluster, id, bootstrap, group, first);
+        input.produce(broker, topic, partitions, 0, first);
+        waitConsumed(cluster, id, broker, group, first);
         Path tmp = watched.resolveSibling("." + watched.getFileName() + ".next");
         Files.copy(next, tmp, StandardCopyOption.REPLACE_EXISTING);
         Files.move(
                 tmp, watched, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         long seen = checkpoints(cluster, id);
         waitFor(cluster, id, () -> checkpoints(cluster, id) >= seen + 2, "two checkpoints");
-        input.produce(bootstrap, topic, partitions, first, total);
-        waitConsumed(cluster, id, bootstrap, group, total);
+        input.produce(broker, topic, partitions, first, total);
+        waitConsumed(cluster, id, broker, group, total);
         cluster.miniCluster()
                 .stopWithSavepoint(
                         id, savepoints.toUri().toString(), true, SavepointFormatType.CANONICAL)
@@ -70,10 +68,9 @@ final class NextSchemaStep {
 
     /** Waits until the job's group has committed {@code records} offsets in all. */
     private static void waitConsumed(
-            EmbeddedCluster cluster, JobID id, String bootstrap, String group, long records)
+            EmbeddedCluster cluster, JobID id, LocalBroker broker, String group, long records)
             throws Exception {
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = Admin.create(broker.properties())) {
             waitFor(
                     cluster,
                     id,

@@ -30,9 +30,8 @@ final class TopicDrain {
      * {@code sink}, up to the last stable offsets at the time of the call.
      */
     static void readCommitted(
-            String bootstrap, String topic, Consumer<ConsumerRecord<byte[], byte[]>> sink) {
-        Properties p = new Properties();
-        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            LocalBroker broker, String topic, Consumer<ConsumerRecord<byte[], byte[]>> sink) {
+        Properties p = broker.properties();
         p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.setProperty(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(64 << 20));
@@ -76,7 +75,7 @@ final class TopicDrain {
      * text for it; returns the number of records.
      */
     static long toLines(
-            String bootstrap,
+            LocalBroker broker,
             String topic,
             Path file,
             Function<ConsumerRecord<byte[], byte[]>, String> line)
@@ -84,7 +83,7 @@ final class TopicDrain {
         long[] n = {0};
         try (Writer w = Files.newBufferedWriter(file)) {
             readCommitted(
-                    bootstrap,
+                    broker,
                     topic,
                     r -> {
                         try {

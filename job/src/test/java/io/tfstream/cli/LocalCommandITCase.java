@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfstream.job.InputCorpus;
 import io.tfstream.job.KafkaTestCluster;
+import io.tfstream.local.BrokerSecurity;
 import io.tfstream.local.CorruptRecords;
 import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.LenientBatchParser;
@@ -44,6 +45,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -496,6 +504,104 @@ class LocalCommandITCase {
             assertEquals(50, kafka.readCommitted(input + "-dlq").size());
             assertEquals(450, kafka.readCommitted(input + "-records").size());
         }
+    }
+
+    /**
+     * A broker that authenticates (SCRAM-SHA-512 over TLS) and authorizes, reached with a {@code
+     * --broker-config} file as Kafka's tools take it (secrets inline): the run's clients and the
+     * job's log in with it, the job only through references to the file, and no secret shows in the
+     * output, the summary or the run's messages. A wrong password ends the run at its start with
+     * one line naming the cause.
+     */
+    @Test
+    void aSecuredBrokerIsReachedWithTheBrokerConfigFile() throws Exception {
+        try (KafkaTestCluster kafka = KafkaTestCluster.startSecured(600_000)) {
+            BrokerSecurity security = kafka.secured().security();
+            String principal = "User:" + BrokerSecurity.SCRAM_USER;
+            kafka.grant(
+                    List.of(
+                            allow(
+                                    principal,
+                                    ResourceType.TOPIC,
+                                    "tfstream-local-",
+                                    AclOperation.ALL),
+                            allow(
+                                    principal,
+                                    ResourceType.GROUP,
+                                    "tfstream-local",
+                                    AclOperation.READ),
+                            allow(
+                                    principal,
+                                    ResourceType.TRANSACTIONAL_ID,
+                                    "tfstream-local-",
+                                    AclOperation.WRITE)));
+            Path config = dir.resolve("client.properties");
+            try (var w = Files.newBufferedWriter(config)) {
+                security.scramClient().store(w, null);
+            }
+            Path out = dir.resolve("secured-out");
+            CliRun run =
+                    CliRun.of(
+                            "local",
+                            "--broker",
+                            kafka.secured().saslSslServers(),
+                            "--broker-config",
+                            config.toString(),
+                            "--records",
+                            "300",
+                            "--corrupt-fraction",
+                            "0.1",
+                            "--out",
+                            out.toString(),
+                            "--rest-port",
+                            "0");
+            assertEquals(0, run.exitCode(), run.err());
+            JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+            assertEquals(270, summary.get("shard_records").asLong());
+            assertEquals(270, summary.get("batch_rows").asLong());
+            assertEquals(30, summary.get("dead_lettered").asLong());
+            for (String secret : List.of(security.scramPassword(), security.storePassword())) {
+                assertFalse(run.out().contains(secret));
+                assertFalse(run.err().contains(secret));
+                try (var files = Files.walk(out)) {
+                    for (Path f : files.filter(Files::isRegularFile).toList()) {
+                        assertFalse(
+                                new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1)
+                                        .contains(secret),
+                                f.toString());
+                    }
+                }
+            }
+
+            Path wrong = dir.resolve("wrong.properties");
+            try (var w = Files.newBufferedWriter(wrong)) {
+                security.scramClientWithWrongPassword().store(w, null);
+            }
+            CliRun refused =
+                    CliRun.of(
+                            "local",
+                            "--broker",
+                            kafka.secured().saslSslServers(),
+                            "--broker-config",
+                            wrong.toString(),
+                            "--records",
+                            "10",
+                            "--out",
+                            dir.resolve("wrong-out").toString(),
+                            "--rest-port",
+                            "0");
+            assertEquals(2, refused.exitCode(), refused.err());
+            String line = refused.err().strip();
+            assertFalse(line.contains("\n"), line);
+            assertTrue(line.contains("SASL authentication failed"), line);
+        }
+    }
+
+    private static AclBinding allow(
+            String principal, ResourceType type, String prefix, AclOperation op) {
+        return new AclBinding(
+                new ResourcePattern(type, prefix, PatternType.PREFIXED),
+                new AccessControlEntry(principal, "*", op, AclPermissionType.ALLOW));
     }
 
     @Test

@@ -97,6 +97,43 @@ class LocalJobSettingsTest {
     }
 
     private JobConfig config(List<String> sets, Path files, LocalOptions.S3Target s3) {
+        return config(sets, files, s3, LocalBroker.of("localhost:9", null));
+    }
+
+    /**
+     * A {@code --broker-config} file as Kafka's tools take it, secrets inline: the job gets every
+     * setting for its consumer and producers, each secret as a reference to its key in the file.
+     */
+    @Test
+    void brokerConfigSecretsReachTheJobAsReferencesToTheFile() throws Exception {
+        Path file = dir.resolve("client.properties");
+        Files.writeString(
+                file,
+                "security.protocol=SASL_SSL\n"
+                        + "sasl.mechanism=SCRAM-SHA-512\n"
+                        + "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule"
+                        + " required username=\"u\" password=\"pw-1234\";\n"
+                        + "ssl.truststore.location=/etc/kafka/trust.p12\n"
+                        + "ssl.truststore.password=store-5678\n");
+        JobConfig c = config(List.of(), null, null, LocalBroker.of("broker:9093", file));
+        String f = file.toAbsolutePath().toString();
+        for (java.util.Properties p : List.of(c.sourceProperties(), c.outputProperties())) {
+            assertEquals("SASL_SSL", p.getProperty("security.protocol"));
+            assertEquals("SCRAM-SHA-512", p.getProperty("sasl.mechanism"));
+            assertEquals("/etc/kafka/trust.p12", p.getProperty("ssl.truststore.location"));
+            assertEquals("${file:" + f + ":sasl.jaas.config}", p.getProperty("sasl.jaas.config"));
+            assertEquals(
+                    "${file:" + f + ":ssl.truststore.password}",
+                    p.getProperty("ssl.truststore.password"));
+            assertEquals(f, p.getProperty("config.providers.file.param.allowed.paths"));
+        }
+        assertEquals("broker:9093", c.get(JobOptions.SOURCE_BOOTSTRAP_SERVERS));
+        assertFalse(c.describe().contains("pw-1234"));
+        assertFalse(c.describe().contains("store-5678"));
+    }
+
+    private JobConfig config(
+            List<String> sets, Path files, LocalOptions.S3Target s3, LocalBroker broker) {
         LocalOptions o =
                 new LocalOptions(
                         schema,
@@ -113,6 +150,7 @@ class LocalJobSettingsTest {
                         sets,
                         null,
                         null,
+                        null,
                         s3,
                         false,
                         0,
@@ -122,6 +160,6 @@ class LocalJobSettingsTest {
                         null,
                         0);
         return new LocalJobSettings(o, schema, dir.resolve("out/shards"), "run-1")
-                .config("localhost:9", new LocalTopics("t", "d", "r", "b", "a"), s3);
+                .config(broker, new LocalTopics("t", "d", "r", "b", "a"), s3);
     }
 }
