@@ -1,5 +1,6 @@
 package io.tfstream.cli;
 
+import io.tfstream.job.KafkaClientProperties;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -53,6 +54,8 @@ public final class TfstreamCli implements Runnable {
         if (System.getProperty("aws.java.v1.disableDeprecationAnnouncement") == null) {
             System.setProperty("aws.java.v1.disableDeprecationAnnouncement", "true");
         }
+        // Started without deploy/jvm-flags.sh: no client setting may add a Kafka config provider.
+        KafkaClientProperties.allowOnlyTfstreamProviders();
         System.exit(run(args));
     }
 

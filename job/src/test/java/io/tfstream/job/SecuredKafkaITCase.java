@@ -17,10 +17,20 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -166,6 +176,87 @@ class SecuredKafkaITCase {
                 m);
         assertTrue(m.contains("ssl.truststore"), m);
         assertFalse(m.contains("\n"), m);
+    }
+
+    /**
+     * A SQL table with {@code 'format' = 'tf-example'} on the SASL_SSL listener, its password a
+     * reference resolved by Kafka's file config provider declared in the table: rows written and
+     * read back. A table that declares a config provider outside the JVM's allow-list (the root
+     * pom's JVM flags, as on every tfstream JVM) is refused when its client starts.
+     */
+    @Test
+    void aSqlTfExampleTableOverSaslSslWithItsSecretInAFile() throws Exception {
+        BrokerSecurity s = security();
+        kafka.createTopic("sql-secured", 1);
+        String principal = "User:" + BrokerSecurity.SCRAM_USER;
+        kafka.grant(
+                List.of(
+                        allow(principal, ResourceType.TOPIC, "sql-secured", AclOperation.WRITE),
+                        allow(principal, ResourceType.TOPIC, "sql-secured", AclOperation.READ),
+                        allow(principal, ResourceType.GROUP, "sql-secured", AclOperation.READ)));
+        Properties client = s.referenced(s.scramClient());
+        StringBuilder with =
+                new StringBuilder(
+                        " WITH ('connector' = 'kafka', 'topic' = 'sql-secured',"
+                                + " 'properties.bootstrap.servers' = '"
+                                + kafka.secured().saslSslServers()
+                                + "', 'properties.group.id' = 'sql-secured',"
+                                + " 'scan.startup.mode' = 'earliest-offset',"
+                                + " 'scan.bounded.mode' = 'latest-offset', 'format' = 'tf-example',"
+                                + " 'properties.config.providers' = 'file',"
+                                + " 'properties.config.providers.file.class' ="
+                                + " 'org.apache.kafka.common.config.provider.FileConfigProvider',"
+                                + " 'properties.config.providers.file.param.allowed.paths' = '"
+                                + s.secretsFile()
+                                + "'");
+        for (String k : client.stringPropertyNames()) {
+            with.append(", 'properties.")
+                    .append(k)
+                    .append("' = '")
+                    .append(client.getProperty(k).replace("'", "''"))
+                    .append("'");
+        }
+        with.append(")");
+        TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        env.executeSql("CREATE TABLE k (id BIGINT, name STRING)" + with);
+        env.executeSql("INSERT INTO k VALUES (1, 'a'), (2, 'b'), (3, 'c')").await();
+        List<String> rows = new ArrayList<>();
+        CloseableIterator<Row> it = env.executeSql("SELECT id, name FROM k").collect();
+        try {
+            it.forEachRemaining(r -> rows.add(r.getField(0) + "=" + r.getField(1)));
+        } finally {
+            it.close();
+        }
+        rows.sort(null);
+        assertEquals(List.of("1=a", "2=b", "3=c"), rows);
+
+        String other =
+                with.toString()
+                        .replace(
+                                "'properties.config.providers' = 'file'",
+                                "'properties.config.providers' = 'file,dir',"
+                                        + " 'properties.config.providers.dir.class' ="
+                                        + " 'org.apache.kafka.common.config.provider"
+                                        + ".DirectoryConfigProvider'");
+        env.executeSql("CREATE TABLE d (id BIGINT, name STRING)" + other);
+        Exception e =
+                assertThrows(
+                        Exception.class,
+                        () -> env.executeSql("INSERT INTO d VALUES (4, 'd')").await());
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        assertTrue(
+                String.valueOf(root.getMessage()).contains("DirectoryConfigProvider"),
+                String.valueOf(root));
+    }
+
+    private static AclBinding allow(
+            String principal, ResourceType type, String name, AclOperation op) {
+        return new AclBinding(
+                new ResourcePattern(type, name, PatternType.LITERAL),
+                new AccessControlEntry(principal, "*", op, AclPermissionType.ALLOW));
     }
 
     /** 300 records in, the job stops at the end of the input: every record once. */
