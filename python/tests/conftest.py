@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
 import sys
 import threading
@@ -121,27 +122,49 @@ def any_corpus(request):
 
 
 class Broker:
-    """A single-node KRaft broker in a JVM of its own, stopped by closing its stdin."""
+    """A single-node KRaft broker in a JVM of its own, stopped by closing its stdin. A secured one
+    also listens with SASL_SSL (SCRAM-SHA-512) and mutual TLS, authorizes with ACLs, and tells
+    where its CA certificate and passwords are (`info`); `bootstrap_servers` is then its
+    plaintext listener, a super user's."""
 
-    def __init__(self):
+    def __init__(self, secured: bool = False):
         if not JAR.exists():
             run_cli("count", "--help")  # builds the CLI jar
         flags = subprocess.run([str(ROOT / "deploy" / "jvm-flags.sh")], stdout=subprocess.PIPE,
                                text=True, check=True).stdout.split()
         self.process = subprocess.Popen(
-            ["java", *flags, "-Xmx512m", "-cp", str(JAR), "io.tfstream.local.EmbeddedKafkaMain"],
+            ["java", *flags, "-Xmx512m", "-cp", str(JAR), "io.tfstream.local.EmbeddedKafkaMain",
+             *(["--secured"] if secured else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines = []
+        self.info = {}
         for line in self.process.stdout:
             lines.append(line)
+            key, _, value = line.strip().partition("=")
+            self.info[key] = value
             if line.startswith("bootstrap.servers="):
                 self.bootstrap_servers = line.strip().split("=", 1)[1]
                 break
         else:
             raise AssertionError("the broker process ended before it was ready:\n"
                                  + "".join(lines[-50:]))
-        # keep draining its output so that it never blocks on a full pipe
-        threading.Thread(target=lambda: [None for _ in self.process.stdout], daemon=True).start()
+        # keep draining its output so that it never blocks on a full pipe; answers to commands
+        # (lines starting with "acl ") are kept for grant()
+        self._answers = queue.Queue()
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        for line in self.process.stdout:
+            if line.startswith("acl "):
+                self._answers.put(line.strip())
+
+    def grant(self, resource_type: str, name: str, principal: str, operation: str,
+              pattern: str = "LITERAL") -> None:
+        """Adds an ALLOW ACL on a secured broker, once it applies."""
+        self.process.stdin.write(f"acl {resource_type} {name} {pattern} {principal} {operation}\n")
+        self.process.stdin.flush()
+        answer = self._answers.get(timeout=60)
+        assert answer == "acl ok", answer
 
     def create_topic(self, name: str, partitions: int) -> None:
         from confluent_kafka.admin import AdminClient, NewTopic
@@ -162,6 +185,13 @@ class Broker:
 @pytest.fixture(scope="session")
 def broker():
     b = Broker()
+    yield b
+    b.stop()
+
+
+@pytest.fixture(scope="session")
+def secured_broker():
+    b = Broker(secured=True)
     yield b
     b.stop()
 

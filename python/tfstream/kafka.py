@@ -21,6 +21,9 @@ from tfstream.payloads._types import PayloadError
 
 _log = logging.getLogger(__name__)
 
+# librdkafka's version number (libversion()[1]) from which SCRAM works with Kafka 4.x brokers.
+_SCRAM_WITH_KAFKA_4 = 0x020601FF
+
 
 def consume(
     topic,
@@ -79,6 +82,10 @@ class PayloadConsumer:
                  max_elements=DEFAULT_MAX_ELEMENTS):
         from confluent_kafka import Consumer  # the optional dependency, only here
 
+        self._failure = None
+        self._mechanism = str(conf.get("sasl.mechanisms", conf.get("sasl.mechanism", "")))
+        if "error_cb" not in conf:
+            conf = dict(conf, error_cb=self._on_error)
         self._consumer = Consumer(conf)
         self._spec = spec
         self._idle = idle_timeout
@@ -89,6 +96,29 @@ class PayloadConsumer:
         self._closed = False
         self._commit_on_revoke = True
         self._consumer.subscribe(topics, on_revoke=self._revoked)
+
+    def _on_error(self, err) -> None:
+        """Errors of the client itself (not of a message): a failed login or TLS handshake is
+        final, where the client alone would retry forever and the consumer see only silence."""
+        from confluent_kafka import KafkaError
+
+        if err.fatal() or err.code() in (KafkaError._AUTHENTICATION, KafkaError._SSL):
+            self._failure = err
+        else:
+            _log.warning("Kafka consumer: %s", err)
+
+    def _failed(self):
+        from confluent_kafka import KafkaError, KafkaException, libversion
+
+        err = self._failure
+        if (err.code() == KafkaError._AUTHENTICATION and self._mechanism.upper().startswith("SCRAM")
+                and libversion()[1] < _SCRAM_WITH_KAFKA_4):
+            # librdkafka before 2.6.1 repeats the client nonce in its SCRAM proof, which Kafka 4.x
+            # brokers refuse (confluentinc/librdkafka#4895).
+            err = KafkaError(err.code(), f"{err.str()}; librdkafka {libversion()[0]} cannot log in"
+                             " with SCRAM to Kafka 4.x brokers (2.6.1 or later can): upgrade"
+                             " confluent-kafka, or use PLAIN over TLS or mutual TLS", fatal=True)
+        return KafkaException(err)
 
     def _reset(self) -> None:
         self._assembler = Assembler(self._spec)
@@ -110,6 +140,8 @@ class PayloadConsumer:
         idle = 0.0
         while True:
             msg = self._consumer.poll(self._poll)
+            if self._failure is not None:
+                raise self._failed()
             if msg is None:
                 idle += self._poll
                 if self._idle is not None and idle >= self._idle:

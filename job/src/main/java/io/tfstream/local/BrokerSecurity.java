@@ -98,18 +98,27 @@ public final class BrokerSecurity {
         p.setProperty("ssl.truststore.type", "PKCS12");
         p.setProperty("ssl.truststore.password", storePassword);
         p.setProperty("listener.name.ssl.ssl.client.auth", "required");
-        p.setProperty("listener.name.sasl_ssl.sasl.enabled.mechanisms", SCRAM_MECHANISM);
+        p.setProperty("listener.name.sasl_ssl.sasl.enabled.mechanisms", SCRAM_MECHANISM + ",PLAIN");
         p.setProperty(
                 "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config",
                 SCRAM_MODULE + " required;");
+        // PLAIN for the same user and password, for clients whose SCRAM fails (docs/python.md).
+        p.setProperty(
+                "listener.name.sasl_ssl.plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required user_"
+                        + SCRAM_USER
+                        + "=\""
+                        + scramPassword
+                        + "\";");
         // The certificate's CN is the principal: User:tfstream-client.
         p.setProperty("ssl.principal.mapping.rules", "RULE:^CN=([^,]*).*$/$1/,DEFAULT");
         return p;
     }
 
     /** What formatting the log directory adds: the SCRAM user. */
-    String scramCredential() {
-        return SCRAM_MECHANISM + "=[name=" + SCRAM_USER + ",password=" + scramPassword + "]";
+    List<String> scramCredentials() {
+        return List.of(
+                SCRAM_MECHANISM + "=[name=" + SCRAM_USER + ",password=" + scramPassword + "]");
     }
 
     /** Client settings for the SASL_SSL listener, secrets inline. */

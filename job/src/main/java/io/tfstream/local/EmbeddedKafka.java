@@ -138,8 +138,10 @@ public final class EmbeddedKafka implements AutoCloseable {
                                         config.toString(),
                                         "--standalone"));
                 if (secured) {
-                    format.add("--add-scram");
-                    format.add(security.scramCredential());
+                    for (String credential : security.scramCredentials()) {
+                        format.add("--add-scram");
+                        format.add(credential);
+                    }
                 }
                 rc = StorageTool.execute(format.toArray(String[]::new), ps);
             }

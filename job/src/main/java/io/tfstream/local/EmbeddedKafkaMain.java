@@ -1,9 +1,21 @@
 package io.tfstream.local;
 
+import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * Runs {@link EmbeddedKafka} as a process of its own, for tests outside the JVM (the Python
@@ -11,6 +23,12 @@ import java.nio.charset.StandardCharsets;
  * {@code bootstrap.servers=localhost:PORT} on stdout once the broker accepts connections, then
  * serves until its standard input is closed (so the broker ends with the process that started it)
  * or it is terminated; either way it shuts the broker down and deletes its log directory.
+ *
+ * <p>With {@code --secured} the broker is {@link EmbeddedKafka#startSecured}'s, and the lines
+ * before {@code bootstrap.servers=} (always the last) also name {@code sasl_ssl.servers=}, {@code
+ * ssl.servers=}, {@code ca.pem=} (the broker's certificate), {@code secrets=} (the owner-only file
+ * with {@code scram.password} and {@code store.password}) and {@code scram.user=}; a line {@code
+ * acl TYPE NAME PATTERN PRINCIPAL OPERATION} on stdin adds that ACL (see {@link #grant}).
  */
 public final class EmbeddedKafkaMain {
     /** The broker's transaction.max.timeout.ms: room for a test's long transactions. */
@@ -19,19 +37,75 @@ public final class EmbeddedKafkaMain {
     private EmbeddedKafkaMain() {}
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 0) {
-            System.err.println("usage: EmbeddedKafkaMain (no arguments; stops when stdin closes)");
+        boolean secured = args.length == 1 && args[0].equals("--secured");
+        if (args.length != 0 && !secured) {
+            System.err.println("usage: EmbeddedKafkaMain [--secured] (stops when stdin closes)");
             System.exit(2);
         }
-        EmbeddedKafka kafka = EmbeddedKafka.start(TRANSACTION_MAX_TIMEOUT_MS);
+        EmbeddedKafka kafka =
+                secured
+                        ? EmbeddedKafka.startSecured(TRANSACTION_MAX_TIMEOUT_MS)
+                        : EmbeddedKafka.start(TRANSACTION_MAX_TIMEOUT_MS);
         Thread stop = new Thread(kafka::close, "embedded-kafka-stop");
         Runtime.getRuntime().addShutdownHook(stop);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        if (secured) {
+            out.println("sasl_ssl.servers=" + kafka.saslSslServers());
+            out.println("ssl.servers=" + kafka.sslServers());
+            out.println("ca.pem=" + kafka.security().brokerCertificatePem());
+            out.println("secrets=" + kafka.security().secretsFile());
+            out.println("scram.user=" + BrokerSecurity.SCRAM_USER);
+        }
         out.println("bootstrap.servers=" + kafka.bootstrapServers());
-        InputStream in = System.in;
-        while (in.read() != -1) {
-            // anything written to stdin is ignored; only its end matters
+        BufferedReader in =
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            if (line.startsWith("acl ")) {
+                out.println(grant(kafka, line.substring(4).trim()));
+            }
         }
         System.exit(0);
+    }
+
+    /**
+     * Adds the ACL {@code TYPE NAME PATTERN PRINCIPAL OPERATION} (e.g. {@code TOPIC t LITERAL
+     * User:tfstream READ}) through the plaintext listener; the answer line is {@code acl ok} once
+     * the broker applies it, or {@code acl failed: ...}.
+     */
+    private static String grant(EmbeddedKafka kafka, String spec) {
+        String[] f = spec.split("\\s+");
+        if (f.length != 5) {
+            return "acl failed: want TYPE NAME PATTERN PRINCIPAL OPERATION, got " + spec;
+        }
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            AclBinding acl =
+                    new AclBinding(
+                            new ResourcePattern(
+                                    ResourceType.fromString(f[0]),
+                                    f[1],
+                                    PatternType.fromString(f[2])),
+                            new AccessControlEntry(
+                                    f[3],
+                                    "*",
+                                    AclOperation.fromString(f[4]),
+                                    AclPermissionType.ALLOW));
+            admin.createAcls(List.of(acl)).all().get(30, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!admin.describeAcls(acl.toFilter())
+                    .values()
+                    .get(30, TimeUnit.SECONDS)
+                    .contains(acl)) {
+                if (System.nanoTime() > deadline) {
+                    return "acl failed: not applied within 30 s";
+                }
+                Thread.sleep(50);
+            }
+            return "acl ok";
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return "acl failed: " + e;
+        }
     }
 }
