@@ -8,6 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.local.BrokerSecurity;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,12 +21,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.InstantiationUtil;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.acl.AccessControlEntry;
@@ -92,7 +102,8 @@ class SecuredKafkaITCase {
     }
 
     @Test
-    void aScramJobRunsWithExactlyTheListedAclsAndEachMissingOneIsNamedAtStart() throws Exception {
+    void aScramJobRunsWithExactlyTheListedAclsAndEachMissingOneIsNamedAtStart(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
         BrokerSecurity s = security();
         Map<String, Object> settings =
                 settings("scram", kafka.secured().saslSslServers(), s.referenced(s.scramClient()));
@@ -118,7 +129,49 @@ class SecuredKafkaITCase {
             assertFalse(m.contains("\n"), m);
             kafka.grant(List.of(missing));
         }
-        runBounded(settings, "scram");
+        // The secrets (the SCRAM and key store passwords) are nowhere a cluster keeps, shows or
+        // logs: not in the job graph, the REST API's configurations, the logs, or the outputs.
+        List<String> secrets = List.of(s.scramPassword(), s.storePassword());
+        JobLauncher.Prepared prepared = JobLauncher.prepare(JobConfig.of(settings));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        JobLauncher.flinkConfiguration(prepared.config()));
+        TfstreamPipeline.build(env, prepared.config(), prepared.schema());
+        String graph =
+                new String(
+                        InstantiationUtil.serializeObject(env.getStreamGraph().getJobGraph()),
+                        StandardCharsets.ISO_8859_1);
+        assertTrue(graph.contains("${file:" + s.secretsFile()), "the graph has the references");
+        String logs;
+        JobID id;
+        try (CapturedLogs captured = new CapturedLogs()) {
+            id = runBounded(settings, "scram");
+            logs = captured.text();
+        }
+        assertTrue(logs.contains("sasl.jaas.config = [hidden]"), "the clients logged settings");
+        URI rest = cluster.getRestAddress().get();
+        String seen =
+                graph
+                        + logs
+                        + get(rest, "/jobs/" + id + "/config")
+                        + get(rest, "/jobmanager/config")
+                        + get(rest, "/jobs/" + id + "/plan")
+                        + kafka.readCommitted("scram-records").stream()
+                                .map(r -> new String(r.value(), StandardCharsets.ISO_8859_1))
+                                .reduce("", String::concat);
+        for (String secret : secrets) {
+            assertFalse(seen.contains(secret), "a secret shows");
+        }
+    }
+
+    private static String get(URI rest, String path) throws Exception {
+        HttpResponse<String> r =
+                HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(rest.resolve(path)).build(),
+                                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), path + ": " + r.body());
+        return r.body();
     }
 
     @Test
@@ -260,7 +313,7 @@ class SecuredKafkaITCase {
     }
 
     /** 300 records in, the job stops at the end of the input: every record once. */
-    private static void runBounded(Map<String, Object> base, String name) throws Exception {
+    private static JobID runBounded(Map<String, Object> base, String name) throws Exception {
         List<byte[]> records = Seed001Corpus.records(300, 11);
         try (KafkaProducer<byte[], byte[]> p = kafka.idempotentProducer()) {
             for (int i = 0; i < records.size(); i++) {
@@ -275,5 +328,6 @@ class SecuredKafkaITCase {
         job.getJobExecutionResult().get(3, TimeUnit.MINUTES);
         assertEquals(records.size(), kafka.readCommitted(name + "-records").size());
         assertEquals(0, kafka.readCommitted(name + "-dlq").size());
+        return job.getJobID();
     }
 }
