@@ -122,6 +122,9 @@ public final class JobOptionsHelp {
         b.append("  ")
                 .append(JobOptions.OUTPUT_PROPERTIES_PREFIX)
                 .append("<key>  Kafka producer setting for every output\n");
+        b.append(
+                "  (secrets such as sasl.jaas.config or ssl.*.password only as"
+                        + " ${file:PATH:KEY} or ${env:NAME}, resolved on the TaskManagers)\n");
         b.append("  ")
                 .append(JobOptions.FLINK_PREFIX)
                 .append("<key>  Flink setting, e.g. flink.restart-strategy.type\n");
