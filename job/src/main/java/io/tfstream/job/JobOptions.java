@@ -894,6 +894,44 @@ public final class JobOptions {
                             "A properties file with access-key and secret-key, read at start"
                                     + " instead of the environment.");
 
+    public static final ConfigOption<S3ServerSideEncryption> S3_SERVER_SIDE_ENCRYPTION =
+            key("s3.server-side-encryption")
+                    .enumType(S3ServerSideEncryption.class)
+                    .defaultValue(S3ServerSideEncryption.NONE)
+                    .withDescription(
+                            "Server-side encryption requested for every shard object on S3:"
+                                    + " none (the bucket's default), sse_s3 (AES256), sse_kms"
+                                    + " (aws:kms) or dsse_kms (aws:kms:dsse); sent on each upload,"
+                                    + " so a bucket policy that denies unencrypted uploads admits"
+                                    + " them.");
+
+    public static final ConfigOption<String> S3_SSE_KMS_KEY_ID =
+            key("s3.sse-kms-key-id")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "KMS key id or ARN for s3.server-side-encryption sse_kms or dsse_kms"
+                                    + " (unset: the bucket's or account's default key).");
+
+    /** The server-side encryption of shard objects on S3 (s3.server-side-encryption). */
+    public enum S3ServerSideEncryption {
+        NONE(null),
+        SSE_S3("AES256"),
+        SSE_KMS("aws:kms"),
+        DSSE_KMS("aws:kms:dsse");
+
+        private final String header;
+
+        S3ServerSideEncryption(String header) {
+            this.header = header;
+        }
+
+        /** The x-amz-server-side-encryption value, or null. */
+        public String header() {
+            return header;
+        }
+    }
+
     /**
      * Values still accepted for an option though spelled differently before: {@link JobConfig}
      * reads the old spelling as the new one and warns ({@link JobConfig#warnings()}).
@@ -993,7 +1031,9 @@ public final class JobOptions {
                     VALIDATION_SEVERITY_OVERRIDES,
                     S3_ENDPOINT,
                     S3_PATH_STYLE_ACCESS,
-                    S3_CREDENTIALS_FILE);
+                    S3_CREDENTIALS_FILE,
+                    S3_SERVER_SIDE_ENCRYPTION,
+                    S3_SSE_KMS_KEY_ID);
 
     /** {@code schema.kind}. */
     public enum SchemaKind {

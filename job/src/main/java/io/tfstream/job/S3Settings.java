@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import io.tfstream.operators.shards.store.S3Encryption;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import java.io.IOException;
 import java.io.Reader;
@@ -114,6 +115,27 @@ public final class S3Settings {
                                 .toAbsolutePath()
                                 .toString()
                         : null,
-                (int) partSize);
+                (int) partSize,
+                encryption(config));
+    }
+
+    /**
+     * The server-side encryption of shard objects; a KMS key without a KMS algorithm is refused.
+     */
+    static S3Encryption encryption(JobConfig config) {
+        JobOptions.S3ServerSideEncryption sse = config.get(JobOptions.S3_SERVER_SIDE_ENCRYPTION);
+        String key =
+                config.contains(JobOptions.S3_SSE_KMS_KEY_ID)
+                        ? config.get(JobOptions.S3_SSE_KMS_KEY_ID)
+                        : null;
+        if (key != null
+                && sse != JobOptions.S3ServerSideEncryption.SSE_KMS
+                && sse != JobOptions.S3ServerSideEncryption.DSSE_KMS) {
+            throw new JobConfigException(
+                    "s3.sse-kms-key-id needs s3.server-side-encryption sse_kms or dsse_kms (it is "
+                            + sse.name().toLowerCase(java.util.Locale.ROOT)
+                            + ")");
+        }
+        return new S3Encryption(sse.header(), key);
     }
 }

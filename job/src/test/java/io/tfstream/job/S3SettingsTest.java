@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,5 +96,36 @@ class S3SettingsTest {
         Configuration flink = new Configuration();
         S3Settings.applyCredentials(JobConfig.of(new HashMap<>(base())), Map.of(), flink);
         assertNull(flink.getString("s3.access-key", null));
+    }
+
+    /** s3.server-side-encryption names the header's value; a KMS key needs a KMS algorithm. */
+    @Test
+    void serverSideEncryptionSettings() {
+        java.util.function.Function<Map<String, Object>, JobConfig> of =
+                extra -> {
+                    Map<String, Object> m = new java.util.LinkedHashMap<>(base());
+                    m.putAll(extra);
+                    return JobConfig.of(m);
+                };
+        assertEquals(
+                new io.tfstream.operators.shards.store.S3Encryption(null, null),
+                S3Settings.encryption(of.apply(Map.of())));
+        assertEquals(
+                new io.tfstream.operators.shards.store.S3Encryption("AES256", null),
+                S3Settings.encryption(of.apply(Map.of("s3.server-side-encryption", "sse-s3"))));
+        assertEquals(
+                new io.tfstream.operators.shards.store.S3Encryption("aws:kms", "alias/shards"),
+                S3Settings.encryption(
+                        of.apply(
+                                Map.of(
+                                        "s3.server-side-encryption", "SSE_KMS",
+                                        "s3.sse-kms-key-id", "alias/shards"))));
+        JobConfigException e =
+                assertThrows(
+                        JobConfigException.class,
+                        () ->
+                                S3Settings.encryption(
+                                        of.apply(Map.of("s3.sse-kms-key-id", "alias/shards"))));
+        assertTrue(e.getMessage().startsWith("s3.sse-kms-key-id needs"), e.getMessage());
     }
 }

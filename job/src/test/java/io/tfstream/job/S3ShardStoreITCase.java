@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.local.S3ProxyProcess;
 import io.tfstream.operators.shards.store.LostShardException;
 import io.tfstream.operators.shards.store.S3AccessProbe;
+import io.tfstream.operators.shards.store.S3Encryption;
 import io.tfstream.operators.shards.store.S3ShardStore;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.operators.shards.store.ShardName;
@@ -325,6 +326,62 @@ class S3ShardStoreITCase {
         assertEquals(List.of(), uploads());
         assertEquals(List.of(), objects());
         assertNoPartFilesLeft();
+    }
+
+    /**
+     * With server-side encryption set, every object creation (the start-up probe, a shard's
+     * multipart upload, an empty shard's put) carries the header: S3Proxy, which implements no
+     * server-side encryption, refuses each of them for it, and the probe says so (not a missing
+     * permission). Without it the same writes succeed (the other tests).
+     */
+    @Test
+    void serverSideEncryptionIsRequestedOnEveryObjectCreation() throws Exception {
+        S3ShardStoreFactory f = factory;
+        S3ShardStoreFactory encrypted =
+                new S3ShardStoreFactory(
+                        f.basePath(),
+                        f.namePrefix(),
+                        f.endpoint(),
+                        f.pathStyle(),
+                        f.region(),
+                        f.credentialsFile(),
+                        f.partSize(),
+                        new S3Encryption("aws:kms", "arn:aws:kms:us-east-1:1:key/k"));
+        String m =
+                assertThrows(IOException.class, () -> S3AccessProbe.check(encrypted)).getMessage();
+        assertTrue(m.contains("does not implement what writing shards asks for (501"), m);
+        assertTrue(m.contains("Server-side encryption is not supported"), m);
+        try (S3ShardStore store = encrypted.create()) {
+            ShardOutput big = store.open(target(RUN, 0, 0));
+            IOException e =
+                    assertThrows(
+                            IOException.class, () -> write(big, random(6 * MIB, 30), 0, 6 * MIB));
+            assertTrue(
+                    String.valueOf(rootCause(e).getMessage()).contains("Server-side encryption"),
+                    String.valueOf(rootCause(e)));
+            ShardOutput small = store.open(target(RUN, 1, 0));
+            write(small, random(1000, 31), 0, 1000);
+            e = assertThrows(IOException.class, small::closeForCommit);
+            assertTrue(
+                    String.valueOf(rootCause(e).getMessage()).contains("Server-side encryption"),
+                    String.valueOf(rootCause(e)));
+            // An empty shard is one PutObject at its commit.
+            byte[] empty = store.open(target(RUN, 2, 0)).closeForCommit();
+            e = assertThrows(IOException.class, () -> store.commit(empty));
+            assertTrue(
+                    String.valueOf(rootCause(e).getMessage()).contains("Server-side encryption"),
+                    String.valueOf(rootCause(e)));
+        }
+        assertEquals(List.of(), objects());
+        assertThrows(IllegalArgumentException.class, () -> new S3Encryption("AES256", "key-1"));
+        assertThrows(IllegalArgumentException.class, () -> new S3Encryption("aes", null));
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
     }
 
     @Test

@@ -25,11 +25,22 @@ public final class S3AccessProbe {
         try (S3Client s3 = factory.newClient()) {
             String uploadId =
                     probe(
-                                    "s3:PutObject (CreateMultipartUpload)",
+                                    factory.encryption().kmsKeyId() != null
+                                                    || String.valueOf(
+                                                                    factory.encryption()
+                                                                            .algorithm())
+                                                            .startsWith("aws:kms")
+                                            ? "s3:PutObject (CreateMultipartUpload) and"
+                                                    + " kms:GenerateDataKey on the KMS key"
+                                            : "s3:PutObject (CreateMultipartUpload)",
                                     base,
                                     () ->
                                             s3.createMultipartUpload(
-                                                    b -> b.bucket(base.bucket()).key(key)))
+                                                    b ->
+                                                            factory.encryption()
+                                                                    .apply(b)
+                                                                    .bucket(base.bucket())
+                                                                    .key(key)))
                             .uploadId();
             probe(
                     "s3:AbortMultipartUpload",
@@ -75,6 +86,19 @@ public final class S3AccessProbe {
 
     private static IOException refused(String permission, S3Location base, S3Exception e) {
         String code = e.awsErrorDetails() == null ? "" : " " + e.awsErrorDetails().errorCode();
+        if (e.statusCode() == 501) {
+            // Not a permission: the store lacks a feature the settings ask for (e.g. SSE).
+            String what = e.awsErrorDetails() == null ? "" : e.awsErrorDetails().errorMessage();
+            return new IOException(
+                    "the S3 store at s3://"
+                            + base.bucket()
+                            + " does not implement what writing shards asks for (501"
+                            + code
+                            + ": "
+                            + what
+                            + "); check s3.server-side-encryption",
+                    e);
+        }
         return new IOException(
                 "the S3 credentials cannot write shards to s3://"
                         + base.bucket()

@@ -36,15 +36,17 @@ public final class S3ShardStore implements ShardStore {
 
     private final S3Client s3;
     private final int partSize;
+    private final S3Encryption encryption;
 
     /** Uploads this store created that no persist or close has handed out yet, with their keys. */
     private final Set<String> unpersisted = new LinkedHashSet<>();
 
     private final Map<String, S3Location> locationOfUpload = new HashMap<>();
 
-    S3ShardStore(S3Client s3, int partSize) {
+    S3ShardStore(S3Client s3, int partSize, S3Encryption encryption) {
         this.s3 = s3;
         this.partSize = partSize;
+        this.encryption = encryption;
     }
 
     @Override
@@ -135,7 +137,9 @@ public final class S3ShardStore implements ShardStore {
             if (shard.uploadId() == null) {
                 s3.putObject(
                         b ->
-                                b.bucket(at.bucket())
+                                encryption
+                                        .apply(b)
+                                        .bucket(at.bucket())
                                         .key(at.key())
                                         .ifNoneMatch("*")
                                         .metadata(Map.of(TOKEN_METADATA, shard.token())),
@@ -275,7 +279,9 @@ public final class S3ShardStore implements ShardStore {
                                 () ->
                                         s3.createMultipartUpload(
                                                 b ->
-                                                        b.bucket(at.bucket())
+                                                        encryption
+                                                                .apply(b)
+                                                                .bucket(at.bucket())
                                                                 .key(at.key())
                                                                 .metadata(
                                                                         Map.of(

@@ -32,6 +32,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  * @param region signing region, or null: us-east-1 with an endpoint, else the SDK's region chain
  * @param credentialsFile path of a credentials file on the task, or null for the default chain
  * @param partSize bytes per multipart part, the heap buffer of one open shard
+ * @param encryption the server-side encryption of every shard object
  */
 public record S3ShardStoreFactory(
         String basePath,
@@ -40,7 +41,8 @@ public record S3ShardStoreFactory(
         boolean pathStyle,
         String region,
         String credentialsFile,
-        int partSize)
+        int partSize,
+        S3Encryption encryption)
         implements ShardStoreFactory {
     private static final long serialVersionUID = 1L;
 
@@ -52,7 +54,28 @@ public record S3ShardStoreFactory(
     /** One such buffer per open shard lives on the heap. */
     public static final int MAX_PART_SIZE = 1024 * 1024 * 1024;
 
+    /** Settings without a server-side encryption header (the bucket's default applies). */
+    public S3ShardStoreFactory(
+            String basePath,
+            String namePrefix,
+            String endpoint,
+            boolean pathStyle,
+            String region,
+            String credentialsFile,
+            int partSize) {
+        this(
+                basePath,
+                namePrefix,
+                endpoint,
+                pathStyle,
+                region,
+                credentialsFile,
+                partSize,
+                S3Encryption.NONE);
+    }
+
     public S3ShardStoreFactory {
+        encryption = encryption == null ? S3Encryption.NONE : encryption;
         S3Location.of(basePath);
         new ShardName(namePrefix, "0".repeat(32), "0", 0, 0, "");
         if (partSize < MIN_PART_SIZE || partSize > MAX_PART_SIZE) {
@@ -70,7 +93,7 @@ public record S3ShardStoreFactory(
 
     @Override
     public S3ShardStore create() throws IOException {
-        return new S3ShardStore(newClient(), partSize);
+        return new S3ShardStore(newClient(), partSize, encryption);
     }
 
     /** A client on these settings over the JDK's HTTP client; the caller closes it. */
