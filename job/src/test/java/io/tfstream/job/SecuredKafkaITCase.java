@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.local.BrokerSecurity;
+import io.tfstream.local.S3ProxyProcess;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import java.net.URI;
@@ -129,9 +130,23 @@ class SecuredKafkaITCase {
             assertFalse(m.contains("\n"), m);
             kafka.grant(List.of(missing));
         }
-        // The secrets (the SCRAM and key store passwords) are nowhere a cluster keeps, shows or
-        // logs: not in the job graph, the REST API's configurations, the logs, or the outputs.
-        List<String> secrets = List.of(s.scramPassword(), s.storePassword());
+        // The secrets (the SCRAM and key store passwords, the S3 secret key of the shards) are
+        // nowhere a cluster keeps, shows or logs: not in the job graph, the REST API's
+        // configurations, the logs, or the outputs.
+        List<String> secrets =
+                List.of(s.scramPassword(), s.storePassword(), S3ProxyProcess.SECRET_KEY);
+        Path objects = dir.resolve("s3-objects");
+        S3ProxyProcess proxy =
+                S3ProxyProcess.start(Files.createDirectories(dir.resolve("s3proxy")), objects);
+        proxy.createBucket("secured");
+        settings.put("shards.path", "s3://secured/shards");
+        settings.put(
+                "flink.execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString());
+        settings.put("s3.endpoint", proxy.endpoint());
+        settings.put("s3.path-style-access", true);
+        settings.put(
+                "s3.credentials-file",
+                S3ProxyProcess.writeCredentials(dir.resolve("s3.properties")).toString());
         JobLauncher.Prepared prepared = JobLauncher.prepare(JobConfig.of(settings));
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(
@@ -159,6 +174,16 @@ class SecuredKafkaITCase {
                         + kafka.readCommitted("scram-records").stream()
                                 .map(r -> new String(r.value(), StandardCharsets.ISO_8859_1))
                                 .reduce("", String::concat);
+        int shards = 0;
+        try (var files = Files.walk(objects)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                seen += new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
+                shards += f.getFileName().toString().endsWith(".tfrecord") ? 1 : 0;
+            }
+        } finally {
+            proxy.close();
+        }
+        assertTrue(shards > 0, "shards were written");
         for (String secret : secrets) {
             assertFalse(seen.contains(secret), "a secret shows");
         }
