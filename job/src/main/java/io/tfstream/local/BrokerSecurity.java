@@ -193,16 +193,9 @@ public final class BrokerSecurity {
     }
 
     private void keyPair(String store, String alias, String dname, String san) throws IOException {
-        List<String> args =
+        List<String> more =
                 new ArrayList<>(
                         List.of(
-                                "-genkeypair",
-                                "-keystore",
-                                dir.resolve(store).toString(),
-                                "-storetype",
-                                "PKCS12",
-                                "-storepass",
-                                storePassword,
                                 "-keypass",
                                 storePassword,
                                 "-alias",
@@ -216,42 +209,45 @@ public final class BrokerSecurity {
                                 "-validity",
                                 "30"));
         if (san != null) {
-            args.add("-ext");
-            args.add(san);
+            more.add("-ext");
+            more.add(san);
         }
-        keytool(args);
+        keytool("-genkeypair", store, more);
     }
 
     private void export(String store, String alias, String pem) throws IOException {
         keytool(
-                List.of(
-                        "-exportcert",
-                        "-keystore",
-                        dir.resolve(store).toString(),
-                        "-storepass",
-                        storePassword,
-                        "-alias",
-                        alias,
-                        "-rfc",
-                        "-file",
-                        dir.resolve(pem).toString()));
+                "-exportcert",
+                store,
+                List.of("-alias", alias, "-rfc", "-file", dir.resolve(pem).toString()));
     }
 
     private void trust(String store, String pem) throws IOException {
         keytool(
+                "-importcert",
+                store,
                 List.of(
-                        "-importcert",
                         "-noprompt",
+                        "-alias",
+                        pem.replace(".pem", ""),
+                        "-file",
+                        dir.resolve(pem).toString()));
+    }
+
+    /** Runs keytool's {@code command} on PKCS12 store {@code store} of this directory. */
+    private void keytool(String command, String store, List<String> more) throws IOException {
+        List<String> args = new ArrayList<>();
+        args.addAll(
+                List.of(
+                        command,
                         "-keystore",
                         dir.resolve(store).toString(),
                         "-storetype",
                         "PKCS12",
                         "-storepass",
-                        storePassword,
-                        "-alias",
-                        pem.replace(".pem", ""),
-                        "-file",
-                        dir.resolve(pem).toString()));
+                        storePassword));
+        args.addAll(more);
+        keytool(args);
     }
 
     private static void keytool(List<String> args) throws IOException {

@@ -540,21 +540,8 @@ class LocalCommandITCase {
                 security.scramClient().store(w, null);
             }
             Path out = dir.resolve("secured-out");
-            CliRun run =
-                    CliRun.of(
-                            "local",
-                            "--broker",
-                            kafka.secured().saslSslServers(),
-                            "--broker-config",
-                            config.toString(),
-                            "--records",
-                            "300",
-                            "--corrupt-fraction",
-                            "0.1",
-                            "--out",
-                            out.toString(),
-                            "--rest-port",
-                            "0");
+            String servers = kafka.secured().saslSslServers();
+            CliRun run = localOn(servers, config, 300, out);
             assertEquals(0, run.exitCode(), run.err());
             JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
             assertEquals(270, summary.get("shard_records").asLong());
@@ -577,24 +564,31 @@ class LocalCommandITCase {
             try (var w = Files.newBufferedWriter(wrong)) {
                 security.scramClientWithWrongPassword().store(w, null);
             }
-            CliRun refused =
-                    CliRun.of(
-                            "local",
-                            "--broker",
-                            kafka.secured().saslSslServers(),
-                            "--broker-config",
-                            wrong.toString(),
-                            "--records",
-                            "10",
-                            "--out",
-                            dir.resolve("wrong-out").toString(),
-                            "--rest-port",
-                            "0");
+            CliRun refused = localOn(servers, wrong, 10, dir.resolve("wrong-out"));
             assertEquals(2, refused.exitCode(), refused.err());
             String line = refused.err().strip();
             assertFalse(line.contains("\n"), line);
             assertTrue(line.contains("SASL authentication failed"), line);
         }
+    }
+
+    /** {@code tfstream local} on broker {@code servers} with client settings {@code config}. */
+    private static CliRun localOn(String servers, Path config, int records, Path out)
+            throws Exception {
+        return CliRun.of(
+                "local",
+                "--broker",
+                servers,
+                "--broker-config",
+                config.toString(),
+                "--records",
+                Integer.toString(records),
+                "--corrupt-fraction",
+                "0.1",
+                "--out",
+                out.toString(),
+                "--rest-port",
+                "0");
     }
 
     private static AclBinding allow(

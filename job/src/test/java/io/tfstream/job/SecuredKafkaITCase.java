@@ -219,41 +219,37 @@ class SecuredKafkaITCase {
                 "jaas=" + s.scramClientWithWrongPassword().getProperty("sasl.jaas.config") + "\n");
         Properties client = s.referenced(s.scramClient());
         client.setProperty("sasl.jaas.config", "${file:" + wrong + ":jaas}");
-        JobConfig c = JobConfig.of(settings("wrong", kafka.secured().saslSslServers(), client));
+        String servers = kafka.secured().saslSslServers();
+        String m = startFailure(settings("wrong", servers, client), servers);
+        assertTrue(m.contains("): SASL authentication failed ("), m);
+        assertTrue(m.contains("check sasl.mechanism and the credentials of sasl.jaas.config"), m);
+        assertFalse(m.contains(s.scramPassword()), m);
+    }
+
+    /** The one line the start-up checks fail with, which names the source client first. */
+    private static String startFailure(Map<String, Object> settings, String servers) {
+        JobConfig c = JobConfig.of(settings);
         String m =
                 assertThrows(JobConfigException.class, () -> KafkaStartupChecks.check(c))
                         .getMessage();
-        assertTrue(
-                m.startsWith(
-                        "Kafka source client ("
-                                + kafka.secured().saslSslServers()
-                                + "): SASL authentication failed ("),
-                m);
-        assertTrue(m.contains("check sasl.mechanism and the credentials of sasl.jaas.config"), m);
+        assertTrue(m.startsWith("Kafka source client (" + servers + "): "), m);
         assertFalse(m.contains("\n"), m);
-        assertFalse(m.contains(s.scramPassword()), m);
+        return m;
     }
 
     @Test
     void anUntrustedBrokerCertificateFailsAtStartInOneLineNamingTheClient() throws Exception {
         BrokerSecurity s = security();
-        JobConfig c =
-                JobConfig.of(
+        String servers = kafka.secured().sslServers();
+        String m =
+                startFailure(
                         settings(
                                 "untrusted",
-                                kafka.secured().sslServers(),
-                                s.referenced(s.tlsClientNotTrustingTheBroker())));
-        String m =
-                assertThrows(JobConfigException.class, () -> KafkaStartupChecks.check(c))
-                        .getMessage();
-        assertTrue(
-                m.startsWith(
-                        "Kafka source client ("
-                                + kafka.secured().sslServers()
-                                + "): TLS handshake failed ("),
-                m);
+                                servers,
+                                s.referenced(s.tlsClientNotTrustingTheBroker())),
+                        servers);
+        assertTrue(m.contains("): TLS handshake failed ("), m);
         assertTrue(m.contains("ssl.truststore"), m);
-        assertFalse(m.contains("\n"), m);
     }
 
     /**
