@@ -19,7 +19,9 @@ final class LocalOutDir {
                     "dlq.jsonl",
                     "batches.tfrecord",
                     "alerts.jsonl",
-                    "summary.json");
+                    "summary.json",
+                    LocalSchemaCopies.DIR,
+                    LocalSchemaCopies.SPEC);
 
     private LocalOutDir() {}
 

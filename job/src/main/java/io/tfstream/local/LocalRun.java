@@ -7,7 +7,6 @@ import io.tfstream.job.JobOptions;
 import io.tfstream.job.JobSchema;
 import io.tfstream.job.PrometheusEndpoint;
 import io.tfstream.sample.SeedDataset;
-import io.tfstream.spec.SchemaFingerprint;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -17,7 +16,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.Random;
 
 /**
@@ -163,7 +161,7 @@ public final class LocalRun {
                                 outputs,
                                 checkpoints,
                                 (System.nanoTime() - start) / 1e9,
-                                schemas(schema, settings.schemaFile()));
+                                LocalSchemaCopies.write(outDir, schema, o.nextSchema()));
                 s.write(outDir.resolve("summary.json"));
                 if (o.summaryJson() != null) {
                     s.write(o.summaryJson());
@@ -174,28 +172,6 @@ public final class LocalRun {
         } finally {
             EmbeddedKafka.deleteTree(work);
         }
-    }
-
-    /**
-     * The run's schemas, fingerprint → the file given on the command line (null: the built-in
-     * sample): the first, and with {@code --next-schema} the next when it is a schema at all.
-     */
-    private LinkedHashMap<String, String> schemas(JobSchema first, Path watched) {
-        LinkedHashMap<String, String> out = new LinkedHashMap<>();
-        Path given = o.schema() != null ? o.schema() : o.featureSpec();
-        out.put(first.fingerprint(), given == null ? null : given.toString());
-        if (o.nextSchema() != null) {
-            try {
-                out.putIfAbsent(
-                        SchemaFingerprint.of(
-                                Files.readAllBytes(o.nextSchema()),
-                                watched.getFileName().toString()),
-                        o.nextSchema().toString());
-            } catch (IOException | RuntimeException e) {
-                // Not a schema: the job refused it (an alert and a log line say why).
-            }
-        }
-        return out;
     }
 
     /** The bucket of the S3Proxy just started, reached with its keys. */

@@ -32,7 +32,7 @@ public record LocalSummary(
     /** The summary of {@code recordsIn} records that left {@code outputs}. */
     /**
      * The summary of {@code recordsIn} records that left {@code outputs}; {@code schemas} are the
-     * run's schemas (fingerprint → the file given on the command line) in the order given.
+     * run's schemas (fingerprint → its copy in the output directory) in the order given.
      */
     static LocalSummary of(
             long recordsIn,
@@ -129,11 +129,21 @@ public record LocalSummary(
                 dir.resolve("batches.tfrecord"), batches, batchRows);
         out.printf("  dead letters: %s%n", dir.resolve("dlq.jsonl"));
         out.printf("  summary:      %s%n", dir.resolve("summary.json"));
+        out.printf(
+                "  schema:       %s  (its feature spec: %s)%n",
+                schemas.values().iterator().next(), dir.resolve(LocalSchemaCopies.SPEC));
         if (firstShard != null && local) {
+            Path shard = dir.resolve(firstShard);
+            out.printf("  read a shard:   bin/tfstream cat --limit 1 '%s'%n", shard);
             out.printf(
-                    "  read a shard:   python -c \"import tensorflow as tf;"
+                    "                  python3 -c \"import tfstream.payloads as p;"
+                            + " print(next(p.records('%s'))[1][:40])\"  (raw records, no"
+                            + " TensorFlow)%n",
+                    shard);
+            out.printf(
+                    "                  python3 -c \"import tensorflow as tf;"
                             + " print(next(iter(tf.data.TFRecordDataset('%s'%s))))\"%n",
-                    dir.resolve(firstShard),
+                    shard,
                     firstShard.endsWith(".gz")
                             ? ", 'GZIP'"
                             : firstShard.endsWith(".zz") ? ", 'ZLIB'" : "");
@@ -141,7 +151,7 @@ public record LocalSummary(
         out.printf(
                 "  read a payload: python3 -c \"import tfstream.payloads as p;"
                         + " print(next(p.read_file('%s')))\"  (pip install ./python;"
-                        + " docs/python.md); tfstream cat / inspect read the shards%n",
+                        + " docs/python.md)%n",
                 dir.resolve("batches.tfrecord"));
         out.flush();
     }

@@ -92,6 +92,17 @@ class LocalCommandITCase {
                 run.out());
         JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
         assertEquals(2000, summary.get("records_in").asLong());
+        // The sample's schema and its feature spec are left for the next steps, and named.
+        Path schemaCopy = out.resolve("schema").resolve("seed-001-schema.pbtxt").toAbsolutePath();
+        assertArrayEquals(SeedDataset.schemaPbtxt(), Files.readAllBytes(schemaCopy));
+        assertEquals(schemaCopy.toString(), summary.get("schemas").get(0).get("path").asText());
+        assertEquals(
+                Seed001Corpus.spec(),
+                io.tfstream.spec.json.SpecJsonReader.read(
+                        Files.readString(out.resolve("spec.json")), "spec.json"));
+        assertTrue(run.out().contains("  schema:       " + schemaCopy), run.out());
+        assertTrue(run.out().contains("read a shard:   bin/tfstream cat --limit 1 '"), run.out());
+        assertTrue(run.out().contains("p.records('"), run.out());
         assertEquals(1900, summary.get("accepted").asLong());
         assertEquals(100, summary.get("dead_lettered").asLong());
         assertEquals(100, summary.get("dead_lettered_by_reason").get("parse_error").asLong());
@@ -272,13 +283,18 @@ class LocalCommandITCase {
         JsonNode schemas = summary.get("schemas");
         assertEquals(2, schemas.size(), schemas.toString());
         assertEquals(fp1, schemas.get(0).get("fingerprint").asText());
-        assertEquals(first.toString(), schemas.get(0).get("path").asText());
+        // Each schema the job read is left in --out under its own name; the first one's spec too.
+        Path firstCopy = out.resolve("schema").resolve("spec.json").toAbsolutePath();
+        Path nextCopy = out.resolve("schema").resolve("next-spec.json").toAbsolutePath();
+        assertEquals(firstCopy.toString(), schemas.get(0).get("path").asText());
+        assertArrayEquals(Files.readAllBytes(first), Files.readAllBytes(firstCopy));
+        assertArrayEquals(Files.readAllBytes(next), Files.readAllBytes(nextCopy));
         assertEquals(400, schemas.get(0).get("accepted").asLong());
         assertEquals(0, schemas.get(0).get("dead_lettered").asLong());
         assertTrue(schemas.get(0).get("shards").asLong() >= 1, schemas.toString());
         assertTrue(schemas.get(0).get("batches").asLong() >= 1, schemas.toString());
         assertEquals(fp2, schemas.get(1).get("fingerprint").asText());
-        assertEquals(next.toString(), schemas.get(1).get("path").asText());
+        assertEquals(nextCopy.toString(), schemas.get(1).get("path").asText());
         assertEquals(0, schemas.get(1).get("accepted").asLong());
         assertEquals(600, schemas.get(1).get("dead_lettered").asLong());
         assertEquals(0, schemas.get(1).get("shards").asLong());
