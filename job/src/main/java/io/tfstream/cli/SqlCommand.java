@@ -38,7 +38,7 @@ import picocli.CommandLine.Option;
                     + " statements run to completion before the next statement.",
             "Exit code 0 when every statement succeeded, 2 for a usage error or a statement that"
                     + " does not parse or validate, 4 when a job failed; the error line on stderr"
-                    + " names the statement."
+                    + " names the statement (--verbose: Flink's own log and the stack trace too)."
         })
 final class SqlCommand implements Callable<Integer> {
     private static final String RUNTIME_MODE = ExecutionOptions.RUNTIME_MODE.key();
@@ -47,6 +47,13 @@ final class SqlCommand implements Callable<Integer> {
 
     @ArgGroup(multiplicity = "1")
     private Input input;
+
+    @Option(
+            names = "--verbose",
+            description =
+                    "Also Flink's own log on stderr (warnings, the stack traces of failed tasks)"
+                            + " and the stack trace of a failure.")
+    private boolean verbose;
 
     static final class Input {
         @Option(names = "--file", paramLabel = "SCRIPT.sql", description = "The statements.")
@@ -58,6 +65,17 @@ final class SqlCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        QuietLogs quiet = QuietLogs.unless(verbose);
+        try {
+            return run();
+        } finally {
+            if (quiet != null) {
+                quiet.close();
+            }
+        }
+    }
+
+    private int run() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         String script;
@@ -116,6 +134,9 @@ final class SqlCommand implements Callable<Integer> {
             } catch (Exception e) {
                 out.flush();
                 err.println("tfstream sql: " + name + " failed: " + rootMessage(e));
+                if (verbose) {
+                    e.printStackTrace(err);
+                }
                 return ExitCodes.JOB_FAILED;
             }
         }
