@@ -51,18 +51,20 @@ public final class KafkaStartupChecks {
 
     /** Runs every check; throws {@link JobConfigException} naming the first problem. */
     public static void check(JobConfig config) {
-        String sourceServers = config.get(JobOptions.SOURCE_BOOTSTRAP_SERVERS);
-        Client source = new Client("source", sourceServers);
-        try (Admin admin = admin(source, config.sourceProperties())) {
-            if (config.contains(JobOptions.SOURCE_TOPICS)) {
-                requireTopics(
-                        admin,
-                        source,
-                        config.get(JobOptions.SOURCE_TOPICS),
-                        "source.topics",
-                        AclOperation.READ);
+        if (config.get(JobOptions.SOURCE_TYPE) == JobOptions.SourceType.KAFKA) {
+            String sourceServers = config.get(JobOptions.SOURCE_BOOTSTRAP_SERVERS);
+            Client source = new Client("source", sourceServers);
+            try (Admin admin = admin(source, config.sourceProperties())) {
+                if (config.contains(JobOptions.SOURCE_TOPICS)) {
+                    requireTopics(
+                            admin,
+                            source,
+                            config.get(JobOptions.SOURCE_TOPICS),
+                            "source.topics",
+                            AclOperation.READ);
+                }
+                requireGroup(admin, source, config.get(JobOptions.SOURCE_GROUP_ID));
             }
-            requireGroup(admin, source, config.get(JobOptions.SOURCE_GROUP_ID));
         }
         String outputServers = config.outputBootstrapServers();
         Client outputs = new Client("outputs", outputServers);
