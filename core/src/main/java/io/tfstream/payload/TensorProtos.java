@@ -96,20 +96,47 @@ final class TensorProtos {
         return n;
     }
 
+    /**
+     * The element count {@code t}'s shape declares, for decoding: refused when a dimension is
+     * negative or the count exceeds an array's reach. Checked, like the content's size, before
+     * anything is allocated, so a few bytes cannot ask for gigabytes.
+     */
+    private static int declaredElements(String name, TensorProto t) {
+        long n = 1;
+        for (long d : shapeOf(t)) {
+            if (d < 0) {
+                throw new IllegalArgumentException(
+                        "tensor '" + name + "' has a negative dimension " + d);
+            }
+            try {
+                n = Math.multiplyExact(n, d);
+            } catch (ArithmeticException e) {
+                n = Long.MAX_VALUE;
+            }
+        }
+        if (n > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(
+                    "tensor '" + name + "' declares " + n + " elements, more than one array holds");
+        }
+        return (int) n;
+    }
+
     /** The values of a numeric or string tensor as a column. */
     static Column toColumn(String name, TensorProto t) {
-        int n = Math.toIntExact(elements(shapeOf(t)));
+        int n = declaredElements(name, t);
         switch (t.getDtype()) {
             case DT_INT64:
                 {
+                    ByteBuffer b = content(name, t, 8L * n);
                     long[] v = new long[n];
-                    content(name, t, 8L * n).asLongBuffer().get(v);
+                    b.asLongBuffer().get(v);
                     return Column.ofInt64(v, n);
                 }
             case DT_FLOAT:
                 {
+                    ByteBuffer b = content(name, t, 4L * n);
                     float[] v = new float[n];
-                    content(name, t, 4L * n).asFloatBuffer().get(v);
+                    b.asFloatBuffer().get(v);
                     return Column.ofFloat32(v, n);
                 }
             case DT_STRING:
@@ -142,20 +169,23 @@ final class TensorProtos {
 
     /** An int64 or int32 tensor's values as longs. */
     static long[] toLongs(String name, TensorProto t) {
-        int n = Math.toIntExact(elements(shapeOf(t)));
-        long[] v = new long[n];
+        int n = declaredElements(name, t);
         if (t.getDtype() == DataType.DT_INT32) {
             ByteBuffer b = content(name, t, 4L * n);
+            long[] v = new long[n];
             for (int i = 0; i < n; i++) {
                 v[i] = b.getInt();
             }
+            return v;
         } else if (t.getDtype() == DataType.DT_INT64) {
-            content(name, t, 8L * n).asLongBuffer().get(v);
+            ByteBuffer b = content(name, t, 8L * n);
+            long[] v = new long[n];
+            b.asLongBuffer().get(v);
+            return v;
         } else {
             throw new IllegalArgumentException(
                     "tensor '" + name + "' has dtype " + t.getDtype() + ", not int32 or int64");
         }
-        return v;
     }
 
     private static ByteBuffer content(String name, TensorProto t, long bytes) {

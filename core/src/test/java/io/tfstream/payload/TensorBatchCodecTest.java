@@ -207,4 +207,38 @@ class TensorBatchCodecTest {
         }
         return ByteString.copyFrom(b.array());
     }
+
+    /**
+     * A payload is input: a tensor declaring a huge or negative shape is refused before anything is
+     * allocated, naming the tensor (a 2^40-element int64 tensor in a few bytes would otherwise ask
+     * for 8 TiB).
+     */
+    @Test
+    void aHugeOrNegativeDeclaredShapeIsRefusedBeforeAllocating() {
+        for (long[] dims :
+                new long[][] {{1L << 40}, {1L << 20, 1L << 20, 1L << 20}, {-1}, {1 << 28}}) {
+            org.tensorflow.framework.TensorShapeProto.Builder shape =
+                    org.tensorflow.framework.TensorShapeProto.newBuilder();
+            for (long d : dims) {
+                shape.addDim(org.tensorflow.framework.TensorShapeProto.Dim.newBuilder().setSize(d));
+            }
+            for (DataType dtype : new DataType[] {DataType.DT_INT64, DataType.DT_FLOAT}) {
+                TensorBatch m =
+                        TensorBatch.newBuilder()
+                                .putTensors(
+                                        "x",
+                                        TensorProto.newBuilder()
+                                                .setDtype(dtype)
+                                                .setTensorShape(shape)
+                                                .setTensorContent(ByteString.copyFrom(new byte[8]))
+                                                .build())
+                                .build();
+                IllegalArgumentException e =
+                        assertThrows(
+                                IllegalArgumentException.class,
+                                () -> TensorBatchCodec.decode(m, ""));
+                assertTrue(e.getMessage().startsWith("tensor 'x'"), e.getMessage());
+            }
+        }
+    }
 }
