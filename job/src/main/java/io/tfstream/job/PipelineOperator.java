@@ -1,12 +1,18 @@
 package io.tfstream.job;
 
+import io.tfstream.api.TfRecordShardsBuilder;
+import io.tfstream.api.TfstreamConvertBuilder;
+import io.tfstream.api.TfstreamParseBuilder;
+import io.tfstream.api.TfstreamValidationBuilder;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
  * Every operator of the job's graph, with its uid and its name. Checkpoints and savepoints match
- * state to operators by uid: a uid here must never change, or a restore loses that operator's
- * state. Names are what the web UI and the logs show; they equal the uids so that both read alike.
+ * state to operators by uid: a uid here must never change, or a restore loses that operator's state
+ * ({@code OperatorUidsBaselineTest} holds them to a committed list). The operators the library's
+ * builders add take the builders' default uids, declared there once. Names are what the web UI and
+ * the logs show; they equal the uids so that both read alike.
  *
  * <p>The shard sink adds two operators of its own (marker coordinator and committable router);
  * their uids are {@link #SHARD_MARKER_COORDINATOR} and {@link #SHARD_COMMITTABLE_ROUTER}, handed to
@@ -17,22 +23,22 @@ public enum PipelineOperator {
     KAFKA_SOURCE("kafka-source"),
     FILE_SOURCE("file-source"),
     /** JSON or Avro records to Examples ({@code source.format}), chained to the source. */
-    CONVERT("convert"),
-    PARSE("batch-and-parse"),
-    WINDOW_PARSE("window-batch-and-parse"),
+    CONVERT(TfstreamConvertBuilder.DEFAULT_UID),
+    PARSE(TfstreamParseBuilder.DEFAULT_UID),
+    WINDOW_PARSE(TfstreamParseBuilder.DEFAULT_WINDOW_UID),
     /** Watermarks from the event-time feature, assigned after the parse. */
     FEATURE_TIME("feature-event-time"),
     BATCHES_SINK("batches-sink"),
-    SKEW_GUARD("bucket-skew-guard"),
-    LATE_BUCKET_GUARD("late-bucket-guard"),
+    SKEW_GUARD(TfRecordShardsBuilder.DEFAULT_SKEW_GUARD_UID),
+    LATE_BUCKET_GUARD(TfRecordShardsBuilder.DEFAULT_LATE_BUCKET_GUARD_UID),
     DEAD_LETTER_SINK("dead-letter-sink"),
-    SHARD_SINK("shard-sink"),
-    SHARD_MARKER_COORDINATOR("shard-marker-coordinator"),
-    SHARD_COMMITTABLE_ROUTER("shard-committable-router"),
+    SHARD_SINK(TfRecordShardsBuilder.DEFAULT_UID),
+    SHARD_MARKER_COORDINATOR(TfRecordShardsBuilder.DEFAULT_COORDINATOR_UID),
+    SHARD_COMMITTABLE_ROUTER(TfRecordShardsBuilder.DEFAULT_ROUTER_UID),
     RECORDS_SINK("records-sink"),
     /** Watermarks of validation's window deltas, with event time from a feature. */
-    VALIDATION_PARTIALS_TIME("validation-partials-event-time"),
-    VALIDATION_WINDOWS("validation-windows"),
+    VALIDATION_PARTIALS_TIME(TfstreamValidationBuilder.DEFAULT_PARTIALS_TIME_UID),
+    VALIDATION_WINDOWS(TfstreamValidationBuilder.DEFAULT_UID),
     ALERTS_SINK("alerts-sink"),
     ANOMALIES_SINK("anomalies-sink");
 
