@@ -18,8 +18,8 @@ import java.util.List;
  *
  * <p>Oracle: {@code parse} returns or throws {@link ExampleParseException}; {@code parseLenient}
  * never throws, accounts for every record, and agrees with {@code parse} on whether the batch is
- * clean and on its tensors, and on a failed batch's first bad record and its message; the tensors are well formed; nothing is allocated beyond what the input
- * size justifies.
+ * clean and on its tensors, and on a failed batch's first bad record and its message; the tensors
+ * are well formed; nothing is allocated beyond what the input size justifies.
  */
 class ExampleParserFuzzTest {
 

@@ -43,7 +43,7 @@ public final class SeedCorpusWriter {
                 Path.of(
                         args.length > 0
                                 ? args[0]
-                                : "../core/src/test/resources/golden/schema-to-spec");
+                                : "../schema/src/test/resources/golden/schema-to-spec");
         exampleSeeds(dir("ExampleParserFuzzTestInputs/parse"));
         sequenceSeeds(dir("SequenceExampleParserFuzzTestInputs/parseBatch"), true);
         sequenceSeeds(dir("SequenceExampleParserFuzzTestInputs/parseSingle"), false);
