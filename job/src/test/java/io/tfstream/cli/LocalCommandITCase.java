@@ -486,19 +486,7 @@ class LocalCommandITCase {
     void anExistingBrokerGetsTopicsNamedAfterTheRun() throws Exception {
         try (KafkaTestCluster kafka = KafkaTestCluster.start(600_000)) {
             Path out = dir.resolve("broker-out");
-            CliRun run =
-                    CliRun.of(
-                            "local",
-                            "--broker",
-                            kafka.bootstrapServers(),
-                            "--records",
-                            "500",
-                            "--corrupt-fraction",
-                            "0.1",
-                            "--out",
-                            out.toString(),
-                            "--rest-port",
-                            "0");
+            CliRun run = localOn(kafka.bootstrapServers(), null, 500, out);
             assertEquals(0, run.exitCode(), run.err());
             JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
             assertEquals(450, summary.get("shard_records").asLong());
@@ -588,23 +576,26 @@ class LocalCommandITCase {
         }
     }
 
-    /** {@code tfstream local} on broker {@code servers} with client settings {@code config}. */
-    private static CliRun localOn(String servers, Path config, int records, Path out)
-            throws Exception {
-        return CliRun.of(
-                "local",
-                "--broker",
-                servers,
-                "--broker-config",
-                config.toString(),
-                "--records",
-                Integer.toString(records),
-                "--corrupt-fraction",
-                "0.1",
-                "--out",
-                out.toString(),
-                "--rest-port",
-                "0");
+    /**
+     * {@code tfstream local} on broker {@code servers} with client settings {@code config} (null:
+     * none), 10% of the records broken.
+     */
+    private static CliRun localOn(String servers, Path config, int records, Path out) {
+        List<String> args = new ArrayList<>(List.of("local", "--broker", servers));
+        if (config != null) {
+            args.addAll(List.of("--broker-config", config.toString()));
+        }
+        args.addAll(
+                List.of(
+                        "--records",
+                        Integer.toString(records),
+                        "--corrupt-fraction",
+                        "0.1",
+                        "--out",
+                        out.toString(),
+                        "--rest-port",
+                        "0"));
+        return CliRun.of(args.toArray(String[]::new));
     }
 
     private static AclBinding allow(

@@ -141,6 +141,20 @@ public final class JobTestSupport {
         return env.executeAsync(name);
     }
 
+    /**
+     * The environment with the job's pipeline of options {@code settings} built into it, as the
+     * embedded cluster configures it (nothing started: for looking at the graph).
+     */
+    public static StreamExecutionEnvironment builtPipeline(Map<String, Object> settings)
+            throws Exception {
+        JobConfig config = JobConfig.of(settings);
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        EmbeddedCluster.configuration(config));
+        TfstreamPipeline.build(env, config, JobSchema.load(config));
+        return env;
+    }
+
     /** Completed checkpoints of job {@code id} so far. */
     public static long completedCheckpoints(MiniCluster cluster, JobID id) {
         try {

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,13 +41,8 @@ class OperatorUidsBaselineTest {
         m.put("schema.path", schema.toString());
         m.put("dlq.topic", "dlq");
         m.putAll(extra);
-        JobConfig config = JobConfig.of(m);
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(
-                        EmbeddedCluster.configuration(config));
-        TfstreamPipeline.build(env, config, JobSchema.load(config));
         TreeSet<String> uids = new TreeSet<>();
-        for (StreamNode n : env.getStreamGraph().getStreamNodes()) {
+        for (StreamNode n : JobTestSupport.builtPipeline(m).getStreamGraph().getStreamNodes()) {
             uids.add(
                     n.getTransformationUID() == null
                             ? "(none) " + n.getOperatorName()

@@ -38,12 +38,9 @@ class TfstreamPipelineTest {
         m.put("dlq.topic", "dlq");
         m.put("parallelism", 3);
         m.putAll(extra);
-        JobConfig config = JobConfig.of(m);
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(
-                        EmbeddedCluster.configuration(config));
-        TfstreamPipeline.build(env, config, JobSchema.load(config));
-        return env.getStreamGraph().getJobGraph(getClass().getClassLoader());
+        return JobTestSupport.builtPipeline(m)
+                .getStreamGraph()
+                .getJobGraph(getClass().getClassLoader());
     }
 
     /**
