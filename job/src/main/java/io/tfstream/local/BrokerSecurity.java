@@ -72,6 +72,16 @@ public final class BrokerSecurity {
         return dir.resolve("secrets.properties");
     }
 
+    /** The PKCS12 key store with the broker's key and certificate (for localhost). */
+    public Path keyStore() {
+        return dir.resolve("broker.p12");
+    }
+
+    /** The PKCS12 trust store that holds the broker's certificate. */
+    public Path trustStore() {
+        return dir.resolve("truststore.p12");
+    }
+
     /** The broker's certificate in PEM, what a client outside Java trusts. */
     public Path brokerCertificatePem() {
         return dir.resolve("broker.pem");

@@ -21,11 +21,13 @@ public final class S3ProxyProcess implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path basedir;
+    private final boolean tls;
 
-    private S3ProxyProcess(Process process, int port, Path basedir) {
+    private S3ProxyProcess(Process process, int port, Path basedir, boolean tls) {
         this.process = process;
         this.port = port;
         this.basedir = basedir;
+        this.tls = tls;
     }
 
     /** Starts S3Proxy with its objects under {@code workDir/s3}. */
@@ -38,17 +40,41 @@ public final class S3ProxyProcess implements AutoCloseable {
      * objects} (one directory per bucket, one file per key).
      */
     public static S3ProxyProcess start(Path workDir, Path objects) throws Exception {
+        return start(workDir, objects, null, null);
+    }
+
+    /**
+     * Starts S3Proxy as {@link #start(Path, Path)} does, serving HTTPS only with the PKCS12 key
+     * store {@code keyStore} (a certificate for localhost): {@link #endpoint()} is {@code
+     * https://localhost:PORT}.
+     */
+    public static S3ProxyProcess startTls(
+            Path workDir, Path objects, Path keyStore, String keyStorePassword) throws Exception {
+        return start(workDir, objects, keyStore, keyStorePassword);
+    }
+
+    private static S3ProxyProcess start(
+            Path workDir, Path objects, Path keyStore, String keyStorePassword) throws Exception {
+        boolean tls = keyStore != null;
         Path basedir = Files.createDirectories(objects.toAbsolutePath());
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
         Path props = workDir.resolve("s3proxy.properties");
-        Files.writeString(
+        // Holds the proxy's secret key (and the key store's password): owner only.
+        io.tfstream.job.OwnerOnlyFiles.write(
                 props,
                 String.join(
                         "\n",
-                        "s3proxy.endpoint=http://127.0.0.1:" + port,
+                        tls
+                                ? "s3proxy.secure-endpoint=https://127.0.0.1:"
+                                        + port
+                                        + "\ns3proxy.keystore-path="
+                                        + keyStore.toAbsolutePath()
+                                        + "\ns3proxy.keystore-password="
+                                        + keyStorePassword
+                                : "s3proxy.endpoint=http://127.0.0.1:" + port,
                         "s3proxy.authorization=aws-v2-or-v4",
                         "s3proxy.identity=" + ACCESS_KEY,
                         "s3proxy.credential=" + SECRET_KEY,
@@ -83,7 +109,7 @@ public final class S3ProxyProcess implements AutoCloseable {
                 Thread.sleep(200);
             }
         }
-        return new S3ProxyProcess(p, port, basedir);
+        return new S3ProxyProcess(p, port, basedir, tls);
     }
 
     /**
@@ -164,7 +190,7 @@ public final class S3ProxyProcess implements AutoCloseable {
     }
 
     public String endpoint() {
-        return "http://127.0.0.1:" + port;
+        return tls ? "https://localhost:" + port : "http://127.0.0.1:" + port;
     }
 
     /** Creates a bucket (a directory of the filesystem backend). */
