@@ -86,7 +86,8 @@ public final class KafkaAcls {
         return out;
     }
 
-    private static AclBinding allow(
+    /** An ALLOW ACL of {@code operation} on the resource, for {@code principal} from any host. */
+    public static AclBinding allow(
             String principal,
             ResourceType type,
             String name,

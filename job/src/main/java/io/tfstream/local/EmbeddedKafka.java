@@ -12,14 +12,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -195,6 +201,27 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** The TLS material and users of a secured broker. */
     public BrokerSecurity security() {
         return requireSecured(security);
+    }
+
+    /**
+     * Adds {@code acls} through the plaintext listener (a super user's on a secured broker) and
+     * returns once the authorizer applies them; throws naming them otherwise.
+     */
+    public void grant(Collection<AclBinding> acls) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
+            admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
+            // The authorizer applies new ACLs once the metadata reaches the broker.
+            long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+            while (!admin.describeAcls(AclBindingFilter.ANY)
+                    .values()
+                    .get(30, TimeUnit.SECONDS)
+                    .containsAll(acls)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the broker did not apply " + acls);
+                }
+                Thread.sleep(50);
+            }
+        }
     }
 
     private <T> T requireSecured(T value) {

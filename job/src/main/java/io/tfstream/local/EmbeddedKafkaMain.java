@@ -1,20 +1,14 @@
 package io.tfstream.local;
 
+import io.tfstream.job.KafkaAcls;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.acl.AccessControlEntry;
-import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
-import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
@@ -77,29 +71,15 @@ public final class EmbeddedKafkaMain {
         if (f.length != 5) {
             return "acl failed: want TYPE NAME PATTERN PRINCIPAL OPERATION, got " + spec;
         }
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-            AclBinding acl =
-                    new AclBinding(
-                            new ResourcePattern(
+        try {
+            kafka.grant(
+                    List.of(
+                            KafkaAcls.allow(
+                                    f[3],
                                     ResourceType.fromString(f[0]),
                                     f[1],
-                                    PatternType.fromString(f[2])),
-                            new AccessControlEntry(
-                                    f[3],
-                                    "*",
-                                    AclOperation.fromString(f[4]),
-                                    AclPermissionType.ALLOW));
-            admin.createAcls(List.of(acl)).all().get(30, TimeUnit.SECONDS);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!admin.describeAcls(acl.toFilter())
-                    .values()
-                    .get(30, TimeUnit.SECONDS)
-                    .contains(acl)) {
-                if (System.nanoTime() > deadline) {
-                    return "acl failed: not applied within 30 s";
-                }
-                Thread.sleep(50);
-            }
+                                    PatternType.fromString(f[2]),
+                                    AclOperation.fromString(f[4]))));
             return "acl ok";
         } catch (Exception e) {
             if (e instanceof InterruptedException) {

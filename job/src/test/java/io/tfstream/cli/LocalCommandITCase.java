@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfstream.job.InputCorpus;
+import io.tfstream.job.KafkaAcls;
 import io.tfstream.job.KafkaTestCluster;
 import io.tfstream.local.BrokerSecurity;
 import io.tfstream.local.CorruptRecords;
@@ -45,12 +46,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.kafka.common.acl.AccessControlEntry;
-import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
-import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -524,20 +521,23 @@ class LocalCommandITCase {
             String principal = "User:" + BrokerSecurity.SCRAM_USER;
             kafka.grant(
                     List.of(
-                            allow(
+                            KafkaAcls.allow(
                                     principal,
                                     ResourceType.TOPIC,
                                     "tfstream-local-",
+                                    PatternType.PREFIXED,
                                     AclOperation.ALL),
-                            allow(
+                            KafkaAcls.allow(
                                     principal,
                                     ResourceType.GROUP,
                                     "tfstream-local",
+                                    PatternType.PREFIXED,
                                     AclOperation.READ),
-                            allow(
+                            KafkaAcls.allow(
                                     principal,
                                     ResourceType.TRANSACTIONAL_ID,
                                     "tfstream-local-",
+                                    PatternType.PREFIXED,
                                     AclOperation.WRITE)));
             Path config = dir.resolve("client.properties");
             try (var w = Files.newBufferedWriter(config)) {
@@ -596,13 +596,6 @@ class LocalCommandITCase {
                         "--rest-port",
                         "0"));
         return CliRun.of(args.toArray(String[]::new));
-    }
-
-    private static AclBinding allow(
-            String principal, ResourceType type, String prefix, AclOperation op) {
-        return new AclBinding(
-                new ResourcePattern(type, prefix, PatternType.PREFIXED),
-                new AccessControlEntry(principal, "*", op, AclPermissionType.ALLOW));
     }
 
     @Test

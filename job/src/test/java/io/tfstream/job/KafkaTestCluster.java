@@ -52,22 +52,9 @@ public final class KafkaTestCluster implements AutoCloseable {
         return secured;
     }
 
-    /** Adds ACLs (through the plaintext listener, a super user's on a secured broker). */
+    /** Adds ACLs on the secured broker, once applied ({@link EmbeddedKafka#grant}). */
     public void grant(Collection<AclBinding> acls) throws Exception {
-        try (Admin admin = admin()) {
-            admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
-            // The authorizer applies new ACLs once the metadata reaches the broker.
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!admin.describeAcls(AclBindingFilter.ANY)
-                    .values()
-                    .get(30, TimeUnit.SECONDS)
-                    .containsAll(acls)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the broker did not apply " + acls);
-                }
-                Thread.sleep(50);
-            }
-        }
+        secured().grant(acls);
     }
 
     /** Removes ACLs. */

@@ -35,12 +35,9 @@ import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.InstantiationUtil;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
-import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -265,9 +262,24 @@ class SecuredKafkaITCase {
         String principal = "User:" + BrokerSecurity.SCRAM_USER;
         kafka.grant(
                 List.of(
-                        allow(principal, ResourceType.TOPIC, "sql-secured", AclOperation.WRITE),
-                        allow(principal, ResourceType.TOPIC, "sql-secured", AclOperation.READ),
-                        allow(principal, ResourceType.GROUP, "sql-secured", AclOperation.READ)));
+                        KafkaAcls.allow(
+                                principal,
+                                ResourceType.TOPIC,
+                                "sql-secured",
+                                PatternType.LITERAL,
+                                AclOperation.WRITE),
+                        KafkaAcls.allow(
+                                principal,
+                                ResourceType.TOPIC,
+                                "sql-secured",
+                                PatternType.LITERAL,
+                                AclOperation.READ),
+                        KafkaAcls.allow(
+                                principal,
+                                ResourceType.GROUP,
+                                "sql-secured",
+                                PatternType.LITERAL,
+                                AclOperation.READ)));
         Properties client = s.referenced(s.scramClient());
         StringBuilder with =
                 new StringBuilder(
@@ -324,13 +336,6 @@ class SecuredKafkaITCase {
         assertTrue(
                 String.valueOf(root.getMessage()).contains("DirectoryConfigProvider"),
                 String.valueOf(root));
-    }
-
-    private static AclBinding allow(
-            String principal, ResourceType type, String name, AclOperation op) {
-        return new AclBinding(
-                new ResourcePattern(type, name, PatternType.LITERAL),
-                new AccessControlEntry(principal, "*", op, AclPermissionType.ALLOW));
     }
 
     /** 300 records in, the job stops at the end of the input: every record once. */
