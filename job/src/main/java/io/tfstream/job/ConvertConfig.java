@@ -2,6 +2,7 @@ package io.tfstream.job;
 
 import io.tfstream.api.TfstreamConvert;
 import io.tfstream.api.TfstreamConvertBuilder;
+import io.tfstream.api.options.SourceFormatOptions;
 import io.tfstream.convert.AvroSchemaRejectedException;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
@@ -84,7 +85,8 @@ final class ConvertConfig {
                         .setSchema(schema.bytes(), schema.fileName())
                         .setFormat(format)
                         .setJsonBytesBase64(
-                                c.get(JobOptions.SOURCE_JSON_BYTES) == JobOptions.JsonBytes.BASE64)
+                                c.get(JobOptions.SOURCE_JSON_BYTES)
+                                        == SourceFormatOptions.JsonBytes.BASE64)
                         .setFlatten(c.get(JobOptions.SOURCE_CONVERT_FLATTEN))
                         .setDeadLetterGuard(guard)
                         .setUid(PipelineOperator.CONVERT.uid())

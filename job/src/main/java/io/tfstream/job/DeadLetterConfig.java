@@ -1,7 +1,5 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.OptionChecks.atLeast;
-import static io.tfstream.job.OptionChecks.positive;
 import static io.tfstream.job.OptionChecks.require;
 
 import io.tfstream.api.DeadLetterSink;
@@ -17,15 +15,6 @@ final class DeadLetterConfig {
     DeadLetterConfig(JobConfig c) {
         this.c = c;
         require(c, JobOptions.DLQ_TOPIC);
-        positive(c, JobOptions.DLQ_WINDOW);
-        atLeast(c, JobOptions.DLQ_MAX_ERROR_BYTES, 0);
-        double f = c.get(JobOptions.DLQ_MAX_FRACTION);
-        if (!(f >= 0 && f <= 1)) {
-            throw OptionChecks.invalid(f, JobOptions.DLQ_MAX_FRACTION.key(), "0..1 (1: off)");
-        }
-        if (c.get(JobOptions.DLQ_MIN_RECORDS) < 1) {
-            throw new JobConfigException("invalid value for dlq.min-records: expected >= 1");
-        }
     }
 
     /** The circuit breaker of the batch-and-parse operators. */

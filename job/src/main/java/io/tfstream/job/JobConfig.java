@@ -84,6 +84,11 @@ public final class JobConfig {
                 }
                 conf.setString(key, undeprecated(o, normalize(o, value), warnings));
                 check(conf, o, value);
+                try {
+                    JobOptions.stageOf(o).check(conf, o);
+                } catch (IllegalArgumentException refused) {
+                    throw new JobConfigException(refused.getMessage());
+                }
             }
         }
         CheckpointDir.undeprecate(conf, flink, warnings);
@@ -98,7 +103,6 @@ public final class JobConfig {
         c.deadLetters = new DeadLetterConfig(c);
         c.source = new SourceConfig(c);
         c.convert = new ConvertConfig(c);
-        c.checkJob();
         c.parse = new ParseConfig(c);
         c.payloads = new PayloadConfig(c);
         c.sinks = new KafkaSinks(c);
@@ -172,24 +176,6 @@ public final class JobConfig {
                 + "*, Flink settings under "
                 + JobOptions.FLINK_PREFIX
                 + "*)";
-    }
-
-    /** The job-wide options; each stage checks its own when its configuration is built. */
-    private void checkJob() {
-        if (contains(JobOptions.CHECKPOINT_INTERVAL)) {
-            OptionChecks.positive(this, JobOptions.CHECKPOINT_INTERVAL);
-        }
-        int p = get(JobOptions.PARALLELISM);
-        if (p == 0 || p < -1) {
-            throw OptionChecks.invalid(p, "parallelism", "-1 or a positive integer");
-        }
-        int port = get(JobOptions.REST_PORT);
-        if (port < 0 || port > 65535) {
-            throw OptionChecks.invalid(port, "rest.port", "0..65535");
-        }
-        if (get(JobOptions.JOB_NAME).isBlank()) {
-            throw new JobConfigException("job.name must not be empty");
-        }
     }
 
     public <T> T get(ConfigOption<T> o) {

@@ -17,18 +17,9 @@ import org.apache.flink.util.TimeUtils;
 public final class JobOptionsHelp {
     private JobOptionsHelp() {}
 
-    /** The Java type of an option's values (from its default; options without one are text). */
+    /** The Java type of an option's values, as its stage declares it. */
     static Class<?> valueClass(ConfigOption<?> o) {
-        if (o == JobOptions.SOURCE_TOPICS) {
-            return java.util.List.class;
-        }
-        if (o == JobOptions.OUTPUT_BATCHES_MAX_MESSAGE_BYTES) {
-            return MemorySize.class;
-        }
-        if (o == JobOptions.SHARDS_MAX_BUCKET_SKEW || o == JobOptions.CHECKPOINT_INTERVAL) {
-            return Duration.class;
-        }
-        return o.hasDefaultValue() ? o.defaultValue().getClass() : String.class;
+        return JobOptions.stageOf(o).type(o);
     }
 
     /** What an option accepts, in words. */

@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
@@ -56,7 +57,7 @@ public record JobSchema(byte[] bytes, String fileName, ParseSpec spec, String fi
                     key + ": " + path + " was rejected: " + e.getMessage(), e);
         }
         boolean sequence =
-                config.get(JobOptions.SCHEMA_KIND) == JobOptions.SchemaKind.SEQUENCE_EXAMPLE;
+                config.get(JobOptions.SCHEMA_KIND) == SchemaOptions.Kind.SEQUENCE_EXAMPLE;
         if (spec.isSequence() != sequence) {
             throw new JobSchemaRejectedException(
                     key

@@ -14,7 +14,6 @@ final class KafkaSinks {
 
     KafkaSinks(JobConfig c) {
         this.c = c;
-        OptionChecks.positive(c, JobOptions.OUTPUT_TRANSACTION_TIMEOUT);
     }
 
     /** The brokers every output is written to. */

@@ -1,13 +1,9 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.OptionChecks.atLeast;
-import static io.tfstream.job.OptionChecks.atLeastOneByte;
-import static io.tfstream.job.OptionChecks.intBytes;
-import static io.tfstream.job.OptionChecks.notNegative;
-import static io.tfstream.job.OptionChecks.positive;
-
 import io.tfstream.api.TfstreamParse;
 import io.tfstream.api.TfstreamParseBuilder;
+import io.tfstream.api.options.BatchOptions;
+import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.EventTimeSettings;
@@ -39,18 +35,7 @@ final class ParseConfig {
             throw new JobConfigException(
                     "event-time.source: feature needs event-time.feature (an int64 feature)");
         }
-        positive(c, JobOptions.BATCH_MAX_DELAY);
-        notNegative(c, JobOptions.EVENT_TIME_OUT_OF_ORDERNESS);
-        notNegative(c, JobOptions.EVENT_TIME_IDLENESS);
-        atLeast(c, JobOptions.BATCH_MAX_RECORDS, 1);
-        atLeast(c, JobOptions.MAX_VALUES_PER_FEATURE, 1);
-        atLeast(c, JobOptions.MAX_FEATURES_PER_EXAMPLE, 1);
-        atLeast(c, JobOptions.MAX_RAGGED_ROWS, 1);
-        intBytes(c, JobOptions.MAX_RECORD_BYTES);
-        intBytes(c, JobOptions.MAX_BYTES_PER_VALUE);
-        atLeastOneByte(c, JobOptions.BATCH_MAX_BYTES);
         if (schemaUpdates()) {
-            positive(c, JobOptions.SCHEMA_POLL_INTERVAL);
             if (windows() && c.get(JobOptions.SOURCE_FORMAT) != InputFormat.EXAMPLE) {
                 // Windows are keyed before the parse, so records would be converted with the
                 // schema the job started with: silently wrong after a change.
@@ -66,9 +51,6 @@ final class ParseConfig {
     }
 
     private void checkWindows() {
-        positive(c, JobOptions.BATCH_WINDOW);
-        notNegative(c, JobOptions.BATCH_ALLOWED_LATENESS);
-        atLeastOneByte(c, JobOptions.BATCH_WINDOW_MAX_BUFFERED_BYTES);
         if (!kafkaTime()) {
             throw new JobConfigException(
                     "batch.mode event_time_window needs event-time.source kafka_timestamp (the"
@@ -97,7 +79,7 @@ final class ParseConfig {
 
     /** Whether the schema file is watched and taken up while the job runs. */
     boolean schemaUpdates() {
-        return c.get(JobOptions.SCHEMA_UPDATE) == JobOptions.SchemaUpdate.POLL;
+        return c.get(JobOptions.SCHEMA_UPDATE) == SchemaOptions.Update.POLL;
     }
 
     /** Whether event time is the Kafka timestamp (known at the source) rather than a feature. */
@@ -107,7 +89,7 @@ final class ParseConfig {
 
     /** Whether batches are event-time windows per key rather than count batches per subtask. */
     boolean windows() {
-        return c.get(JobOptions.BATCH_MODE) == JobOptions.BatchMode.EVENT_TIME_WINDOW;
+        return c.get(JobOptions.BATCH_MODE) == BatchOptions.Mode.EVENT_TIME_WINDOW;
     }
 
     /** The job's one watermark strategy: bounded out-of-orderness, idle inputs released. */

@@ -3,6 +3,7 @@ package io.tfstream.job;
 import io.tfstream.api.AcceptedRecordSink;
 import io.tfstream.api.TensorPayloadSink;
 import io.tfstream.api.TfstreamParseBuilder;
+import io.tfstream.api.options.BatchOptions;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 
 /**
@@ -20,7 +21,7 @@ final class PayloadConfig {
 
     PayloadConfig(JobConfig c) {
         this.c = c;
-        if (c.get(JobOptions.BATCH_MODE) != JobOptions.BatchMode.EVENT_TIME_WINDOW
+        if (c.get(JobOptions.BATCH_MODE) != BatchOptions.Mode.EVENT_TIME_WINDOW
                 && c.get(JobOptions.OUTPUT_BATCHES_KEY)
                         == TensorBatchSerializationSchema.KeyMode.BATCH_KEY) {
             throw new JobConfigException(

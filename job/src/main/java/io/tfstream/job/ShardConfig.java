@@ -1,15 +1,11 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.OptionChecks.atLeastOneByte;
-import static io.tfstream.job.OptionChecks.positive;
-
 import io.tfstream.api.TfRecordShards;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStore;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.operators.shards.store.S3AccessProbe;
-import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -52,19 +48,7 @@ final class ShardConfig {
                     "shards.path",
                     "a URI with a scheme: file:///dir, s3://bucket/prefix, ...");
         }
-        int level = c.get(JobOptions.SHARDS_COMPRESSION_LEVEL);
-        if (level < 0 || level > 9) {
-            throw OptionChecks.invalid(level, "shards.compression-level", "0-9");
-        }
         long partSize = c.get(JobOptions.SHARDS_PART_SIZE).getBytes();
-        if (partSize < S3ShardStoreFactory.MIN_PART_SIZE
-                || partSize > S3ShardStoreFactory.MAX_PART_SIZE) {
-            throw OptionChecks.invalid(
-                    c.get(JobOptions.SHARDS_PART_SIZE),
-                    "shards.part-size",
-                    "5 mb (S3's smallest part but the last) to 1 gb (one part per open shard is"
-                            + " held on the heap)");
-        }
         if (onS3() && c.get(JobOptions.SHARDS_TARGET_SIZE).getBytes() > MAX_PARTS * partSize) {
             throw new JobConfigException(
                     "shards.target-size "
@@ -74,16 +58,6 @@ final class ShardConfig {
                             + " parts of shards.part-size "
                             + c.get(JobOptions.SHARDS_PART_SIZE)
                             + ": raise shards.part-size or lower shards.target-size");
-        }
-        String prefix = c.get(JobOptions.SHARDS_PREFIX);
-        if (prefix.isEmpty()
-                || prefix.startsWith(".")
-                || prefix.startsWith("_")
-                || prefix.contains("/")) {
-            throw OptionChecks.invalid(
-                    prefix,
-                    "shards.prefix",
-                    "a name not starting with '.' or '_' (readers skip those) and without '/'");
         }
         try {
             DateTimeFormatter.ofPattern(c.get(JobOptions.SHARDS_BUCKET_PATTERN))
@@ -98,11 +72,6 @@ final class ShardConfig {
                             + "): "
                             + e.getMessage());
         }
-        positive(c, JobOptions.SHARDS_MAX_AGE);
-        if (c.contains(JobOptions.SHARDS_MAX_BUCKET_SKEW)) {
-            positive(c, JobOptions.SHARDS_MAX_BUCKET_SKEW);
-        }
-        atLeastOneByte(c, JobOptions.SHARDS_TARGET_SIZE);
         if (c.get(JobOptions.SHARDS_SUCCESS_MARKERS) && !c.get(JobOptions.SHARDS_MANIFESTS)) {
             throw new JobConfigException(
                     "shards.success-markers: true lists the shards by their manifests; set"

@@ -1,10 +1,11 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.OptionChecks.positive;
 import static io.tfstream.job.OptionChecks.require;
 
 import io.tfstream.api.TfRecordFileSource;
 import io.tfstream.api.TfstreamKafkaSource;
+import io.tfstream.api.options.FileSourceOptions;
+import io.tfstream.api.options.KafkaSourceOptions;
 import io.tfstream.operators.files.FilePaths;
 import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.tfrecord.TfRecordReadOptions;
@@ -75,7 +76,6 @@ final class SourceConfig {
                         "invalid value '" + path + "' in source.files.paths: " + e.getMessage());
             }
         }
-        positive(c, JobOptions.SOURCE_FILES_DISCOVERY_INTERVAL);
     }
 
     /** The Kafka source, built with the library's builder. */
@@ -87,7 +87,8 @@ final class SourceConfig {
                         .setStartingOffsets(
                                 StartingOffsets.parse(c.get(JobOptions.SOURCE_STARTING_OFFSETS)))
                         .setProperties(c.sourceProperties());
-        if (c.get(JobOptions.SOURCE_STOPPING_OFFSETS) == JobOptions.StoppingOffsets.LATEST) {
+        if (c.get(JobOptions.SOURCE_STOPPING_OFFSETS)
+                == KafkaSourceOptions.StoppingOffsets.LATEST) {
             b.setBounded(OffsetsInitializer.latest());
         }
         if (c.contains(JobOptions.SOURCE_TOPICS)) {
@@ -109,7 +110,7 @@ final class SourceConfig {
                                                 c.get(JobOptions.MAX_RECORD_BYTES).getBytes(),
                                                 TfRecordReadOptions.DEFAULT_MAX_RECORD_LENGTH))
                         .setCorruptBytesKept(CORRUPT_BYTES_KEPT);
-        if (c.get(JobOptions.SOURCE_FILES_MODE) == JobOptions.FilesMode.CONTINUOUS) {
+        if (c.get(JobOptions.SOURCE_FILES_MODE) == FileSourceOptions.Mode.CONTINUOUS) {
             b.setContinuous(c.get(JobOptions.SOURCE_FILES_DISCOVERY_INTERVAL));
         }
         return b.build();

@@ -3,6 +3,7 @@ package io.tfstream.job;
 import io.tfstream.api.TfstreamValidation;
 import io.tfstream.api.TfstreamValidationBuilder;
 import io.tfstream.api.ValidationAlertSink;
+import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.operators.validation.ValidationActions;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.validation.LintFinding;
@@ -45,19 +46,6 @@ final class ValidationConfig {
                     "validation.enabled needs validation.alerts-topic (the Kafka topic the window"
                             + " alerts are written to)");
         }
-        if (c.get(JobOptions.VALIDATION_WINDOW).toMillis() < 1) {
-            throw new JobConfigException(
-                    "invalid value for validation.window: expected at least 1 ms");
-        }
-        int splits = c.get(JobOptions.VALIDATION_SPLITS);
-        if (splits == 0 || splits < -1) {
-            throw OptionChecks.invalid(
-                    splits, "validation.splits", "-1 (the parallelism) or a positive integer");
-        }
-        if (c.get(JobOptions.VALIDATION_MIN_DRIFT_EXAMPLES) < 0) {
-            throw new JobConfigException(
-                    "invalid value for validation.min-drift-examples: expected >= 0");
-        }
         actions();
         severityOverrides();
     }
@@ -98,7 +86,7 @@ final class ValidationConfig {
                         .setSchema(schema.bytes(), schema.fileName())
                         .setSequenceExample(
                                 c.get(JobOptions.SCHEMA_KIND)
-                                        == JobOptions.SchemaKind.SEQUENCE_EXAMPLE)
+                                        == SchemaOptions.Kind.SEQUENCE_EXAMPLE)
                         .setEnvironment(
                                 c.contains(JobOptions.VALIDATION_ENVIRONMENT)
                                         ? c.get(JobOptions.VALIDATION_ENVIRONMENT)

@@ -1,5 +1,6 @@
 package io.tfstream.local;
 
+import io.tfstream.api.options.SourceFormatOptions;
 import io.tfstream.convert.AvroContainer;
 import io.tfstream.convert.ConversionException;
 import io.tfstream.convert.ConvertFeatures;
@@ -92,7 +93,7 @@ final class ConvertedInput {
                         features,
                         new ConvertOptions(
                                 config.get(JobOptions.SOURCE_JSON_BYTES)
-                                        == JobOptions.JsonBytes.BASE64,
+                                        == SourceFormatOptions.JsonBytes.BASE64,
                                 config.get(JobOptions.SOURCE_CONVERT_FLATTEN),
                                 config.contains(JobOptions.SOURCE_AVRO_SCHEMA_ID)
                                         ? config.get(JobOptions.SOURCE_AVRO_SCHEMA_ID)

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 import io.tfstream.operators.parse.EventTimeSettings;
@@ -51,7 +52,7 @@ class JobConfigTest {
         assertEquals("committed", c.get(JobOptions.SOURCE_STARTING_OFFSETS));
         assertEquals(List.of("in"), c.get(JobOptions.SOURCE_TOPICS));
         assertEquals("localhost:9092", c.outputBootstrapServers());
-        assertEquals(JobOptions.SchemaKind.EXAMPLE, c.get(JobOptions.SCHEMA_KIND));
+        assertEquals(SchemaOptions.Kind.EXAMPLE, c.get(JobOptions.SCHEMA_KIND));
     }
 
     @Test
@@ -79,7 +80,7 @@ class JobConfigTest {
                                 List.of("batch.max-records=20", "output.properties.linger.ms=5")));
         assertEquals(List.of("a", "b"), c.get(JobOptions.SOURCE_TOPICS));
         assertEquals(20, c.get(JobOptions.BATCH_MAX_RECORDS));
-        assertEquals(JobOptions.SchemaKind.SEQUENCE_EXAMPLE, c.get(JobOptions.SCHEMA_KIND));
+        assertEquals(SchemaOptions.Kind.SEQUENCE_EXAMPLE, c.get(JobOptions.SCHEMA_KIND));
         assertEquals("SASL_SSL", c.sourceProperties().getProperty("security.protocol"));
         assertEquals("5", c.outputProperties().getProperty("linger.ms"));
         assertEquals(Map.of("restart-strategy.type", "fixed-delay"), c.flinkSettings());
@@ -603,7 +604,7 @@ class JobConfigTest {
         m.put("schema.update", "poll");
         m.put("schema.compatibility", "backward");
         JobConfig c = JobConfig.of(m);
-        assertEquals(JobOptions.SchemaUpdate.POLL, c.get(JobOptions.SCHEMA_UPDATE));
+        assertEquals(SchemaOptions.Update.POLL, c.get(JobOptions.SCHEMA_UPDATE));
         assertEquals(Duration.ofSeconds(30), c.get(JobOptions.SCHEMA_POLL_INTERVAL));
         assertEquals(
                 io.tfstream.operators.parse.SchemaUpdates.Compatibility.BACKWARD,

@@ -1,0 +1,97 @@
+package io.tfstream.job;
+
+import io.tfstream.api.options.BatchOptions;
+import io.tfstream.api.options.DeadLetterOptions;
+import io.tfstream.api.options.EventTimeOptions;
+import io.tfstream.api.options.FileSourceOptions;
+import io.tfstream.api.options.KafkaSinkOptions;
+import io.tfstream.api.options.KafkaSourceOptions;
+import io.tfstream.api.options.OptionList;
+import io.tfstream.api.options.ParseOptions;
+import io.tfstream.api.options.PayloadOptions;
+import io.tfstream.api.options.SchemaOptions;
+import io.tfstream.api.options.ShardOptions;
+import io.tfstream.api.options.SourceFormatOptions;
+import io.tfstream.api.options.ValidationOptions;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * One stage's option list under the prefix the job gives it ({@code parse.} for {@link
+ * ParseOptions}): the job's keys are the stage's keys with the prefix, same type, default,
+ * description and check. The job adds nothing else to a stage's options.
+ */
+final class JobOptionStage {
+    static final JobOptionStage FILE_SOURCE =
+            new JobOptionStage("source.files.", FileSourceOptions.OPTIONS);
+    static final JobOptionStage SOURCE = new JobOptionStage("source.", KafkaSourceOptions.OPTIONS);
+    static final JobOptionStage CONVERT =
+            new JobOptionStage("source.", SourceFormatOptions.OPTIONS);
+    static final JobOptionStage SCHEMA = new JobOptionStage("schema.", SchemaOptions.OPTIONS);
+    static final JobOptionStage PARSE = new JobOptionStage("parse.", ParseOptions.OPTIONS);
+    static final JobOptionStage EVENT_TIME =
+            new JobOptionStage("event-time.", EventTimeOptions.OPTIONS);
+    static final JobOptionStage BATCH = new JobOptionStage("batch.", BatchOptions.OPTIONS);
+    static final JobOptionStage DEAD_LETTERS =
+            new JobOptionStage("dlq.", DeadLetterOptions.OPTIONS);
+    static final JobOptionStage KAFKA_SINKS =
+            new JobOptionStage("output.", KafkaSinkOptions.OPTIONS);
+    static final JobOptionStage PAYLOADS =
+            new JobOptionStage("output.batches.", PayloadOptions.OPTIONS);
+    static final JobOptionStage SHARDS = new JobOptionStage("shards.", ShardOptions.OPTIONS);
+    static final JobOptionStage VALIDATION =
+            new JobOptionStage("validation.", ValidationOptions.OPTIONS);
+
+    private final String prefix;
+    private final OptionList list;
+    // stage option -> job option, and back; identity: one job option per stage option
+    private final Map<ConfigOption<?>, ConfigOption<?>> prefixed = new IdentityHashMap<>();
+    private final Map<ConfigOption<?>, ConfigOption<?>> relative = new IdentityHashMap<>();
+    private final List<ConfigOption<?>> options = new ArrayList<>();
+
+    JobOptionStage(String prefix, OptionList list) {
+        this.prefix = prefix;
+        this.list = list;
+        for (ConfigOption<?> o : list.options()) {
+            ConfigOption<?> p = prefix.isEmpty() ? o : list.prefixed(prefix, o);
+            prefixed.put(o, p);
+            relative.put(p, o);
+            options.add(p);
+        }
+    }
+
+    /** The job's option for {@code stageOption}. */
+    @SuppressWarnings("unchecked")
+    <T> ConfigOption<T> option(ConfigOption<T> stageOption) {
+        ConfigOption<?> p = prefixed.get(stageOption);
+        if (p == null) {
+            throw new IllegalArgumentException(stageOption.key() + " is not in " + prefix);
+        }
+        return (ConfigOption<T>) p;
+    }
+
+    /** The job's options of this stage, in order. */
+    List<ConfigOption<?>> options() {
+        return options;
+    }
+
+    boolean has(ConfigOption<?> jobOption) {
+        return relative.containsKey(jobOption);
+    }
+
+    /** The Java type of {@code jobOption}'s values. */
+    Class<?> type(ConfigOption<?> jobOption) {
+        return list.type(relative.get(jobOption));
+    }
+
+    /** Checks the value of {@code jobOption} in {@code conf}; an error names the job key. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void check(Configuration conf, ConfigOption<?> jobOption) {
+        ConfigOption stage = relative.get(jobOption);
+        list.check(stage, conf.get(jobOption), jobOption.key());
+    }
+}

@@ -1,0 +1,83 @@
+package io.tfstream.api.options;
+
+import static org.apache.flink.configuration.ConfigOptions.key;
+
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+
+/**
+ * The Kafka source's options (the job's {@code source.*}): servers, topics, consumer group, where
+ * to start and stop. Keys are relative to the stage; {@link #OPTIONS} lists them with their types
+ * and checks.
+ */
+public final class KafkaSourceOptions {
+    private KafkaSourceOptions() {}
+
+    public static final ConfigOption<String> BOOTSTRAP_SERVERS =
+            key("bootstrap-servers")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Kafka bootstrap servers of the input (required).");
+
+    public static final ConfigOption<List<String>> TOPICS =
+            key("topics")
+                    .stringType()
+                    .asList()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Input topics (a YAML list or a ';'-separated string). Exactly one of"
+                                    + " source.topics and source.topic-pattern.");
+
+    public static final ConfigOption<String> TOPIC_PATTERN =
+            key("topic-pattern")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Java regular expression of input topics; new matching topics are"
+                                    + " picked up while the job runs.");
+
+    public static final ConfigOption<String> GROUP_ID =
+            key("group-id")
+                    .stringType()
+                    .defaultValue("tfstream")
+                    .withDescription(
+                            "Kafka consumer group; offsets are committed to it on checkpoints"
+                                    + " (for monitoring and for source.starting-offsets:"
+                                    + " committed).");
+
+    public static final ConfigOption<String> STARTING_OFFSETS =
+            key("starting-offsets")
+                    .stringType()
+                    .defaultValue("committed")
+                    .withDescription(
+                            "Where a job without a checkpoint starts: committed (the group's"
+                                    + " committed offsets, earliest where none), earliest,"
+                                    + " latest, or timestamp:<epoch ms>.");
+
+    public static final ConfigOption<StoppingOffsets> STOPPING_OFFSETS =
+            key("stopping-offsets")
+                    .enumType(StoppingOffsets.class)
+                    .defaultValue(StoppingOffsets.NONE)
+                    .withDescription(
+                            "none: read forever; latest: stop at the end offsets the partitions"
+                                    + " have when the job starts (a bounded run, e.g. a backfill:"
+                                    + " the job finishes after a final checkpoint that commits"
+                                    + " every output).");
+
+    /** Every option above, in order, with its type and check. */
+    public static final OptionList OPTIONS =
+            OptionList.builder()
+                    .add(BOOTSTRAP_SERVERS, String.class, null)
+                    .add(TOPICS, List.class, null)
+                    .add(TOPIC_PATTERN, String.class, null)
+                    .add(GROUP_ID)
+                    .add(STARTING_OFFSETS)
+                    .add(STOPPING_OFFSETS)
+                    .build();
+
+    /** {@link #STOPPING_OFFSETS}. */
+    public enum StoppingOffsets {
+        NONE,
+        LATEST
+    }
+}

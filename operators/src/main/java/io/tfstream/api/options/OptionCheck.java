@@ -1,0 +1,76 @@
+package io.tfstream.api.options;
+
+import java.time.Duration;
+import org.apache.flink.configuration.MemorySize;
+
+/**
+ * What an option's values must satisfy. {@link #check} fails with an {@link
+ * IllegalArgumentException} of the form "invalid value 'v' for NAME: expected ...", NAME being how
+ * the reader set the option.
+ */
+@FunctionalInterface
+public interface OptionCheck<T> {
+    void check(T value, String name);
+
+    /** The error for {@code value} of {@code name}. */
+    static IllegalArgumentException invalid(Object value, String name, String expected) {
+        return new IllegalArgumentException(
+                "invalid value '" + value + "' for " + name + ": expected " + expected);
+    }
+
+    /** A duration above zero. */
+    static OptionCheck<Duration> positive() {
+        return (d, name) -> {
+            if (d.isNegative() || d.isZero()) {
+                throw invalid(d, name, "a positive duration");
+            }
+        };
+    }
+
+    /** A duration of zero or more. */
+    static OptionCheck<Duration> notNegative() {
+        return (d, name) -> {
+            if (d.isNegative()) {
+                throw invalid(d, name, ">= 0");
+            }
+        };
+    }
+
+    /** A number of at least {@code min}. */
+    static <N extends Number> OptionCheck<N> atLeast(long min) {
+        return (n, name) -> {
+            if (n.longValue() < min) {
+                throw invalid(n, name, ">= " + min);
+            }
+        };
+    }
+
+    /** A number from {@code min} to {@code max}. */
+    static <N extends Number> OptionCheck<N> between(long min, long max) {
+        return (n, name) -> {
+            if (n.longValue() < min || n.longValue() > max) {
+                throw invalid(n, name, min + "-" + max);
+            }
+        };
+    }
+
+    /** A size of one byte or more. */
+    static OptionCheck<MemorySize> oneByteOrMore() {
+        return (m, name) -> {
+            if (m.getBytes() < 1) {
+                throw new IllegalArgumentException(
+                        "invalid value for " + name + ": expected >= 1 byte");
+            }
+        };
+    }
+
+    /** A size that fits a Java array: 1 byte to 2 GiB. */
+    static OptionCheck<MemorySize> arrayBytes() {
+        return (m, name) -> {
+            long b = m.getBytes();
+            if (b < 1 || b > Integer.MAX_VALUE - 8) {
+                throw invalid(m, name, "1 byte to 2 GiB");
+            }
+        };
+    }
+}

@@ -1,0 +1,246 @@
+package io.tfstream.api.options;
+
+import static org.apache.flink.configuration.ConfigOptions.key;
+
+import io.tfstream.operators.shards.BucketSkewGuard;
+import io.tfstream.operators.shards.LateBucketGuard;
+import io.tfstream.operators.shards.LostShards;
+import io.tfstream.operators.shards.store.S3ShardStoreFactory;
+import io.tfstream.tfrecord.Compression;
+import java.time.Duration;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.MemorySize;
+
+/**
+ * The TFRecord shards of accepted records (the job's {@code shards.*}): where, how compressed, when
+ * finished, bucket layout, markers. Keys are relative to the stage; {@link #OPTIONS} lists them
+ * with their types and checks.
+ */
+public final class ShardOptions {
+    private ShardOptions() {}
+
+    public static final ConfigOption<String> PATH =
+            key("path")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Base path of the TFRecord shards of accepted records: s3://bucket/prefix"
+                                    + " (s3a:// too; needs a file-system checkpoint directory), or any"
+                                    + " scheme whose Flink file system has a resumable recoverable"
+                                    + " writer (file:///dir, hdfs://, gs://, abfs://, ...); unset:"
+                                    + " no shards.");
+
+    public static final ConfigOption<Compression> COMPRESSION =
+            key("compression")
+                    .enumType(Compression.class)
+                    .defaultValue(Compression.NONE)
+                    .withDescription(
+                            "Shard compression: none (.tfrecord), gzip (.tfrecord.gz, one gzip"
+                                    + " member per checkpoint) or zlib (.tfrecord.zz, one zlib"
+                                    + " stream per shard).");
+
+    public static final ConfigOption<Integer> COMPRESSION_LEVEL =
+            key("compression-level")
+                    .intType()
+                    .defaultValue(6)
+                    .withDescription(
+                            "Deflate level of gzip and zlib shards, 0-9 (6: TensorFlow's"
+                                    + " default; 1: fastest).");
+
+    public static final ConfigOption<MemorySize> TARGET_SIZE =
+            key("target-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("128 mb"))
+                    .withDescription(
+                            "A shard is finished once it reaches about this size (bytes as"
+                                    + " stored, compressed or not); it stays open across"
+                                    + " checkpoints until then.");
+
+    public static final ConfigOption<MemorySize> PART_SIZE =
+            key("part-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("5 mb"))
+                    .withDescription(
+                            "S3 shards only: part size of a shard's multipart upload, at least 5"
+                                    + " MiB; each open shard holds one part on the heap, and the"
+                                    + " unfinished part is kept in the checkpoint.");
+
+    public static final ConfigOption<Duration> MAX_AGE =
+            key("max-age")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(15))
+                    .withDescription(
+                            "A shard is finished at the first checkpoint this long (processing"
+                                    + " time) after it was opened, however small.");
+
+    public static final ConfigOption<String> BUCKET_PATTERN =
+            key("bucket-pattern")
+                    .stringType()
+                    .defaultValue("'dt='yyyy-MM-dd/'hour='HH")
+                    .withDescription(
+                            "java.time DateTimeFormatter pattern of the bucket directory, applied"
+                                    + " to the record's event time.");
+
+    public static final ConfigOption<String> ZONE =
+            key("zone")
+                    .stringType()
+                    .defaultValue("UTC")
+                    .withDescription("Time zone of shards.bucket-pattern.");
+
+    public static final ConfigOption<String> PREFIX =
+            key("prefix")
+                    .stringType()
+                    .defaultValue("part")
+                    .withDescription(
+                            "Shard file names are"
+                                    + " <prefix>-<jobId>-<run>-<subtask>-<counter><suffix> (run:"
+                                    + " 16 hex digits drawn by each writer instance); must"
+                                    + " not start with '.' or '_' (names readers skip).");
+
+    public static final ConfigOption<Boolean> MANIFESTS =
+            key("manifests")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Write <shard>.manifest.json beside each finished shard once it is"
+                                    + " committed: records, bytes, compression, CRC32C of the"
+                                    + " file, schema fingerprint, event-time range, source offset"
+                                    + " ranges (checked by tfstream verify --manifest).");
+
+    public static final ConfigOption<Boolean> SUCCESS_MARKERS =
+            key("success-markers")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Write a _SUCCESS file into an event-time bucket once the watermark has"
+                                    + " passed the bucket's end plus shards.success-delay and its"
+                                    + " shards are committed, listing them with their record"
+                                    + " counts; written again when late records add a shard."
+                                    + " Needs shards.manifests.");
+
+    public static final ConfigOption<Duration> SUCCESS_DELAY =
+            key("success-delay")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription(
+                            "How long after a bucket's end (in event time, by the watermark) the"
+                                    + " bucket is complete and gets its _SUCCESS marker.");
+
+    public static final ConfigOption<LateBucketGuard.Action> LATE_RECORDS =
+            key("late-records")
+                    .enumType(LateBucketGuard.Action.class)
+                    .defaultValue(LateBucketGuard.Action.WRITE)
+                    .withDescription(
+                            "A record whose bucket is complete (its end plus shards.success-delay"
+                                    + " is behind the watermark), counted in lateBucketRecords:"
+                                    + " write (a new shard in the bucket, its _SUCCESS written"
+                                    + " again) or dead_letter (reason late, not in the shards nor"
+                                    + " the records topic).");
+
+    public static final ConfigOption<LostShards.Action> ON_LOST_SHARD =
+            key("on-lost-shard")
+                    .enumType(LostShards.Action.class)
+                    .defaultValue(LostShards.Action.FAIL)
+                    .withDescription(
+                            "A shard that a restored checkpoint or savepoint holds but whose bytes"
+                                    + " the store lost (its multipart upload aborted or expired,"
+                                    + " its in-progress file gone): fail (the job fails naming the"
+                                    + " shard and the source ranges it held, again after every"
+                                    + " restart) or drop (logged with the same, counted in"
+                                    + " tfstream.shardsLost and tfstream.shardRecordsLost; those"
+                                    + " records are in no shard).");
+
+    public static final ConfigOption<MemorySize> CHECKPOINT_BUDGET =
+            key("checkpoint-budget")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("64 mb"))
+                    .withDescription(
+                            "S3 shards only: bytes of unfinished parts (each open shard's tail below"
+                                    + " 5 MiB) one writer subtask keeps in a checkpoint at most;"
+                                    + " beyond it the shards with the largest tails are finished"
+                                    + " at the checkpoint. Every checkpoint holds every tail again:"
+                                    + " without a bound, slow buckets cost up to shards.max-age /"
+                                    + " (2 x checkpoint interval) bytes of checkpoint per byte of"
+                                    + " data.");
+
+    public static final ConfigOption<Boolean> S3_PROBE =
+            key("s3-probe")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "S3 shards only: before the job starts, create and abort a multipart"
+                                    + " upload under shards.path, list uploads there and HEAD a"
+                                    + " missing key (which must answer 404), and refuse to start"
+                                    + " naming the permission that is missing. Runs where the job"
+                                    + " is built, with the job's S3 settings: turn it off when"
+                                    + " that machine cannot reach the store or read"
+                                    + " s3.credentials-file.");
+
+    public static final ConfigOption<Duration> MAX_BUCKET_SKEW =
+            key("max-bucket-skew")
+                    .durationType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A record whose event time is further than this from the current"
+                                    + " time (either way) is handled by shards.skew-action."
+                                    + " Unset: 7 d with source.type kafka; no check with"
+                                    + " source.type files, whose event times (modification times,"
+                                    + " or event-time.feature) are old in a backfill: its records"
+                                    + " keep the buckets of their event times.");
+
+    public static final ConfigOption<BucketSkewGuard.Action> SKEW_ACTION =
+            key("skew-action")
+                    .enumType(BucketSkewGuard.Action.class)
+                    .defaultValue(BucketSkewGuard.Action.DEAD_LETTER)
+                    .withDescription(
+                            "What happens to a record beyond shards.max-bucket-skew: dead_letter"
+                                    + " (reason validation, not in any output) or processing_time"
+                                    + " (bucketed by the time it is written); counted in the"
+                                    + " metric tfstream.skewedRecords either way.");
+
+    /** Every option above, in order, with its type and check. */
+    public static final OptionList OPTIONS =
+            OptionList.builder()
+                    .add(PATH, String.class, null)
+                    .add(COMPRESSION)
+                    .add(COMPRESSION_LEVEL, OptionCheck.between(0, 9))
+                    .add(TARGET_SIZE, OptionCheck.oneByteOrMore())
+                    .add(
+                            PART_SIZE,
+                            (m, name) -> {
+                                if (m.getBytes() < S3ShardStoreFactory.MIN_PART_SIZE
+                                        || m.getBytes() > S3ShardStoreFactory.MAX_PART_SIZE) {
+                                    throw OptionCheck.invalid(
+                                            m,
+                                            name,
+                                            "5 mb (S3's smallest part but the last) to 1 gb (one part per open shard is"
+                                                    + " held on the heap)");
+                                }
+                            })
+                    .add(MAX_AGE, OptionCheck.positive())
+                    .add(BUCKET_PATTERN)
+                    .add(ZONE)
+                    .add(
+                            PREFIX,
+                            (p, name) -> {
+                                if (p.isEmpty()
+                                        || p.startsWith(".")
+                                        || p.startsWith("_")
+                                        || p.contains("/")) {
+                                    throw OptionCheck.invalid(
+                                            p,
+                                            name,
+                                            "a name not starting with '.' or '_' (readers skip those) and without '/'");
+                                }
+                            })
+                    .add(MANIFESTS)
+                    .add(SUCCESS_MARKERS)
+                    .add(SUCCESS_DELAY)
+                    .add(LATE_RECORDS)
+                    .add(ON_LOST_SHARD)
+                    .add(CHECKPOINT_BUDGET)
+                    .add(S3_PROBE)
+                    .add(MAX_BUCKET_SKEW, Duration.class, OptionCheck.positive())
+                    .add(SKEW_ACTION)
+                    .build();
+}
