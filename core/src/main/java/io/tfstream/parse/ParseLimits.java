@@ -17,7 +17,8 @@ public record ParseLimits(
         int maxValuesPerFeature,
         int maxFeaturesPerExample,
         int maxBytesPerValue,
-        int maxRaggedRows) {
+        int maxRaggedRows)
+        implements java.io.Serializable {
 
     /** 64 MiB per record. */
     public static final int DEFAULT_MAX_RECORD_BYTES = 64 << 20;

@@ -27,18 +27,24 @@ final class ExampleFormatConfig implements Serializable {
     private final String schemaName;
     private final boolean ignoreParseErrors;
     private final String prefix;
+    private final ParseLimits limits;
+    private final FixedLenDefaults defaults;
 
     private ExampleFormatConfig(
             RowType rowType,
             byte[] schema,
             String schemaName,
             boolean ignoreParseErrors,
-            String prefix) {
+            String prefix,
+            ParseLimits limits,
+            FixedLenDefaults defaults) {
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         this.schema = schema;
         this.schemaName = schemaName;
         this.ignoreParseErrors = ignoreParseErrors;
         this.prefix = prefix;
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.defaults = Objects.requireNonNull(defaults, "defaults");
     }
 
     /**
@@ -49,6 +55,26 @@ final class ExampleFormatConfig implements Serializable {
      */
     static ExampleFormatConfig create(
             RowType rowType, String schemaPath, boolean ignoreParseErrors, String prefix) {
+        return create(
+                rowType,
+                schemaPath,
+                ignoreParseErrors,
+                prefix,
+                ParseLimits.defaults(),
+                FixedLenDefaults.NONE);
+    }
+
+    /**
+     * As {@link #create(RowType, String, boolean, String)}, parsing with {@code limits} and a
+     * schema's fixed-length {@code defaults} ({@code <prefix>legacy-defaults}).
+     */
+    static ExampleFormatConfig create(
+            RowType rowType,
+            String schemaPath,
+            boolean ignoreParseErrors,
+            String prefix,
+            ParseLimits limits,
+            FixedLenDefaults defaults) {
         byte[] bytes = null;
         String name = null;
         if (schemaPath != null) {
@@ -62,7 +88,8 @@ final class ExampleFormatConfig implements Serializable {
             name = schemaPath;
         }
         ExampleFormatConfig c =
-                new ExampleFormatConfig(rowType, bytes, name, ignoreParseErrors, prefix);
+                new ExampleFormatConfig(
+                        rowType, bytes, name, ignoreParseErrors, prefix, limits, defaults);
         try {
             c.newDecoder(); // checks the columns and the spec now, not on the task
         } catch (IllegalArgumentException e) {
@@ -97,7 +124,7 @@ final class ExampleFormatConfig implements Serializable {
         }
         ParseSpec spec;
         try {
-            spec = SpecSource.parse(schema, fileName(), FixedLenDefaults.NONE);
+            spec = SpecSource.parse(schema, fileName(), defaults);
         } catch (IOException | RuntimeException e) {
             throw new ValidationException(
                     "'" + prefix + "schema-path' " + schemaName + ": " + e.getMessage(), e);
@@ -115,7 +142,7 @@ final class ExampleFormatConfig implements Serializable {
     }
 
     ExampleRowDecoder newDecoder() {
-        return new ExampleRowDecoder(columns(), specs(), hasSchema(), ParseLimits.defaults());
+        return new ExampleRowDecoder(columns(), specs(), hasSchema(), limits);
     }
 
     private String fileName() {

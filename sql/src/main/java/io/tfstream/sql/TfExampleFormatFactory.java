@@ -1,5 +1,7 @@
 package io.tfstream.sql;
 
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.spec.schema.FixedLenDefaults;
 import java.util.Set;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.serialization.SerializationSchema;
@@ -46,6 +48,8 @@ public final class TfExampleFormatFactory extends ExampleFormatFactoryBase
     public DecodingFormat<DeserializationSchema<RowData>> createDecodingFormat(
             DynamicTableFactory.Context context, ReadableConfig formatOptions) {
         FactoryUtil.validateFactoryOptions(this, formatOptions);
+        ParseLimits limits = limits(formatOptions, PREFIX);
+        FixedLenDefaults defaults = defaults(formatOptions);
         String schemaPath =
                 formatOptions.getOptional(TfExampleFormatOptions.SCHEMA_PATH).orElse(null);
         boolean ignore = formatOptions.get(TfExampleFormatOptions.IGNORE_PARSE_ERRORS);
@@ -56,7 +60,9 @@ public final class TfExampleFormatFactory extends ExampleFormatFactoryBase
                 RowType rowType = (RowType) physicalDataType.getLogicalType();
                 TypeInformation<RowData> type = ctx.createTypeInformation(physicalDataType);
                 return new TfExampleDeserializationSchema(
-                        ExampleFormatConfig.create(rowType, schemaPath, ignore, PREFIX), type);
+                        ExampleFormatConfig.create(
+                                rowType, schemaPath, ignore, PREFIX, limits, defaults),
+                        type);
             }
 
             @Override
@@ -70,6 +76,8 @@ public final class TfExampleFormatFactory extends ExampleFormatFactoryBase
     public EncodingFormat<SerializationSchema<RowData>> createEncodingFormat(
             DynamicTableFactory.Context context, ReadableConfig formatOptions) {
         FactoryUtil.validateFactoryOptions(this, formatOptions);
+        ParseLimits limits = limits(formatOptions, PREFIX);
+        FixedLenDefaults defaults = defaults(formatOptions);
         String schemaPath =
                 formatOptions.getOptional(TfExampleFormatOptions.SCHEMA_PATH).orElse(null);
         return new EncodingFormat<>() {
@@ -78,7 +86,8 @@ public final class TfExampleFormatFactory extends ExampleFormatFactoryBase
                     DynamicTableSink.Context ctx, DataType physicalDataType) {
                 RowType rowType = (RowType) physicalDataType.getLogicalType();
                 if (schemaPath != null) {
-                    ExampleFormatConfig.create(rowType, schemaPath, false, PREFIX);
+                    ExampleFormatConfig.create(
+                            rowType, schemaPath, false, PREFIX, limits, defaults);
                 }
                 return new TfExampleSerializationSchema(rowType);
             }

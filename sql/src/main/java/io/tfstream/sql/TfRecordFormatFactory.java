@@ -1,5 +1,7 @@
 package io.tfstream.sql;
 
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.spec.schema.FixedLenDefaults;
 import io.tfstream.tfrecord.Compression;
 import java.util.Locale;
 import java.util.Set;
@@ -46,6 +48,8 @@ public final class TfRecordFormatFactory extends ExampleFormatFactoryBase
     public BulkDecodingFormat<RowData> createDecodingFormat(
             DynamicTableFactory.Context context, ReadableConfig formatOptions) {
         FactoryUtil.validateFactoryOptions(this, formatOptions);
+        ParseLimits limits = limits(formatOptions, PREFIX);
+        FixedLenDefaults defaults = defaults(formatOptions);
         boolean raw = raw(formatOptions);
         Compression compression = compression(formatOptions, true);
         boolean ignore = formatOptions.get(TfRecordFormatOptions.IGNORE_PARSE_ERRORS);
@@ -60,7 +64,9 @@ public final class TfRecordFormatFactory extends ExampleFormatFactoryBase
                 if (raw) {
                     checkRaw(rowType, schemaPath);
                 } else {
-                    example = ExampleFormatConfig.create(rowType, schemaPath, ignore, PREFIX);
+                    example =
+                            ExampleFormatConfig.create(
+                                    rowType, schemaPath, ignore, PREFIX, limits, defaults);
                 }
                 return new TfRecordRowFormat(
                         example,
@@ -81,6 +87,8 @@ public final class TfRecordFormatFactory extends ExampleFormatFactoryBase
     public EncodingFormat<BulkWriter.Factory<RowData>> createEncodingFormat(
             DynamicTableFactory.Context context, ReadableConfig formatOptions) {
         FactoryUtil.validateFactoryOptions(this, formatOptions);
+        ParseLimits limits = limits(formatOptions, PREFIX);
+        FixedLenDefaults defaults = defaults(formatOptions);
         boolean raw = raw(formatOptions);
         Compression compression = compression(formatOptions, false);
         String schemaPath =
@@ -93,7 +101,8 @@ public final class TfRecordFormatFactory extends ExampleFormatFactoryBase
                 if (raw) {
                     checkRaw(rowType, schemaPath);
                 } else if (schemaPath != null) {
-                    ExampleFormatConfig.create(rowType, schemaPath, false, PREFIX);
+                    ExampleFormatConfig.create(
+                            rowType, schemaPath, false, PREFIX, limits, defaults);
                 }
                 return new TfRecordBulkWriterFactory(rowType, raw, compression);
             }

@@ -239,6 +239,61 @@ class TfRecordTableITCase {
         assertEquals(0, skipped(t, "regionsSkipped"));
     }
 
+    /**
+     * The job's parse options, under the format's prefix: limits refuse a record (skipped here),
+     * legacy defaults make a schema's fixed-shape features without a default optional, and a value
+     * out of range is refused when the table is used, naming the table's key.
+     */
+    @Test
+    void theJobsParseLimitsAndLegacyDefaultsApplyToATable() throws Exception {
+        Path data = Files.createDirectories(dir.resolve("limits"));
+        write(data.resolve("l.tfrecord"), Compression.NONE, 0, 12);
+        Path schema = dir.resolve("schema.pbtxt");
+        Files.writeString(
+                schema,
+                "feature { name: \"id\" type: INT presence { min_fraction: 1 } shape { } }\n"
+                        + "feature { name: \"label\" type: INT presence { min_fraction: 1 } shape { } }\n"
+                        + "feature { name: \"name\" type: BYTES presence { min_fraction: 1 } shape { } }\n"
+                        + "feature { name: \"weights\" type: FLOAT }\n");
+        String withSchema = ", 'tfrecord.schema-path' = '" + schema + "'";
+        TableEnvironment env = batchEnv();
+
+        env.executeSql(table("required", data, withSchema));
+        String chain =
+                causes(
+                        assertThrows(
+                                Exception.class, () -> collect(env, "SELECT id FROM required")));
+        assertTrue(chain.contains("is required but could not be found"), chain);
+
+        env.executeSql(table("legacy", data, withSchema + ", 'tfrecord.legacy-defaults' = 'true'"));
+        List<Row> rows = collect(env, "SELECT id, label, name FROM legacy ORDER BY id");
+        assertEquals(12, rows.size());
+        assertEquals(Row.of(1L, -1L, ""), rows.get(1), "the legacy defaults b'' and -1");
+        assertEquals(Row.of(6L, 1L, "n6"), rows.get(6));
+
+        // records 3, 7 and 11 hold three weights
+        env.executeSql(
+                table(
+                        "limited",
+                        data,
+                        ", 'tfrecord.max-values-per-feature' = '2',"
+                                + " 'tfrecord.ignore-parse-errors' = 'true'"));
+        assertEquals(
+                List.of(0L, 1L, 2L, 4L, 5L, 6L, 8L, 9L, 10L),
+                collect(env, "SELECT id FROM limited ORDER BY id").stream()
+                        .map(r -> (Long) r.getField(0))
+                        .toList());
+        assertEquals(3, skipped("default_catalog.default_database.limited", "recordsSkipped"));
+
+        env.executeSql(table("zero", data, ", 'tfrecord.max-values-per-feature' = '0'"));
+        String refused =
+                causes(assertThrows(Exception.class, () -> collect(env, "SELECT id FROM zero")));
+        assertTrue(
+                refused.contains(
+                        "invalid value '0' for tfrecord.max-values-per-feature: expected >= 1"),
+                refused);
+    }
+
     @Test
     void insertIntoWritesFilesTheCoreReaderAndParserRead() throws Exception {
         Path out = dir.resolve("out");

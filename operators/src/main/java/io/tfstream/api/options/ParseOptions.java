@@ -5,6 +5,7 @@ import static org.apache.flink.configuration.ConfigOptions.key;
 import io.tfstream.parse.ParseLimits;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * The parse limits (the job's {@code parse.*}, a SQL table's {@code tf-example.*} or {@code
@@ -47,6 +48,19 @@ public final class ParseOptions {
                     .withDescription(
                             "Most rows a RaggedFeature's value_rowids partition may give one"
                                     + " batch.");
+
+    /**
+     * The limits {@code config} sets (keys relative to the stage; defaults for those unset),
+     * checked; an error names a key as {@code prefix + key}.
+     */
+    public static ParseLimits limits(ReadableConfig config, String prefix) {
+        return new ParseLimits(
+                (int) OPTIONS.get(config, MAX_RECORD_BYTES, prefix).getBytes(),
+                OPTIONS.get(config, MAX_VALUES_PER_FEATURE, prefix),
+                OPTIONS.get(config, MAX_FEATURES_PER_EXAMPLE, prefix),
+                (int) OPTIONS.get(config, MAX_BYTES_PER_VALUE, prefix).getBytes(),
+                OPTIONS.get(config, MAX_RAGGED_ROWS, prefix));
+    }
 
     /** Every option above, in order, with its type and check. */
     public static final OptionList OPTIONS =
