@@ -2,6 +2,14 @@ package io.tfstream.job;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
+import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.model.OnCorruption;
+import io.tfstream.api.model.PayloadKeyMode;
+import io.tfstream.api.model.SchemaCompatibility;
+import io.tfstream.api.model.SkewAction;
+import io.tfstream.api.model.WindowSettings;
 import io.tfstream.api.options.BatchOptions;
 import io.tfstream.api.options.DeadLetterOptions;
 import io.tfstream.api.options.EventTimeOptions;
@@ -17,14 +25,6 @@ import io.tfstream.api.options.ShardOptions;
 import io.tfstream.api.options.SourceFormatOptions;
 import io.tfstream.api.options.ValidationOptions;
 import io.tfstream.convert.InputFormat;
-import io.tfstream.operators.files.TfRecordFileFormat;
-import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
-import io.tfstream.operators.parse.EventTimeSettings;
-import io.tfstream.operators.parse.SchemaUpdates;
-import io.tfstream.operators.shards.BucketSkewGuard;
-import io.tfstream.operators.shards.LateBucketGuard;
-import io.tfstream.operators.shards.LostShards;
-import io.tfstream.operators.window.WindowSettings;
 import io.tfstream.tfrecord.Compression;
 import java.time.Duration;
 import java.util.List;
@@ -35,11 +35,11 @@ import org.apache.flink.configuration.MemorySize;
 /**
  * Every setting of the streaming job, as typed Flink {@link ConfigOption}s with defaults and
  * descriptions; dotted keys grouped by stage. An option that picks an operator's behaviour is typed
- * by that operator's own enum (e.g. {@link TfRecordFileFormat.OnCorruption}); enums declared here
- * exist only at the job level. {@code tfstream run --help} and the option table of
- * docs/streaming-job.md#options are generated from {@link #ALL}. Keys under {@link
- * #SOURCE_PROPERTIES_PREFIX} and {@link #OUTPUT_PROPERTIES_PREFIX} pass through to the Kafka
- * clients; keys under {@link #FLINK_PREFIX} to Flink's own configuration.
+ * by that operator's own enum (e.g. {@link OnCorruption}); enums declared here exist only at the
+ * job level. {@code tfstream run --help} and the option table of docs/streaming-job.md#options are
+ * generated from {@link #ALL}. Keys under {@link #SOURCE_PROPERTIES_PREFIX} and {@link
+ * #OUTPUT_PROPERTIES_PREFIX} pass through to the Kafka clients; keys under {@link #FLINK_PREFIX} to
+ * Flink's own configuration.
  */
 public final class JobOptions {
     private JobOptions() {}
@@ -132,7 +132,7 @@ public final class JobOptions {
     public static final ConfigOption<Duration> SOURCE_FILES_DISCOVERY_INTERVAL =
             JobOptionStage.FILE_SOURCE.option(FileSourceOptions.DISCOVERY_INTERVAL);
 
-    public static final ConfigOption<TfRecordFileFormat.OnCorruption> SOURCE_FILES_ON_CORRUPTION =
+    public static final ConfigOption<OnCorruption> SOURCE_FILES_ON_CORRUPTION =
             JobOptionStage.FILE_SOURCE.option(FileSourceOptions.ON_CORRUPTION);
 
     public static final ConfigOption<String> SOURCE_BOOTSTRAP_SERVERS =
@@ -197,7 +197,7 @@ public final class JobOptions {
     public static final ConfigOption<Duration> SCHEMA_POLL_INTERVAL =
             JobOptionStage.SCHEMA.option(SchemaOptions.POLL_INTERVAL);
 
-    public static final ConfigOption<SchemaUpdates.Compatibility> SCHEMA_COMPATIBILITY =
+    public static final ConfigOption<SchemaCompatibility> SCHEMA_COMPATIBILITY =
             JobOptionStage.SCHEMA.option(SchemaOptions.COMPATIBILITY);
 
     // --- parse limits
@@ -291,7 +291,7 @@ public final class JobOptions {
     public static final ConfigOption<String> OUTPUT_BATCHES_TOPIC =
             JobOptionStage.PAYLOADS.option(PayloadOptions.TOPIC);
 
-    public static final ConfigOption<TensorBatchSerializationSchema.KeyMode> OUTPUT_BATCHES_KEY =
+    public static final ConfigOption<PayloadKeyMode> OUTPUT_BATCHES_KEY =
             JobOptionStage.PAYLOADS.option(PayloadOptions.KEY);
 
     public static final ConfigOption<MemorySize> OUTPUT_BATCHES_MAX_MESSAGE_BYTES =
@@ -340,10 +340,10 @@ public final class JobOptions {
     public static final ConfigOption<Duration> SHARDS_SUCCESS_DELAY =
             JobOptionStage.SHARDS.option(ShardOptions.SUCCESS_DELAY);
 
-    public static final ConfigOption<LateBucketGuard.Action> SHARDS_LATE_RECORDS =
+    public static final ConfigOption<LateBucketAction> SHARDS_LATE_RECORDS =
             JobOptionStage.SHARDS.option(ShardOptions.LATE_RECORDS);
 
-    public static final ConfigOption<LostShards.Action> SHARDS_ON_LOST_SHARD =
+    public static final ConfigOption<LostShardAction> SHARDS_ON_LOST_SHARD =
             JobOptionStage.SHARDS.option(ShardOptions.ON_LOST_SHARD);
 
     public static final ConfigOption<MemorySize> SHARDS_CHECKPOINT_BUDGET =
@@ -355,7 +355,7 @@ public final class JobOptions {
     public static final ConfigOption<Duration> SHARDS_MAX_BUCKET_SKEW =
             JobOptionStage.SHARDS.option(ShardOptions.MAX_BUCKET_SKEW);
 
-    public static final ConfigOption<BucketSkewGuard.Action> SHARDS_SKEW_ACTION =
+    public static final ConfigOption<SkewAction> SHARDS_SKEW_ACTION =
             JobOptionStage.SHARDS.option(ShardOptions.SKEW_ACTION);
 
     // --- validation

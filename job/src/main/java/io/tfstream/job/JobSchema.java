@@ -1,7 +1,7 @@
 package io.tfstream.job;
 
+import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.options.SchemaOptions;
-import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.MalformedSpecFileException;

@@ -2,14 +2,14 @@ package io.tfstream.job;
 
 import io.tfstream.api.TfstreamParse;
 import io.tfstream.api.TfstreamParseBuilder;
+import io.tfstream.api.model.BatchKeySelector;
+import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.WindowSettings;
 import io.tfstream.api.options.BatchOptions;
 import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
-import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
-import io.tfstream.operators.window.BatchKeySelector;
-import io.tfstream.operators.window.WindowSettings;
 import io.tfstream.parse.ParseLimits;
 import java.time.Duration;
 import java.util.Locale;

@@ -3,8 +3,8 @@ package io.tfstream.job;
 import io.tfstream.api.AcceptedRecordSink;
 import io.tfstream.api.TensorPayloadSink;
 import io.tfstream.api.TfstreamParseBuilder;
+import io.tfstream.api.model.PayloadKeyMode;
 import io.tfstream.api.options.BatchOptions;
-import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 
 /**
  * The optional outputs of accepted data ({@code output.records.topic}, {@code output.batches.*}):
@@ -22,8 +22,7 @@ final class PayloadConfig {
     PayloadConfig(JobConfig c) {
         this.c = c;
         if (c.get(JobOptions.BATCH_MODE) != BatchOptions.Mode.EVENT_TIME_WINDOW
-                && c.get(JobOptions.OUTPUT_BATCHES_KEY)
-                        == TensorBatchSerializationSchema.KeyMode.BATCH_KEY) {
+                && c.get(JobOptions.OUTPUT_BATCHES_KEY) == PayloadKeyMode.BATCH_KEY) {
             throw new JobConfigException(
                     "output.batches.key batch_key needs batch.mode event_time_window (batches"
                             + " closed by count, bytes or delay have no grouping key); use none or"

@@ -1,7 +1,7 @@
 package io.tfstream.job;
 
 import io.tfstream.api.TfRecordShards;
-import io.tfstream.operators.shards.BucketSkewGuard;
+import io.tfstream.api.model.SkewAction;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStore;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
@@ -186,7 +186,7 @@ final class ShardConfig {
                 : Optional.of(JobOptions.DEFAULT_MAX_BUCKET_SKEW);
     }
 
-    BucketSkewGuard.Action skewAction() {
+    SkewAction skewAction() {
         return c.get(JobOptions.SHARDS_SKEW_ACTION);
     }
 

@@ -4,10 +4,10 @@ import static io.tfstream.job.OptionChecks.require;
 
 import io.tfstream.api.TfRecordFileSource;
 import io.tfstream.api.TfstreamKafkaSource;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.options.FileSourceOptions;
 import io.tfstream.api.options.KafkaSourceOptions;
 import io.tfstream.operators.files.FilePaths;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;

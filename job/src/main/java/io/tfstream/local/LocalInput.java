@@ -1,5 +1,6 @@
 package io.tfstream.local;
 
+import io.tfstream.api.model.OnCorruption;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.job.JobConfig;
 import io.tfstream.job.JobSchema;
@@ -161,9 +162,7 @@ final class LocalInput {
         FilePaths paths = FilePaths.of(List.of(path.toAbsolutePath().toUri().toString()));
         TfRecordFileFormat format =
                 new TfRecordFileFormat(
-                        TfRecordFileFormat.OnCorruption.DEAD_LETTER,
-                        TfRecordReadOptions.DEFAULT_MAX_RECORD_LENGTH,
-                        0);
+                        OnCorruption.DEAD_LETTER, TfRecordReadOptions.DEFAULT_MAX_RECORD_LENGTH, 0);
         long n = 0;
         for (var split : paths.enumerator().create().enumerateSplits(paths.bases(), 1)) {
             try (var reader = format.createReader(new Configuration(), split)) {

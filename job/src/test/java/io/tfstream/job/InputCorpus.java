@@ -1,6 +1,6 @@
 package io.tfstream.job;
 
-import io.tfstream.operators.deadletter.DeadLetterReason;
+import io.tfstream.api.model.DeadLetterReason;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;

@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.OnCorruption;
+import io.tfstream.api.model.PayloadKeyMode;
+import io.tfstream.api.model.SchemaCompatibility;
+import io.tfstream.api.model.SkewAction;
+import io.tfstream.api.model.WindowSettings;
 import io.tfstream.api.options.SchemaOptions;
-import io.tfstream.operators.files.TfRecordFileFormat;
-import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
-import io.tfstream.operators.parse.EventTimeSettings;
-import io.tfstream.operators.shards.BucketSkewGuard;
-import io.tfstream.operators.window.WindowSettings;
 import io.tfstream.tfrecord.Compression;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -308,9 +309,7 @@ class JobConfigTest {
                         + " source_partition",
                 error(m));
         m.put("batch.mode", "event_time_window");
-        assertEquals(
-                TensorBatchSerializationSchema.KeyMode.BATCH_KEY,
-                JobConfig.of(m).get(JobOptions.OUTPUT_BATCHES_KEY));
+        assertEquals(PayloadKeyMode.BATCH_KEY, JobConfig.of(m).get(JobOptions.OUTPUT_BATCHES_KEY));
     }
 
     @Test
@@ -378,7 +377,7 @@ class JobConfigTest {
         m.put("shards.compression", "zlib");
         JobConfig c = JobConfig.of(m);
         assertEquals(Compression.ZLIB, c.get(JobOptions.SHARDS_COMPRESSION));
-        assertEquals(BucketSkewGuard.Action.DEAD_LETTER, c.get(JobOptions.SHARDS_SKEW_ACTION));
+        assertEquals(SkewAction.DEAD_LETTER, c.get(JobOptions.SHARDS_SKEW_ACTION));
         assertEquals(1, c.get(JobOptions.SHARDS_COMPRESSION_LEVEL));
     }
 
@@ -457,9 +456,7 @@ class JobConfigTest {
     void deadLetterIsTheOneSpellingAndDlqIsReadWithAWarning() {
         Map<String, Object> m = minimal();
         JobConfig c = JobConfig.of(m);
-        assertEquals(
-                TfRecordFileFormat.OnCorruption.DEAD_LETTER,
-                c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION));
+        assertEquals(OnCorruption.DEAD_LETTER, c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION));
         assertEquals(WindowSettings.LateRecords.DEAD_LETTER, c.get(JobOptions.BATCH_LATE_RECORDS));
         assertEquals(List.of(), c.warnings());
         m.put("source.files.on-corruption", "dead_letter");
@@ -469,9 +466,7 @@ class JobConfigTest {
         m.put("source.files.on-corruption", "dlq");
         m.put("batch.late-records", "DLQ");
         c = JobConfig.of(m);
-        assertEquals(
-                TfRecordFileFormat.OnCorruption.DEAD_LETTER,
-                c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION));
+        assertEquals(OnCorruption.DEAD_LETTER, c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION));
         assertEquals(WindowSettings.LateRecords.DEAD_LETTER, c.get(JobOptions.BATCH_LATE_RECORDS));
         assertEquals(
                 List.of(
@@ -482,8 +477,7 @@ class JobConfigTest {
         m.put("source.files.on-corruption", "fail");
         m.put("batch.late-records", "drop");
         c = JobConfig.of(m);
-        assertEquals(
-                TfRecordFileFormat.OnCorruption.FAIL, c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION));
+        assertEquals(OnCorruption.FAIL, c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION));
         assertEquals(WindowSettings.LateRecords.DROP, c.get(JobOptions.BATCH_LATE_RECORDS));
         assertEquals(List.of(), c.warnings());
 
@@ -513,7 +507,7 @@ class JobConfigTest {
         JobConfig c = JobConfig.of(m);
         assertEquals(EventTimeSettings.Unit.SECONDS, c.get(JobOptions.EVENT_TIME_UNIT));
         assertEquals(EventTimeSettings.Source.FEATURE, c.get(JobOptions.EVENT_TIME_SOURCE));
-        assertEquals(BucketSkewGuard.Action.PROCESSING_TIME, c.get(JobOptions.SHARDS_SKEW_ACTION));
+        assertEquals(SkewAction.PROCESSING_TIME, c.get(JobOptions.SHARDS_SKEW_ACTION));
         var shards = c.shards().settings("f");
         assertEquals(Compression.GZIP, shards.compression());
         assertEquals(Duration.ofDays(7), shards.maxBucketSkew(), "re-bucketed by processing time");
@@ -606,9 +600,7 @@ class JobConfigTest {
         JobConfig c = JobConfig.of(m);
         assertEquals(SchemaOptions.Update.POLL, c.get(JobOptions.SCHEMA_UPDATE));
         assertEquals(Duration.ofSeconds(30), c.get(JobOptions.SCHEMA_POLL_INTERVAL));
-        assertEquals(
-                io.tfstream.operators.parse.SchemaUpdates.Compatibility.BACKWARD,
-                c.get(JobOptions.SCHEMA_COMPATIBILITY));
+        assertEquals(SchemaCompatibility.BACKWARD, c.get(JobOptions.SCHEMA_COMPATIBILITY));
         assertTrue(c.parse().schemaUpdates());
 
         m.put("schema.poll-interval", "0 s");

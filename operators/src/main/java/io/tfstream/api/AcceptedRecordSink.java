@@ -1,7 +1,7 @@
 package io.tfstream.api;
 
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
-import io.tfstream.operators.source.SourceRecord;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 
 /**

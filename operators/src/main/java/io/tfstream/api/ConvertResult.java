@@ -1,7 +1,7 @@
 package io.tfstream.api;
 
-import io.tfstream.operators.deadletter.DeadLetter;
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.SourceRecord;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 

@@ -1,6 +1,6 @@
 package io.tfstream.api;
 
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 

@@ -1,13 +1,13 @@
 package io.tfstream.api;
 
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
-import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.LiveSchema;
 import io.tfstream.operators.parse.ParseSettings;
-import io.tfstream.operators.source.SourceRecord;
-import io.tfstream.operators.validation.ValidationOutput;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.payload.EncodedTensorBatch;
 import org.apache.flink.streaming.api.datastream.DataStream;

@@ -1,5 +1,6 @@
 package io.tfstream.api;
 
+import io.tfstream.api.model.PayloadKeyMode;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 import io.tfstream.payload.EncodedTensorBatch;
 import java.util.Properties;
@@ -36,8 +37,7 @@ public final class TensorPayloadSink
 
     private static final long MAX_MAX_MESSAGE_BYTES = Integer.MAX_VALUE - 8;
 
-    private TensorBatchSerializationSchema.KeyMode keyMode =
-            TensorBatchSerializationSchema.KeyMode.NONE;
+    private PayloadKeyMode keyMode = PayloadKeyMode.NONE;
     private long maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
 
     private TensorPayloadSink(String bootstrapServers, String topic) {
@@ -50,7 +50,7 @@ public final class TensorPayloadSink
     }
 
     /** The Kafka key of each payload (default none: spread over the partitions). */
-    public TensorPayloadSink setKeyMode(TensorBatchSerializationSchema.KeyMode keyMode) {
+    public TensorPayloadSink setKeyMode(PayloadKeyMode keyMode) {
         this.keyMode = keyMode;
         return this;
     }

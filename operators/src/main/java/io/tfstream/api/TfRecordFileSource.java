@@ -1,8 +1,9 @@
 package io.tfstream.api;
 
+import io.tfstream.api.model.OnCorruption;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.files.FilePaths;
 import io.tfstream.operators.files.TfRecordFileFormat;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import java.time.Duration;
 import java.util.List;
@@ -20,8 +21,7 @@ public final class TfRecordFileSource {
     public static final int DEFAULT_CORRUPT_BYTES_KEPT = 64 << 10;
 
     private final List<String> paths;
-    private TfRecordFileFormat.OnCorruption onCorruption =
-            TfRecordFileFormat.OnCorruption.DEAD_LETTER;
+    private OnCorruption onCorruption = OnCorruption.DEAD_LETTER;
     private int maxRecordLength = TfRecordReadOptions.DEFAULT_MAX_RECORD_LENGTH;
     private int corruptBytesKept = DEFAULT_CORRUPT_BYTES_KEPT;
     private Duration discoveryInterval;
@@ -36,7 +36,7 @@ public final class TfRecordFileSource {
     }
 
     /** What a damaged region does (default: dead-lettered, reading resumes after it). */
-    public TfRecordFileSource setOnCorruption(TfRecordFileFormat.OnCorruption onCorruption) {
+    public TfRecordFileSource setOnCorruption(OnCorruption onCorruption) {
         this.onCorruption = onCorruption;
         return this;
     }

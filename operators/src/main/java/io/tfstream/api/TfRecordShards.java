@@ -1,12 +1,12 @@
 package io.tfstream.api;
 
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.TfRecordShardSink;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,10 @@
 package io.tfstream.api;
 
+import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.model.SkewAction;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
-import io.tfstream.operators.shards.LostShards;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
@@ -49,14 +51,14 @@ public final class TfRecordShardsBuilder {
     private String schemaFingerprint = "";
     private boolean successMarkers = true;
     private Duration successDelay = Duration.ofMinutes(1);
-    private LostShards.Action onLostShard = LostShards.Action.FAIL;
+    private LostShardAction onLostShard = LostShardAction.FAIL;
     private long checkpointBudget = ShardSettings.DEFAULT_CHECKPOINT_BUDGET;
     private String uid = DEFAULT_UID;
     private String coordinatorUid = DEFAULT_COORDINATOR_UID;
     private String routerUid = DEFAULT_ROUTER_UID;
     private Duration skewGuard;
-    private BucketSkewGuard.Action skewAction = BucketSkewGuard.Action.DEAD_LETTER;
-    private LateBucketGuard.Action lateRecords = LateBucketGuard.Action.WRITE;
+    private SkewAction skewAction = SkewAction.DEAD_LETTER;
+    private LateBucketAction lateRecords = LateBucketAction.WRITE;
     private String skewGuardUid = DEFAULT_SKEW_GUARD_UID;
     private String lateBucketGuardUid = DEFAULT_LATE_BUCKET_GUARD_UID;
 
@@ -159,7 +161,7 @@ public final class TfRecordShardsBuilder {
      * aborted or expired upload, a missing in-progress file): {@code FAIL} (default) or {@code
      * DROP} (logged and counted, its records in no shard).
      */
-    public TfRecordShardsBuilder setOnLostShard(LostShards.Action onLostShard) {
+    public TfRecordShardsBuilder setOnLostShard(LostShardAction onLostShard) {
         this.onLostShard = onLostShard;
         return this;
     }
@@ -169,7 +171,7 @@ public final class TfRecordShardsBuilder {
      * further than {@code maxSkew} from now: dead-lettered, or bucketed by processing time (then
      * also the sink's {@link #setMaxBucketSkew}, unless set). Default off.
      */
-    public TfRecordShardsBuilder setSkewGuard(Duration maxSkew, BucketSkewGuard.Action action) {
+    public TfRecordShardsBuilder setSkewGuard(Duration maxSkew, SkewAction action) {
         this.skewGuard = maxSkew;
         this.skewAction = action;
         return this;
@@ -179,7 +181,7 @@ public final class TfRecordShardsBuilder {
      * What records for a bucket already marked complete do in {@link TfRecordShards#guard} (with
      * success markers): written into a new shard and counted (default), or dead-lettered.
      */
-    public TfRecordShardsBuilder setLateRecords(LateBucketGuard.Action lateRecords) {
+    public TfRecordShardsBuilder setLateRecords(LateBucketAction lateRecords) {
         this.lateRecords = lateRecords;
         return this;
     }
@@ -257,7 +259,7 @@ public final class TfRecordShardsBuilder {
         Duration sinkSkew =
                 maxBucketSkew == null
                                 && skewGuard != null
-                                && skewAction == BucketSkewGuard.Action.PROCESSING_TIME
+                                && skewAction == SkewAction.PROCESSING_TIME
                         ? skewGuard
                         : maxBucketSkew;
         ShardStoreFactory store =
@@ -285,13 +287,13 @@ public final class TfRecordShardsBuilder {
                 routerUid,
                 new TfRecordShards.Guards(
                         skewGuard == null ? null : new BucketSkewGuard(skewGuard, skewAction),
-                        skewAction == BucketSkewGuard.Action.DEAD_LETTER,
+                        skewAction == SkewAction.DEAD_LETTER,
                         skewGuardUid,
                         successMarkers
                                 ? new LateBucketGuard(
                                         bucketPattern, zone, successDelay, lateRecords)
                                 : null,
-                        lateRecords == LateBucketGuard.Action.DEAD_LETTER,
+                        lateRecords == LateBucketAction.DEAD_LETTER,
                         lateBucketGuardUid));
     }
 

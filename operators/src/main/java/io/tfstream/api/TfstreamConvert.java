@@ -1,9 +1,9 @@
 package io.tfstream.api;
 
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.convert.ConvertFunction;
 import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;

@@ -1,6 +1,6 @@
 package io.tfstream.api;
 
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.source.SourceRecordDeserializer;
 import java.util.List;
 import java.util.Properties;

@@ -1,12 +1,12 @@
 package io.tfstream.api;
 
+import io.tfstream.api.model.BatchKeySelector;
+import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.WindowSettings;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.ParseSettings;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
-import io.tfstream.operators.window.BatchKeySelector;
 import io.tfstream.operators.window.WindowBatchParseOperator;
-import io.tfstream.operators.window.WindowSettings;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;

@@ -1,14 +1,15 @@
 package io.tfstream.api;
 
+import io.tfstream.api.model.BatchKeySelector;
+import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.SchemaCompatibility;
+import io.tfstream.api.model.WindowSettings;
 import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchTriggers;
-import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.parse.SchemaUpdates;
 import io.tfstream.operators.validation.ValidationSettings;
-import io.tfstream.operators.window.BatchKeySelector;
-import io.tfstream.operators.window.WindowSettings;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.MalformedSpecFileException;
 import java.io.IOException;
@@ -155,7 +156,7 @@ public final class TfstreamParseBuilder {
      * compatibility} (docs/schema-changes.md). Not with validation.
      */
     public TfstreamParseBuilder setSchemaUpdates(
-            String path, Duration interval, SchemaUpdates.Compatibility compatibility) {
+            String path, Duration interval, SchemaCompatibility compatibility) {
         require(path, "schemaUpdates path");
         require(interval, "schemaUpdates interval");
         require(compatibility, "schemaUpdates compatibility");

@@ -1,9 +1,9 @@
 package io.tfstream.api;
 
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.operators.validation.BatchValidation;
 import io.tfstream.operators.validation.SplitKey;
-import io.tfstream.operators.validation.ValidationOutput;
 import io.tfstream.operators.validation.ValidationOutputSerializer;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.operators.validation.WindowAlertFunction;

@@ -1,6 +1,6 @@
 package io.tfstream.api;
 
-import io.tfstream.operators.validation.ValidationOutput;
+import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.operators.validation.ValidationOutputSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.operators.shards.BucketSkewGuard;
-import io.tfstream.operators.shards.LateBucketGuard;
+import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.SkewAction;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.tfrecord.Compression;
 import java.time.Duration;
@@ -101,8 +101,7 @@ class TfRecordShardsBuilderTest {
         assertTrue(
                 failure(
                                 TfRecordShards.builder("/tmp/shards")
-                                        .setSkewGuard(
-                                                Duration.ZERO, BucketSkewGuard.Action.DEAD_LETTER))
+                                        .setSkewGuard(Duration.ZERO, SkewAction.DEAD_LETTER))
                         .startsWith("skewGuard"));
         assertTrue(
                 failure(
@@ -137,8 +136,8 @@ class TfRecordShardsBuilderTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         GuardedRecords g =
                 TfRecordShards.builder("/tmp/shards")
-                        .setSkewGuard(Duration.ofDays(7), BucketSkewGuard.Action.DEAD_LETTER)
-                        .setLateRecords(LateBucketGuard.Action.DEAD_LETTER)
+                        .setSkewGuard(Duration.ofDays(7), SkewAction.DEAD_LETTER)
+                        .setLateRecords(LateBucketAction.DEAD_LETTER)
                         .setGuardUids("skew", "late")
                         .build()
                         .guard(records(env));
@@ -151,7 +150,7 @@ class TfRecordShardsBuilderTest {
     void skewedRecordsBucketedByProcessingTimeSetTheSinksSkew() {
         TfRecordShards shards =
                 TfRecordShards.builder("/tmp/shards")
-                        .setSkewGuard(Duration.ofDays(2), BucketSkewGuard.Action.PROCESSING_TIME)
+                        .setSkewGuard(Duration.ofDays(2), SkewAction.PROCESSING_TIME)
                         .build();
         assertEquals(Duration.ofDays(2), shards.settings().maxBucketSkew());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -161,7 +160,7 @@ class TfRecordShardsBuilderTest {
         assertTrue(g.deadLetters().isEmpty());
         assertNull(
                 TfRecordShards.builder("/tmp/shards")
-                        .setSkewGuard(Duration.ofDays(2), BucketSkewGuard.Action.DEAD_LETTER)
+                        .setSkewGuard(Duration.ofDays(2), SkewAction.DEAD_LETTER)
                         .build()
                         .settings()
                         .maxBucketSkew());

@@ -7,16 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.model.BatchKeySelector;
+import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.SchemaCompatibility;
+import io.tfstream.api.model.WindowSettings;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchTriggers;
-import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.SchemaUpdates;
 import io.tfstream.operators.validation.ValidationActions;
 import io.tfstream.operators.validation.ValidationSettings;
-import io.tfstream.operators.window.BatchKeySelector;
-import io.tfstream.operators.window.WindowSettings;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.sample.SeedDataset;
 import io.tfstream.spec.json.SpecJsonWriter;
@@ -130,13 +131,11 @@ class TfstreamParseBuilderTest {
                 seed().setSchemaUpdates(
                                 "file:///etc/tfstream/spec.json",
                                 Duration.ofSeconds(5),
-                                SchemaUpdates.Compatibility.BACKWARD)
+                                SchemaCompatibility.BACKWARD)
                         .build();
         assertEquals(
                 new SchemaUpdates(
-                        "file:///etc/tfstream/spec.json",
-                        5000,
-                        SchemaUpdates.Compatibility.BACKWARD),
+                        "file:///etc/tfstream/spec.json", 5000, SchemaCompatibility.BACKWARD),
                 p.settings().schemaUpdates());
         assertNull(seed().build().settings().schemaUpdates());
         IllegalArgumentException zero =
@@ -146,11 +145,10 @@ class TfstreamParseBuilderTest {
                                 seed().setSchemaUpdates(
                                                 "spec.json",
                                                 Duration.ZERO,
-                                                SchemaUpdates.Compatibility.ANY));
+                                                SchemaCompatibility.ANY));
         assertTrue(zero.getMessage().contains("interval"), zero.getMessage());
         TfstreamParse both =
-                seed().setSchemaUpdates(
-                                "spec.json", Duration.ofSeconds(1), SchemaUpdates.Compatibility.ANY)
+                seed().setSchemaUpdates("spec.json", Duration.ofSeconds(1), SchemaCompatibility.ANY)
                         .setValidation(
                                 new ValidationSettings(
                                         SeedDataset.schemaPbtxt(),
@@ -179,8 +177,7 @@ class TfstreamParseBuilderTest {
                         .build()
                         .settings();
         TfstreamParse p =
-                seed().setSchemaUpdates(
-                                "spec.json", Duration.ofSeconds(1), SchemaUpdates.Compatibility.ANY)
+                seed().setSchemaUpdates("spec.json", Duration.ofSeconds(1), SchemaCompatibility.ANY)
                         .setConversion(json)
                         .build();
         assertEquals(json, p.settings().schemaUpdates().conversion());

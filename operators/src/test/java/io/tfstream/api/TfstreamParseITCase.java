@@ -2,8 +2,8 @@ package io.tfstream.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.tfstream.operators.deadletter.DeadLetter;
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.payload.EncodedTensorBatch;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;

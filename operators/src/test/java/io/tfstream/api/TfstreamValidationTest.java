@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.operators.parse.EventTimeSettings;
+import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.operators.validation.ValidationAction;
 import io.tfstream.operators.validation.ValidationActions;
 import io.tfstream.operators.validation.ValidationSettings;

@@ -6,9 +6,9 @@ import java.lang.management.ThreadMXBean;
 
 /**
  * {@link ConversionBenchmark}'s three paths timed by the calling thread's CPU time, interleaved
- * round by round, so that a busy shared machine moves all three alike: records per second of
- * thread CPU (best round) for the Example path and for JSON and Avro conversion plus parse, and
- * their ratio to the Example path.
+ * round by round, so that a busy shared machine moves all three alike: records per second of thread
+ * CPU (best round) for the Example path and for JSON and Avro conversion plus parse, and their
+ * ratio to the Example path.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
  * io.tfstream.bench.convert.ConversionThreadCpuTime [rounds]}
@@ -29,7 +29,8 @@ public final class ConversionThreadCpuTime {
         System.out.println(
                 "| profile | example records/s | json records/s (ratio) | avro records/s (ratio) |");
         System.out.println("|---|---|---|---|");
-        for (ExampleProfile p : new ExampleProfile[] {ExampleProfile.SEED001, ExampleProfile.WIDE}) {
+        for (ExampleProfile p :
+                new ExampleProfile[] {ExampleProfile.SEED001, ExampleProfile.WIDE}) {
             ConversionBenchmark b = new ConversionBenchmark();
             b.profile = p;
             b.batch = 1024;

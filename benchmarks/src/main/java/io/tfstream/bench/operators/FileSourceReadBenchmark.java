@@ -1,8 +1,9 @@
 package io.tfstream.bench.operators;
 
+import io.tfstream.api.model.OnCorruption;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.bench.parse.ExampleProfile;
 import io.tfstream.operators.files.TfRecordFileFormat;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
@@ -74,7 +75,7 @@ public class FileSourceReadBenchmark {
                         size);
         format =
                 new TfRecordFileFormat(
-                        TfRecordFileFormat.OnCorruption.DEAD_LETTER,
+                        OnCorruption.DEAD_LETTER,
                         TfRecordReadOptions.DEFAULT_MAX_RECORD_LENGTH,
                         64 << 10);
     }

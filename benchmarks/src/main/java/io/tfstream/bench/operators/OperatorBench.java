@@ -1,12 +1,12 @@
 package io.tfstream.bench.operators;
 
+import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.bench.parse.ExampleProfile;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.BatchTriggers;
-import io.tfstream.operators.parse.EventTimeSettings;
 import io.tfstream.operators.parse.ParseSettings;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.json.SpecJsonWriter;

@@ -1,9 +1,9 @@
 package io.tfstream.bench.operators;
 
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.bench.parse.ExampleProfile;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.ParseSettings;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParseLimits;

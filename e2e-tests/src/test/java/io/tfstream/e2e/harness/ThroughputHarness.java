@@ -238,8 +238,8 @@ public final class ThroughputHarness {
         env.enableCheckpointing(s.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
         Properties consumer = new Properties();
         consumer.setProperty("isolation.level", "read_committed");
-        KafkaSource<io.tfstream.operators.source.SourceRecord> source =
-                KafkaSource.<io.tfstream.operators.source.SourceRecord>builder()
+        KafkaSource<io.tfstream.api.model.SourceRecord> source =
+                KafkaSource.<io.tfstream.api.model.SourceRecord>builder()
                         .setBootstrapServers(kafka.bootstrapServers())
                         .setTopics(in)
                         .setGroupId(profile + "-pass-through")
@@ -252,7 +252,7 @@ public final class ThroughputHarness {
         producer.setProperty("transaction.timeout.ms", "300000");
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka-source")
                 .sinkTo(
-                        KafkaSink.<io.tfstream.operators.source.SourceRecord>builder()
+                        KafkaSink.<io.tfstream.api.model.SourceRecord>builder()
                                 .setBootstrapServers(kafka.bootstrapServers())
                                 .setKafkaProducerConfig(producer)
                                 .setRecordSerializer(

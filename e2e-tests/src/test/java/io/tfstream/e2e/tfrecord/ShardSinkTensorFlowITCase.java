@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.e2e.parse.TfParseOracle;
 import io.tfstream.job.JobTestSupport;
-import io.tfstream.operators.shards.LostShards;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardManifestCheck;
@@ -85,7 +85,7 @@ class ShardSinkTensorFlowITCase {
                                         "fingerprint",
                                         true,
                                         Duration.ZERO,
-                                        LostShards.Action.FAIL,
+                                        LostShardAction.FAIL,
                                         ShardSettings.DEFAULT_CHECKPOINT_BUDGET),
                                 "shard-marker-coordinator",
                                 "shard-committable-router"))

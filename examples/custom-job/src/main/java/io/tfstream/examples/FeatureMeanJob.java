@@ -4,8 +4,8 @@ import io.tfstream.api.ParseResult;
 import io.tfstream.api.TfRecordFileSource;
 import io.tfstream.api.TfRecordShards;
 import io.tfstream.api.TfstreamParse;
-import io.tfstream.operators.files.TfRecordFileFormat;
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.OnCorruption;
+import io.tfstream.api.model.SourceRecord;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -32,7 +32,7 @@ public final class FeatureMeanJob {
         // 1. A source: TFRecord files, one SourceRecord per record (file, offset, mtime).
         FileSource<SourceRecord> files =
                 TfRecordFileSource.builder(List.of(input))
-                        .setOnCorruption(TfRecordFileFormat.OnCorruption.FAIL)
+                        .setOnCorruption(OnCorruption.FAIL)
                         .build();
         DataStream<SourceRecord> records =
                 env.fromSource(

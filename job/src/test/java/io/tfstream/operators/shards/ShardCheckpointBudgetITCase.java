@@ -3,9 +3,10 @@ package io.tfstream.operators.shards;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.local.S3ProxyProcess;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.tfrecord.Compression;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,7 +82,7 @@ class ShardCheckpointBudgetITCase {
                         "",
                         false,
                         Duration.ZERO,
-                        LostShards.Action.FAIL,
+                        LostShardAction.FAIL,
                         budget);
         long[] now = {Instant.parse("2026-11-27T00:00:00Z").toEpochMilli()};
         UnregisteredMetricsGroup group = new UnregisteredMetricsGroup();

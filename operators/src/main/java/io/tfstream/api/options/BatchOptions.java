@@ -2,8 +2,8 @@ package io.tfstream.api.options;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
+import io.tfstream.api.model.WindowSettings;
 import io.tfstream.operators.parse.BatchTriggers;
-import io.tfstream.operators.window.WindowSettings;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;

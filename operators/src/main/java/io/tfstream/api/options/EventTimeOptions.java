@@ -2,7 +2,7 @@ package io.tfstream.api.options;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
-import io.tfstream.operators.parse.EventTimeSettings;
+import io.tfstream.api.model.EventTimeSettings;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 

@@ -2,7 +2,7 @@ package io.tfstream.api.options;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
-import io.tfstream.operators.files.TfRecordFileFormat;
+import io.tfstream.api.model.OnCorruption;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
@@ -41,10 +41,10 @@ public final class FileSourceOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription("How often a continuous file source looks for new files.");
 
-    public static final ConfigOption<TfRecordFileFormat.OnCorruption> ON_CORRUPTION =
+    public static final ConfigOption<OnCorruption> ON_CORRUPTION =
             key("on-corruption")
-                    .enumType(TfRecordFileFormat.OnCorruption.class)
-                    .defaultValue(TfRecordFileFormat.OnCorruption.DEAD_LETTER)
+                    .enumType(OnCorruption.class)
+                    .defaultValue(OnCorruption.DEAD_LETTER)
                     .withDescription(
                             "A damaged region of a file (bad CRC, bad length, truncation):"
                                     + " dead_letter"

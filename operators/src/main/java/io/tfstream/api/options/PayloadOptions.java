@@ -2,7 +2,7 @@ package io.tfstream.api.options;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
-import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
+import io.tfstream.api.model.PayloadKeyMode;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 
@@ -22,10 +22,10 @@ public final class PayloadOptions {
                                     + "TensorBatch message per parsed batch (parse_example over"
                                     + " its accepted rows), exactly once.");
 
-    public static final ConfigOption<TensorBatchSerializationSchema.KeyMode> KEY =
+    public static final ConfigOption<PayloadKeyMode> KEY =
             key("key")
-                    .enumType(TensorBatchSerializationSchema.KeyMode.class)
-                    .defaultValue(TensorBatchSerializationSchema.KeyMode.NONE)
+                    .enumType(PayloadKeyMode.class)
+                    .defaultValue(PayloadKeyMode.NONE)
                     .withDescription(
                             "Kafka key of a payload: none, source_partition (the batch's first"
                                     + " source partition as <topic>-<partition>), or batch_key"

@@ -2,7 +2,7 @@ package io.tfstream.api.options;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
-import io.tfstream.operators.parse.SchemaUpdates;
+import io.tfstream.api.model.SchemaCompatibility;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 
@@ -51,10 +51,10 @@ public final class SchemaOptions {
                             "With schema.update: poll, how often each parse subtask reads the"
                                     + " schema or spec file.");
 
-    public static final ConfigOption<SchemaUpdates.Compatibility> COMPATIBILITY =
+    public static final ConfigOption<SchemaCompatibility> COMPATIBILITY =
             key("compatibility")
-                    .enumType(SchemaUpdates.Compatibility.class)
-                    .defaultValue(SchemaUpdates.Compatibility.ANY)
+                    .enumType(SchemaCompatibility.class)
+                    .defaultValue(SchemaCompatibility.ANY)
                     .withDescription(
                             "With schema.update: poll, which new schemas are taken up: any (every"
                                     + " one that converts to a spec) or backward (only one under"

@@ -2,9 +2,9 @@ package io.tfstream.api.options;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
-import io.tfstream.operators.shards.BucketSkewGuard;
-import io.tfstream.operators.shards.LateBucketGuard;
-import io.tfstream.operators.shards.LostShards;
+import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.model.SkewAction;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.tfrecord.Compression;
 import java.time.Duration;
@@ -126,10 +126,10 @@ public final class ShardOptions {
                             "How long after a bucket's end (in event time, by the watermark) the"
                                     + " bucket is complete and gets its _SUCCESS marker.");
 
-    public static final ConfigOption<LateBucketGuard.Action> LATE_RECORDS =
+    public static final ConfigOption<LateBucketAction> LATE_RECORDS =
             key("late-records")
-                    .enumType(LateBucketGuard.Action.class)
-                    .defaultValue(LateBucketGuard.Action.WRITE)
+                    .enumType(LateBucketAction.class)
+                    .defaultValue(LateBucketAction.WRITE)
                     .withDescription(
                             "A record whose bucket is complete (its end plus shards.success-delay"
                                     + " is behind the watermark), counted in lateBucketRecords:"
@@ -137,10 +137,10 @@ public final class ShardOptions {
                                     + " again) or dead_letter (reason late, not in the shards nor"
                                     + " the records topic).");
 
-    public static final ConfigOption<LostShards.Action> ON_LOST_SHARD =
+    public static final ConfigOption<LostShardAction> ON_LOST_SHARD =
             key("on-lost-shard")
-                    .enumType(LostShards.Action.class)
-                    .defaultValue(LostShards.Action.FAIL)
+                    .enumType(LostShardAction.class)
+                    .defaultValue(LostShardAction.FAIL)
                     .withDescription(
                             "A shard that a restored checkpoint or savepoint holds but whose bytes"
                                     + " the store lost (its multipart upload aborted or expired,"
@@ -188,10 +188,10 @@ public final class ShardOptions {
                                     + " or event-time.feature) are old in a backfill: its records"
                                     + " keep the buckets of their event times.");
 
-    public static final ConfigOption<BucketSkewGuard.Action> SKEW_ACTION =
+    public static final ConfigOption<SkewAction> SKEW_ACTION =
             key("skew-action")
-                    .enumType(BucketSkewGuard.Action.class)
-                    .defaultValue(BucketSkewGuard.Action.DEAD_LETTER)
+                    .enumType(SkewAction.class)
+                    .defaultValue(SkewAction.DEAD_LETTER)
                     .withDescription(
                             "What happens to a record beyond shards.max-bucket-skew: dead_letter"
                                     + " (reason validation, not in any output) or processing_time"

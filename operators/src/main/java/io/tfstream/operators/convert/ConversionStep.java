@@ -1,12 +1,12 @@
 package io.tfstream.operators.convert;
 
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.convert.ConversionException;
 import io.tfstream.convert.ExampleConverter;
-import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterRate;
 import io.tfstream.operators.deadletter.DeadLetterRateExceededException;
-import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.source.SourceRecord;
 import java.util.function.Consumer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;

@@ -1,8 +1,8 @@
 package io.tfstream.operators.convert;
 
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.convert.ExampleConverter;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
-import io.tfstream.operators.source.SourceRecord;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;

@@ -1,10 +1,10 @@
 package io.tfstream.operators.convert;
 
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.convert.ConvertFeatures;
 import io.tfstream.convert.ExampleConverter;
 import io.tfstream.convert.ExampleConverters;
-import io.tfstream.operators.deadletter.DeadLetter;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.spec.ParseSpec;
 import java.util.Locale;
 import java.util.Objects;

@@ -1,5 +1,6 @@
 package io.tfstream.operators.deadletter;
 
+import io.tfstream.api.model.DeadLetter;
 import org.apache.flink.util.OutputTag;
 
 /**

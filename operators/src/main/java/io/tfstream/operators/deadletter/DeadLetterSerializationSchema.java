@@ -1,6 +1,7 @@
 package io.tfstream.operators.deadletter;
 
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.SourceRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;

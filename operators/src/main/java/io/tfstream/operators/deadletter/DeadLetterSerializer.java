@@ -1,6 +1,8 @@
 package io.tfstream.operators.deadletter;
 
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.operators.types.ImmutableTypeSerializer;
 import io.tfstream.operators.types.SerializerTypeInfo;

@@ -1,6 +1,7 @@
 package io.tfstream.operators.files;
 
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.OnCorruption;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.CorruptRecordException;
@@ -48,14 +49,6 @@ public final class TfRecordFileFormat implements BulkFormat<SourceRecord, FileSo
 
     /** The header that marks an item as a damaged region; its value is the reason. */
     public static final String CORRUPT_HEADER = "tfstream.corrupt-input";
-
-    /** What damage in a file does. */
-    public enum OnCorruption {
-        /** The region goes to the dead-letter output; reading resumes after it. */
-        DEAD_LETTER,
-        /** The job fails (no restart: the file would fail again). */
-        FAIL
-    }
 
     private final OnCorruption onCorruption;
     private final int maxRecordLength;

@@ -1,5 +1,6 @@
 package io.tfstream.operators.kafka;
 
+import io.tfstream.api.model.PayloadKeyMode;
 import io.tfstream.payload.EncodedTensorBatch;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
@@ -14,7 +15,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * docs/streaming-job.md#tensor-payloads), with headers {@code tfstream.schema.fingerprint}, {@code
  * tfstream.batch.id}, {@code tfstream.batch.rows} and, for a batch of several payloads, {@code
  * tfstream.batch.part} ({@code part/parts}, or {@code part/?} for a window's payload emitted before
- * the window closed, when its total was not known); the key as {@link KeyMode} says.
+ * the window closed, when its total was not known); the key as {@link PayloadKeyMode} says.
  */
 public final class TensorBatchSerializationSchema
         implements KafkaRecordSerializationSchema<EncodedTensorBatch> {
@@ -27,33 +28,16 @@ public final class TensorBatchSerializationSchema
     public static final String ROWS = "tfstream.batch.rows";
     public static final String PART = "tfstream.batch.part";
 
-    /** The Kafka key of a payload. */
-    public enum KeyMode {
-        /** No key: the producer spreads payloads over the topic's partitions. */
-        NONE,
-        /**
-         * The first source partition of the batch as {@code <topic>-<partition>} (UTF-8): the
-         * payloads of one source partition land in one output partition, in order.
-         */
-        SOURCE_PARTITION,
-        /**
-         * The grouping key of the batch's records ({@link EncodedTensorBatch#key}: the event-time
-         * windows' {@code batch.key}): the payloads of one key land in one output partition.
-         * Payloads without a grouping key have no key.
-         */
-        BATCH_KEY
-    }
-
     private final String topic;
-    private final KeyMode key;
+    private final PayloadKeyMode key;
 
-    public TensorBatchSerializationSchema(String topic, KeyMode key) {
+    public TensorBatchSerializationSchema(String topic, PayloadKeyMode key) {
         this.topic = Objects.requireNonNull(topic, "topic");
         this.key = Objects.requireNonNull(key, "key");
     }
 
     /** The key of {@code payload} under {@code mode}, or null. */
-    public static byte[] key(EncodedTensorBatch payload, KeyMode mode) {
+    public static byte[] key(EncodedTensorBatch payload, PayloadKeyMode mode) {
         switch (mode) {
             case BATCH_KEY:
                 return payload.key();

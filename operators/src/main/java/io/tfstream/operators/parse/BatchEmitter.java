@@ -1,11 +1,12 @@
 package io.tfstream.operators.parse;
 
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterRate;
-import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.files.TfRecordFileFormat;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.validation.BatchValidation;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.Int64FeatureColumn;

@@ -1,6 +1,6 @@
 package io.tfstream.operators.parse;
 
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.tfstream.operators.parse;
 
-import io.tfstream.operators.deadletter.DeadLetterReason;
+import io.tfstream.api.model.DeadLetterReason;
 import java.util.EnumMap;
 import java.util.Map;
 import org.apache.flink.metrics.Counter;

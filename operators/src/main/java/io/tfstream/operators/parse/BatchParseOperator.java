@@ -1,8 +1,8 @@
 package io.tfstream.operators.parse;
 
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterRateExceededException;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.payload.EncodedTensorBatch;
 import java.util.ArrayList;

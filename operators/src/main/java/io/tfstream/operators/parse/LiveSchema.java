@@ -1,9 +1,11 @@
 package io.tfstream.operators.parse;
 
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.SchemaCompatibility;
+import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.operators.convert.LiveConversion;
-import io.tfstream.operators.deadletter.DeadLetter;
-import io.tfstream.operators.source.SourceRecord;
-import io.tfstream.operators.validation.ValidationOutput;
 import io.tfstream.operators.validation.ValidationOutputSerializer;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.spec.MalformedSpecFileException;
@@ -32,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * parsed with one schema and the schema snapshotted ({@link SchemaInForceState}) is the one the
  * next batch uses. A candidate from the {@link SchemaPoller} is taken up only if it converts to a
  * spec of the same record kind that the parser accepts, still gives the event-time feature, and
- * with {@link SchemaUpdates.Compatibility#BACKWARD} passes {@link SpecDiff#compatible()}; otherwise
- * a {@code SCHEMA} alert with the reason goes to {@link #ALERTS} and the log, once per refused
+ * with {@link SchemaCompatibility#BACKWARD} passes {@link SpecDiff#compatible()}; otherwise a
+ * {@code SCHEMA} alert with the reason goes to {@link #ALERTS} and the log, once per refused
  * content, and the schema in force stays. With JSON or Avro input ({@link
  * SchemaUpdates#conversion}) records are converted here with the schema in force ({@link #convert})
  * and a candidate the input cannot convert to is refused; with {@link #keyedBy a key feature} one
@@ -223,7 +225,7 @@ public final class LiveSchema implements AutoCloseable {
         if (input != null) {
             return input;
         }
-        if (u != null && u.compatibility() == SchemaUpdates.Compatibility.BACKWARD) {
+        if (u != null && u.compatibility() == SchemaCompatibility.BACKWARD) {
             SpecDiff diff = SpecDiff.of(spec, next);
             if (!diff.compatible()) {
                 StringBuilder b =

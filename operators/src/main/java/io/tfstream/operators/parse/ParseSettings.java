@@ -1,5 +1,6 @@
 package io.tfstream.operators.parse;
 
+import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.parse.ParseLimits;

@@ -1,5 +1,6 @@
 package io.tfstream.operators.parse;
 
+import io.tfstream.api.model.SchemaCompatibility;
 import io.tfstream.operators.convert.ConvertSettings;
 import java.io.Serializable;
 import java.time.Duration;
@@ -18,20 +19,8 @@ import java.util.Objects;
  *     ({@link io.tfstream.operators.convert.LiveConversion}), or null when the input is Examples
  */
 public record SchemaUpdates(
-        String path, long pollMillis, Compatibility compatibility, ConvertSettings conversion)
+        String path, long pollMillis, SchemaCompatibility compatibility, ConvertSettings conversion)
         implements Serializable {
-
-    /** {@code schema.compatibility}: which new schemas are taken up. */
-    public enum Compatibility {
-        /** Every schema that converts to a spec of the same record kind. */
-        ANY,
-        /**
-         * Only a schema under which every record the schema in force accepts stays accepted, as
-         * {@code io.tfstream.spec.diff.SpecDiff#compatible()} decides ({@code tfstream schema
-         * diff}).
-         */
-        BACKWARD
-    }
 
     public SchemaUpdates {
         Objects.requireNonNull(path, "path");
@@ -46,7 +35,7 @@ public record SchemaUpdates(
     }
 
     /** Updates of Example input. */
-    public SchemaUpdates(String path, long pollMillis, Compatibility compatibility) {
+    public SchemaUpdates(String path, long pollMillis, SchemaCompatibility compatibility) {
         this(path, pollMillis, compatibility, null);
     }
 
@@ -60,7 +49,8 @@ public record SchemaUpdates(
     }
 
     /** Updates polled every {@code interval}. */
-    public static SchemaUpdates poll(String path, Duration interval, Compatibility compatibility) {
+    public static SchemaUpdates poll(
+            String path, Duration interval, SchemaCompatibility compatibility) {
         Objects.requireNonNull(interval, "interval");
         return new SchemaUpdates(path, interval.toMillis(), compatibility);
     }

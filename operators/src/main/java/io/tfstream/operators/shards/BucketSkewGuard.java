@@ -1,9 +1,10 @@
 package io.tfstream.operators.shards;
 
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.SkewAction;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
-import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.source.SourceRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -15,10 +16,10 @@ import org.apache.flink.util.Collector;
 /**
  * Finds records whose event time is further than {@code shards.max-bucket-skew} from the current
  * time (a clock error upstream, a replay of ancient data), so that they do not open shard buckets
- * years away, and counts them in {@code tfstream.skewedRecords}. With {@link Action#DEAD_LETTER}
- * they go to the dead-letter output with reason {@code validation}; with {@link
- * Action#PROCESSING_TIME} they pass unchanged (the {@link EventTimeBucketAssigner} buckets them by
- * processing time). The others always pass.
+ * years away, and counts them in {@code tfstream.skewedRecords}. With {@link
+ * SkewAction#DEAD_LETTER} they go to the dead-letter output with reason {@code validation}; with
+ * {@link SkewAction#PROCESSING_TIME} they pass unchanged (the {@link EventTimeBucketAssigner}
+ * buckets them by processing time). The others always pass.
  */
 public final class BucketSkewGuard extends ProcessFunction<SourceRecord, SourceRecord> {
     private static final long serialVersionUID = 1L;
@@ -29,27 +30,16 @@ public final class BucketSkewGuard extends ProcessFunction<SourceRecord, SourceR
     /** Records beyond the skew, whatever the action. */
     public static final String SKEWED_RECORDS = "skewedRecords";
 
-    /** What happens to a record beyond the skew. */
-    public enum Action {
-        /** Dead-lettered with reason {@code validation}: in no output. */
-        DEAD_LETTER,
-        /**
-         * Passed on unchanged, only counted: the shard sink buckets it by processing time ({@link
-         * ShardSettings#maxBucketSkew}).
-         */
-        PROCESSING_TIME
-    }
-
     private final Duration maxSkew;
-    private final Action action;
+    private final SkewAction action;
     private transient Counter skewed;
 
     /** A guard that dead-letters skewed records. */
     public BucketSkewGuard(Duration maxSkew) {
-        this(maxSkew, Action.DEAD_LETTER);
+        this(maxSkew, SkewAction.DEAD_LETTER);
     }
 
-    public BucketSkewGuard(Duration maxSkew, Action action) {
+    public BucketSkewGuard(Duration maxSkew, SkewAction action) {
         this.maxSkew = Objects.requireNonNull(maxSkew, "maxSkew");
         this.action = Objects.requireNonNull(action, "action");
     }
@@ -70,7 +60,7 @@ public final class BucketSkewGuard extends ProcessFunction<SourceRecord, SourceR
             return;
         }
         skewed.inc();
-        if (action == Action.PROCESSING_TIME) {
+        if (action == SkewAction.PROCESSING_TIME) {
             out.collect(r);
             return;
         }

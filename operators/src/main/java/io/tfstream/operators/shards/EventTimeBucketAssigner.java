@@ -1,6 +1,6 @@
 package io.tfstream.operators.shards;
 
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.SourceRecord;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;

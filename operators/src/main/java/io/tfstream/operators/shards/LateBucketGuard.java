@@ -1,9 +1,10 @@
 package io.tfstream.operators.shards;
 
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
-import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.shards.BucketClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,22 +28,14 @@ public final class LateBucketGuard extends ProcessFunction<SourceRecord, SourceR
     /** Records for complete buckets, whatever the action. */
     public static final String LATE_BUCKET_RECORDS = "lateBucketRecords";
 
-    /** What happens to a record for a complete bucket. */
-    public enum Action {
-        /** Written into a new shard of the bucket; the bucket's marker is written again. */
-        WRITE,
-        /** Dead-lettered with reason {@code late}: in no shard and not in the records topic. */
-        DEAD_LETTER
-    }
-
     private final String pattern;
     private final String zone;
     private final long delayMillis;
-    private final Action action;
+    private final LateBucketAction action;
     private transient BucketClock clock;
     private transient Counter late;
 
-    public LateBucketGuard(String pattern, ZoneId zone, Duration delay, Action action) {
+    public LateBucketGuard(String pattern, ZoneId zone, Duration delay, LateBucketAction action) {
         this.pattern = Objects.requireNonNull(pattern, "pattern");
         this.zone = zone.getId();
         this.delayMillis = delay.toMillis();
@@ -74,7 +67,7 @@ public final class LateBucketGuard extends ProcessFunction<SourceRecord, SourceR
             return;
         }
         late.inc();
-        if (action == Action.WRITE) {
+        if (action == LateBucketAction.WRITE) {
             out.collect(r);
             return;
         }

@@ -1,5 +1,6 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.api.model.LostShardAction;
 import io.tfstream.operators.shards.store.LostShardException;
 import io.tfstream.shards.ShardStats;
 import java.io.IOException;
@@ -10,25 +11,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What happens to a shard whose bytes the store lost ({@link LostShardException}) while state still
- * holds it, as {@code shards.on-lost-shard} says: {@link Action#FAIL} fails with the shard, where
- * it was and the source ranges it held (the job restarts and fails again until someone decides);
- * {@link Action#DROP} logs the same, counts {@code tfstream.shardsLost} and {@code
- * tfstream.shardRecordsLost}, and goes on without it.
+ * holds it, as {@code shards.on-lost-shard} says: {@link LostShardAction#FAIL} fails with the
+ * shard, where it was and the source ranges it held (the job restarts and fails again until someone
+ * decides); {@link LostShardAction#DROP} logs the same, counts {@code tfstream.shardsLost} and
+ * {@code tfstream.shardRecordsLost}, and goes on without it.
  */
 public final class LostShards {
     private static final Logger LOG = LoggerFactory.getLogger(LostShards.class);
 
-    /** {@code shards.on-lost-shard}. */
-    public enum Action {
-        FAIL,
-        DROP
-    }
-
-    private final Action action;
+    private final LostShardAction action;
     private final Counter shards;
     private final Counter records;
 
-    LostShards(Action action, MetricGroup metrics) {
+    LostShards(LostShardAction action, MetricGroup metrics) {
         this.action = action;
         MetricGroup g = metrics.addGroup("tfstream");
         this.shards = g.counter("shardsLost");
@@ -49,7 +44,7 @@ public final class LostShards {
                         + stats.records()
                         + " records from "
                         + stats.sources();
-        if (action == Action.FAIL) {
+        if (action == LostShardAction.FAIL) {
             throw new IOException(
                     what
                             + ". Restore a checkpoint that does not hold it, or set"

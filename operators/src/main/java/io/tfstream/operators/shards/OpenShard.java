@@ -1,9 +1,9 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.shards.store.LostShardException;
 import io.tfstream.operators.shards.store.ShardOutput;
 import io.tfstream.operators.shards.store.ShardStore;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.shards.ShardEncoder;
 import io.tfstream.shards.ShardStats;
 import io.tfstream.tfrecord.Compression;

@@ -1,5 +1,6 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.api.model.LostShardAction;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
 import io.tfstream.tfrecord.Compression;
 import java.io.Serializable;
@@ -46,7 +47,7 @@ public record ShardSettings(
         String schemaFingerprint,
         boolean successMarkers,
         Duration successDelay,
-        LostShards.Action onLostShard,
+        LostShardAction onLostShard,
         long checkpointBudget)
         implements Serializable {
 

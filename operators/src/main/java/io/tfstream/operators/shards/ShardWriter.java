@@ -1,8 +1,8 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.operators.shards.store.ShardStore;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.shards.BucketClock;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.tfstream.operators.shards;
 
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.SourceRecord;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.tfstream.operators.source;
 
+import io.tfstream.api.model.SourceRecord;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;

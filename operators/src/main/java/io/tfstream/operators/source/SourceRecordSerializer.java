@@ -1,5 +1,6 @@
 package io.tfstream.operators.source;
 
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.types.ImmutableTypeSerializer;
 import io.tfstream.operators.types.SerializerTypeInfo;
 import io.tfstream.operators.types.VersionedSnapshot;

@@ -1,6 +1,6 @@
 package io.tfstream.operators.validation;
 
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.parse.ParsedRows;
 import io.tfstream.parse.RawColumns;
 import io.tfstream.parse.SerializedRecords;

@@ -1,5 +1,6 @@
 package io.tfstream.operators.validation;
 
+import io.tfstream.api.model.ValidationOutput;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;

@@ -1,5 +1,6 @@
 package io.tfstream.operators.validation;
 
+import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.operators.types.ImmutableTypeSerializer;
 import io.tfstream.operators.types.SerializerTypeInfo;
 import io.tfstream.operators.types.VersionedSnapshot;

@@ -1,5 +1,6 @@
 package io.tfstream.operators.validation;
 
+import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.validation.Alert;
 import io.tfstream.validation.AlertJson;
 import io.tfstream.validation.Alerts;

@@ -1,11 +1,13 @@
 package io.tfstream.operators.window;
 
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.BatchKeySelector;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.WindowSettings;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
-import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.parse.LiveSchema;
 import io.tfstream.operators.parse.ParseSettings;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import java.util.List;
 import java.util.Objects;

@@ -1,12 +1,12 @@
 package io.tfstream.operators.window;
 
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterRateExceededException;
-import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.parse.BatchEmitter;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.ParseSettings;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.payload.EncodedTensorBatch;
 import io.tfstream.proto.v1.TensorBatch;

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.OnCorruption;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordWriter;
@@ -110,8 +111,7 @@ class TfRecordFileFormatTest {
             FileSourceSplit split = split(f);
             for (int batch : new int[] {1, 7, 256}) {
                 TfRecordFileFormat format =
-                        new TfRecordFileFormat(
-                                TfRecordFileFormat.OnCorruption.DEAD_LETTER, 1 << 20, 64, batch);
+                        new TfRecordFileFormat(OnCorruption.DEAD_LETTER, 1 << 20, 64, batch);
                 List<Item> all = readAll(format.createReader(new Configuration(), split));
                 assertEquals(records.size(), all.size());
                 long offset = 0;
@@ -145,8 +145,7 @@ class TfRecordFileFormatTest {
         }
         byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length - 3);
         Files.write(f, cut);
-        TfRecordFileFormat format =
-                new TfRecordFileFormat(TfRecordFileFormat.OnCorruption.DEAD_LETTER, 1 << 20, 8, 4);
+        TfRecordFileFormat format = new TfRecordFileFormat(OnCorruption.DEAD_LETTER, 1 << 20, 8, 4);
         List<Item> all = readAll(format.createReader(new Configuration(), split(f)));
         List<SourceRecord> corrupt = new ArrayList<>();
         List<SourceRecord> good = new ArrayList<>();
@@ -173,8 +172,7 @@ class TfRecordFileFormatTest {
         }
         checkRestoreEverywhere(format, split(f));
 
-        TfRecordFileFormat failing =
-                new TfRecordFileFormat(TfRecordFileFormat.OnCorruption.FAIL, 1 << 20, 8, 4);
+        TfRecordFileFormat failing = new TfRecordFileFormat(OnCorruption.FAIL, 1 << 20, 8, 4);
         SuppressRestartsException e =
                 assertThrows(
                         SuppressRestartsException.class,
@@ -188,8 +186,7 @@ class TfRecordFileFormatTest {
         Path f = write("cut.tfrecord.gz", records, Compression.GZIP);
         byte[] bytes = Files.readAllBytes(f);
         Files.write(f, java.util.Arrays.copyOf(bytes, bytes.length / 2));
-        TfRecordFileFormat format =
-                new TfRecordFileFormat(TfRecordFileFormat.OnCorruption.DEAD_LETTER, 1 << 20, 8);
+        TfRecordFileFormat format = new TfRecordFileFormat(OnCorruption.DEAD_LETTER, 1 << 20, 8);
         List<Item> all = readAll(format.createReader(new Configuration(), split(f)));
         SourceRecord last = all.get(all.size() - 1).record();
         assertTrue(last.lastHeader(TfRecordFileFormat.CORRUPT_HEADER) != null);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.tfstream.operators.kafka.TensorBatchSerializationSchema.KeyMode;
+import io.tfstream.api.model.PayloadKeyMode;
 import io.tfstream.payload.EncodedTensorBatch;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
-/** The Kafka record of a payload: value, headers and the key of every {@link KeyMode}. */
+/** The Kafka record of a payload: value, headers and the key of every {@link PayloadKeyMode}. */
 class TensorBatchSerializationSchemaTest {
     private static final byte[] GROUP = {(byte) 0xff, 0, 'k'};
 
@@ -35,7 +35,8 @@ class TensorBatchSerializationSchemaTest {
                             .build(),
                     GROUP);
 
-    private static ProducerRecord<byte[], byte[]> write(EncodedTensorBatch payload, KeyMode mode) {
+    private static ProducerRecord<byte[], byte[]> write(
+            EncodedTensorBatch payload, PayloadKeyMode mode) {
         // The context (parallelism, partitions) is not used: the producer's partitioner decides.
         return new TensorBatchSerializationSchema("out", mode).serialize(payload, null, 12L);
     }
@@ -46,7 +47,7 @@ class TensorBatchSerializationSchemaTest {
 
     @Test
     void theValueIsTheWholeMessageWithItsHeaders() throws Exception {
-        ProducerRecord<byte[], byte[]> r = write(PAYLOAD, KeyMode.NONE);
+        ProducerRecord<byte[], byte[]> r = write(PAYLOAD, PayloadKeyMode.NONE);
         assertEquals("out", r.topic());
         assertEquals(12L, r.timestamp());
         assertNull(r.partition());
@@ -62,36 +63,36 @@ class TensorBatchSerializationSchemaTest {
         TensorBatch.Builder window =
                 PAYLOAD.meta().toBuilder().setWindowStartMs(1000).setWindowEndMs(2000);
         ProducerRecord<byte[], byte[]> early =
-                write(PAYLOAD.withMeta(window.setPart(3).setParts(0).build()), KeyMode.NONE);
+                write(PAYLOAD.withMeta(window.setPart(3).setParts(0).build()), PayloadKeyMode.NONE);
         assertEquals("3/?", header(early, TensorBatchSerializationSchema.PART));
         ProducerRecord<byte[], byte[]> whole =
-                write(PAYLOAD.withMeta(window.setPart(0).setParts(1).build()), KeyMode.NONE);
+                write(PAYLOAD.withMeta(window.setPart(0).setParts(1).build()), PayloadKeyMode.NONE);
         assertNull(whole.headers().lastHeader(TensorBatchSerializationSchema.PART));
         ProducerRecord<byte[], byte[]> unsplit =
                 write(
                         PAYLOAD.withMeta(PAYLOAD.meta().toBuilder().setPart(0).setParts(0).build()),
-                        KeyMode.NONE);
+                        PayloadKeyMode.NONE);
         assertNull(unsplit.headers().lastHeader(TensorBatchSerializationSchema.PART));
     }
 
     @Test
     void keyNoneIsNoKey() {
-        assertNull(write(PAYLOAD, KeyMode.NONE).key());
+        assertNull(write(PAYLOAD, PayloadKeyMode.NONE).key());
     }
 
     @Test
     void keySourcePartitionIsTheFirstSourceRange() {
         assertArrayEquals(
                 "in-4".getBytes(StandardCharsets.UTF_8),
-                write(PAYLOAD, KeyMode.SOURCE_PARTITION).key());
+                write(PAYLOAD, PayloadKeyMode.SOURCE_PARTITION).key());
         EncodedTensorBatch noSources =
                 PAYLOAD.withMeta(PAYLOAD.meta().toBuilder().clearSources().build());
-        assertNull(write(noSources, KeyMode.SOURCE_PARTITION).key());
+        assertNull(write(noSources, PayloadKeyMode.SOURCE_PARTITION).key());
     }
 
     @Test
     void keyBatchKeyIsTheGroupingKeyByteForByte() {
-        assertArrayEquals(GROUP, write(PAYLOAD, KeyMode.BATCH_KEY).key());
-        assertNull(write(PAYLOAD.withKey(null), KeyMode.BATCH_KEY).key());
+        assertArrayEquals(GROUP, write(PAYLOAD, PayloadKeyMode.BATCH_KEY).key());
+        assertNull(write(PAYLOAD.withKey(null), PayloadKeyMode.BATCH_KEY).key());
     }
 }

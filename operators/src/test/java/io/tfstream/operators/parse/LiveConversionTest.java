@@ -13,15 +13,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.SchemaCompatibility;
+import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.convert.ConvertFeatures;
 import io.tfstream.convert.ConvertOptions;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.convert.ConvertSettings;
-import io.tfstream.operators.deadletter.DeadLetter;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
-import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.source.SourceRecord;
-import io.tfstream.operators.validation.ValidationOutput;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
@@ -73,7 +74,7 @@ class LiveConversionTest {
         return specSettings(spec)
                 .withTensorBatches(SchemaFingerprint.of(spec, "spec.json"), Integer.MAX_VALUE)
                 .withSchemaUpdates(
-                        polling(file, SchemaUpdates.Compatibility.ANY).withConversion(conversion));
+                        polling(file, SchemaCompatibility.ANY).withConversion(conversion));
     }
 
     private static ConvertSettings conversion(InputFormat format, String avsc) {
@@ -211,7 +212,7 @@ class LiveConversionTest {
         Files.write(file, specJson(V1_PLUS_W));
         ParseSettings s =
                 specSettings(Files.readAllBytes(file))
-                        .withSchemaUpdates(polling(file, SchemaUpdates.Compatibility.ANY));
+                        .withSchemaUpdates(polling(file, SchemaCompatibility.ANY));
         List<ValidationOutput> alerts = new ArrayList<>();
         try (LiveSchema live = new LiveSchema(s, "job")) {
             live.keyedBy("w");

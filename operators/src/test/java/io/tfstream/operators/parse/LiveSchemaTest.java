@@ -17,11 +17,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.SchemaCompatibility;
+import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
-import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.source.SourceRecord;
-import io.tfstream.operators.validation.ValidationOutput;
 import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.RecordBatch;
@@ -88,7 +90,7 @@ class LiveSchemaTest {
     private static final byte[] ONLY_X = int64Example(Map.of("x", 1L));
     private static final byte[] X_AND_Z = int64Example(Map.of("x", 2L, "z", 3L));
 
-    private ParseSettings settings(Path file, SchemaUpdates.Compatibility c) throws Exception {
+    private ParseSettings settings(Path file, SchemaCompatibility c) throws Exception {
         return specSettings(Files.readAllBytes(file))
                 .withTensorBatches(fingerprint(V1), Integer.MAX_VALUE)
                 .withSchemaUpdates(polling(file, c));
@@ -140,7 +142,7 @@ class LiveSchemaTest {
         Path file = dir.resolve("spec.json");
         Files.write(file, specJson(V1));
         OperatorSubtaskState state;
-        try (var h = harness(settings(file, SchemaUpdates.Compatibility.ANY))) {
+        try (var h = harness(settings(file, SchemaCompatibility.ANY))) {
             h.open();
             feed(h, 0);
             h.prepareSnapshotPreBarrier(1);
@@ -175,7 +177,7 @@ class LiveSchemaTest {
         // The file goes back to V1, yet a restore parses with the checkpoint's V2 until the
         // poller's change is taken up at a barrier.
         Files.write(file, specJson(V1));
-        try (var h = harness(settings(file, SchemaUpdates.Compatibility.ANY))) {
+        try (var h = harness(settings(file, SchemaCompatibility.ANY))) {
             h.initializeState(state);
             h.open();
             assertEquals(fingerprint(V2), inForce(h));
@@ -190,7 +192,7 @@ class LiveSchemaTest {
     void aRefusedSchemaGivesOneAlertAndChangesNothing() throws Exception {
         Path file = dir.resolve("spec.json");
         Files.write(file, specJson(V1));
-        try (var h = harness(settings(file, SchemaUpdates.Compatibility.BACKWARD))) {
+        try (var h = harness(settings(file, SchemaCompatibility.BACKWARD))) {
             h.open();
             Files.write(file, "{ not json".getBytes(StandardCharsets.UTF_8));
             long cp = 0;
@@ -249,8 +251,7 @@ class LiveSchemaTest {
                                 EventTimeSettings.feature("y", EventTimeSettings.Unit.MILLIS),
                                 DeadLetterGuard.off())
                         .withSchemaUpdates(
-                                new SchemaUpdates(
-                                        file.toString(), 1000, SchemaUpdates.Compatibility.ANY));
+                                new SchemaUpdates(file.toString(), 1000, SchemaCompatibility.ANY));
         List<ValidationOutput> alerts = new ArrayList<>();
         LiveSchema live = new LiveSchema(s, "job");
         byte[] v2 = specJson(V2);

@@ -2,10 +2,12 @@ package io.tfstream.operators.parse;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.SchemaCompatibility;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.FeatureSpecs;
@@ -67,7 +69,7 @@ public final class LiveSchemaTesting {
     }
 
     /** Updates polling {@code file} every 5 ms. */
-    public static SchemaUpdates polling(Path file, SchemaUpdates.Compatibility c) {
+    public static SchemaUpdates polling(Path file, SchemaCompatibility c) {
         return new SchemaUpdates(file.toUri().toString(), 5, c);
     }
 

@@ -2,10 +2,11 @@ package io.tfstream.operators.shards;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.SkewAction;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
-import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,7 +86,7 @@ class BucketSkewGuardTest {
 
     @Test
     void deadLettersAndCountsRecordsBeyondTheSkewEitherWay() throws Exception {
-        try (var h = harness(new BucketSkewGuard(WEEK, BucketSkewGuard.Action.DEAD_LETTER))) {
+        try (var h = harness(new BucketSkewGuard(WEEK, SkewAction.DEAD_LETTER))) {
             feed(h);
             List<Long> passed = new ArrayList<>();
             h.extractOutputValues().forEach(r -> passed.add(r.offset()));
@@ -104,7 +105,7 @@ class BucketSkewGuardTest {
 
     @Test
     void passesEveryRecordThroughUnchangedAndCountsTheSkewedOnes() throws Exception {
-        try (var h = harness(new BucketSkewGuard(WEEK, BucketSkewGuard.Action.PROCESSING_TIME))) {
+        try (var h = harness(new BucketSkewGuard(WEEK, SkewAction.PROCESSING_TIME))) {
             feed(h);
             List<String> passed = new ArrayList<>();
             for (Object o : h.getOutput()) {
@@ -129,7 +130,7 @@ class BucketSkewGuardTest {
 
     @Test
     void extremeTimestampsAreSkewedNotOverflowed() throws Exception {
-        try (var h = harness(new BucketSkewGuard(WEEK, BucketSkewGuard.Action.PROCESSING_TIME))) {
+        try (var h = harness(new BucketSkewGuard(WEEK, SkewAction.PROCESSING_TIME))) {
             h.processElement(new StreamRecord<>(record(1), Long.MIN_VALUE));
             h.processElement(new StreamRecord<>(record(2), Long.MAX_VALUE));
             assertEquals(2, h.extractOutputValues().size());

@@ -3,10 +3,11 @@ package io.tfstream.operators.shards;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
-import io.tfstream.operators.deadletter.DeadLetterReason;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +27,7 @@ class LateBucketGuardTest {
     private static final Duration DELAY = Duration.ofMinutes(1);
 
     private static OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> harness(
-            LateBucketGuard.Action action) throws Exception {
+            LateBucketAction action) throws Exception {
         OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h =
                 new OneInputStreamOperatorTestHarness<>(
                         new ProcessOperator<>(
@@ -61,7 +62,7 @@ class LateBucketGuardTest {
 
     @Test
     void lateRecordsAreWrittenByDefault() throws Exception {
-        try (var h = harness(LateBucketGuard.Action.WRITE)) {
+        try (var h = harness(LateBucketAction.WRITE)) {
             feed(h);
             assertEquals(List.of(1L, 2L, 3L, 4L), offsets(h.extractOutputValues()));
             assertTrue(h.getSideOutput(DeadLetterOutput.TAG) == null);
@@ -70,7 +71,7 @@ class LateBucketGuardTest {
 
     @Test
     void lateRecordsCanBeDeadLettered() throws Exception {
-        try (var h = harness(LateBucketGuard.Action.DEAD_LETTER)) {
+        try (var h = harness(LateBucketAction.DEAD_LETTER)) {
             feed(h);
             assertEquals(List.of(1L, 2L, 4L), offsets(h.extractOutputValues()));
             List<DeadLetter> late =

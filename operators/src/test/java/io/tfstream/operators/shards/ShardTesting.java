@@ -1,5 +1,6 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.api.model.LostShardAction;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.shards.ShardStats;
 import io.tfstream.tfrecord.Compression;
@@ -17,7 +18,7 @@ final class ShardTesting {
 
     static ShardSettings settings(
             Path base, Compression c, long targetSize, Duration maxAge, boolean markers) {
-        return settings(base, c, targetSize, maxAge, markers, LostShards.Action.FAIL);
+        return settings(base, c, targetSize, maxAge, markers, LostShardAction.FAIL);
     }
 
     static ShardSettings settings(
@@ -26,7 +27,7 @@ final class ShardTesting {
             long targetSize,
             Duration maxAge,
             boolean markers,
-            LostShards.Action onLostShard) {
+            LostShardAction onLostShard) {
         String uri = base.toUri().toString();
         return new ShardSettings(
                 uri,

@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.shards.store.ShardName;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
@@ -309,7 +310,7 @@ class ShardWriterTest {
                         1 << 30,
                         Duration.ofHours(1),
                         false,
-                        LostShards.Action.DROP);
+                        LostShardAction.DROP);
         org.apache.flink.metrics.groups.UnregisteredMetricsGroup metrics =
                 new org.apache.flink.metrics.groups.UnregisteredMetricsGroup();
         CountingGroup lostMetrics = new CountingGroup();

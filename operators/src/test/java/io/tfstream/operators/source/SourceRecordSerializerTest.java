@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.operators.deadletter.DeadLetter;
-import io.tfstream.operators.deadletter.DeadLetterReason;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterSerializer;
 import io.tfstream.operators.parse.TensorBatchSerializer;
 import io.tfstream.proto.v1.SourceRange;

@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
-import io.tfstream.operators.deadletter.DeadLetterReason;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.ParseSettings;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.payload.EncodedTensorBatch;
 import io.tfstream.proto.v1.TensorBatch;

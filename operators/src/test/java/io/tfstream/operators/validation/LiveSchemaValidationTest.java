@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.model.SchemaCompatibility;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.LiveSchema;
 import io.tfstream.operators.parse.LiveSchemaTesting;
 import io.tfstream.operators.parse.ParseSettings;
-import io.tfstream.operators.parse.SchemaUpdates;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.validation.ValidationSchema;
 import io.tfstream.validation.WindowAccumulatorSerializer;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +50,7 @@ class LiveSchemaValidationTest {
         ParseSettings s =
                 ValidationFixtures.parse(
                                 v, new String(v.schemaBytes(), StandardCharsets.UTF_8), 100, false)
-                        .withSchemaUpdates(polling(file, SchemaUpdates.Compatibility.ANY));
+                        .withSchemaUpdates(polling(file, SchemaCompatibility.ANY));
         var h = LiveSchemaTesting.harness(s);
         h.open();
         return h;

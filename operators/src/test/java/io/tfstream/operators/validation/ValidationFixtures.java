@@ -1,6 +1,6 @@
 package io.tfstream.operators.validation;
 
-import io.tfstream.operators.source.SourceRecord;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.testing.ProtoFeatures;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +52,7 @@ final class ValidationFixtures {
                         io.tfstream.parse.ParseLimits.defaults(),
                         new io.tfstream.operators.parse.BatchTriggers(
                                 maxRecords, 1 << 20, java.time.Duration.ofHours(1)),
-                        io.tfstream.operators.parse.EventTimeSettings.kafkaTimestamp(),
+                        io.tfstream.api.model.EventTimeSettings.kafkaTimestamp(),
                         guard)
                 .withTensorBatches("fp", 1 << 20)
                 .withValidation(v, 0);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.model.ValidationOutput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;

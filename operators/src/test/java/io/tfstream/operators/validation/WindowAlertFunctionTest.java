@@ -7,6 +7,7 @@ import static io.tfstream.operators.validation.ValidationFixtures.summary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.validation.RecordRef;
 import io.tfstream.validation.RecordResult;
 import io.tfstream.validation.RecordValidator;

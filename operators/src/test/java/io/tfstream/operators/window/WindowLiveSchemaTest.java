@@ -6,12 +6,15 @@ import static io.tfstream.operators.parse.LiveSchemaTesting.specSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.operators.deadletter.DeadLetter;
+import io.tfstream.api.model.BatchKeySelector;
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.SchemaCompatibility;
+import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.WindowSettings;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.parse.SchemaUpdates;
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.RecordBatch;
@@ -90,8 +93,7 @@ class WindowLiveSchemaTest {
                 specSettings(specJson(V1))
                         .withTensorBatches(fingerprint(V1), 1 << 20)
                         .withSchemaUpdates(
-                                new SchemaUpdates(
-                                        file.toString(), 5, SchemaUpdates.Compatibility.ANY));
+                                new SchemaUpdates(file.toString(), 5, SchemaCompatibility.ANY));
         WindowBatchParseOperator op =
                 new WindowBatchParseOperator(
                         s,

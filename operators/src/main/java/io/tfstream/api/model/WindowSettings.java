@@ -1,4 +1,4 @@
-package io.tfstream.operators.window;
+package io.tfstream.api.model;
 
 import java.io.Serializable;
 

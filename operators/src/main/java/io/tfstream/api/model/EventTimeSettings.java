@@ -1,4 +1,4 @@
-package io.tfstream.operators.parse;
+package io.tfstream.api.model;
 
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;

@@ -1,6 +1,5 @@
-package io.tfstream.operators.window;
+package io.tfstream.api.model;
 
-import io.tfstream.operators.source.SourceRecord;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.ParsedBatch;

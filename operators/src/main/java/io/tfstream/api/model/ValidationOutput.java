@@ -1,4 +1,4 @@
-package io.tfstream.operators.validation;
+package io.tfstream.api.model;
 
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package io.tfstream.operators.deadletter;
+package io.tfstream.api.model;
 
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParseLimitException;

@@ -1,6 +1,5 @@
-package io.tfstream.operators.deadletter;
+package io.tfstream.api.model;
 
-import io.tfstream.operators.source.SourceRecord;
 import java.util.Objects;
 
 /**

@@ -1,4 +1,4 @@
-package io.tfstream.operators.source;
+package io.tfstream.api.model;
 
 import java.util.Arrays;
 import java.util.Objects;

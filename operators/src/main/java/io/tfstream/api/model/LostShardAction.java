@@ -1,0 +1,7 @@
+package io.tfstream.api.model;
+
+/** {@code shards.on-lost-shard}. */
+public enum LostShardAction {
+    FAIL,
+    DROP
+}

@@ -1,0 +1,9 @@
+package io.tfstream.api.model;
+
+/** What damage in a file does. */
+public enum OnCorruption {
+    /** The region goes to the dead-letter output; reading resumes after it. */
+    DEAD_LETTER,
+    /** The job fails (no restart: the file would fail again). */
+    FAIL
+}
