@@ -156,8 +156,14 @@ final class ValidateCommand implements Callable<Integer> {
             err.println("tfstream validate: " + e.getMessage());
             return ExitCodes.USAGE;
         }
-        if (minDriftExamples < 0) {
-            err.println("tfstream validate: --min-drift-examples must not be negative");
+        try {
+            // the check of the job's validation.min-drift-examples
+            io.tfstream.api.options.ValidationOptions.OPTIONS.check(
+                    io.tfstream.api.options.ValidationOptions.MIN_DRIFT_EXAMPLES,
+                    minDriftExamples,
+                    "--min-drift-examples");
+        } catch (IllegalArgumentException e) {
+            err.println("tfstream validate: " + e.getMessage());
             return ExitCodes.USAGE;
         }
         SeverityPolicy severity;

@@ -1,6 +1,7 @@
 package io.tfstream.api;
 
 import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.options.DeadLetterOptions;
 import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 
@@ -19,7 +20,8 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
  */
 public final class DeadLetterSink extends TfstreamKafkaSinkBuilder<DeadLetter, DeadLetterSink> {
     /** Bytes of UTF-8 the error message header keeps by default. */
-    public static final int DEFAULT_MAX_ERROR_BYTES = 1024;
+    public static final int DEFAULT_MAX_ERROR_BYTES =
+            DeadLetterOptions.MAX_ERROR_BYTES.defaultValue();
 
     private String schemaFingerprint = "";
     private int maxErrorBytes = DEFAULT_MAX_ERROR_BYTES;
@@ -53,7 +55,8 @@ public final class DeadLetterSink extends TfstreamKafkaSinkBuilder<DeadLetter, D
     @Override
     void checkFormat() {
         check(schemaFingerprint != null, "schemaFingerprint must be set (it was set to null)");
-        check(maxErrorBytes >= 0, "maxErrorBytes must be >= 0, got " + maxErrorBytes);
+        DeadLetterOptions.OPTIONS.check(
+                DeadLetterOptions.MAX_ERROR_BYTES, maxErrorBytes, "maxErrorBytes");
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.tfstream.api;
 
 import io.tfstream.api.model.PayloadKeyMode;
+import io.tfstream.api.options.PayloadOptions;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 import io.tfstream.payload.EncodedTensorBatch;
 import java.util.Properties;
@@ -37,7 +38,7 @@ public final class TensorPayloadSink
 
     private static final long MAX_MAX_MESSAGE_BYTES = Integer.MAX_VALUE - 8;
 
-    private PayloadKeyMode keyMode = PayloadKeyMode.NONE;
+    private PayloadKeyMode keyMode = PayloadOptions.KEY.defaultValue();
     private long maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
 
     private TensorPayloadSink(String bootstrapServers, String topic) {

@@ -2,6 +2,7 @@ package io.tfstream.api;
 
 import io.tfstream.api.model.OnCorruption;
 import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.options.FileSourceOptions;
 import io.tfstream.operators.files.FilePaths;
 import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.tfrecord.TfRecordReadOptions;
@@ -21,7 +22,7 @@ public final class TfRecordFileSource {
     public static final int DEFAULT_CORRUPT_BYTES_KEPT = 64 << 10;
 
     private final List<String> paths;
-    private OnCorruption onCorruption = OnCorruption.DEAD_LETTER;
+    private OnCorruption onCorruption = FileSourceOptions.ON_CORRUPTION.defaultValue();
     private int maxRecordLength = TfRecordReadOptions.DEFAULT_MAX_RECORD_LENGTH;
     private int corruptBytesKept = DEFAULT_CORRUPT_BYTES_KEPT;
     private Duration discoveryInterval;

@@ -3,6 +3,7 @@ package io.tfstream.api;
 import io.tfstream.api.model.LateBucketAction;
 import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.model.SkewAction;
+import io.tfstream.api.options.ShardOptions;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardSettings;
@@ -13,8 +14,8 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Settings of {@link TfRecordShards}, with the defaults of {@code tfstream run}'s {@code shards.*}
@@ -39,31 +40,60 @@ public final class TfRecordShardsBuilder {
 
     private final String basePath;
     private ShardStoreFactory storeFactory;
-    private Compression compression = Compression.NONE;
-    private int compressionLevel = 6;
-    private String prefix = "part";
-    private long targetSize = 128L << 20;
-    private Duration maxAge = Duration.ofMinutes(15);
-    private String bucketPattern = "'dt='yyyy-MM-dd/'hour='HH";
-    private ZoneId zone = ZoneOffset.UTC;
+    // defaults: the shards.* options' (ShardOptions)
+    private Compression compression = ShardOptions.COMPRESSION.defaultValue();
+    private int compressionLevel = ShardOptions.COMPRESSION_LEVEL.defaultValue();
+    private String prefix = ShardOptions.PREFIX.defaultValue();
+    private long targetSize = ShardOptions.TARGET_SIZE.defaultValue().getBytes();
+    private Duration maxAge = ShardOptions.MAX_AGE.defaultValue();
+    private String bucketPattern = ShardOptions.BUCKET_PATTERN.defaultValue();
+    private ZoneId zone = ZoneId.of(ShardOptions.ZONE.defaultValue()).normalized();
     private Duration maxBucketSkew;
-    private boolean manifests = true;
+    private boolean manifests = ShardOptions.MANIFESTS.defaultValue();
     private String schemaFingerprint = "";
-    private boolean successMarkers = true;
-    private Duration successDelay = Duration.ofMinutes(1);
-    private LostShardAction onLostShard = LostShardAction.FAIL;
-    private long checkpointBudget = ShardSettings.DEFAULT_CHECKPOINT_BUDGET;
+    private boolean successMarkers = ShardOptions.SUCCESS_MARKERS.defaultValue();
+    private Duration successDelay = ShardOptions.SUCCESS_DELAY.defaultValue();
+    private LostShardAction onLostShard = ShardOptions.ON_LOST_SHARD.defaultValue();
+    private long checkpointBudget = ShardOptions.CHECKPOINT_BUDGET.defaultValue().getBytes();
     private String uid = DEFAULT_UID;
     private String coordinatorUid = DEFAULT_COORDINATOR_UID;
     private String routerUid = DEFAULT_ROUTER_UID;
     private Duration skewGuard;
-    private SkewAction skewAction = SkewAction.DEAD_LETTER;
-    private LateBucketAction lateRecords = LateBucketAction.WRITE;
+    private SkewAction skewAction = ShardOptions.SKEW_ACTION.defaultValue();
+    private LateBucketAction lateRecords = ShardOptions.LATE_RECORDS.defaultValue();
     private String skewGuardUid = DEFAULT_SKEW_GUARD_UID;
     private String lateBucketGuardUid = DEFAULT_LATE_BUCKET_GUARD_UID;
 
     TfRecordShardsBuilder(String basePath) {
         this.basePath = basePath;
+    }
+
+    /**
+     * Takes every {@link ShardOptions} set in {@code config} (keys relative to the stage, e.g.
+     * {@code compression}, {@code target-size}), checked as {@code tfstream run} checks {@code
+     * shards.*}; {@code path} is the builder's base path, and the S3-only options ({@code
+     * part-size}, {@code s3-probe}) belong to the S3 store. Unset options keep their values.
+     *
+     * @throws IllegalArgumentException naming the key of a value out of range
+     */
+    public TfRecordShardsBuilder fromConfig(ReadableConfig config) {
+        ShardOptions.OPTIONS.checkAll(config, "");
+        config.getOptional(ShardOptions.COMPRESSION).ifPresent(this::setCompression);
+        config.getOptional(ShardOptions.COMPRESSION_LEVEL).ifPresent(this::setCompressionLevel);
+        config.getOptional(ShardOptions.PREFIX).ifPresent(this::setPrefix);
+        config.getOptional(ShardOptions.TARGET_SIZE).ifPresent(m -> setTargetSize(m.getBytes()));
+        config.getOptional(ShardOptions.MAX_AGE).ifPresent(this::setMaxAge);
+        config.getOptional(ShardOptions.BUCKET_PATTERN).ifPresent(this::setBucketPattern);
+        config.getOptional(ShardOptions.ZONE).ifPresent(z -> setZone(ZoneId.of(z)));
+        config.getOptional(ShardOptions.MAX_BUCKET_SKEW).ifPresent(this::setMaxBucketSkew);
+        config.getOptional(ShardOptions.MANIFESTS).ifPresent(this::setManifests);
+        config.getOptional(ShardOptions.SUCCESS_MARKERS).ifPresent(this::setSuccessMarkers);
+        config.getOptional(ShardOptions.SUCCESS_DELAY).ifPresent(this::setSuccessDelay);
+        config.getOptional(ShardOptions.LATE_RECORDS).ifPresent(this::setLateRecords);
+        config.getOptional(ShardOptions.ON_LOST_SHARD).ifPresent(this::setOnLostShard);
+        config.getOptional(ShardOptions.CHECKPOINT_BUDGET)
+                .ifPresent(m -> setCheckpointBudget(m.getBytes()));
+        return this;
     }
 
     /**
@@ -211,19 +241,13 @@ public final class TfRecordShardsBuilder {
             throw new IllegalArgumentException("basePath must be a non-empty path or URI");
         }
         check(compression != null, "compression must be set");
-        check(
-                compressionLevel >= 0 && compressionLevel <= 9,
-                "compressionLevel must be 0-9, got " + compressionLevel);
-        check(
-                prefix != null
-                        && !prefix.isEmpty()
-                        && !prefix.startsWith(".")
-                        && !prefix.startsWith("_"),
-                "prefix must be non-empty and not start with '.' or '_', got '" + prefix + "'");
+        ShardOptions.OPTIONS.check(
+                ShardOptions.COMPRESSION_LEVEL, compressionLevel, "compressionLevel");
+        check(prefix != null, "prefix must be set");
+        ShardOptions.OPTIONS.check(ShardOptions.PREFIX, prefix, "prefix");
         check(targetSize >= 1, "targetSize must be positive, got " + targetSize);
-        check(
-                maxAge != null && !maxAge.isNegative() && !maxAge.isZero(),
-                "maxAge must be positive, got " + maxAge);
+        check(maxAge != null, "maxAge must be set");
+        ShardOptions.OPTIONS.check(ShardOptions.MAX_AGE, maxAge, "maxAge");
         check(zone != null, "zone must be set");
         try {
             DateTimeFormatter.ofPattern(bucketPattern).withZone(zone).format(Instant.EPOCH);
@@ -231,9 +255,7 @@ public final class TfRecordShardsBuilder {
             throw new IllegalArgumentException(
                     "bucketPattern '" + bucketPattern + "' is invalid: " + e.getMessage(), e);
         }
-        check(
-                maxBucketSkew == null || (!maxBucketSkew.isNegative() && !maxBucketSkew.isZero()),
-                "maxBucketSkew must be positive, got " + maxBucketSkew);
+        ShardOptions.OPTIONS.check(ShardOptions.MAX_BUCKET_SKEW, maxBucketSkew, "maxBucketSkew");
         check(schemaFingerprint != null, "schemaFingerprint must be set");
         check(
                 !successMarkers || manifests,

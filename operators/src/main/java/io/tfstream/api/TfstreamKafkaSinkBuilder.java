@@ -1,5 +1,6 @@
 package io.tfstream.api;
 
+import io.tfstream.api.options.KafkaSinkOptions;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -17,7 +18,8 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
  */
 public abstract class TfstreamKafkaSinkBuilder<T, B extends TfstreamKafkaSinkBuilder<T, B>> {
     /** The producer's {@code transaction.timeout.ms} by default, as {@code tfstream run}'s. */
-    public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(10);
+    public static final Duration DEFAULT_TRANSACTION_TIMEOUT =
+            KafkaSinkOptions.TRANSACTION_TIMEOUT.defaultValue();
 
     private final String bootstrapServers;
     private final String topic;

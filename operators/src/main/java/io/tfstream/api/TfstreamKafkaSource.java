@@ -1,6 +1,7 @@
 package io.tfstream.api;
 
 import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.options.KafkaSourceOptions;
 import io.tfstream.operators.source.SourceRecordDeserializer;
 import java.util.List;
 import java.util.Properties;
@@ -27,7 +28,7 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
  */
 public final class TfstreamKafkaSource {
     /** The consumer group by default. */
-    public static final String DEFAULT_GROUP_ID = "tfstream";
+    public static final String DEFAULT_GROUP_ID = KafkaSourceOptions.GROUP_ID.defaultValue();
 
     private String bootstrapServers;
     private List<String> topics;

@@ -4,6 +4,9 @@ import io.tfstream.api.model.BatchKeySelector;
 import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.model.SchemaCompatibility;
 import io.tfstream.api.model.WindowSettings;
+import io.tfstream.api.options.BatchOptions;
+import io.tfstream.api.options.ParseOptions;
+import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchTriggers;
@@ -17,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Settings of a {@link TfstreamParse}. Only the schema is required; everything else has the
@@ -69,6 +73,25 @@ public final class TfstreamParseBuilder {
         } catch (IOException e) {
             throw new UncheckedIOException("schema: cannot read " + file, e);
         }
+    }
+
+    /**
+     * Takes the parse limits ({@link ParseOptions}), {@link SchemaOptions#LEGACY_DEFAULTS} and the
+     * count-batch triggers ({@link BatchOptions#MAX_RECORDS}, {@code MAX_BYTES}, {@code MAX_DELAY})
+     * set in {@code config}, keys relative to the stage ({@code max-record-bytes}, {@code
+     * legacy-defaults}, {@code max-records}), checked as {@code tfstream run} checks them. Unset
+     * options keep their values.
+     *
+     * @throws IllegalArgumentException naming the key of a value out of range
+     */
+    public TfstreamParseBuilder fromConfig(ReadableConfig config) {
+        setLimits(ParseOptions.limits(config, ""));
+        config.getOptional(SchemaOptions.LEGACY_DEFAULTS).ifPresent(this::setLegacyDefaults);
+        BatchOptions.OPTIONS.checkAll(config, "");
+        config.getOptional(BatchOptions.MAX_RECORDS).ifPresent(this::setMaxRecords);
+        config.getOptional(BatchOptions.MAX_BYTES).ifPresent(m -> setMaxBytes(m.getBytes()));
+        config.getOptional(BatchOptions.MAX_DELAY).ifPresent(this::setMaxDelay);
+        return this;
     }
 
     /** Fixed-length features without a default take TF's legacy zero default (default false). */
@@ -216,15 +239,6 @@ public final class TfstreamParseBuilder {
         require(limits, "limits");
         require(eventTime, "eventTime");
         require(guard, "deadLetterGuard");
-        if (maxRecords < 1) {
-            throw new IllegalArgumentException("maxRecords must be >= 1, got " + maxRecords);
-        }
-        if (maxBytes < 1) {
-            throw new IllegalArgumentException("maxBytes must be >= 1, got " + maxBytes);
-        }
-        if (maxDelay == null || maxDelay.isNegative() || maxDelay.isZero()) {
-            throw new IllegalArgumentException("maxDelay must be positive, got " + maxDelay);
-        }
         BatchTriggers triggers = new BatchTriggers(maxRecords, maxBytes, maxDelay);
         ParseSettings settings =
                 new ParseSettings(

@@ -6,7 +6,6 @@ import io.tfstream.operators.validation.WindowPartial;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.validation.SchemaLintException;
 import io.tfstream.validation.SeverityPolicy;
-import io.tfstream.validation.ValidationOptions;
 import io.tfstream.validation.ValidationSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,7 +32,8 @@ public final class TfstreamValidationBuilder {
     public static final String DEFAULT_JOB_NAME = "tfstream";
 
     /** The validation window by default. */
-    public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(1);
+    public static final Duration DEFAULT_WINDOW =
+            io.tfstream.api.options.ValidationOptions.WINDOW.defaultValue();
 
     private byte[] schema;
     private String schemaFileName;
@@ -41,7 +41,8 @@ public final class TfstreamValidationBuilder {
     private String environment;
     private Duration window = DEFAULT_WINDOW;
     private int splits = 1;
-    private long minDriftExamples = ValidationOptions.DEFAULT_MIN_DRIFT_EXAMPLES;
+    private long minDriftExamples =
+            io.tfstream.api.options.ValidationOptions.MIN_DRIFT_EXAMPLES.defaultValue();
     private ValidationActions actions = ValidationActions.passAll();
     private List<String> severityOverrides = List.of();
     private String jobName = DEFAULT_JOB_NAME;
@@ -175,7 +176,10 @@ public final class TfstreamValidationBuilder {
                 window != null && window.toMillis() >= 1,
                 "window must be at least 1 ms, got " + window);
         check(splits >= 1, "splits must be positive, got " + splits);
-        check(minDriftExamples >= 0, "minDriftExamples must be >= 0, got " + minDriftExamples);
+        io.tfstream.api.options.ValidationOptions.OPTIONS.check(
+                io.tfstream.api.options.ValidationOptions.MIN_DRIFT_EXAMPLES,
+                minDriftExamples,
+                "minDriftExamples");
         check(actions != null, "actions must be set (it was set to null)");
         check(severityOverrides != null, "severityOverrides must be set (it was set to null)");
         try {

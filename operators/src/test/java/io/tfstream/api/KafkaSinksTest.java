@@ -100,54 +100,53 @@ class KafkaSinksTest {
 
     @Test
     void badSettingsAreNamed() {
-        assertTrue(
-                failure(TensorPayloadSink.kafka(" ", "t").setTransactionalIdPrefix("x"))
-                        .startsWith("bootstrapServers"));
-        assertTrue(
-                failure(DeadLetterSink.kafka("b:1", "").setTransactionalIdPrefix("x"))
-                        .startsWith("topic"));
-        assertTrue(
+        BuilderErrors.assertNamed(
+                failure(TensorPayloadSink.kafka(" ", "t").setTransactionalIdPrefix("x")),
+                "bootstrapServers");
+        BuilderErrors.assertNamed(
+                failure(DeadLetterSink.kafka("b:1", "").setTransactionalIdPrefix("x")), "topic");
+        BuilderErrors.assertNamed(
                 failure(
-                                AcceptedRecordSink.kafka("b:1", "t")
-                                        .setTransactionalIdPrefix("x")
-                                        .setTransactionTimeout(Duration.ZERO))
-                        .startsWith("transactionTimeout"));
-        assertTrue(
+                        AcceptedRecordSink.kafka("b:1", "t")
+                                .setTransactionalIdPrefix("x")
+                                .setTransactionTimeout(Duration.ZERO)),
+                "transactionTimeout");
+        BuilderErrors.assertNamed(
                 failure(
-                                ValidationAlertSink.kafka("b:1", "t")
-                                        .setTransactionalIdPrefix("x")
-                                        .setDeliveryGuarantee(null))
-                        .startsWith("deliveryGuarantee"));
-        assertTrue(
+                        ValidationAlertSink.kafka("b:1", "t")
+                                .setTransactionalIdPrefix("x")
+                                .setDeliveryGuarantee(null)),
+                "deliveryGuarantee");
+        BuilderErrors.assertNamed(
                 failure(
-                                TensorPayloadSink.kafka("b:1", "t")
-                                        .setTransactionalIdPrefix("x")
-                                        .setMaxMessageBytes(1000))
-                        .startsWith("maxMessageBytes"));
-        assertTrue(
+                        TensorPayloadSink.kafka("b:1", "t")
+                                .setTransactionalIdPrefix("x")
+                                .setMaxMessageBytes(1000)),
+                "maxMessageBytes");
+        BuilderErrors.assertNamed(
                 failure(
-                                TensorPayloadSink.kafka("b:1", "t")
-                                        .setTransactionalIdPrefix("x")
-                                        .setKeyMode(null))
-                        .startsWith("keyMode"));
-        assertTrue(
+                        TensorPayloadSink.kafka("b:1", "t")
+                                .setTransactionalIdPrefix("x")
+                                .setKeyMode(null)),
+                "keyMode");
+        BuilderErrors.assertNamed(
                 failure(
-                                DeadLetterSink.kafka("b:1", "t")
-                                        .setTransactionalIdPrefix("x")
-                                        .setMaxErrorBytes(-1))
-                        .startsWith("maxErrorBytes"));
-        assertTrue(
+                        DeadLetterSink.kafka("b:1", "t")
+                                .setTransactionalIdPrefix("x")
+                                .setMaxErrorBytes(-1)),
+                "maxErrorBytes");
+        BuilderErrors.assertNamed(
                 failure(
-                                DeadLetterSink.kafka("b:1", "t")
-                                        .setTransactionalIdPrefix("x")
-                                        .setSchemaFingerprint(null))
-                        .startsWith("schemaFingerprint"));
-        assertTrue(
+                        DeadLetterSink.kafka("b:1", "t")
+                                .setTransactionalIdPrefix("x")
+                                .setSchemaFingerprint(null)),
+                "schemaFingerprint");
+        BuilderErrors.assertNamed(
                 failure(
-                                AcceptedRecordSink.kafka("b:1", "t")
-                                        .setTransactionalIdPrefix("x")
-                                        .setProperties(null))
-                        .startsWith("properties"));
+                        AcceptedRecordSink.kafka("b:1", "t")
+                                .setTransactionalIdPrefix("x")
+                                .setProperties(null)),
+                "properties");
     }
 
     private static String header(ProducerRecord<byte[], byte[]> r, String name) {

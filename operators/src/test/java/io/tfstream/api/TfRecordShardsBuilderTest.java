@@ -78,39 +78,39 @@ class TfRecordShardsBuilderTest {
     @Test
     void badSettingsAreNamed() {
         TfRecordShardsBuilder b = TfRecordShards.builder("/tmp/shards");
-        assertTrue(failure(TfRecordShards.builder("")).startsWith("basePath"));
-        assertTrue(failure(b.setCompressionLevel(10)).startsWith("compressionLevel"));
+        BuilderErrors.assertNamed(failure(TfRecordShards.builder("")), "basePath");
+        BuilderErrors.assertNamed(failure(b.setCompressionLevel(10)), "compressionLevel");
         b = TfRecordShards.builder("/tmp/shards");
-        assertTrue(failure(b.setPrefix("_x")).startsWith("prefix"));
+        BuilderErrors.assertNamed(failure(b.setPrefix("_x")), "prefix");
         b = TfRecordShards.builder("/tmp/shards");
-        assertTrue(failure(b.setTargetSize(0)).startsWith("targetSize"));
+        BuilderErrors.assertNamed(failure(b.setTargetSize(0)), "targetSize");
         b = TfRecordShards.builder("/tmp/shards");
-        assertTrue(failure(b.setMaxAge(Duration.ZERO)).startsWith("maxAge"));
+        BuilderErrors.assertNamed(failure(b.setMaxAge(Duration.ZERO)), "maxAge");
         b = TfRecordShards.builder("/tmp/shards");
-        assertTrue(failure(b.setBucketPattern("'unclosed")).startsWith("bucketPattern"));
+        BuilderErrors.assertNamed(failure(b.setBucketPattern("'unclosed")), "bucketPattern");
         b = TfRecordShards.builder("/tmp/shards");
-        assertTrue(failure(b.setManifests(false)).startsWith("successMarkers"));
+        BuilderErrors.assertNamed(failure(b.setManifests(false)), "successMarkers");
         b = TfRecordShards.builder("/tmp/shards");
-        assertTrue(failure(b.setSuccessDelay(Duration.ofSeconds(-1))).startsWith("successDelay"));
+        BuilderErrors.assertNamed(
+                failure(b.setSuccessDelay(Duration.ofSeconds(-1))), "successDelay");
         b = TfRecordShards.builder("/tmp/shards");
-        assertTrue(failure(b.setMaxBucketSkew(Duration.ZERO)).startsWith("maxBucketSkew"));
+        BuilderErrors.assertNamed(failure(b.setMaxBucketSkew(Duration.ZERO)), "maxBucketSkew");
     }
 
     @Test
     void guardsAreNamedAndBadGuardSettingsToo() {
-        assertTrue(
+        BuilderErrors.assertNamed(
                 failure(
-                                TfRecordShards.builder("/tmp/shards")
-                                        .setSkewGuard(Duration.ZERO, SkewAction.DEAD_LETTER))
-                        .startsWith("skewGuard"));
-        assertTrue(
+                        TfRecordShards.builder("/tmp/shards")
+                                .setSkewGuard(Duration.ZERO, SkewAction.DEAD_LETTER)),
+                "skewGuard");
+        BuilderErrors.assertNamed(
                 failure(
-                                TfRecordShards.builder("/tmp/shards")
-                                        .setSkewGuard(Duration.ofDays(1), null))
-                        .startsWith("skewGuard"));
-        assertTrue(
-                failure(TfRecordShards.builder("/tmp/shards").setLateRecords(null))
-                        .startsWith("lateRecords"));
+                        TfRecordShards.builder("/tmp/shards")
+                                .setSkewGuard(Duration.ofDays(1), null)),
+                "skewGuard");
+        BuilderErrors.assertNamed(
+                failure(TfRecordShards.builder("/tmp/shards").setLateRecords(null)), "lateRecords");
         assertTrue(
                 failure(TfRecordShards.builder("/tmp/shards").setGuardUids("", "l"))
                         .startsWith("guard uids"));

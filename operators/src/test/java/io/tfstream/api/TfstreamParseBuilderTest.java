@@ -103,26 +103,26 @@ class TfstreamParseBuilderTest {
 
     @Test
     void badSettingsAreNamed() {
-        assertTrue(failure(seed().setMaxRecords(0)).startsWith("maxRecords"));
-        assertTrue(failure(seed().setMaxBytes(0)).startsWith("maxBytes"));
-        assertTrue(failure(seed().setMaxDelay(Duration.ZERO)).startsWith("maxDelay"));
-        assertTrue(failure(seed().setTensorBatches("fp", 10)).startsWith("tensorBatches"));
-        assertTrue(failure(seed().setLimits(null)).startsWith("limits"));
-        assertTrue(failure(seed().setDeadLetterGuard(null)).startsWith("deadLetterGuard"));
-        assertTrue(failure(seed().setUid("")).startsWith("uid"));
-        assertTrue(
+        BuilderErrors.assertNamed(failure(seed().setMaxRecords(0)), "maxRecords");
+        BuilderErrors.assertNamed(failure(seed().setMaxBytes(0)), "maxBytes");
+        BuilderErrors.assertNamed(failure(seed().setMaxDelay(Duration.ZERO)), "maxDelay");
+        BuilderErrors.assertNamed(failure(seed().setTensorBatches("fp", 10)), "tensorBatches");
+        BuilderErrors.assertNamed(failure(seed().setLimits(null)), "limits");
+        BuilderErrors.assertNamed(failure(seed().setDeadLetterGuard(null)), "deadLetterGuard");
+        BuilderErrors.assertNamed(failure(seed().setUid("")), "uid");
+        BuilderErrors.assertNamed(
                 failure(
-                                seed().setEventTime(
-                                                EventTimeSettings.feature(
-                                                        "ts", EventTimeSettings.Unit.MILLIS))
-                                        .setEventTimeWindows(
-                                                new WindowSettings(
-                                                        60_000,
-                                                        0,
-                                                        WindowSettings.LateRecords.DEAD_LETTER,
-                                                        1 << 20),
-                                                BatchKeySelector.sourcePartition()))
-                        .startsWith("eventTimeWindows"));
+                        seed().setEventTime(
+                                        EventTimeSettings.feature(
+                                                "ts", EventTimeSettings.Unit.MILLIS))
+                                .setEventTimeWindows(
+                                        new WindowSettings(
+                                                60_000,
+                                                0,
+                                                WindowSettings.LateRecords.DEAD_LETTER,
+                                                1 << 20),
+                                        BatchKeySelector.sourcePartition())),
+                "eventTimeWindows");
     }
 
     @Test

@@ -90,20 +90,19 @@ class TfstreamValidationTest {
 
     @Test
     void badSettingsAreNamed() {
-        assertTrue(failure(schema().setWindow(Duration.ZERO)).startsWith("window"));
-        assertTrue(failure(schema().setSplits(0)).startsWith("splits"));
-        assertTrue(failure(schema().setMinDriftExamples(-1)).startsWith("minDriftExamples"));
-        assertTrue(failure(schema().setActions(null)).startsWith("actions"));
-        assertTrue(
-                failure(schema().setSeverityOverrides(List.of("NOPE")))
-                        .startsWith("severityOverrides"));
-        assertTrue(failure(schema().setJobName("")).startsWith("jobName"));
-        assertTrue(failure(schema().setLimits(null)).startsWith("limits"));
-        assertTrue(failure(schema().setLag(Duration.ofSeconds(-1))).startsWith("lag"));
-        assertTrue(failure(schema().setUids("", "t")).startsWith("uids"));
-        assertTrue(
-                failure(TfstreamValidation.builder().setSchema(new byte[] {1, 2}, "schema.pb"))
-                        .startsWith("schema"));
+        BuilderErrors.assertNamed(failure(schema().setWindow(Duration.ZERO)), "window");
+        BuilderErrors.assertNamed(failure(schema().setSplits(0)), "splits");
+        BuilderErrors.assertNamed(failure(schema().setMinDriftExamples(-1)), "minDriftExamples");
+        BuilderErrors.assertNamed(failure(schema().setActions(null)), "actions");
+        BuilderErrors.assertNamed(
+                failure(schema().setSeverityOverrides(List.of("NOPE"))), "severityOverrides");
+        BuilderErrors.assertNamed(failure(schema().setJobName("")), "jobName");
+        BuilderErrors.assertNamed(failure(schema().setLimits(null)), "limits");
+        BuilderErrors.assertNamed(failure(schema().setLag(Duration.ofSeconds(-1))), "lag");
+        BuilderErrors.assertNamed(failure(schema().setUids("", "t")), "uids");
+        BuilderErrors.assertNamed(
+                failure(TfstreamValidation.builder().setSchema(new byte[] {1, 2}, "schema.pb")),
+                "schema");
         // Fatal lint (TFDV refuses an unknown environment) fails the build, naming the schema.
         String lint = failure(schema().setEnvironment("NOT_THERE"));
         assertTrue(lint.startsWith("schema schema.pbtxt cannot be validated against"), lint);

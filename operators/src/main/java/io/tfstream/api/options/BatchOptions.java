@@ -3,7 +3,6 @@ package io.tfstream.api.options;
 import static org.apache.flink.configuration.ConfigOptions.key;
 
 import io.tfstream.api.model.WindowSettings;
-import io.tfstream.operators.parse.BatchTriggers;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
@@ -19,19 +18,19 @@ public final class BatchOptions {
     public static final ConfigOption<Integer> MAX_RECORDS =
             key("max-records")
                     .intType()
-                    .defaultValue(BatchTriggers.DEFAULT_MAX_RECORDS)
+                    .defaultValue(1024)
                     .withDescription("A batch closes at this many records.");
 
     public static final ConfigOption<MemorySize> MAX_BYTES =
             key("max-bytes")
                     .memoryType()
-                    .defaultValue(new MemorySize(BatchTriggers.DEFAULT_MAX_BYTES))
+                    .defaultValue(MemorySize.ofMebiBytes(8))
                     .withDescription("A batch closes at this many bytes of records.");
 
     public static final ConfigOption<Duration> MAX_DELAY =
             key("max-delay")
                     .durationType()
-                    .defaultValue(BatchTriggers.DEFAULT_MAX_DELAY)
+                    .defaultValue(Duration.ofMillis(200))
                     .withDescription(
                             "A batch closes this long (processing time) after its first record;"
                                     + " also always before a checkpoint.");

@@ -235,7 +235,7 @@ public final class ShardOptions {
                             })
                     .add(MANIFESTS)
                     .add(SUCCESS_MARKERS)
-                    .add(SUCCESS_DELAY)
+                    .add(SUCCESS_DELAY, OptionCheck.notNegative())
                     .add(LATE_RECORDS)
                     .add(ON_LOST_SHARD)
                     .add(CHECKPOINT_BUDGET)

@@ -1,5 +1,7 @@
 package io.tfstream.operators.parse;
 
+import io.tfstream.api.options.BatchOptions;
+import io.tfstream.api.options.OptionCheck;
 import java.io.Serializable;
 import java.time.Duration;
 
@@ -10,20 +12,20 @@ import java.time.Duration;
  */
 public record BatchTriggers(int maxRecords, long maxBytes, Duration maxDelay)
         implements Serializable {
-    public static final int DEFAULT_MAX_RECORDS = 1024;
-    public static final long DEFAULT_MAX_BYTES = 8L << 20;
-    public static final Duration DEFAULT_MAX_DELAY = Duration.ofMillis(200);
+    public static final int DEFAULT_MAX_RECORDS = BatchOptions.MAX_RECORDS.defaultValue();
+    public static final long DEFAULT_MAX_BYTES = BatchOptions.MAX_BYTES.defaultValue().getBytes();
+    public static final Duration DEFAULT_MAX_DELAY = BatchOptions.MAX_DELAY.defaultValue();
 
+    /** Checked as the {@code batch.*} options are, named as the components. */
     public BatchTriggers {
-        if (maxRecords < 1) {
-            throw new IllegalArgumentException("batch.max-records must be >= 1, got " + maxRecords);
-        }
+        BatchOptions.OPTIONS.check(BatchOptions.MAX_RECORDS, maxRecords, "maxRecords");
         if (maxBytes < 1) {
-            throw new IllegalArgumentException("batch.max-bytes must be >= 1, got " + maxBytes);
+            throw OptionCheck.invalid(maxBytes, "maxBytes", ">= 1");
         }
-        if (maxDelay == null || maxDelay.isNegative() || maxDelay.isZero()) {
-            throw new IllegalArgumentException("batch.max-delay must be positive, got " + maxDelay);
+        if (maxDelay == null) {
+            throw new IllegalArgumentException("maxDelay must be set");
         }
+        BatchOptions.OPTIONS.check(BatchOptions.MAX_DELAY, maxDelay, "maxDelay");
     }
 
     public static BatchTriggers defaults() {

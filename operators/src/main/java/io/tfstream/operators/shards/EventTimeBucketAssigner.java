@@ -20,8 +20,9 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.
 public final class EventTimeBucketAssigner implements BucketAssigner<SourceRecord, String> {
     private static final long serialVersionUID = 1L;
 
-    /** {@code dt=yyyy-MM-dd/hour=HH}. */
-    public static final String DEFAULT_PATTERN = "'dt='yyyy-MM-dd/'hour='HH";
+    /** {@code dt=yyyy-MM-dd/hour=HH}: the default of {@code shards.bucket-pattern}. */
+    public static final String DEFAULT_PATTERN =
+            io.tfstream.api.options.ShardOptions.BUCKET_PATTERN.defaultValue();
 
     private final String pattern;
     private final String zone;

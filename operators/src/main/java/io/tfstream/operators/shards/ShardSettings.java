@@ -1,12 +1,15 @@
 package io.tfstream.operators.shards;
 
 import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.options.OptionList;
+import io.tfstream.api.options.ShardOptions;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
 import io.tfstream.tfrecord.Compression;
 import java.io.Serializable;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Objects;
+import org.apache.flink.configuration.MemorySize;
 
 /**
  * What the shard sink needs: where, how compressed, how big and how old a shard gets at most, how
@@ -52,43 +55,32 @@ public record ShardSettings(
         implements Serializable {
 
     /** {@code shards.checkpoint-budget} unless set. */
-    public static final long DEFAULT_CHECKPOINT_BUDGET = 64L << 20;
+    public static final long DEFAULT_CHECKPOINT_BUDGET =
+            ShardOptions.CHECKPOINT_BUDGET.defaultValue().getBytes();
 
     public ShardSettings {
         Objects.requireNonNull(onLostShard, "onLostShard");
-        if (checkpointBudget < 0) {
-            throw new IllegalArgumentException(
-                    "shards.checkpoint-budget must not be negative, got " + checkpointBudget);
-        }
         Objects.requireNonNull(basePath, "basePath");
         Objects.requireNonNull(storeFactory, "storeFactory");
         Objects.requireNonNull(compression, "compression");
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(maxAge, "maxAge");
-        if (prefix.isEmpty() || prefix.startsWith(".") || prefix.startsWith("_")) {
+        Objects.requireNonNull(successDelay, "successDelay");
+        // the checks of the shards.* options, named as the record's components
+        OptionList checks = ShardOptions.OPTIONS;
+        checks.check(ShardOptions.PREFIX, prefix, "prefix");
+        checks.check(ShardOptions.COMPRESSION_LEVEL, compressionLevel, "compressionLevel");
+        checks.check(
+                ShardOptions.TARGET_SIZE, new MemorySize(Math.max(0, targetSize)), "targetSize");
+        checks.check(ShardOptions.MAX_AGE, maxAge, "maxAge");
+        checks.check(ShardOptions.SUCCESS_DELAY, successDelay, "successDelay");
+        if (checkpointBudget < 0) {
             throw new IllegalArgumentException(
-                    "shards.prefix must be non-empty and not start with '.' or '_', got '"
-                            + prefix
-                            + "'");
-        }
-        if (compressionLevel < 0 || compressionLevel > 9) {
-            throw new IllegalArgumentException(
-                    "shards.compression-level must be 0-9, got " + compressionLevel);
-        }
-        if (targetSize < 1) {
-            throw new IllegalArgumentException("shards.target-size must be positive");
-        }
-        if (maxAge.isNegative() || maxAge.isZero()) {
-            throw new IllegalArgumentException("shards.max-age must be positive");
+                    "checkpointBudget must not be negative, got " + checkpointBudget);
         }
         if (successMarkers && !manifests) {
             throw new IllegalArgumentException(
-                    "shards.success-markers lists the shards' manifests: it needs"
-                            + " shards.manifests: true");
-        }
-        Objects.requireNonNull(successDelay, "successDelay");
-        if (successDelay.isNegative()) {
-            throw new IllegalArgumentException("shards.success-delay must not be negative");
+                    "successMarkers lists the shards' manifests: it needs manifests");
         }
     }
 

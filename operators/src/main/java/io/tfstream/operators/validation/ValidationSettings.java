@@ -86,10 +86,10 @@ public final class ValidationSettings implements Serializable {
         if (splits <= 0) {
             throw new IllegalArgumentException("splits must be positive, got " + splits);
         }
-        if (minDriftExamples < 0) {
-            throw new IllegalArgumentException(
-                    "minDriftExamples must be >= 0, got " + minDriftExamples);
-        }
+        io.tfstream.api.options.ValidationOptions.OPTIONS.check(
+                io.tfstream.api.options.ValidationOptions.MIN_DRIFT_EXAMPLES,
+                minDriftExamples,
+                "minDriftExamples");
         this.windowMillis = windowMillis;
         this.splits = splits;
         this.minDriftExamples = minDriftExamples;
