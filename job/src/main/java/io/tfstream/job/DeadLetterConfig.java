@@ -3,6 +3,7 @@ package io.tfstream.job;
 import static io.tfstream.job.OptionChecks.require;
 
 import io.tfstream.api.DeadLetterSink;
+import io.tfstream.api.DeadLetterSinkBuilder;
 import io.tfstream.operators.deadletter.DeadLetterGuard;
 
 /**
@@ -26,8 +27,10 @@ final class DeadLetterConfig {
     }
 
     /** The dead-letter sink's format, tagged with the schema the records were checked against. */
-    DeadLetterSink sink(String schemaFingerprint) {
-        return DeadLetterSink.kafka(c.sinks().bootstrapServers(), c.get(JobOptions.DLQ_TOPIC))
+    DeadLetterSinkBuilder sink(String schemaFingerprint) {
+        return DeadLetterSink.builder()
+                .setBootstrapServers(c.sinks().bootstrapServers())
+                .setTopic(c.get(JobOptions.DLQ_TOPIC))
                 .setSchemaFingerprint(schemaFingerprint)
                 .setMaxErrorBytes(c.get(JobOptions.DLQ_MAX_ERROR_BYTES));
     }

@@ -1,7 +1,9 @@
 package io.tfstream.job;
 
 import io.tfstream.api.AcceptedRecordSink;
+import io.tfstream.api.AcceptedRecordSinkBuilder;
 import io.tfstream.api.TensorPayloadSink;
+import io.tfstream.api.TensorPayloadSinkBuilder;
 import io.tfstream.api.TfstreamParseBuilder;
 import io.tfstream.api.model.PayloadKeyMode;
 import io.tfstream.api.options.BatchOptions;
@@ -13,9 +15,10 @@ import io.tfstream.api.options.BatchOptions;
  */
 final class PayloadConfig {
     /** Bytes of a payload message kept for its key, headers and Kafka's record framing. */
-    static final int BATCH_MESSAGE_RESERVE = TensorPayloadSink.MESSAGE_RESERVE;
+    static final int BATCH_MESSAGE_RESERVE = TensorPayloadSinkBuilder.MESSAGE_RESERVE;
 
-    private static final long MIN_BATCH_MESSAGE_BYTES = TensorPayloadSink.MIN_MAX_MESSAGE_BYTES;
+    private static final long MIN_BATCH_MESSAGE_BYTES =
+            TensorPayloadSinkBuilder.MIN_MAX_MESSAGE_BYTES;
 
     private final JobConfig c;
 
@@ -76,15 +79,17 @@ final class PayloadConfig {
     }
 
     /** The payload sink's format: topic, key, message size (its producer settings follow). */
-    TensorPayloadSink batchesSink() {
-        return TensorPayloadSink.kafka(
-                        c.sinks().bootstrapServers(), c.get(JobOptions.OUTPUT_BATCHES_TOPIC))
+    TensorPayloadSinkBuilder batchesSink() {
+        return TensorPayloadSink.builder()
+                .setBootstrapServers(c.sinks().bootstrapServers())
+                .setTopic(c.get(JobOptions.OUTPUT_BATCHES_TOPIC))
                 .setKeyMode(c.get(JobOptions.OUTPUT_BATCHES_KEY))
                 .setMaxMessageBytes(maxMessageBytes());
     }
 
-    AcceptedRecordSink recordsSink() {
-        return AcceptedRecordSink.kafka(
-                c.sinks().bootstrapServers(), c.get(JobOptions.OUTPUT_RECORDS_TOPIC));
+    AcceptedRecordSinkBuilder recordsSink() {
+        return AcceptedRecordSink.builder()
+                .setBootstrapServers(c.sinks().bootstrapServers())
+                .setTopic(c.get(JobOptions.OUTPUT_RECORDS_TOPIC));
     }
 }

@@ -3,7 +3,9 @@ package io.tfstream.job;
 import static io.tfstream.job.OptionChecks.require;
 
 import io.tfstream.api.TfRecordFileSource;
+import io.tfstream.api.TfRecordFileSourceBuilder;
 import io.tfstream.api.TfstreamKafkaSource;
+import io.tfstream.api.TfstreamKafkaSourceBuilder;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.options.FileSourceOptions;
 import io.tfstream.api.options.KafkaSourceOptions;
@@ -80,7 +82,7 @@ final class SourceConfig {
 
     /** The Kafka source, built with the library's builder. */
     KafkaSource<SourceRecord> kafkaSource() {
-        TfstreamKafkaSource b =
+        TfstreamKafkaSourceBuilder b =
                 TfstreamKafkaSource.builder()
                         .setBootstrapServers(c.get(JobOptions.SOURCE_BOOTSTRAP_SERVERS))
                         .setGroupId(c.get(JobOptions.SOURCE_GROUP_ID))
@@ -100,7 +102,7 @@ final class SourceConfig {
     }
 
     FileSource<SourceRecord> fileSource() {
-        TfRecordFileSource b =
+        TfRecordFileSourceBuilder b =
                 TfRecordFileSource.builder(c.get(JobOptions.SOURCE_FILES_PATHS))
                         .setOnCorruption(c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION))
                         // Longer records are the parser's to refuse (limit_exceeded), not damage.

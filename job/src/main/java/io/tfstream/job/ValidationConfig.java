@@ -3,6 +3,7 @@ package io.tfstream.job;
 import io.tfstream.api.TfstreamValidation;
 import io.tfstream.api.TfstreamValidationBuilder;
 import io.tfstream.api.ValidationAlertSink;
+import io.tfstream.api.ValidationAlertSinkBuilder;
 import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.operators.validation.ValidationActions;
 import io.tfstream.parse.ParseLimits;
@@ -131,15 +132,17 @@ final class ValidationConfig {
     }
 
     /** The window alerts' sink. */
-    ValidationAlertSink alertsSink() {
-        return ValidationAlertSink.kafka(
-                c.sinks().bootstrapServers(), c.get(JobOptions.VALIDATION_ALERTS_TOPIC));
+    ValidationAlertSinkBuilder alertsSink() {
+        return ValidationAlertSink.builder()
+                .setBootstrapServers(c.sinks().bootstrapServers())
+                .setTopic(c.get(JobOptions.VALIDATION_ALERTS_TOPIC));
     }
 
     /** The windows' {@code Anomalies} sink; only with {@code validation.anomalies-topic}. */
-    ValidationAlertSink anomaliesSink() {
-        return ValidationAlertSink.kafka(
-                c.sinks().bootstrapServers(), c.get(JobOptions.VALIDATION_ANOMALIES_TOPIC));
+    ValidationAlertSinkBuilder anomaliesSink() {
+        return ValidationAlertSink.builder()
+                .setBootstrapServers(c.sinks().bootstrapServers())
+                .setTopic(c.get(JobOptions.VALIDATION_ANOMALIES_TOPIC));
     }
 
     boolean anomalies() {

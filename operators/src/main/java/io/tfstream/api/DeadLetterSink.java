@@ -1,10 +1,5 @@
 package io.tfstream.api;
 
-import io.tfstream.api.model.DeadLetter;
-import io.tfstream.api.options.DeadLetterOptions;
-import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
-import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
-
 /**
  * A Kafka sink of dead letters ({@link ParseResult#deadLetters()}): each the original record
  * (value, key, headers) followed by the {@code tfstream.*} dead-letter headers, as {@code tfstream
@@ -12,55 +7,19 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
  *
  * <pre>{@code
  * result.deadLetters().sinkTo(
- *         DeadLetterSink.kafka("broker:9092", "dead-letters")
+ *         DeadLetterSink.builder()
+ *                 .setBootstrapServers("broker:9092")
+ *                 .setTopic("dead-letters")
  *                 .setSchemaFingerprint(fingerprint)
  *                 .setTransactionalIdPrefix("my-job-dlq")
  *                 .build());
  * }</pre>
  */
-public final class DeadLetterSink extends TfstreamKafkaSinkBuilder<DeadLetter, DeadLetterSink> {
-    /** Bytes of UTF-8 the error message header keeps by default. */
-    public static final int DEFAULT_MAX_ERROR_BYTES =
-            DeadLetterOptions.MAX_ERROR_BYTES.defaultValue();
+public final class DeadLetterSink {
+    private DeadLetterSink() {}
 
-    private String schemaFingerprint = "";
-    private int maxErrorBytes = DEFAULT_MAX_ERROR_BYTES;
-
-    private DeadLetterSink(String bootstrapServers, String topic) {
-        super(bootstrapServers, topic);
-    }
-
-    /** A builder of the sink writing to {@code topic} on {@code bootstrapServers}. */
-    public static DeadLetterSink kafka(String bootstrapServers, String topic) {
-        return new DeadLetterSink(bootstrapServers, topic);
-    }
-
-    /** The schema fingerprint each dead letter carries in a header (default empty). */
-    public DeadLetterSink setSchemaFingerprint(String schemaFingerprint) {
-        this.schemaFingerprint = schemaFingerprint;
-        return this;
-    }
-
-    /** The error message header is cut to this many bytes of UTF-8 (default 1024, 0: empty). */
-    public DeadLetterSink setMaxErrorBytes(int maxErrorBytes) {
-        this.maxErrorBytes = maxErrorBytes;
-        return this;
-    }
-
-    @Override
-    DeadLetterSink self() {
-        return this;
-    }
-
-    @Override
-    void checkFormat() {
-        check(schemaFingerprint != null, "schemaFingerprint must be set (it was set to null)");
-        DeadLetterOptions.OPTIONS.check(
-                DeadLetterOptions.MAX_ERROR_BYTES, maxErrorBytes, "maxErrorBytes");
-    }
-
-    @Override
-    KafkaRecordSerializationSchema<DeadLetter> serializationSchema(String topic) {
-        return new DeadLetterSerializationSchema(topic, schemaFingerprint, maxErrorBytes);
+    /** A builder of the sink; {@code build()} gives Flink's {@code KafkaSink<DeadLetter>}. */
+    public static DeadLetterSinkBuilder builder() {
+        return new DeadLetterSinkBuilder();
     }
 }

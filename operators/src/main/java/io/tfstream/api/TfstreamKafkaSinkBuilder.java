@@ -21,16 +21,25 @@ public abstract class TfstreamKafkaSinkBuilder<T, B extends TfstreamKafkaSinkBui
     public static final Duration DEFAULT_TRANSACTION_TIMEOUT =
             KafkaSinkOptions.TRANSACTION_TIMEOUT.defaultValue();
 
-    private final String bootstrapServers;
-    private final String topic;
+    private String bootstrapServers;
+    private String topic;
     private Properties properties = new Properties();
     private DeliveryGuarantee deliveryGuarantee = DeliveryGuarantee.EXACTLY_ONCE;
     private String transactionalIdPrefix;
     private Duration transactionTimeout = DEFAULT_TRANSACTION_TIMEOUT;
 
-    TfstreamKafkaSinkBuilder(String bootstrapServers, String topic) {
+    TfstreamKafkaSinkBuilder() {}
+
+    /** The brokers to write to, a {@code host:port} list (required). */
+    public B setBootstrapServers(String bootstrapServers) {
         this.bootstrapServers = bootstrapServers;
+        return self();
+    }
+
+    /** The topic to write to (required). */
+    public B setTopic(String topic) {
         this.topic = topic;
+        return self();
     }
 
     /** This builder, typed as the concrete one. */

@@ -34,7 +34,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  *         .setValidation(validation)
  *         .build()
  *         .applyTo(records);
- * validation.applyTo(parsed).alerts().sinkTo(ValidationAlertSink.kafka(brokers, "alerts")...);
+ * validation.applyTo(parsed).alerts().sinkTo(ValidationAlertSink.builder().setBootstrapServers(brokers).setTopic("alerts")...);
  * }</pre>
  *
  * <p>The operators' uids default to {@value TfstreamValidationBuilder#DEFAULT_UID} and {@value

@@ -34,10 +34,19 @@ class KafkaSinksTest {
     void exactlyOnceWithTheTransactionTimeoutByDefault() {
         for (Supplier<TfstreamKafkaSinkBuilder<?, ?>> sink :
                 java.util.List.<Supplier<TfstreamKafkaSinkBuilder<?, ?>>>of(
-                        () -> TensorPayloadSink.kafka("b:9092", "t"),
-                        () -> DeadLetterSink.kafka("b:9092", "t"),
-                        () -> AcceptedRecordSink.kafka("b:9092", "t"),
-                        () -> ValidationAlertSink.kafka("b:9092", "t"))) {
+                        () ->
+                                TensorPayloadSink.builder()
+                                        .setBootstrapServers("b:9092")
+                                        .setTopic("t"),
+                        () -> DeadLetterSink.builder().setBootstrapServers("b:9092").setTopic("t"),
+                        () ->
+                                AcceptedRecordSink.builder()
+                                        .setBootstrapServers("b:9092")
+                                        .setTopic("t"),
+                        () ->
+                                ValidationAlertSink.builder()
+                                        .setBootstrapServers("b:9092")
+                                        .setTopic("t"))) {
             String message = failure(sink.get());
             assertTrue(message.startsWith("transactionalIdPrefix is required"), message);
             TfstreamKafkaSinkBuilder<?, ?> b = sink.get().setTransactionalIdPrefix("job-out");
@@ -55,8 +64,10 @@ class KafkaSinksTest {
     void propertiesAndTimeoutReachTheProducer() {
         Properties p = new Properties();
         p.setProperty("linger.ms", "5");
-        DeadLetterSink b =
-                DeadLetterSink.kafka("b:9092", "t")
+        DeadLetterSinkBuilder b =
+                DeadLetterSink.builder()
+                        .setBootstrapServers("b:9092")
+                        .setTopic("t")
                         .setProperties(p)
                         .setTransactionalIdPrefix("x")
                         .setTransactionTimeout(Duration.ofMinutes(2));
@@ -68,7 +79,11 @@ class KafkaSinksTest {
 
     @Test
     void payloadProducerHoldsItsLargestMessage() {
-        TensorPayloadSink b = TensorPayloadSink.kafka("b:9092", "t").setTransactionalIdPrefix("x");
+        TensorPayloadSinkBuilder b =
+                TensorPayloadSink.builder()
+                        .setBootstrapServers("b:9092")
+                        .setTopic("t")
+                        .setTransactionalIdPrefix("x");
         assertEquals((1 << 20) - 1024, b.maxPayloadBytes());
         assertEquals(Integer.toString(1 << 20), b.producerProperties().get("max.request.size"));
         assertNull(b.producerProperties().get("buffer.memory"), "32 MiB hold two");
@@ -80,8 +95,10 @@ class KafkaSinksTest {
 
     @Test
     void deadLettersKeepTheRecordAndCarryTheirHeaders() {
-        DeadLetterSink b =
-                DeadLetterSink.kafka("b:9092", "dlq")
+        DeadLetterSinkBuilder b =
+                DeadLetterSink.builder()
+                        .setBootstrapServers("b:9092")
+                        .setTopic("dlq")
                         .setSchemaFingerprint("fp")
                         .setMaxErrorBytes(4);
         SourceRecord r = SourceRecord.of(new byte[] {1, 2, 3}, "in", 2, 17, 1000L);
@@ -101,49 +118,72 @@ class KafkaSinksTest {
     @Test
     void badSettingsAreNamed() {
         BuilderErrors.assertNamed(
-                failure(TensorPayloadSink.kafka(" ", "t").setTransactionalIdPrefix("x")),
+                failure(
+                        TensorPayloadSink.builder()
+                                .setBootstrapServers(" ")
+                                .setTopic("t")
+                                .setTransactionalIdPrefix("x")),
                 "bootstrapServers");
         BuilderErrors.assertNamed(
-                failure(DeadLetterSink.kafka("b:1", "").setTransactionalIdPrefix("x")), "topic");
+                failure(
+                        DeadLetterSink.builder()
+                                .setBootstrapServers("b:1")
+                                .setTopic("")
+                                .setTransactionalIdPrefix("x")),
+                "topic");
         BuilderErrors.assertNamed(
                 failure(
-                        AcceptedRecordSink.kafka("b:1", "t")
+                        AcceptedRecordSink.builder()
+                                .setBootstrapServers("b:1")
+                                .setTopic("t")
                                 .setTransactionalIdPrefix("x")
                                 .setTransactionTimeout(Duration.ZERO)),
                 "transactionTimeout");
         BuilderErrors.assertNamed(
                 failure(
-                        ValidationAlertSink.kafka("b:1", "t")
+                        ValidationAlertSink.builder()
+                                .setBootstrapServers("b:1")
+                                .setTopic("t")
                                 .setTransactionalIdPrefix("x")
                                 .setDeliveryGuarantee(null)),
                 "deliveryGuarantee");
         BuilderErrors.assertNamed(
                 failure(
-                        TensorPayloadSink.kafka("b:1", "t")
+                        TensorPayloadSink.builder()
+                                .setBootstrapServers("b:1")
+                                .setTopic("t")
                                 .setTransactionalIdPrefix("x")
                                 .setMaxMessageBytes(1000)),
                 "maxMessageBytes");
         BuilderErrors.assertNamed(
                 failure(
-                        TensorPayloadSink.kafka("b:1", "t")
+                        TensorPayloadSink.builder()
+                                .setBootstrapServers("b:1")
+                                .setTopic("t")
                                 .setTransactionalIdPrefix("x")
                                 .setKeyMode(null)),
                 "keyMode");
         BuilderErrors.assertNamed(
                 failure(
-                        DeadLetterSink.kafka("b:1", "t")
+                        DeadLetterSink.builder()
+                                .setBootstrapServers("b:1")
+                                .setTopic("t")
                                 .setTransactionalIdPrefix("x")
                                 .setMaxErrorBytes(-1)),
                 "maxErrorBytes");
         BuilderErrors.assertNamed(
                 failure(
-                        DeadLetterSink.kafka("b:1", "t")
+                        DeadLetterSink.builder()
+                                .setBootstrapServers("b:1")
+                                .setTopic("t")
                                 .setTransactionalIdPrefix("x")
                                 .setSchemaFingerprint(null)),
                 "schemaFingerprint");
         BuilderErrors.assertNamed(
                 failure(
-                        AcceptedRecordSink.kafka("b:1", "t")
+                        AcceptedRecordSink.builder()
+                                .setBootstrapServers("b:1")
+                                .setTopic("t")
                                 .setTransactionalIdPrefix("x")
                                 .setProperties(null)),
                 "properties");

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /** {@link TfRecordFileSource}: bounded by default, continuous on request, bad settings named. */
 class TfRecordFileSourceTest {
-    private static String failure(TfRecordFileSource b) {
+    private static String failure(TfRecordFileSourceBuilder b) {
         return assertThrows(IllegalArgumentException.class, b::build).getMessage();
     }
 

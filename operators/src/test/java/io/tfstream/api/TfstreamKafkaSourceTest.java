@@ -15,13 +15,13 @@ import org.junit.jupiter.api.Test;
 
 /** {@link TfstreamKafkaSource}: defaults, the required brokers and topics, bad settings named. */
 class TfstreamKafkaSourceTest {
-    private static TfstreamKafkaSource topics() {
+    private static TfstreamKafkaSourceBuilder topics() {
         return TfstreamKafkaSource.builder()
                 .setBootstrapServers("localhost:9092")
                 .setTopics(List.of("in"));
     }
 
-    private static String failure(TfstreamKafkaSource b) {
+    private static String failure(TfstreamKafkaSourceBuilder b) {
         return assertThrows(IllegalArgumentException.class, b::build).getMessage();
     }
 
@@ -38,7 +38,7 @@ class TfstreamKafkaSourceTest {
         Properties p = new Properties();
         p.setProperty("isolation.level", "read_uncommitted");
         p.setProperty("max.poll.records", "10");
-        TfstreamKafkaSource b =
+        TfstreamKafkaSourceBuilder b =
                 TfstreamKafkaSource.builder()
                         .setBootstrapServers("localhost:9092")
                         .setTopicPattern(Pattern.compile("in-.*"))

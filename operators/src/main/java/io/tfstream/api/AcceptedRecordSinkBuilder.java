@@ -1,0 +1,24 @@
+package io.tfstream.api;
+
+import io.tfstream.api.model.SourceRecord;
+import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+
+/** The builder of a {@link AcceptedRecordSink}: the topic, brokers and format settings. */
+public final class AcceptedRecordSinkBuilder
+        extends TfstreamKafkaSinkBuilder<SourceRecord, AcceptedRecordSinkBuilder> {
+    AcceptedRecordSinkBuilder() {}
+
+    @Override
+    AcceptedRecordSinkBuilder self() {
+        return this;
+    }
+
+    @Override
+    void checkFormat() {}
+
+    @Override
+    KafkaRecordSerializationSchema<SourceRecord> serializationSchema(String topic) {
+        return new AcceptedRecordSerializationSchema(topic);
+    }
+}

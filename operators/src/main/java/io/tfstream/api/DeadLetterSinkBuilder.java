@@ -1,0 +1,60 @@
+package io.tfstream.api;
+
+import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.options.DeadLetterOptions;
+import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+
+/**
+ * A Kafka sink of dead letters ({@link ParseResult#deadLetters()}): each the original record
+ * (value, key, headers) followed by the {@code tfstream.*} dead-letter headers, as {@code tfstream
+ * run}'s {@code dlq.topic}:
+ *
+ * <pre>{@code
+ * result.deadLetters().sinkTo(
+ *         DeadLetterSinkBuilder.kafka("broker:9092", "dead-letters")
+ *                 .setSchemaFingerprint(fingerprint)
+ *                 .setTransactionalIdPrefix("my-job-dlq")
+ *                 .build());
+ * }</pre>
+ */
+public final class DeadLetterSinkBuilder
+        extends TfstreamKafkaSinkBuilder<DeadLetter, DeadLetterSinkBuilder> {
+    /** Bytes of UTF-8 the error message header keeps by default. */
+    public static final int DEFAULT_MAX_ERROR_BYTES =
+            DeadLetterOptions.MAX_ERROR_BYTES.defaultValue();
+
+    private String schemaFingerprint = "";
+    private int maxErrorBytes = DEFAULT_MAX_ERROR_BYTES;
+
+    DeadLetterSinkBuilder() {}
+
+    /** The schema fingerprint each dead letter carries in a header (default empty). */
+    public DeadLetterSinkBuilder setSchemaFingerprint(String schemaFingerprint) {
+        this.schemaFingerprint = schemaFingerprint;
+        return this;
+    }
+
+    /** The error message header is cut to this many bytes of UTF-8 (default 1024, 0: empty). */
+    public DeadLetterSinkBuilder setMaxErrorBytes(int maxErrorBytes) {
+        this.maxErrorBytes = maxErrorBytes;
+        return this;
+    }
+
+    @Override
+    DeadLetterSinkBuilder self() {
+        return this;
+    }
+
+    @Override
+    void checkFormat() {
+        check(schemaFingerprint != null, "schemaFingerprint must be set (it was set to null)");
+        DeadLetterOptions.OPTIONS.check(
+                DeadLetterOptions.MAX_ERROR_BYTES, maxErrorBytes, "maxErrorBytes");
+    }
+
+    @Override
+    KafkaRecordSerializationSchema<DeadLetter> serializationSchema(String topic) {
+        return new DeadLetterSerializationSchema(topic, schemaFingerprint, maxErrorBytes);
+    }
+}
