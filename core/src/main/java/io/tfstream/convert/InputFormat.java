@@ -1,6 +1,9 @@
 package io.tfstream.convert;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** What an input record holds: a serialized Example (as the schema says), JSON, or Avro binary. */
+@PublicEvolving
 public enum InputFormat {
     /** A serialized {@code tf.train.Example} or {@code SequenceExample}: no conversion. */
     EXAMPLE,

@@ -1,11 +1,14 @@
 package io.tfstream.parse;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * A record that TensorFlow's parsing op would reject. The message is TensorFlow's own status text
  * (e.g. {@code Name: <unknown>, Key: a, Index: 0. Data types don't match. ...}); {@link
  * #recordIndex()} is the record's position in the batch, or -1 when the error concerns the batch as
  * a whole.
  */
+@PublicEvolving
 public class ExampleParseException extends Exception {
     private static final long serialVersionUID = 1L;
 

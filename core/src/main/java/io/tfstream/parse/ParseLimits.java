@@ -1,5 +1,7 @@
 package io.tfstream.parse;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * Limits on untrusted input, checked before anything is allocated for it. One immutable object; a
  * violation names the value, the limit and the setting ({@link ParseLimitException}).
@@ -12,6 +14,7 @@ package io.tfstream.parse;
  *     so one record ({@code max(id) + 1} per record: the only row count that a single value, not
  *     the number of values, decides)
  */
+@PublicEvolving
 public record ParseLimits(
         int maxRecordBytes,
         int maxValuesPerFeature,

@@ -3,6 +3,7 @@ package io.tfstream.payload;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tfstream.proto.v1.TensorBatch;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A {@code tfstream.v1.TensorBatch} kept as its two serialized halves: the tensors and rows written
@@ -15,6 +16,7 @@ import java.util.Objects;
  * (event-time windows are grouped by one), as the bytes a Kafka writer may use as the message key,
  * or null when the batch has none.
  */
+@PublicEvolving
 public record EncodedTensorBatch(byte[] tensors, TensorBatch meta, byte[] key) {
     public EncodedTensorBatch {
         Objects.requireNonNull(tensors, "tensors");

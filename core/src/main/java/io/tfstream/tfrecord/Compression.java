@@ -1,6 +1,7 @@
 package io.tfstream.tfrecord;
 
 import java.util.Locale;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Compression of a whole TFRecord file, as TensorFlow's {@code TFRecordOptions} / {@code
@@ -8,6 +9,7 @@ import java.util.Locale;
  * tensorflow/core/lib/io/record_writer.cc}): {@code ""} none, {@code "ZLIB"} a zlib stream (window
  * bits 15) and {@code "GZIP"} a gzip stream (window bits 15 + 16) of the framed records.
  */
+@PublicEvolving
 public enum Compression {
     NONE(""),
     GZIP("GZIP"),

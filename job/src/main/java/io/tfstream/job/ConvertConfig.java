@@ -5,7 +5,7 @@ import io.tfstream.api.TfstreamConvertBuilder;
 import io.tfstream.api.options.SourceFormatOptions;
 import io.tfstream.convert.AvroSchemaRejectedException;
 import io.tfstream.convert.InputFormat;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
+import io.tfstream.api.model.DeadLetterGuard;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

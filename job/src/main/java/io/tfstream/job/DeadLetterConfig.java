@@ -4,7 +4,7 @@ import static io.tfstream.job.OptionChecks.require;
 
 import io.tfstream.api.DeadLetterSink;
 import io.tfstream.api.DeadLetterSinkBuilder;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
+import io.tfstream.api.model.DeadLetterGuard;
 
 /**
  * The {@code dlq.*} options: the dead-letter topic every rejected record goes to and the circuit

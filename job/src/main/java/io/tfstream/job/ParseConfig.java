@@ -8,7 +8,7 @@ import io.tfstream.api.model.WindowSettings;
 import io.tfstream.api.options.BatchOptions;
 import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.convert.InputFormat;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
+import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.parse.ParseLimits;
 import java.time.Duration;

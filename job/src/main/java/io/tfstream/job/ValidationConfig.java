@@ -5,7 +5,7 @@ import io.tfstream.api.TfstreamValidationBuilder;
 import io.tfstream.api.ValidationAlertSink;
 import io.tfstream.api.ValidationAlertSinkBuilder;
 import io.tfstream.api.options.SchemaOptions;
-import io.tfstream.operators.validation.ValidationActions;
+import io.tfstream.api.model.ValidationActions;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.validation.LintFinding;
 import io.tfstream.validation.SchemaLintException;

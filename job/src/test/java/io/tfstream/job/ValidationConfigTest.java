@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.operators.validation.ValidationAction;
+import io.tfstream.api.model.ValidationAction;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

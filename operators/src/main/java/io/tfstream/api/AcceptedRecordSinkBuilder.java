@@ -2,9 +2,11 @@ package io.tfstream.api;
 
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 
 /** The builder of a {@link AcceptedRecordSink}: the topic, brokers and format settings. */
+@PublicEvolving
 public final class AcceptedRecordSinkBuilder
         extends TfstreamKafkaSinkBuilder<SourceRecord, AcceptedRecordSinkBuilder> {
     AcceptedRecordSinkBuilder() {}

@@ -2,6 +2,7 @@ package io.tfstream.api;
 
 import io.tfstream.api.model.DeadLetter;
 import io.tfstream.api.model.SourceRecord;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
@@ -9,6 +10,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * The streams of one {@link TfstreamConvert#applyTo}: the converted records (serialized Examples,
  * ready for {@link TfstreamParse#applyTo}) and the records that did not convert.
  */
+@PublicEvolving
 public final class ConvertResult {
     private final SingleOutputStreamOperator<SourceRecord> records;
     private final DataStream<DeadLetter> deadLetters;

@@ -1,5 +1,7 @@
 package io.tfstream.api;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * A Kafka sink of dead letters ({@link ParseResult#deadLetters()}): each the original record
  * (value, key, headers) followed by the {@code tfstream.*} dead-letter headers, as {@code tfstream
@@ -15,6 +17,7 @@ package io.tfstream.api;
  *                 .build());
  * }</pre>
  */
+@PublicEvolving
 public final class DeadLetterSink {
     private DeadLetterSink() {}
 

@@ -3,6 +3,7 @@ package io.tfstream.api;
 import io.tfstream.api.model.DeadLetter;
 import io.tfstream.api.options.DeadLetterOptions;
 import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 
 /**
@@ -18,6 +19,7 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
  *                 .build());
  * }</pre>
  */
+@PublicEvolving
 public final class DeadLetterSinkBuilder
         extends TfstreamKafkaSinkBuilder<DeadLetter, DeadLetterSinkBuilder> {
     /** Bytes of UTF-8 the error message header keeps by default. */

@@ -4,12 +4,14 @@ import io.tfstream.api.model.DeadLetter;
 import io.tfstream.api.model.SourceRecord;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * The records past the shard guards ({@link TfRecordShards#guard}) and the dead letters of the
  * guards that dead-letter.
  */
+@PublicEvolving
 public final class GuardedRecords {
     private final DataStream<SourceRecord> records;
     private final List<DataStream<DeadLetter>> deadLetters;

@@ -10,6 +10,7 @@ import io.tfstream.operators.parse.LiveSchema;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.payload.EncodedTensorBatch;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
@@ -19,6 +20,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * {@link TfstreamParseBuilder#setTensorBatches} is set) and the dead letters (records that failed
  * the parse, with their reason).
  */
+@PublicEvolving
 public final class ParseResult {
     private final SingleOutputStreamOperator<SourceRecord> accepted;
     private final ParseSettings settings;

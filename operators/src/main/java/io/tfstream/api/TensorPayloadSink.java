@@ -1,5 +1,7 @@
 package io.tfstream.api;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * A Kafka sink of the parsed batches' tensor payloads ({@link ParseResult#batches()}), one {@code
  * tfstream.v1.TensorBatch} per message with its {@code tfstream.*} headers, as {@code tfstream
@@ -20,6 +22,7 @@ package io.tfstream.api;
  * <p>The producer gets {@code max.request.size} = {@link #setMaxMessageBytes} and a {@code
  * buffer.memory} of at least two messages.
  */
+@PublicEvolving
 public final class TensorPayloadSink {
     private TensorPayloadSink() {}
 

@@ -5,6 +5,7 @@ import io.tfstream.api.options.PayloadOptions;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 import io.tfstream.payload.EncodedTensorBatch;
 import java.util.Properties;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 
 /**
@@ -25,6 +26,7 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
  * <p>The producer gets {@code max.request.size} = {@link #setMaxMessageBytes} and a {@code
  * buffer.memory} of at least two messages.
  */
+@PublicEvolving
 public final class TensorPayloadSinkBuilder
         extends TfstreamKafkaSinkBuilder<EncodedTensorBatch, TensorPayloadSinkBuilder> {
     /** Bytes of a payload message kept for its key, headers and Kafka's record framing. */

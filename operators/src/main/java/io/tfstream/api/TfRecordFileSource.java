@@ -2,6 +2,7 @@ package io.tfstream.api;
 
 import io.tfstream.api.model.SourceRecord;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The TFRecord file source: files, directories or globs on any Flink file system, none/gzip/zlib
@@ -10,6 +11,7 @@ import java.util.List;
  * job. Built as {@code TfRecordFileSource.builder(List.of("/data/*.tfrecord.gz")).build()}, then
  * {@code env.fromSource(source, watermarks, "file-source")}.
  */
+@PublicEvolving
 public final class TfRecordFileSource {
     /** How many bytes of a damaged region a dead letter keeps. */
     public static final int DEFAULT_CORRUPT_BYTES_KEPT = 64 << 10;

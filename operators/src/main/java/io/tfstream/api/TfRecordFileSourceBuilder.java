@@ -8,9 +8,11 @@ import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import java.time.Duration;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.file.src.FileSource;
 
 /** The builder of a {@link TfRecordFileSource}: what damage does, record length, discovery. */
+@PublicEvolving
 public final class TfRecordFileSourceBuilder {
     private final List<String> paths;
     private OnCorruption onCorruption = FileSourceOptions.ON_CORRUPTION.defaultValue();

@@ -10,6 +10,8 @@ import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -32,6 +34,7 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
  * TfRecordShardsBuilder#DEFAULT_UID}, {@value TfRecordShardsBuilder#DEFAULT_COORDINATOR_UID} and
  * {@value TfRecordShardsBuilder#DEFAULT_ROUTER_UID}, as in {@code tfstream run}.
  */
+@PublicEvolving
 public final class TfRecordShards {
     private final ShardSettings settings;
     private final String uid;
@@ -67,6 +70,7 @@ public final class TfRecordShards {
     }
 
     /** The checked settings the sink writes with. */
+    @Internal
     public ShardSettings settings() {
         return settings;
     }
@@ -77,6 +81,7 @@ public final class TfRecordShards {
     }
 
     /** The Flink sink itself, for {@code stream.sinkTo(...)} with uids of your own. */
+    @Internal
     public TfRecordShardSink sink() {
         return new TfRecordShardSink(settings, coordinatorUid, routerUid);
     }

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
@@ -22,6 +23,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * options. Setters only record; {@link #build()} checks every setting once and names the one that
  * is wrong.
  */
+@PublicEvolving
 public final class TfRecordShardsBuilder {
     /** The shard sink's uid by default. */
     public static final String DEFAULT_UID = "shard-sink";

@@ -5,6 +5,8 @@ import io.tfstream.operators.convert.ConvertFunction;
 import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.source.SourceRecordSerializer;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
@@ -27,6 +29,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * name default to {@value TfstreamConvertBuilder#DEFAULT_UID}, the id {@code tfstream run} uses, so
  * a savepoint of either restores into the other.
  */
+@PublicEvolving
 public final class TfstreamConvert {
     private final ConvertSettings settings;
     private final String uid;
@@ -44,6 +47,7 @@ public final class TfstreamConvert {
     }
 
     /** The checked, serializable settings the operator runs with. */
+    @Internal
     public ConvertSettings settings() {
         return settings;
     }

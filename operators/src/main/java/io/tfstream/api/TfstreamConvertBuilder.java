@@ -1,11 +1,11 @@
 package io.tfstream.api;
 
+import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.convert.AvroSchemaRejectedException;
 import io.tfstream.convert.ConvertFeatures;
 import io.tfstream.convert.ConvertOptions;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.convert.ConvertSettings;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.ParseSpec;
 import io.tfstream.spec.SpecSource;
@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.avro.Schema;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Settings of a {@link TfstreamConvert}. The schema and the format are required, and with Avro the
@@ -24,6 +25,7 @@ import org.apache.avro.Schema;
  * Avro conversion (refusing a writer schema that cannot convert, naming the field) and names the
  * setting that is wrong.
  */
+@PublicEvolving
 public final class TfstreamConvertBuilder {
     /** The uid (and name) of the convert operator by default. */
     public static final String DEFAULT_UID = "convert";

@@ -3,6 +3,7 @@ package io.tfstream.api;
 import io.tfstream.api.options.KafkaSinkOptions;
 import java.time.Duration;
 import java.util.Properties;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -16,6 +17,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
  * @param <T> the records the sink writes
  * @param <B> the concrete builder, returned by every setter
  */
+@PublicEvolving
 public abstract class TfstreamKafkaSinkBuilder<T, B extends TfstreamKafkaSinkBuilder<T, B>> {
     /** The producer's {@code transaction.timeout.ms} by default, as {@code tfstream run}'s. */
     public static final Duration DEFAULT_TRANSACTION_TIMEOUT =

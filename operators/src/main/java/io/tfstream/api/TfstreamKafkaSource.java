@@ -2,6 +2,7 @@ package io.tfstream.api;
 
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.options.KafkaSourceOptions;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
@@ -21,6 +22,7 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
  * <p>Records are read with {@code isolation.level=read_committed} unless the properties say
  * otherwise: inputs written by exactly-once producers never show aborted transactions.
  */
+@PublicEvolving
 public final class TfstreamKafkaSource {
     /** The consumer group by default. */
     public static final String DEFAULT_GROUP_ID = KafkaSourceOptions.GROUP_ID.defaultValue();

@@ -5,11 +5,13 @@ import io.tfstream.operators.source.SourceRecordDeserializer;
 import java.util.List;
 import java.util.Properties;
 import java.util.regex.Pattern;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
 /** The builder of a {@link TfstreamKafkaSource}: brokers, topics, group, offsets, properties. */
+@PublicEvolving
 public final class TfstreamKafkaSourceBuilder {
     private String bootstrapServers;
     private List<String> topics;

@@ -7,6 +7,8 @@ import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.operators.window.WindowBatchParseOperator;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -32,6 +34,7 @@ import org.apache.flink.util.Collector;
  * TfstreamParseBuilder#DEFAULT_WINDOW_UID}), the ids {@code tfstream run} uses, so a savepoint of
  * either restores into the other.
  */
+@PublicEvolving
 public final class TfstreamParse {
     private final ParseSettings settings;
     private final WindowSettings windows;
@@ -58,6 +61,7 @@ public final class TfstreamParse {
     }
 
     /** The checked, serializable settings the operator runs with. */
+    @Internal
     public ParseSettings settings() {
         return settings;
     }

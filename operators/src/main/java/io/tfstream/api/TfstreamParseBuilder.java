@@ -1,6 +1,7 @@
 package io.tfstream.api;
 
 import io.tfstream.api.model.BatchKeySelector;
+import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.model.SchemaCompatibility;
 import io.tfstream.api.model.WindowSettings;
@@ -8,7 +9,6 @@ import io.tfstream.api.options.BatchOptions;
 import io.tfstream.api.options.ParseOptions;
 import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.operators.convert.ConvertSettings;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.parse.SchemaUpdates;
@@ -20,6 +20,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
@@ -27,6 +29,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * defaults of {@code tfstream run}. Setters only record; {@link #build()} checks every setting once
  * and names the one that is wrong.
  */
+@PublicEvolving
 public final class TfstreamParseBuilder {
     /** The uid (and name) of the count-batch parse operator by default. */
     public static final String DEFAULT_UID = "batch-and-parse";
@@ -155,6 +158,7 @@ public final class TfstreamParseBuilder {
      * Validate every accepted row against the TFMD schema (docs/validation.md); {@code lag} is how
      * far behind the largest feature event time a validation window closes.
      */
+    @Internal
     public TfstreamParseBuilder setValidation(ValidationSettings validation, Duration lag) {
         this.validation = validation;
         this.validationLag = lag;
@@ -198,6 +202,7 @@ public final class TfstreamParseBuilder {
      * new schema it cannot convert to is refused ({@code settings} from {@link
      * TfstreamConvert#settings()}; docs/schema-changes.md).
      */
+    @Internal
     public TfstreamParseBuilder setConversion(ConvertSettings settings) {
         require(settings, "conversion");
         this.conversion = settings;

@@ -11,6 +11,8 @@ import io.tfstream.operators.validation.WindowPartial;
 import io.tfstream.validation.LintFinding;
 import java.time.Duration;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
@@ -40,6 +42,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * <p>The operators' uids default to {@value TfstreamValidationBuilder#DEFAULT_UID} and {@value
  * TfstreamValidationBuilder#DEFAULT_PARTIALS_TIME_UID}, as in {@code tfstream run}.
  */
+@PublicEvolving
 public final class TfstreamValidation {
     private final ValidationSettings settings;
     private final Duration lag;
@@ -72,6 +75,7 @@ public final class TfstreamValidation {
     }
 
     /** The checked, serializable settings the operators run with. */
+    @Internal
     public ValidationSettings settings() {
         return settings;
     }

@@ -1,6 +1,6 @@
 package io.tfstream.api;
 
-import io.tfstream.operators.validation.ValidationActions;
+import io.tfstream.api.model.ValidationActions;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.operators.validation.WindowPartial;
 import io.tfstream.parse.ParseLimits;
@@ -13,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 
 /**
@@ -21,6 +23,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
  * (default 1). Setters only record; {@link #build()} checks every setting once (the schema's lint
  * included) and names the one that is wrong.
  */
+@PublicEvolving
 public final class TfstreamValidationBuilder {
     /** The uid (and name) of the window evaluation by default. */
     public static final String DEFAULT_UID = "validation-windows";
@@ -149,6 +152,7 @@ public final class TfstreamValidationBuilder {
      * Watermarks of the window deltas; needed when the parse takes event time from a feature (the
      * parse's output has no watermarks of it), else the deltas keep the parse's (default).
      */
+    @Internal
     public TfstreamValidationBuilder setPartialsWatermarks(
             WatermarkStrategy<WindowPartial> partialsWatermarks) {
         this.partialsWatermarks = partialsWatermarks;

@@ -2,9 +2,11 @@ package io.tfstream.api;
 
 import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.operators.validation.ValidationOutputSerializationSchema;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 
 /** The builder of a {@link ValidationAlertSink}: the topic, brokers and format settings. */
+@PublicEvolving
 public final class ValidationAlertSinkBuilder
         extends TfstreamKafkaSinkBuilder<ValidationOutput, ValidationAlertSinkBuilder> {
     ValidationAlertSinkBuilder() {}

@@ -2,6 +2,7 @@ package io.tfstream.api;
 
 import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.operators.validation.WindowAlertFunction;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
@@ -9,6 +10,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * The streams of one {@link TfstreamValidation#applyTo}: the window alerts (docs/validation.md,
  * alert format) and, when requested, each window's TFDV {@code Anomalies}.
  */
+@PublicEvolving
 public final class ValidationResult {
     private final SingleOutputStreamOperator<ValidationOutput> alerts;
     private final boolean anomalies;

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.convert.AvroSchemaRejectedException;
 import io.tfstream.convert.ConversionException;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.convert.ConvertSettings;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.spec.DType;
 import java.nio.charset.StandardCharsets;

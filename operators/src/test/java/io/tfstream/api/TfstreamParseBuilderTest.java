@@ -8,15 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.model.BatchKeySelector;
+import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.model.SchemaCompatibility;
+import io.tfstream.api.model.ValidationActions;
 import io.tfstream.api.model.WindowSettings;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.convert.ConvertSettings;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.SchemaUpdates;
-import io.tfstream.operators.validation.ValidationActions;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.sample.SeedDataset;

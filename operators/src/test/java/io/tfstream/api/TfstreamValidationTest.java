@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.model.EventTimeSettings;
-import io.tfstream.operators.validation.ValidationAction;
-import io.tfstream.operators.validation.ValidationActions;
+import io.tfstream.api.model.ValidationAction;
+import io.tfstream.api.model.ValidationActions;
 import io.tfstream.operators.validation.ValidationSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

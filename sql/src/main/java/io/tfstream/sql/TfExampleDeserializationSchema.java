@@ -4,6 +4,7 @@ import io.tfstream.parse.SerializedRecords;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
@@ -15,6 +16,7 @@ import org.apache.flink.util.Collector;
  * maps it. A message that does not parse fails the job with TensorFlow's error and the column at
  * fault, or with {@code ignore-parse-errors} is skipped and counted.
  */
+@Internal
 public final class TfExampleDeserializationSchema implements DeserializationSchema<RowData> {
     private static final long serialVersionUID = 1L;
 

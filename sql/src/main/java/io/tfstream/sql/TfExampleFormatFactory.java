@@ -3,6 +3,7 @@ package io.tfstream.sql;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.schema.FixedLenDefaults;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -26,6 +27,7 @@ import org.apache.flink.table.types.logical.RowType;
  * connectors such as Kafka and upsert-kafka. Column name = feature name; the type table is in
  * {@code docs/sql.md}. Discovered through {@code META-INF/services}.
  */
+@Internal
 public final class TfExampleFormatFactory extends ExampleFormatFactoryBase
         implements DeserializationFormatFactory, SerializationFormatFactory {
 

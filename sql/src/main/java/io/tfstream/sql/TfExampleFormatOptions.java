@@ -1,5 +1,6 @@
 package io.tfstream.sql;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -7,6 +8,7 @@ import org.apache.flink.configuration.ConfigOptions;
  * The options of {@code 'format' = 'tf-example'} (written {@code tf-example.<key>} in a table's
  * WITH clause); {@link TfRecordFormatOptions} has the same keys under {@code tfrecord.}.
  */
+@PublicEvolving
 public final class TfExampleFormatOptions {
     private TfExampleFormatOptions() {}
 

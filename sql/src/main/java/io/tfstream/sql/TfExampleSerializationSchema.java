@@ -1,11 +1,13 @@
 package io.tfstream.sql;
 
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
 /** One row → one message holding a serialized {@code tf.train.Example} of its non-null columns. */
+@Internal
 public final class TfExampleSerializationSchema implements SerializationSchema<RowData> {
     private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@ import io.tfstream.spec.schema.FixedLenDefaults;
 import io.tfstream.tfrecord.Compression;
 import java.util.Locale;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.file.src.FileSourceSplit;
@@ -29,6 +30,7 @@ import org.apache.flink.table.types.logical.RowType;
  * through the core codec, records mapped to rows as {@code tf-example} does or, with {@code
  * tfrecord.record-format = raw}, as one BYTES column. Discovered through {@code META-INF/services}.
  */
+@Internal
 public final class TfRecordFormatFactory extends ExampleFormatFactoryBase
         implements BulkReaderFormatFactory, BulkWriterFormatFactory {
 

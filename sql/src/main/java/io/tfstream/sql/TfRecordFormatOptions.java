@@ -1,5 +1,6 @@
 package io.tfstream.sql;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -7,6 +8,7 @@ import org.apache.flink.configuration.ConfigOptions;
  * The options of {@code 'format' = 'tfrecord'} (written {@code tfrecord.<key>} in a filesystem
  * table's WITH clause).
  */
+@PublicEvolving
 public final class TfRecordFormatOptions {
     private TfRecordFormatOptions() {}
 

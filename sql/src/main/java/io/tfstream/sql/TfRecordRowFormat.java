@@ -3,6 +3,7 @@ package io.tfstream.sql;
 import io.tfstream.tfrecord.Compression;
 import java.io.IOException;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.file.src.FileSourceSplit;
@@ -17,6 +18,7 @@ import org.apache.flink.table.types.logical.RowType;
  * comes from many files. Also usable directly as a {@code FileSource} format ({@link #rows}, {@link
  * #rawRecords}).
  */
+@Internal
 public final class TfRecordRowFormat implements BulkFormat<RowData, FileSourceSplit> {
     private static final long serialVersionUID = 1L;
 

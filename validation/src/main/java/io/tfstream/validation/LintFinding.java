@@ -1,5 +1,6 @@
 package io.tfstream.validation;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.tensorflow.metadata.v0.AnomalyInfo;
 
 /**
@@ -10,5 +11,6 @@ import org.tensorflow.metadata.v0.AnomalyInfo;
  *
  * @param path the feature, sparse or weighted feature concerned
  */
+@PublicEvolving
 public record LintFinding(
         FeaturePath path, AnomalyInfo.Type type, String shortDescription, String description) {}

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.java.functions.KeySelector;
 
 /**
@@ -35,6 +36,7 @@ import org.apache.flink.api.java.functions.KeySelector;
  * <p>{@link #keyBytes} turns a key back into bytes for the payloads' Kafka key: the Kafka key and a
  * bytes feature byte for byte, a number feature as its decimal text, a source partition as UTF-8.
  */
+@PublicEvolving
 public final class BatchKeySelector implements KeySelector<SourceRecord, String> {
     private static final long serialVersionUID = 1L;
 

@@ -1,6 +1,7 @@
 package io.tfstream.api.model;
 
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A record that goes to the dead-letter output: the original record, the reason, the message
@@ -10,6 +11,7 @@ import java.util.Objects;
  * SourceRecord#asArrived() as it arrived}: its dead letter carries the original bytes, whichever
  * stage refused it.
  */
+@PublicEvolving
 public record DeadLetter(
         SourceRecord source, DeadLetterReason reason, String error, String schemaFingerprint) {
     public DeadLetter {

@@ -2,8 +2,11 @@ package io.tfstream.api.model;
 
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParseLimitException;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 
 /** Why a record went to the dead-letter output: the {@code tfstream.reason} header codes. */
+@PublicEvolving
 public enum DeadLetterReason {
     /** TensorFlow would reject the record (or its event time is missing or invalid). */
     PARSE_ERROR("parse_error"),
@@ -35,6 +38,7 @@ public enum DeadLetterReason {
     }
 
     /** The reason for a record the parser rejected. */
+    @Internal
     public static DeadLetterReason of(ExampleParseException e) {
         return e instanceof ParseLimitException ? LIMIT_EXCEEDED : PARSE_ERROR;
     }

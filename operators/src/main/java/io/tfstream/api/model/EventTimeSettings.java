@@ -10,6 +10,8 @@ import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.VarLenFeature;
 import java.io.Serializable;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Where a record's event time comes from: the Kafka record timestamp, or the first value of an
@@ -20,6 +22,7 @@ import java.util.Objects;
  * @param feature the int64 feature, for {@link Source#FEATURE}
  * @param unit the feature's unit, for {@link Source#FEATURE}
  */
+@PublicEvolving
 public record EventTimeSettings(Source source, String feature, Unit unit) implements Serializable {
     /** Largest event time accepted from a feature: 9999-12-31T23:59:59.999Z. */
     public static final long MAX_EPOCH_MILLIS = 253402300799999L;
@@ -48,6 +51,7 @@ public record EventTimeSettings(Source source, String feature, Unit unit) implem
      * Why {@code spec} cannot give event time from {@code feature} (it must be an int64 FixedLen,
      * VarLen or Ragged feature, of the context for SequenceExamples), or null when it can.
      */
+    @Internal
     public static String featureProblem(ParseSpec spec, String feature) {
         FeatureSpecs features =
                 spec instanceof SequenceFeatureSpecs s ? s.context() : (FeatureSpecs) spec;

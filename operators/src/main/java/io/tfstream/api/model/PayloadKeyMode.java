@@ -1,6 +1,9 @@
 package io.tfstream.api.model;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** The Kafka key of a payload. */
+@PublicEvolving
 public enum PayloadKeyMode {
     /** No key: the producer spreads payloads over the topic's partitions. */
     NONE,

@@ -1,6 +1,9 @@
 package io.tfstream.api.model;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** {@code schema.compatibility}: which new schemas are taken up. */
+@PublicEvolving
 public enum SchemaCompatibility {
     /** Every schema that converts to a spec of the same record kind. */
     ANY,

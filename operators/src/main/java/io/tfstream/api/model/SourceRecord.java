@@ -2,6 +2,7 @@ package io.tfstream.api.model;
 
 import java.util.Arrays;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * One input record as it came from Kafka: value and key bytes, headers, and where it came from
@@ -12,6 +13,7 @@ import java.util.Objects;
  * letters carry instead of the converted Example. Immutable; the arrays are never changed after
  * construction, so Flink may hand the same instance to chained operators.
  */
+@PublicEvolving
 public final class SourceRecord {
     /** The partition of every record read from a file. */
     public static final int FILE_PARTITION = -1;

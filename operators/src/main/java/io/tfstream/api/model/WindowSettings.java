@@ -1,6 +1,7 @@
 package io.tfstream.api.model;
 
 import java.io.Serializable;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Tumbling event-time windows of {@code sizeMs}: a window's batch is closed once the watermark
@@ -9,6 +10,7 @@ import java.io.Serializable;
  * way). One key's window buffers at most {@code maxBufferedBytes} of record values before they are
  * parsed and emitted early.
  */
+@PublicEvolving
 public record WindowSettings(
         long sizeMs, long allowedLatenessMs, LateRecords lateRecords, long maxBufferedBytes)
         implements Serializable {

@@ -4,6 +4,7 @@ import static org.apache.flink.configuration.ConfigOptions.key;
 
 import io.tfstream.api.model.WindowSettings;
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 
@@ -12,6 +13,7 @@ import org.apache.flink.configuration.MemorySize;
  * or event-time windows per key. Keys are relative to the stage; {@link #OPTIONS} lists them with
  * their types and checks.
  */
+@PublicEvolving
 public final class BatchOptions {
     private BatchOptions() {}
 

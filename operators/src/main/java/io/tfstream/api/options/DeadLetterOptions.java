@@ -2,14 +2,16 @@ package io.tfstream.api.options;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
-import io.tfstream.operators.deadletter.DeadLetterGuard;
+import io.tfstream.api.model.DeadLetterGuard;
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 
 /**
  * The dead-letter output and its circuit breaker (the job's {@code dlq.*}). Keys are relative to
  * the stage; {@link #OPTIONS} lists them with their types and checks.
  */
+@PublicEvolving
 public final class DeadLetterOptions {
     private DeadLetterOptions() {}
 

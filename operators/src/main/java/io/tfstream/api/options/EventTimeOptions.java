@@ -4,12 +4,14 @@ import static org.apache.flink.configuration.ConfigOptions.key;
 
 import io.tfstream.api.model.EventTimeSettings;
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 
 /**
  * Where event time comes from and how watermarks follow it (the job's {@code event-time.*}). Keys
  * are relative to the stage; {@link #OPTIONS} lists them with their types and checks.
  */
+@PublicEvolving
 public final class EventTimeOptions {
     private EventTimeOptions() {}
 

@@ -5,6 +5,7 @@ import static org.apache.flink.configuration.ConfigOptions.key;
 import io.tfstream.api.model.OnCorruption;
 import java.time.Duration;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 
 /**
@@ -12,6 +13,7 @@ import org.apache.flink.configuration.ConfigOption;
  * e.g. for a backfill. Keys are relative to the stage; {@link #OPTIONS} lists them with their types
  * and checks.
  */
+@PublicEvolving
 public final class FileSourceOptions {
     private FileSourceOptions() {}
 

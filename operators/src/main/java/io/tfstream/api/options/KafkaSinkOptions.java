@@ -3,12 +3,14 @@ package io.tfstream.api.options;
 import static org.apache.flink.configuration.ConfigOptions.key;
 
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 
 /**
  * What every Kafka output shares, and the records topic (the job's {@code output.*}). Keys are
  * relative to the stage; {@link #OPTIONS} lists them with their types and checks.
  */
+@PublicEvolving
 public final class KafkaSinkOptions {
     private KafkaSinkOptions() {}
 

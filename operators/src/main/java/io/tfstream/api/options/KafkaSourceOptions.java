@@ -3,6 +3,7 @@ package io.tfstream.api.options;
 import static org.apache.flink.configuration.ConfigOptions.key;
 
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 
 /**
@@ -10,6 +11,7 @@ import org.apache.flink.configuration.ConfigOption;
  * to start and stop. Keys are relative to the stage; {@link #OPTIONS} lists them with their types
  * and checks.
  */
+@PublicEvolving
 public final class KafkaSourceOptions {
     private KafkaSourceOptions() {}
 

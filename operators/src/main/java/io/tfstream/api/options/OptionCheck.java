@@ -1,6 +1,7 @@
 package io.tfstream.api.options;
 
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.MemorySize;
 
 /**
@@ -9,6 +10,7 @@ import org.apache.flink.configuration.MemorySize;
  * the reader set the option.
  */
 @FunctionalInterface
+@PublicEvolving
 public interface OptionCheck<T> {
     void check(T value, String name);
 

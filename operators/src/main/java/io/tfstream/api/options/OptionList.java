@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -18,6 +19,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * formats and the CLI read these lists, so an option is declared, defaulted, described and checked
  * in one place.
  */
+@PublicEvolving
 public final class OptionList {
     private final List<ConfigOption<?>> options;
     private final Map<ConfigOption<?>, Class<?>> types;

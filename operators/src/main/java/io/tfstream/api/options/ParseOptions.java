@@ -3,6 +3,7 @@ package io.tfstream.api.options;
 import static org.apache.flink.configuration.ConfigOptions.key;
 
 import io.tfstream.parse.ParseLimits;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
@@ -12,6 +13,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * tfrecord.*}): what one record may hold before it is refused. Keys are relative to the stage;
  * {@link #OPTIONS} lists them with their types and checks.
  */
+@PublicEvolving
 public final class ParseOptions {
     private ParseOptions() {}
 

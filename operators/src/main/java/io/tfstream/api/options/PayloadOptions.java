@@ -3,6 +3,7 @@ package io.tfstream.api.options;
 import static org.apache.flink.configuration.ConfigOptions.key;
 
 import io.tfstream.api.model.PayloadKeyMode;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 
@@ -10,6 +11,7 @@ import org.apache.flink.configuration.MemorySize;
  * The topic of batched tensor payloads (the job's {@code output.batches.*}). Keys are relative to
  * the stage; {@link #OPTIONS} lists them with their types and checks.
  */
+@PublicEvolving
 public final class PayloadOptions {
     private PayloadOptions() {}
 

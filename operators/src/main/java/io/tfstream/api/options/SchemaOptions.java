@@ -4,6 +4,7 @@ import static org.apache.flink.configuration.ConfigOptions.key;
 
 import io.tfstream.api.model.SchemaCompatibility;
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 
 /**
@@ -11,6 +12,7 @@ import org.apache.flink.configuration.ConfigOption;
  * defaults, updates while the job runs. Keys are relative to the stage; {@link #OPTIONS} lists them
  * with their types and checks.
  */
+@PublicEvolving
 public final class SchemaOptions {
     private SchemaOptions() {}
 

@@ -8,6 +8,7 @@ import io.tfstream.api.model.SkewAction;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.tfrecord.Compression;
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 
@@ -16,6 +17,7 @@ import org.apache.flink.configuration.MemorySize;
  * finished, bucket layout, markers. Keys are relative to the stage; {@link #OPTIONS} lists them
  * with their types and checks.
  */
+@PublicEvolving
 public final class ShardOptions {
     private ShardOptions() {}
 

@@ -3,6 +3,7 @@ package io.tfstream.api.options;
 import static org.apache.flink.configuration.ConfigOptions.key;
 
 import io.tfstream.convert.InputFormat;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 
 /**
@@ -11,6 +12,7 @@ import org.apache.flink.configuration.ConfigOption;
  * source.convert.*}). Keys are relative to the stage; {@link #OPTIONS} lists them with their types
  * and checks.
  */
+@PublicEvolving
 public final class SourceFormatOptions {
     private SourceFormatOptions() {}
 

@@ -4,6 +4,7 @@ import static org.apache.flink.configuration.ConfigOptions.key;
 
 import java.time.Duration;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 
 /**
@@ -11,6 +12,7 @@ import org.apache.flink.configuration.ConfigOption;
  * event-time windows evaluated as datasets. Keys are relative to the stage; {@link #OPTIONS} lists
  * them with their types and checks.
  */
+@PublicEvolving
 public final class ValidationOptions {
     private ValidationOptions() {}
 

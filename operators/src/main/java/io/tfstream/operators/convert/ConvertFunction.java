@@ -3,6 +3,7 @@ package io.tfstream.operators.convert;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.convert.ExampleConverter;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -17,6 +18,7 @@ import org.apache.flink.util.Collector;
  * {@code conversionErrors}, {@code ignoredFields} (fields naming no schema feature). Conversion
  * errors count towards the dead-letter guard ({@code dlq.max-fraction}) of this operator.
  */
+@Internal
 public final class ConvertFunction extends ProcessFunction<SourceRecord, SourceRecord> {
     private static final long serialVersionUID = 1L;
 

@@ -1,19 +1,21 @@
 package io.tfstream.operators.convert;
 
+import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.convert.ConvertFeatures;
 import io.tfstream.convert.ConvertOptions;
 import io.tfstream.convert.ExampleConverter;
 import io.tfstream.convert.ExampleConverters;
 import io.tfstream.convert.InputFormat;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
 import java.io.Serializable;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What the convert operator needs, small and serializable: the input format, the features to write
  * (names and types), the conversion options, the Avro writer schema as {@code .avsc} text (parsed
  * on the task) and the dead-letter guard.
  */
+@Internal
 public record ConvertSettings(
         InputFormat format,
         ConvertFeatures features,

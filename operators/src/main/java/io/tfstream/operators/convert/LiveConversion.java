@@ -9,6 +9,7 @@ import io.tfstream.spec.ParseSpec;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
@@ -20,6 +21,7 @@ import org.apache.flink.metrics.MetricGroup;
  * tfstream} ({@code convertRecordsIn}, {@code converted}, {@code conversionErrors}, {@code
  * ignoredFields}), conversion errors counted by the dead-letter guard.
  */
+@Internal
 public final class LiveConversion {
     private final ConvertSettings settings;
     private final ConversionStep step;

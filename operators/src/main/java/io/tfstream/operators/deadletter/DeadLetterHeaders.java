@@ -1,9 +1,12 @@
 package io.tfstream.operators.deadletter;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * The header names of dead-letter records (docs/streaming-job.md#dead-letter-records); values are
  * UTF-8 strings.
  */
+@Internal
 public final class DeadLetterHeaders {
     private DeadLetterHeaders() {}
 

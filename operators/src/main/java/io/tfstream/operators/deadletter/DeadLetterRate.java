@@ -1,9 +1,13 @@
 package io.tfstream.operators.deadletter;
 
+import io.tfstream.api.model.DeadLetterGuard;
+import org.apache.flink.annotation.Internal;
+
 /**
  * Counts records and dead letters over a sliding processing-time window (ten buckets) for the
  * {@link DeadLetterGuard}. Not thread-safe; one per subtask.
  */
+@Internal
 public final class DeadLetterRate {
     private static final int BUCKETS = 10;
 

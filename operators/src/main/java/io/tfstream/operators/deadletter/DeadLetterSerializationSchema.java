@@ -4,6 +4,7 @@ import io.tfstream.api.model.DeadLetter;
 import io.tfstream.api.model.SourceRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -16,6 +17,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * last, so {@code Headers.lastHeader} returns this dead letter's even when the record already
  * carried {@code tfstream.*} headers (e.g. one replayed from a dead-letter topic).
  */
+@Internal
 public final class DeadLetterSerializationSchema
         implements KafkaRecordSerializationSchema<DeadLetter> {
     private static final long serialVersionUID = 1L;

@@ -9,6 +9,7 @@ import io.tfstream.operators.types.SerializerTypeInfo;
 import io.tfstream.operators.types.VersionedSnapshot;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -20,6 +21,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * UTF-8 (messages quote record bytes and may exceed what {@code writeUTF} holds), then from layout
  * 3 on the schema fingerprint (a presence flag, then UTF).
  */
+@Internal
 public final class DeadLetterSerializer extends ImmutableTypeSerializer<DeadLetter> {
     private static final long serialVersionUID = 1L;
 

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.enumerate.FileEnumerator;
 import org.apache.flink.core.fs.FileStatus;
@@ -22,6 +23,7 @@ import org.apache.flink.core.fs.Path;
  * (in-progress and marker files) are skipped at every level, and so are shard manifests ({@code
  * *.manifest.json}).
  */
+@Internal
 public final class FilePaths implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.file.src.FileSourceSplit;
@@ -44,6 +45,7 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  * ends the file there (nothing after it can be decompressed). With {@link OnCorruption#FAIL} the
  * first damage fails the job without restarts.
  */
+@Internal
 public final class TfRecordFileFormat implements BulkFormat<SourceRecord, FileSourceSplit> {
     private static final long serialVersionUID = 1L;
 

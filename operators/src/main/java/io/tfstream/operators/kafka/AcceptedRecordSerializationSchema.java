@@ -2,6 +2,7 @@ package io.tfstream.operators.kafka;
 
 import io.tfstream.api.model.SourceRecord;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -10,6 +11,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * Writes an accepted record to the "clean" records topic exactly as it arrived: value, key and
  * headers byte for byte; the Kafka timestamp is the record's event time.
  */
+@Internal
 public final class AcceptedRecordSerializationSchema
         implements KafkaRecordSerializationSchema<SourceRecord> {
     private static final long serialVersionUID = 1L;

@@ -6,6 +6,7 @@ import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -17,6 +18,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * tfstream.batch.part} ({@code part/parts}, or {@code part/?} for a window's payload emitted before
  * the window closed, when its total was not known); the key as {@link PayloadKeyMode} says.
  */
+@Internal
 public final class TensorBatchSerializationSchema
         implements KafkaRecordSerializationSchema<EncodedTensorBatch> {
     private static final long serialVersionUID = 1L;

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.operators.Output;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
@@ -33,6 +34,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * validation of the accepted rows from the parser's columns before anything is emitted, so that a
  * diverted record is a dead letter and in no payload.
  */
+@Internal
 public final class BatchEmitter {
     private ParseSettings settings;
     private final BatchParseMetrics metrics;

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -36,6 +37,7 @@ import org.apache.flink.util.OutputTag;
  * fingerprint of the one schema it was parsed with, and the schema in force is checkpointed. JSON
  * or Avro input is then converted here, before a record joins a batch, with the schema in force.
  */
+@Internal
 public final class BatchParseOperator extends AbstractStreamOperator<SourceRecord>
         implements OneInputStreamOperator<SourceRecord, SourceRecord> {
     private static final long serialVersionUID = 1L;

@@ -4,12 +4,14 @@ import io.tfstream.api.options.BatchOptions;
 import io.tfstream.api.options.OptionCheck;
 import java.io.Serializable;
 import java.time.Duration;
+import org.apache.flink.annotation.Internal;
 
 /**
  * When the batch-and-parse operator closes a batch: at {@code maxRecords} records, at {@code
  * maxBytes} bytes of record values, or {@code maxDelay} (processing time) after its first record,
  * whichever comes first; and always before a checkpoint barrier and at the end of input.
  */
+@Internal
 public record BatchTriggers(int maxRecords, long maxBytes, Duration maxDelay)
         implements Serializable {
     public static final int DEFAULT_MAX_RECORDS = BatchOptions.MAX_RECORDS.defaultValue();

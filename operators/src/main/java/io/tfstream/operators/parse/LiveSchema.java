@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.operators.Output;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -41,6 +42,7 @@ import org.slf4j.LoggerFactory;
  * and a candidate the input cannot convert to is refused; with {@link #keyedBy a key feature} one
  * that removes or changes it ({@link InputChecks}).
  */
+@Internal
 public final class LiveSchema implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LiveSchema.class);
 

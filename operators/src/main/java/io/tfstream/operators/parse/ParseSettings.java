@@ -1,7 +1,7 @@
 package io.tfstream.operators.parse;
 
+import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.model.EventTimeSettings;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.MalformedSpecFileException;
@@ -11,12 +11,14 @@ import io.tfstream.spec.SpecSource;
 import io.tfstream.spec.schema.FixedLenDefaults;
 import java.io.Serializable;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Everything the batch-and-parse operator needs, small and serializable: the schema or spec file's
  * bytes (parsed in {@code open()}, never shipped as parsed objects), limits, batch triggers, event
  * time, the dead-letter guard and, when on, the validation of the parsed rows.
  */
+@Internal
 public final class ParseSettings implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -6,6 +6,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
@@ -19,6 +20,7 @@ import org.apache.flink.runtime.state.StateInitializationContext;
  * parallelism, where a subtask may have no entry of its own, it takes the most recent switch.
  * Entries are versioned byte arrays ({@link #VERSION}).
  */
+@Internal
 public final class SchemaInForceState {
     /** The entry layout version; an entry of another version is refused. */
     public static final int VERSION = 1;

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -22,6 +23,7 @@ import org.slf4j.LoggerFactory;
  * hashes: converting and checking the candidate is the task thread's work ({@link LiveSchema}). A
  * file that cannot be read is logged once per distinct error and polled again.
  */
+@Internal
 public final class SchemaPoller implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaPoller.class);
 

@@ -5,6 +5,7 @@ import io.tfstream.operators.convert.ConvertSettings;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * How the batch-and-parse operators take up a changed schema while the job runs ({@code
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param conversion JSON or Avro input converted inside the operator with the schema in force
  *     ({@link io.tfstream.operators.convert.LiveConversion}), or null when the input is Examples
  */
+@Internal
 public record SchemaUpdates(
         String path, long pollMillis, SchemaCompatibility compatibility, ConvertSettings conversion)
         implements Serializable {

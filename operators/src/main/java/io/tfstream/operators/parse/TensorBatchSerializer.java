@@ -6,6 +6,7 @@ import io.tfstream.operators.types.VersionedSnapshot;
 import io.tfstream.payload.EncodedTensorBatch;
 import io.tfstream.proto.v1.TensorBatch;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -15,6 +16,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * The serializer of {@link EncodedTensorBatch} payloads: the tensors half and the metadata message,
  * each length-prefixed, then the grouping key (length, -1 for none).
  */
+@Internal
 public final class TensorBatchSerializer extends ImmutableTypeSerializer<EncodedTensorBatch> {
     private static final long serialVersionUID = 1L;
 

@@ -8,6 +8,7 @@ import io.tfstream.operators.deadletter.DeadLetterOutput;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -21,6 +22,7 @@ import org.apache.flink.util.Collector;
  * {@link SkewAction#PROCESSING_TIME} they pass unchanged (the {@link EventTimeBucketAssigner}
  * buckets them by processing time). The others always pass.
  */
+@Internal
 public final class BucketSkewGuard extends ProcessFunction<SourceRecord, SourceRecord> {
     private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.functions.sink.filesystem.BucketAssigner;
@@ -17,6 +18,7 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.
  * late or replayed records into the wrong hour. A record without a timestamp falls back to
  * processing time.
  */
+@Internal
 public final class EventTimeBucketAssigner implements BucketAssigner<SourceRecord, String> {
     private static final long serialVersionUID = 1L;
 

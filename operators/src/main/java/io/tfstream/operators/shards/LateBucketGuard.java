@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -22,6 +23,7 @@ import org.apache.flink.util.Collector;
  * tfstream.lateBucketRecords} and either written (a new shard in the bucket, the marker written
  * again) or dead-lettered with reason {@code late}, by {@code shards.late-records}.
  */
+@Internal
 public final class LateBucketGuard extends ProcessFunction<SourceRecord, SourceRecord> {
     private static final long serialVersionUID = 1L;
 

@@ -4,6 +4,7 @@ import io.tfstream.api.model.LostShardAction;
 import io.tfstream.operators.shards.store.LostShardException;
 import io.tfstream.shards.ShardStats;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.slf4j.Logger;
@@ -16,6 +17,7 @@ import org.slf4j.LoggerFactory;
  * decides); {@link LostShardAction#DROP} logs the same, counts {@code tfstream.shardsLost} and
  * {@code tfstream.shardRecordsLost}, and goes on without it.
  */
+@Internal
 public final class LostShards {
     private static final Logger LOG = LoggerFactory.getLogger(LostShards.class);
 

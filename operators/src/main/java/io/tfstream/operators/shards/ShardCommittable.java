@@ -3,6 +3,7 @@ package io.tfstream.operators.shards;
 import io.tfstream.shards.ShardStats;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What the shard sink commits after a checkpoint: a closed {@link Shard}, or a bucket's {@link
@@ -10,6 +11,7 @@ import java.util.Objects;
  * through checkpointed state, so a commit repeated after a recovery writes the same shard, manifest
  * and marker.
  */
+@Internal
 public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCommittable.Marker {
 
     /** The bucket the committable belongs to; committables of a bucket share one committer. */

@@ -4,6 +4,7 @@ import io.tfstream.shards.ShardStats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -17,6 +18,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * Versions 1 and 2 were the committables of the compacting sink (Flink's {@code
  * FileSinkCommittable}) and are refused with what to do.
  */
+@Internal
 public final class ShardCommittableSerializer
         implements SimpleVersionedSerializer<ShardCommittable> {
     static final int VERSION = 5;

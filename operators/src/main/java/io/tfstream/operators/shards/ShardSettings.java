@@ -9,6 +9,7 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.MemorySize;
 
 /**
@@ -35,6 +36,7 @@ import org.apache.flink.configuration.MemorySize;
  * @param checkpointBudget bytes of unfinished parts a writer subtask keeps in a checkpoint at most
  *     (S3); beyond it the shards with the largest ones are finished at the checkpoint
  */
+@Internal
 public record ShardSettings(
         String basePath,
         ShardStoreFactory storeFactory,

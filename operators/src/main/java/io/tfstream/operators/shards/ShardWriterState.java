@@ -3,6 +3,7 @@ package io.tfstream.operators.shards;
 import io.tfstream.shards.ShardEncoder;
 import io.tfstream.shards.ShardStats;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One entry of a shard writer subtask's checkpointed state: its {@link Lineage} (always one per
@@ -10,6 +11,7 @@ import java.util.Objects;
  * which job and checkpoint it continues, and cleans up after it), or one {@link Open} shard kept
  * open across the checkpoint.
  */
+@Internal
 public sealed interface ShardWriterState permits ShardWriterState.Lineage, ShardWriterState.Open {
 
     /**

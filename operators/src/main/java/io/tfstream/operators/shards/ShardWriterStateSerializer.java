@@ -3,6 +3,7 @@ package io.tfstream.operators.shards;
 import io.tfstream.shards.ShardEncoder;
 import io.tfstream.shards.ShardStats;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -15,6 +16,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * then UTF; version 4 is still read, without it). Versions 1 to 3 were the writer state of the
  * compacting sink (Flink's {@code FileWriterBucketState}) and are refused with what to do.
  */
+@Internal
 public final class ShardWriterStateSerializer
         implements SimpleVersionedSerializer<ShardWriterState> {
     static final int VERSION = 5;

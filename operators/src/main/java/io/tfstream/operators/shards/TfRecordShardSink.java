@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -35,6 +36,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * <p>Metrics under {@code tfstream}: writer as in {@link ShardWriterMetrics}, committer as in
  * {@link ShardCommitter}.
  */
+@Internal
 public final class TfRecordShardSink
         implements Sink<SourceRecord>,
                 SupportsWriterState<SourceRecord, ShardWriterState>,

@@ -1,6 +1,7 @@
 package io.tfstream.operators.source;
 
 import io.tfstream.api.model.SourceRecord;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
@@ -13,6 +14,7 @@ import org.apache.kafka.common.header.Headers;
  * decoding happens here: the batch-and-parse operator parses values in batches. A tombstone (null
  * value) becomes an empty value, which the parser then judges like any other record.
  */
+@Internal
 public final class SourceRecordDeserializer
         implements KafkaRecordDeserializationSchema<SourceRecord> {
     private static final long serialVersionUID = 1L;

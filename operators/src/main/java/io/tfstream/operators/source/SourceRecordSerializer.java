@@ -5,6 +5,7 @@ import io.tfstream.operators.types.ImmutableTypeSerializer;
 import io.tfstream.operators.types.SerializerTypeInfo;
 import io.tfstream.operators.types.VersionedSnapshot;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -19,6 +20,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * versioned: a format change bumps {@link Snapshot#VERSION} and keeps reading the older layouts
  * ({@link #ofLayout}), so window state of an older savepoint is migrated.
  */
+@Internal
 public final class SourceRecordSerializer extends ImmutableTypeSerializer<SourceRecord> {
     private static final long serialVersionUID = 1L;
 

@@ -1,6 +1,7 @@
 package io.tfstream.operators.types;
 
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -9,6 +10,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * A serializer of an immutable, variable-length type: copies are the instance itself and reuse does
  * not apply, so a subclass writes only {@link #serialize} and {@link #deserialize}.
  */
+@Internal
 public abstract class ImmutableTypeSerializer<T> extends TypeSerializerSingleton<T> {
     private static final long serialVersionUID = 1L;
 

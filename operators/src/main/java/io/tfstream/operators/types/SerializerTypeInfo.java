@@ -1,6 +1,7 @@
 package io.tfstream.operators.types;
 
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -9,6 +10,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * Type information that always uses one hand-written serializer, so that no record type of the job
  * falls back to Kryo ({@code pipeline.generic-types: false} holds).
  */
+@Internal
 public final class SerializerTypeInfo<T> extends TypeInformation<T> {
     private static final long serialVersionUID = 1L;
 

@@ -3,6 +3,7 @@ package io.tfstream.operators.types;
 import java.io.IOException;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -16,6 +17,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * IntFunction)}): then the old snapshot restores a serializer of the old layout and Flink migrates
  * the state to the current one.
  */
+@Internal
 public abstract class VersionedSnapshot<T> implements TypeSerializerSnapshot<T> {
     private final int version;
     private final int oldestReadable;

@@ -1,6 +1,7 @@
 package io.tfstream.operators.validation;
 
 import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.ValidationActions;
 import io.tfstream.parse.ParsedRows;
 import io.tfstream.parse.RawColumns;
 import io.tfstream.parse.SerializedRecords;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.operators.Output;
@@ -42,6 +44,7 @@ import org.apache.flink.util.OutputTag;
  * more than the out-of-orderness behind the largest event time it has seen) is checked and acted on
  * but counted as {@code late_count} of the next window to close instead.
  */
+@Internal
 public final class BatchValidation {
     /** Window deltas, one per window touched by a batch and feature-path split. */
     public static final OutputTag<WindowPartial> PARTIALS =

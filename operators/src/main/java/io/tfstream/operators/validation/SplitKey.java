@@ -2,6 +2,7 @@ package io.tfstream.operators.validation;
 
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 
@@ -12,6 +13,7 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
  * key group range (0 and 1 both go to subtask 1 of 2), which would evaluate every split in one
  * subtask. The keys depend only on the split count and the max parallelism, which a restore keeps.
  */
+@Internal
 public final class SplitKey implements KeySelector<WindowPartial, Integer> {
     private static final long serialVersionUID = 1L;
 

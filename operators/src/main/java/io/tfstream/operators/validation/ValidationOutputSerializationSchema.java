@@ -3,6 +3,7 @@ package io.tfstream.operators.validation;
 import io.tfstream.api.model.ValidationOutput;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -10,6 +11,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * Writes a {@link ValidationOutput} to {@code topic}: key = its key in UTF-8 (the alert id of an
  * alert, so that a compacted topic keeps one record per alert), value = its bytes.
  */
+@Internal
 public final class ValidationOutputSerializationSchema
         implements KafkaRecordSerializationSchema<ValidationOutput> {
     private static final long serialVersionUID = 1L;

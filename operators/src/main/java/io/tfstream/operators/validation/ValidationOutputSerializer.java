@@ -6,12 +6,14 @@ import io.tfstream.operators.types.SerializerTypeInfo;
 import io.tfstream.operators.types.VersionedSnapshot;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /** The serializer of {@link ValidationOutput}: key and value, each length-prefixed bytes. */
+@Internal
 public final class ValidationOutputSerializer extends ImmutableTypeSerializer<ValidationOutput> {
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.tfstream.operators.validation;
 
+import io.tfstream.api.model.ValidationActions;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.schema.SchemaLoader;
@@ -10,6 +11,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The small serializable configuration of the validation operators: the TFMD schema as bytes (the
@@ -17,6 +19,7 @@ import java.util.Objects;
  * window size, the number of feature-path splits, the per-record actions, the severity overrides
  * and the job name (part of every alert id).
  */
+@Internal
 public final class ValidationSettings implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -51,6 +52,7 @@ import org.tensorflow.metadata.v0.DriftSkewInfo;
  * counts; drift compares only windows of the same fingerprint. The schema of a fingerprint other
  * than the configured one arrives with its first partial and is kept in keyed state.
  */
+@Internal
 public final class WindowAlertFunction
         extends KeyedProcessFunction<Integer, WindowPartial, ValidationOutput> {
     private static final long serialVersionUID = 1L;

@@ -1,6 +1,7 @@
 package io.tfstream.operators.validation;
 
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A serialized {@link io.tfstream.validation.WindowAccumulator} of one event-time window {@code
@@ -16,6 +17,7 @@ import java.util.Objects;
  * @param schema the TFMD schema of that fingerprint, on the first partial of a fingerprint a
  *     batch-and-parse subtask sends to a split (so the window operator can evaluate it), else empty
  */
+@Internal
 public record WindowPartial(
         int split,
         long windowStart,

@@ -4,6 +4,7 @@ import io.tfstream.operators.types.ImmutableTypeSerializer;
 import io.tfstream.operators.types.SerializerTypeInfo;
 import io.tfstream.operators.types.VersionedSnapshot;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -15,6 +16,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * (UTF), schema length (int) and bytes. Layout 1 (before live schema changes) ends after the
  * accumulator; state written in it is read with an empty fingerprint and migrated.
  */
+@Internal
 public final class WindowPartialSerializer extends ImmutableTypeSerializer<WindowPartial> {
     private static final long serialVersionUID = 1L;
 

@@ -11,6 +11,7 @@ import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
@@ -50,6 +51,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * barrier; a window is parsed, batch by batch, with the schema in force when it closes (or emits
  * early), and each payload carries that schema's fingerprint.
  */
+@Internal
 public final class WindowBatchParseOperator extends AbstractStreamOperator<SourceRecord>
         implements OneInputStreamOperator<SourceRecord, SourceRecord>, Triggerable<Object, Long> {
     private static final long serialVersionUID = 1L;

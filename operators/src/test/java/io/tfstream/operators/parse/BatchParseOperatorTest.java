@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.model.DeadLetterReason;
 import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.model.SourceRecord;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.parse.ExampleBatchParser;

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.model.DeadLetterReason;
 import io.tfstream.api.model.SchemaCompatibility;
 import io.tfstream.api.model.SourceRecord;
@@ -22,7 +23,6 @@ import io.tfstream.convert.ConvertFeatures;
 import io.tfstream.convert.ConvertOptions;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.convert.ConvertSettings;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;

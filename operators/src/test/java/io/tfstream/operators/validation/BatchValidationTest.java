@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.api.model.DeadLetter;
 import io.tfstream.api.model.DeadLetterReason;
 import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.ValidationActions;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.ParseSettings;
@@ -123,8 +124,7 @@ class BatchValidationTest {
     void divertedRecordsDoNotTripTheDeadLetterCircuitBreaker() throws Exception {
         ValidationSettings s = settings(1, List.of("INT_TYPE_BIG_INT=divert"));
         var guard =
-                new io.tfstream.operators.deadletter.DeadLetterGuard(
-                        0.5, java.time.Duration.ofMinutes(1), 1);
+                new io.tfstream.api.model.DeadLetterGuard(0.5, java.time.Duration.ofMinutes(1), 1);
         try (var h = harness(parse(s, SCHEMA, 5, guard))) {
             for (int i = 0; i < 20; i++) {
                 h.processElement(new StreamRecord<>(record(i, 500 + i, "US"), 1000 + i));

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.model.SchemaCompatibility;
 import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.ValidationActions;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.LiveSchema;
 import io.tfstream.operators.parse.LiveSchemaTesting;

@@ -1,6 +1,7 @@
 package io.tfstream.operators.validation;
 
 import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.ValidationActions;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.testing.ProtoFeatures;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,7 @@ final class ValidationFixtures {
      */
     static io.tfstream.operators.parse.ParseSettings parse(
             ValidationSettings v, String schema, int maxRecords, boolean sequence) {
-        return parse(v, schema, maxRecords, io.tfstream.operators.deadletter.DeadLetterGuard.off());
+        return parse(v, schema, maxRecords, io.tfstream.api.model.DeadLetterGuard.off());
     }
 
     /** As above, with the dead-letter circuit breaker {@code guard}. */
@@ -44,7 +45,7 @@ final class ValidationFixtures {
             ValidationSettings v,
             String schema,
             int maxRecords,
-            io.tfstream.operators.deadletter.DeadLetterGuard guard) {
+            io.tfstream.api.model.DeadLetterGuard guard) {
         return new io.tfstream.operators.parse.ParseSettings(
                         schema.getBytes(StandardCharsets.UTF_8),
                         "schema.pbtxt",

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.model.BatchKeySelector;
 import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.model.DeadLetterReason;
 import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.model.WindowSettings;
-import io.tfstream.operators.deadletter.DeadLetterGuard;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.BatchTriggers;

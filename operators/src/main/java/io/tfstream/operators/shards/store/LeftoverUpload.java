@@ -1,6 +1,7 @@
 package io.tfstream.operators.shards.store;
 
 import java.time.Instant;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What a shard store holds for a shard that is not committed: an incomplete S3 multipart upload or
@@ -13,4 +14,5 @@ import java.time.Instant;
  * @param id the upload id (S3), or null for an in-progress file
  * @param since when the upload was initiated, or the file last modified
  */
+@Internal
 public record LeftoverUpload(String uri, ShardName shard, String id, Instant since) {}

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -18,6 +19,7 @@ import software.amazon.awssdk.services.s3.model.MultipartUpload;
  * writers. Uploads are listed over the whole bucket and filtered here: MinIO lists a prefix that is
  * not a whole key as empty.
  */
+@Internal
 public final class Leftovers {
     private static final String IN_PROGRESS = ".inprogress.";
 

@@ -1,6 +1,7 @@
 package io.tfstream.operators.shards.store;
 
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The bytes of a shard that checkpointed state still holds are gone from the store: its multipart
@@ -9,6 +10,7 @@ import java.io.IOException;
  * persisted. Retrying cannot bring them back; {@code shards.on-lost-shard} decides whether the job
  * fails or drops the shard and goes on.
  */
+@Internal
 public final class LostShardException extends IOException {
     private static final long serialVersionUID = 1L;
 

@@ -2,6 +2,7 @@ package io.tfstream.operators.shards.store;
 
 import java.io.IOException;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -31,6 +32,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * same shard only with the same size, and a commit is checked to have made the shard visible
  * (Hadoop's committer ignores a refused rename).
  */
+@Internal
 public final class RecoverableShardStore implements ShardStore {
     /** Version of the bytes this store hands out. */
     static final int FORMAT = 1;

@@ -2,8 +2,10 @@ package io.tfstream.operators.shards.store;
 
 import java.io.IOException;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /** Creates a {@link RecoverableShardStore} of a base path on the task; holds only the path. */
+@PublicEvolving
 public final class RecoverableShardStoreFactory implements ShardStoreFactory {
     private static final long serialVersionUID = 1L;
 

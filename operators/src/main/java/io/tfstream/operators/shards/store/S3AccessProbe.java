@@ -2,6 +2,7 @@ package io.tfstream.operators.shards.store;
 
 import java.io.IOException;
 import java.util.UUID;
+import org.apache.flink.annotation.Internal;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -15,6 +16,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * cannot tell whether its shard is there). Completes nothing, so it needs no {@code
  * s3:DeleteObject} and leaves nothing behind.
  */
+@Internal
 public final class S3AccessProbe {
     private S3AccessProbe() {}
 

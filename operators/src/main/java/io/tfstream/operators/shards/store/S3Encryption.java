@@ -2,6 +2,7 @@ package io.tfstream.operators.shards.store;
 
 import java.io.Serializable;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
@@ -15,6 +16,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  * @param algorithm the header's value, or null for none (the bucket's default encryption)
  * @param kmsKeyId a KMS key id or ARN, only with a KMS algorithm
  */
+@Internal
 public record S3Encryption(String algorithm, String kmsKeyId) implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -2,6 +2,7 @@ package io.tfstream.operators.shards.store;
 
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What {@link S3ShardStore} hands out as state ({@link S3ShardStateSerializer}): an open shard at a
@@ -10,6 +11,7 @@ import java.util.Objects;
  * {@code token} is a random id set as user metadata on the upload, so a commit retried after it
  * went through can recognise its own object.
  */
+@Internal
 public sealed interface S3ShardState {
 
     String target();

@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
@@ -16,6 +17,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * (persisted) or the size (closed). Lengths and counts are checked before allocation; other
  * versions are refused. {@link #toBytes}/{@link #fromBytes} add Flink's version header.
  */
+@Internal
 public final class S3ShardStateSerializer implements SimpleVersionedSerializer<S3ShardState> {
     public static final S3ShardStateSerializer INSTANCE = new S3ShardStateSerializer();
 

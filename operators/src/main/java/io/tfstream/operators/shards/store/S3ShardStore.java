@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.ContentStreamProvider;
@@ -30,6 +31,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * when its bytes match ({@link S3ExistingShard}). Never aborts an upload it handed to a checkpoint;
  * see {@link ShardStore}.
  */
+@Internal
 public final class S3ShardStore implements ShardStore {
     /** User metadata set on each upload: lets a repeated commit recognise its object. */
     static final String TOKEN_METADATA = "tfstream-token";

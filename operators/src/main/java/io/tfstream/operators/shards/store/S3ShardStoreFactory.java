@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
+import org.apache.flink.annotation.PublicEvolving;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -34,6 +35,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  * @param partSize bytes per multipart part, the heap buffer of one open shard
  * @param encryption the server-side encryption of every shard object
  */
+@PublicEvolving
 public record S3ShardStoreFactory(
         String basePath,
         String namePrefix,

@@ -4,6 +4,7 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The file name of a shard, {@code <prefix>-<jobId>-<run>-<subtask>-<counter><suffix>}: the job
@@ -17,6 +18,7 @@ import java.util.Optional;
  * #parse} reads both. Numbers are decimal without leading zeros, so {@link #parse} accepts exactly
  * what {@link #format} produces. The prefix may contain '-': parsing strips the known prefix first.
  */
+@Internal
 public record ShardName(
         String prefix, String jobId, String run, int subtask, long counter, String suffix) {
     private static final int RUN_DIGITS = 16;

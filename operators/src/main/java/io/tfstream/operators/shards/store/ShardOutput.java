@@ -1,8 +1,10 @@
 package io.tfstream.operators.shards.store;
 
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 
 /** One open shard of a {@link ShardStore}: written once, front to back. Not thread-safe. */
+@Internal
 public interface ShardOutput {
 
     void write(byte[] b, int off, int len) throws IOException;

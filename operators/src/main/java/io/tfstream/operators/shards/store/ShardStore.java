@@ -1,6 +1,7 @@
 package io.tfstream.operators.shards.store;
 
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Where the bytes of shards go, written once: a shard is opened under its final name, written as
@@ -25,6 +26,7 @@ import java.io.IOException;
  * ShardOutput#closeForCommit()}) are the store's own versioned encoding and go into checkpointed
  * state as they are.
  */
+@Internal
 public interface ShardStore extends AutoCloseable {
 
     /**

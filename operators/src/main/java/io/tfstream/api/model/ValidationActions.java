@@ -1,4 +1,4 @@
-package io.tfstream.operators.validation;
+package io.tfstream.api.model;
 
 import io.tfstream.validation.RecordResult;
 import io.tfstream.validation.SeverityPolicy;
@@ -7,6 +7,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.tensorflow.metadata.v0.AnomalyInfo;
 
 /**
@@ -15,6 +17,7 @@ import org.tensorflow.metadata.v0.AnomalyInfo;
  * action of a record is the strongest of its anomalies' ({@code divert} over {@code mark} over
  * {@code pass}).
  */
+@PublicEvolving
 public final class ValidationActions implements Serializable {
     private static final long serialVersionUID = 1L;
 
@@ -89,6 +92,7 @@ public final class ValidationActions implements Serializable {
                 && bySeverity.values().stream().allMatch(a -> a == ValidationAction.PASS);
     }
 
+    @Internal
     public ValidationAction of(AnomalyInfo.Type type, SeverityPolicy severity) {
         ValidationAction a = byType.get(type);
         if (a != null) {
@@ -98,6 +102,7 @@ public final class ValidationActions implements Serializable {
     }
 
     /** The strongest action over the anomalies of {@code r}. */
+    @Internal
     public ValidationAction of(RecordResult r, SeverityPolicy severity) {
         ValidationAction out = ValidationAction.PASS;
         for (int i = 0; i < r.count() && out != ValidationAction.DIVERT; i++) {

@@ -1,6 +1,9 @@
-package io.tfstream.operators.validation;
+package io.tfstream.api.model;
+
+import org.apache.flink.annotation.PublicEvolving;
 
 /** What happens to an accepted record with a per-record anomaly ({@code validation.actions}). */
+@PublicEvolving
 public enum ValidationAction {
     /** Passed on unchanged; only counted in the window's alerts. */
     PASS,

@@ -1,7 +1,8 @@
-package io.tfstream.operators.deadletter;
+package io.tfstream.api.model;
 
 import java.io.Serializable;
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The optional circuit breaker: when more than {@code maxFraction} of the records of the last
@@ -9,6 +10,7 @@ import java.time.Duration;
  * minRecords} arrived in that window, the job is stopped instead of dead-lettering everything. Off
  * when {@code maxFraction} is 1 or more.
  */
+@PublicEvolving
 public record DeadLetterGuard(double maxFraction, Duration window, long minRecords)
         implements Serializable {
     public static final long DEFAULT_MIN_RECORDS = 100;
