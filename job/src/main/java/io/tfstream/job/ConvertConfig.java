@@ -2,10 +2,10 @@ package io.tfstream.job;
 
 import io.tfstream.api.TfstreamConvert;
 import io.tfstream.api.TfstreamConvertBuilder;
+import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.options.SourceFormatOptions;
 import io.tfstream.convert.AvroSchemaRejectedException;
 import io.tfstream.convert.InputFormat;
-import io.tfstream.api.model.DeadLetterGuard;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -81,6 +81,11 @@ public final class JobOptionsHelp {
         return bytes + " " + units[u];
     }
 
+    /** {@code text} safe in a Markdown table cell. */
+    static String markdown(String text) {
+        return text.replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
     /** The option's description as plain text. */
     public static String text(ConfigOption<?> o) {
         StringBuilder b = new StringBuilder();
@@ -137,7 +142,7 @@ public final class JobOptionsHelp {
                     .append(" | ")
                     .append(defaultText(o))
                     .append(" | ")
-                    .append(text(o).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;"))
+                    .append(markdown(text(o)))
                     .append(" |\n");
         }
         return b.toString();

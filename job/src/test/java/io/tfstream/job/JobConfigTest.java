@@ -582,17 +582,6 @@ class JobConfigTest {
     }
 
     @Test
-    void theReadmeOptionTableIsTheGeneratedOne() throws Exception {
-        Path readme = Path.of("..", "docs", "streaming-job.md");
-        String text = Files.readString(readme);
-        assertTrue(
-                text.contains(JobOptionsHelp.markdownTable()),
-                "docs/streaming-job.md's option table differs from JobOptionsHelp.markdownTable();"
-                        + " paste:\n"
-                        + JobOptionsHelp.markdownTable());
-    }
-
-    @Test
     void schemaUpdatesAreTypedAndCombineWithValidation() {
         Map<String, Object> m = minimal();
         m.put("schema.update", "poll");

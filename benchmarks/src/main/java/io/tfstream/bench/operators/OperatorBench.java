@@ -1,9 +1,9 @@
 package io.tfstream.bench.operators;
 
+import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.bench.parse.ExampleProfile;
-import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.ParseSettings;

@@ -22,8 +22,8 @@ public final class ParseOptions {
                     .memoryType()
                     .defaultValue(new MemorySize(ParseLimits.DEFAULT_MAX_RECORD_BYTES))
                     .withDescription(
-                            "Largest record parsed; larger ones are dead-lettered with reason"
-                                    + " limit_exceeded.");
+                            "Largest record parsed; a larger one does not parse (the job"
+                                    + " dead-letters it with reason limit_exceeded).");
 
     public static final ConfigOption<Integer> MAX_VALUES_PER_FEATURE =
             key("max-values-per-feature")
