@@ -223,4 +223,29 @@ public final class JobTestSupport {
         files.sort(null);
         return files;
     }
+
+    /** Deletes {@code root} and everything under it, if it exists. */
+    public static void deleteTree(Path root) throws java.io.IOException {
+        if (java.nio.file.Files.exists(root)) {
+            try (var files = java.nio.file.Files.walk(root)) {
+                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    java.nio.file.Files.delete(p);
+                }
+            }
+        }
+    }
+
+    /** Copies the tree under {@code from} to {@code to} (hidden files included). */
+    public static void copyTree(Path from, Path to) throws java.io.IOException {
+        try (var files = java.nio.file.Files.walk(from)) {
+            for (Path p : files.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (java.nio.file.Files.isDirectory(p)) {
+                    java.nio.file.Files.createDirectories(target);
+                } else {
+                    java.nio.file.Files.copy(p, target);
+                }
+            }
+        }
+    }
 }

@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -33,7 +32,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -101,10 +99,10 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
         long step = Long.parseLong(captured.getProperty("step"));
         List<InputCorpus.Input> inputs = inputs();
         createTopics();
-        deleteTree(SHARDS.getParent());
-        copyTree(fixture.resolve("shards"), SHARDS);
+        JobTestSupport.deleteTree(SHARDS.getParent());
+        JobTestSupport.copyTree(fixture.resolve("shards"), SHARDS);
         Path savepoint = dir.resolve("savepoint");
-        copyTree(fixture.resolve(captured.getProperty("savepoint")), savepoint);
+        JobTestSupport.copyTree(fixture.resolve(captured.getProperty("savepoint")), savepoint);
 
         // the same offsets as at the capture, then the rest
         produce(inputs, 0, N / 2, start, step);
@@ -188,7 +186,7 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
         long step = Duration.ofMinutes(59).toMillis() / N;
         List<InputCorpus.Input> inputs = inputs();
         createTopics();
-        deleteTree(SHARDS.getParent());
+        JobTestSupport.deleteTree(SHARDS.getParent());
         produce(inputs, 0, N / 2, start, step);
         JobClient job = JobTestSupport.startPipeline(settings(dir), NAME);
         waitFor(
@@ -200,7 +198,7 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
                 () -> completedCheckpoints(cluster, job.getJobID()) >= seenAt + 3,
                 Duration.ofMinutes(2),
                 "three more checkpoints");
-        deleteTree(out);
+        JobTestSupport.deleteTree(out);
         Files.createDirectories(out);
         String savepoint =
                 job.stopWithSavepoint(
@@ -209,7 +207,7 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
                                 SavepointFormatType.CANONICAL)
                         .get(2, TimeUnit.MINUTES);
         assertEquals(List.of(), JobTestSupport.finishedShards(SHARDS), "shards open");
-        copyTree(SHARDS, out.resolve("shards"));
+        JobTestSupport.copyTree(SHARDS, out.resolve("shards"));
         Files.write(out.resolve("records.txt"), keys(kafka.readCommitted(topic("records"))));
         Files.write(out.resolve("dlq.txt"), keys(kafka.readCommitted(topic("dlq"))));
         Files.write(out.resolve("anomalies.txt"), keys(kafka.readCommitted(topic("anomalies"))));
@@ -334,28 +332,5 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
             throw new AssertionError("missing test resource " + name);
         }
         return url;
-    }
-
-    private static void deleteTree(Path root) throws Exception {
-        if (Files.exists(root)) {
-            try (Stream<Path> files = Files.walk(root)) {
-                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws Exception {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path p : files.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                }
-            }
-        }
     }
 }

@@ -359,7 +359,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         Path older = dir.resolve(name + "-older");
         for (int attempt = 1; ; attempt++) {
             try {
-                copyTree(
+                JobTestSupport.copyTree(
                         latestCheckpoint(checkpoints.resolve(first.getJobID().toHexString())),
                         older);
                 break;
@@ -368,7 +368,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 if (attempt == 10) {
                     throw e;
                 }
-                deleteTree(older);
+                JobTestSupport.deleteTree(older);
             }
         }
 
@@ -474,29 +474,6 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         for (Map.Entry<Path, byte[]> e : committed.entrySet()) {
             assertArrayEquals(
                     e.getValue(), Files.readAllBytes(e.getKey()), "replaced: " + e.getKey());
-        }
-    }
-
-    private static void deleteTree(Path root) throws Exception {
-        if (Files.exists(root)) {
-            try (var files = Files.walk(root)) {
-                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws Exception {
-        try (var files = Files.walk(from)) {
-            for (Path p : files.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                }
-            }
         }
     }
 
