@@ -33,13 +33,13 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 
 /**
- * Every setting of the streaming job, as typed Flink {@link ConfigOption}s with defaults and
- * descriptions; dotted keys grouped by stage. An option that picks an operator's behaviour is typed
- * by that operator's own enum (e.g. {@link OnCorruption}); enums declared here exist only at the
- * job level. {@code tfstream run --help} and the option table of docs/streaming-job.md#options are
- * generated from {@link #ALL}. Keys under {@link #SOURCE_PROPERTIES_PREFIX} and {@link
- * #OUTPUT_PROPERTIES_PREFIX} pass through to the Kafka clients; keys under {@link #FLINK_PREFIX} to
- * Flink's own configuration.
+ * The streaming job's options: the job's own (job name, parallelism, checkpoints, REST port, source
+ * type, schema and spec paths, S3 client) declared here, and each stage's options ({@code
+ * io.tfstream.api.options}) under the prefix the job gives the stage ({@link JobOptionStage}). The
+ * constants name the job's keys for the code that reads them; {@link #ALL} lists every option in
+ * the order {@code tfstream run --help} and the generated table of docs/streaming-job.md show them.
+ * Keys under {@link #SOURCE_PROPERTIES_PREFIX} and {@link #OUTPUT_PROPERTIES_PREFIX} pass through
+ * to the Kafka clients; keys under {@link #FLINK_PREFIX} to Flink's own configuration.
  */
 public final class JobOptions {
     private JobOptions() {}

@@ -5,7 +5,7 @@ import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 
-/** The builder of a {@link AcceptedRecordSink}: the topic, brokers and format settings. */
+/** The builder of a {@link AcceptedRecordSink}: topic, brokers and the format's settings. */
 @PublicEvolving
 public final class AcceptedRecordSinkBuilder
         extends TfstreamKafkaSinkBuilder<SourceRecord, AcceptedRecordSinkBuilder> {

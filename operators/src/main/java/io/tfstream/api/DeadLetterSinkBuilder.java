@@ -4,21 +4,10 @@ import io.tfstream.api.model.DeadLetter;
 import io.tfstream.api.options.DeadLetterOptions;
 import io.tfstream.operators.deadletter.DeadLetterSerializationSchema;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 
-/**
- * A Kafka sink of dead letters ({@link ParseResult#deadLetters()}): each the original record
- * (value, key, headers) followed by the {@code tfstream.*} dead-letter headers, as {@code tfstream
- * run}'s {@code dlq.topic}:
- *
- * <pre>{@code
- * result.deadLetters().sinkTo(
- *         DeadLetterSinkBuilder.kafka("broker:9092", "dead-letters")
- *                 .setSchemaFingerprint(fingerprint)
- *                 .setTransactionalIdPrefix("my-job-dlq")
- *                 .build());
- * }</pre>
- */
+/** The builder of a {@link DeadLetterSink}: topic, brokers and the format's settings. */
 @PublicEvolving
 public final class DeadLetterSinkBuilder
         extends TfstreamKafkaSinkBuilder<DeadLetter, DeadLetterSinkBuilder> {
@@ -30,6 +19,17 @@ public final class DeadLetterSinkBuilder
     private int maxErrorBytes = DEFAULT_MAX_ERROR_BYTES;
 
     DeadLetterSinkBuilder() {}
+
+    /**
+     * Takes the {@link DeadLetterOptions} of the sink set in {@code config} ({@code topic}, {@code
+     * max-error-bytes}, keys relative to the stage). Unset options keep their values.
+     */
+    public DeadLetterSinkBuilder fromConfig(ReadableConfig config) {
+        DeadLetterOptions.OPTIONS.checkAll(config, "");
+        config.getOptional(DeadLetterOptions.TOPIC).ifPresent(this::setTopic);
+        config.getOptional(DeadLetterOptions.MAX_ERROR_BYTES).ifPresent(this::setMaxErrorBytes);
+        return this;
+    }
 
     /** The schema fingerprint each dead letter carries in a header (default empty). */
     public DeadLetterSinkBuilder setSchemaFingerprint(String schemaFingerprint) {

@@ -8,9 +8,9 @@ import org.apache.flink.annotation.PublicEvolving;
  * run}'s {@code output.batches.topic}:
  *
  * <pre>{@code
- * TensorPayloadSink payloads = TensorPayloadSink.builder()
- *                 .setBootstrapServers("broker:9092")
- *                 .setTopic("batches")
+ * TensorPayloadSinkBuilder payloads = TensorPayloadSink.builder()
+ *         .setBootstrapServers("broker:9092")
+ *         .setTopic("batches")
  *         .setTransactionalIdPrefix("my-job-batches");
  * TfstreamParse parse = TfstreamParse.builder()
  *         .setSchemaFile(schema)
@@ -19,8 +19,9 @@ import org.apache.flink.annotation.PublicEvolving;
  * parse.applyTo(records).batches().sinkTo(payloads.build());
  * }</pre>
  *
- * <p>The producer gets {@code max.request.size} = {@link #setMaxMessageBytes} and a {@code
- * buffer.memory} of at least two messages.
+ * <p>The producer gets {@code max.request.size} = {@link
+ * TensorPayloadSinkBuilder#setMaxMessageBytes} and a {@code buffer.memory} of at least two
+ * messages.
  */
 @PublicEvolving
 public final class TensorPayloadSink {

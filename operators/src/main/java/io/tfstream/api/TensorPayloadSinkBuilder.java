@@ -6,26 +6,10 @@ import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 import io.tfstream.payload.EncodedTensorBatch;
 import java.util.Properties;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 
-/**
- * A Kafka sink of the parsed batches' tensor payloads ({@link ParseResult#batches()}), one {@code
- * tfstream.v1.TensorBatch} per message with its {@code tfstream.*} headers, as {@code tfstream
- * run}'s {@code output.batches.topic}:
- *
- * <pre>{@code
- * TensorPayloadSinkBuilder payloads = TensorPayloadSinkBuilder.kafka("broker:9092", "batches")
- *         .setTransactionalIdPrefix("my-job-batches");
- * TfstreamParse parse = TfstreamParse.builder()
- *         .setSchemaFile(schema)
- *         .setTensorBatches(fingerprint, payloads.maxPayloadBytes())
- *         .build();
- * parse.applyTo(records).batches().sinkTo(payloads.build());
- * }</pre>
- *
- * <p>The producer gets {@code max.request.size} = {@link #setMaxMessageBytes} and a {@code
- * buffer.memory} of at least two messages.
- */
+/** The builder of a {@link TensorPayloadSink}: topic, brokers and the format's settings. */
 @PublicEvolving
 public final class TensorPayloadSinkBuilder
         extends TfstreamKafkaSinkBuilder<EncodedTensorBatch, TensorPayloadSinkBuilder> {
@@ -44,6 +28,19 @@ public final class TensorPayloadSinkBuilder
     private long maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
 
     TensorPayloadSinkBuilder() {}
+
+    /**
+     * Takes the {@link PayloadOptions} set in {@code config} ({@code topic}, {@code key}, {@code
+     * max-message-bytes}, keys relative to the stage). Unset options keep their values.
+     */
+    public TensorPayloadSinkBuilder fromConfig(ReadableConfig config) {
+        PayloadOptions.OPTIONS.checkAll(config, "");
+        config.getOptional(PayloadOptions.TOPIC).ifPresent(this::setTopic);
+        config.getOptional(PayloadOptions.KEY).ifPresent(this::setKeyMode);
+        config.getOptional(PayloadOptions.MAX_MESSAGE_BYTES)
+                .ifPresent(m -> setMaxMessageBytes(m.getBytes()));
+        return this;
+    }
 
     /** The Kafka key of each payload (default none: spread over the partitions). */
     public TensorPayloadSinkBuilder setKeyMode(PayloadKeyMode keyMode) {

@@ -9,6 +9,7 @@ import io.tfstream.tfrecord.TfRecordReadOptions;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.file.src.FileSource;
 
 /** The builder of a {@link TfRecordFileSource}: what damage does, record length, discovery. */
@@ -22,6 +23,20 @@ public final class TfRecordFileSourceBuilder {
 
     TfRecordFileSourceBuilder(List<String> paths) {
         this.paths = paths;
+    }
+
+    /**
+     * Takes the {@link FileSourceOptions} set in {@code config} ({@code on-corruption}, {@code
+     * mode} with {@code discovery-interval}, keys relative to the stage; the paths are the
+     * builder's). Unset options keep their values.
+     */
+    public TfRecordFileSourceBuilder fromConfig(ReadableConfig config) {
+        FileSourceOptions.OPTIONS.checkAll(config, "");
+        config.getOptional(FileSourceOptions.ON_CORRUPTION).ifPresent(this::setOnCorruption);
+        if (config.get(FileSourceOptions.MODE) == FileSourceOptions.Mode.CONTINUOUS) {
+            setContinuous(config.get(FileSourceOptions.DISCOVERY_INTERVAL));
+        }
+        return this;
     }
 
     /** What a damaged region does (default: dead-lettered, reading resumes after it). */

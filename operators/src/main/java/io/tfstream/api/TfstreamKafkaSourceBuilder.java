@@ -1,11 +1,13 @@
 package io.tfstream.api;
 
 import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.options.KafkaSourceOptions;
 import io.tfstream.operators.source.SourceRecordDeserializer;
 import java.util.List;
 import java.util.Properties;
 import java.util.regex.Pattern;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -22,6 +24,22 @@ public final class TfstreamKafkaSourceBuilder {
     private Properties properties = new Properties();
 
     TfstreamKafkaSourceBuilder() {}
+
+    /**
+     * Takes the {@link KafkaSourceOptions} set in {@code config} ({@code bootstrap-servers}, {@code
+     * topics}, {@code topic-pattern}, {@code group-id}, keys relative to the stage). Unset options
+     * keep their values.
+     */
+    public TfstreamKafkaSourceBuilder fromConfig(ReadableConfig config) {
+        KafkaSourceOptions.OPTIONS.checkAll(config, "");
+        config.getOptional(KafkaSourceOptions.BOOTSTRAP_SERVERS)
+                .ifPresent(this::setBootstrapServers);
+        config.getOptional(KafkaSourceOptions.TOPICS).ifPresent(this::setTopics);
+        config.getOptional(KafkaSourceOptions.TOPIC_PATTERN)
+                .ifPresent(p -> setTopicPattern(Pattern.compile(p)));
+        config.getOptional(KafkaSourceOptions.GROUP_ID).ifPresent(this::setGroupId);
+        return this;
+    }
 
     /** The brokers, {@code host:port[,host:port...]} (required). */
     public TfstreamKafkaSourceBuilder setBootstrapServers(String bootstrapServers) {

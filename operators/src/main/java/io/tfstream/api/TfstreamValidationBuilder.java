@@ -1,6 +1,7 @@
 package io.tfstream.api;
 
 import io.tfstream.api.model.ValidationActions;
+import io.tfstream.api.options.ValidationOptions;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.operators.validation.WindowPartial;
 import io.tfstream.parse.ParseLimits;
@@ -16,6 +17,7 @@ import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Settings of a {@link TfstreamValidation}. Only the TFMD schema is required; everything else has
@@ -121,6 +123,29 @@ public final class TfstreamValidationBuilder {
     /** TFDV's {@code severity_overrides} as {@code TYPE=SEVERITY} entries (default none). */
     public TfstreamValidationBuilder setSeverityOverrides(List<String> severityOverrides) {
         this.severityOverrides = severityOverrides;
+        return this;
+    }
+
+    /**
+     * Takes the {@link ValidationOptions} set in {@code config} (keys relative to the stage: {@code
+     * environment}, {@code window}, {@code splits}, {@code min-drift-examples}, {@code actions},
+     * {@code severity-overrides}), checked as {@code tfstream run} checks {@code validation.*};
+     * {@code splits: -1} (the job's parallelism) leaves the splits as they are. Unset options keep
+     * their values.
+     *
+     * @throws IllegalArgumentException naming the key of a value out of range
+     */
+    public TfstreamValidationBuilder fromConfig(ReadableConfig config) {
+        ValidationOptions.OPTIONS.checkAll(config, "");
+        config.getOptional(ValidationOptions.ENVIRONMENT).ifPresent(this::setEnvironment);
+        config.getOptional(ValidationOptions.WINDOW).ifPresent(this::setWindow);
+        config.getOptional(ValidationOptions.SPLITS).filter(n -> n > 0).ifPresent(this::setSplits);
+        config.getOptional(ValidationOptions.MIN_DRIFT_EXAMPLES)
+                .ifPresent(this::setMinDriftExamples);
+        config.getOptional(ValidationOptions.ACTIONS)
+                .ifPresent(a -> setActions(ValidationActions.parse(a)));
+        config.getOptional(ValidationOptions.SEVERITY_OVERRIDES)
+                .ifPresent(this::setSeverityOverrides);
         return this;
     }
 

@@ -5,7 +5,7 @@ import io.tfstream.operators.validation.ValidationOutputSerializationSchema;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 
-/** The builder of a {@link ValidationAlertSink}: the topic, brokers and format settings. */
+/** The builder of a {@link ValidationAlertSink}: topic, brokers and the format's settings. */
 @PublicEvolving
 public final class ValidationAlertSinkBuilder
         extends TfstreamKafkaSinkBuilder<ValidationOutput, ValidationAlertSinkBuilder> {

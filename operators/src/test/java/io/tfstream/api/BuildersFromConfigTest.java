@@ -111,4 +111,69 @@ class BuildersFromConfigTest {
                                                 Configuration.fromMap(Map.of("max-records", "0"))));
         assertEquals("invalid value '0' for max-records: expected >= 1", parse.getMessage());
     }
+
+    @Test
+    void validationSinksAndSourcesTakeTheirOptionsToo() {
+        var validation =
+                TfstreamValidation.builder()
+                        .setSchema(
+                                "feature { name: \"age\" type: INT }\n"
+                                        .getBytes(StandardCharsets.UTF_8),
+                                "schema.pbtxt")
+                        .fromConfig(
+                                Configuration.fromMap(
+                                        Map.of(
+                                                "window", "5 min",
+                                                "splits", "3",
+                                                "min-drift-examples", "7",
+                                                "actions", "ERROR=divert")))
+                        .build()
+                        .settings();
+        assertEquals(Duration.ofMinutes(5).toMillis(), validation.windowMillis());
+        assertEquals(3, validation.splits());
+        assertTrue(validation.actions().asMap().toString().contains("DIVERT"));
+
+        // splits -1 is the job's "as the parallelism": the builder keeps its own
+        assertEquals(
+                1,
+                TfstreamValidation.builder()
+                        .setSchema(
+                                "feature { name: \"age\" type: INT }\n"
+                                        .getBytes(StandardCharsets.UTF_8),
+                                "schema.pbtxt")
+                        .fromConfig(Configuration.fromMap(Map.of("splits", "-1")))
+                        .build()
+                        .settings()
+                        .splits());
+
+        TensorPayloadSinkBuilder payloads =
+                TensorPayloadSink.builder()
+                        .setBootstrapServers("b:1")
+                        .setTransactionalIdPrefix("p")
+                        .fromConfig(
+                                Configuration.fromMap(
+                                        Map.of("topic", "batches", "max-message-bytes", "8 kb")));
+        assertEquals(8192 - TensorPayloadSinkBuilder.MESSAGE_RESERVE, payloads.maxPayloadBytes());
+        payloads.build();
+
+        IllegalArgumentException dlq =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () ->
+                                DeadLetterSink.builder()
+                                        .fromConfig(
+                                                Configuration.fromMap(
+                                                        Map.of("max-error-bytes", "-1"))));
+        assertEquals("invalid value '-1' for max-error-bytes: expected >= 0", dlq.getMessage());
+
+        TfstreamKafkaSource.builder()
+                .fromConfig(
+                        Configuration.fromMap(Map.of("bootstrap-servers", "b:1", "topics", "a;b")))
+                .build();
+        TfRecordFileSource.builder(java.util.List.of("/tmp/none"))
+                .fromConfig(
+                        Configuration.fromMap(
+                                Map.of("mode", "continuous", "discovery-interval", "1 s")))
+                .build();
+    }
 }

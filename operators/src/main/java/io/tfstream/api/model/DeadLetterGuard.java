@@ -1,5 +1,7 @@
 package io.tfstream.api.model;
 
+import io.tfstream.api.options.DeadLetterOptions;
+import io.tfstream.api.options.OptionCheck;
 import java.io.Serializable;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
@@ -15,21 +17,22 @@ public record DeadLetterGuard(double maxFraction, Duration window, long minRecor
         implements Serializable {
     public static final long DEFAULT_MIN_RECORDS = 100;
 
+    /** Checked as the {@code dlq.*} options are, named as the components. */
     public DeadLetterGuard {
         if (!(maxFraction >= 0)) {
-            throw new IllegalArgumentException("dlq.max-fraction must be >= 0, got " + maxFraction);
+            throw OptionCheck.invalid(maxFraction, "maxFraction", ">= 0 (1 or more: off)");
         }
-        if (window == null || window.isNegative() || window.isZero()) {
-            throw new IllegalArgumentException("dlq.window must be positive, got " + window);
+        if (window == null) {
+            throw new IllegalArgumentException("window must be set");
         }
-        if (minRecords < 1) {
-            throw new IllegalArgumentException("dlq.min-records must be >= 1, got " + minRecords);
-        }
+        DeadLetterOptions.OPTIONS.check(DeadLetterOptions.WINDOW, window, "window");
+        DeadLetterOptions.OPTIONS.check(DeadLetterOptions.MIN_RECORDS, minRecords, "minRecords");
     }
 
     /** The breaker switched off. */
     public static DeadLetterGuard off() {
-        return new DeadLetterGuard(1.0, Duration.ofMinutes(1), DEFAULT_MIN_RECORDS);
+        return new DeadLetterGuard(
+                1.0, DeadLetterOptions.WINDOW.defaultValue(), DEFAULT_MIN_RECORDS);
     }
 
     public boolean enabled() {
