@@ -22,9 +22,11 @@ import org.tensorflow.example.SequenceExample;
  * Example (of a SequenceExample's context) serialized again by protobuf. So a record lands in the
  * split TFX would put it in, and a TFX pipeline reading both agrees on which records are train.
  */
-public final class TfxSplits {
+public final class TfxSplits implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     /** A split's name (the directory is {@code Split-<name>}) and its share of hash buckets. */
-    public record Split(String name, int hashBuckets) {}
+    public record Split(String name, int hashBuckets) implements java.io.Serializable {}
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
 
@@ -111,6 +113,34 @@ public final class TfxSplits {
     /** The split of partition key {@code key}. */
     public Split of(byte[] key) {
         return splits.get(indexOf(key));
+    }
+
+    /**
+     * The split of {@code record}: by its bytes, or by its partition feature {@code feature} (the
+     * context's for a SequenceExample when {@code sequence}) when not null.
+     *
+     * @throws SplitKeyException when the record has no usable partition feature
+     */
+    public Split of(byte[] record, String feature, boolean sequence) throws SplitKeyException {
+        return of(feature == null ? record : featureKey(record, sequence, feature));
+    }
+
+    /** The directory of a split in a bucket: {@code Split-<name>}, as TFX names it. */
+    public static String directory(Split split) {
+        return "Split-" + split.name();
+    }
+
+    /** The splits as written: {@code name:buckets,...}. */
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder();
+        for (Split s : splits) {
+            b.append(b.length() == 0 ? "" : ",")
+                    .append(s.name())
+                    .append(':')
+                    .append(s.hashBuckets());
+        }
+        return b.toString();
     }
 
     /**

@@ -358,6 +358,12 @@ public final class JobOptions {
     public static final ConfigOption<SkewAction> SHARDS_SKEW_ACTION =
             JobOptionStage.SHARDS.option(ShardOptions.SKEW_ACTION);
 
+    public static final ConfigOption<String> SHARDS_SPLITS =
+            JobOptionStage.SHARDS.option(ShardOptions.SPLITS);
+
+    public static final ConfigOption<String> SHARDS_SPLIT_FEATURE =
+            JobOptionStage.SHARDS.option(ShardOptions.SPLIT_FEATURE);
+
     // --- validation
 
     public static final ConfigOption<Boolean> VALIDATION_ENABLED =

@@ -31,6 +31,8 @@ public enum PipelineOperator {
     BATCHES_SINK("batches-sink"),
     SKEW_GUARD(TfRecordShardsBuilder.DEFAULT_SKEW_GUARD_UID),
     LATE_BUCKET_GUARD(TfRecordShardsBuilder.DEFAULT_LATE_BUCKET_GUARD_UID),
+    /** With {@code shards.split-feature}: records without it to the dead letters. */
+    SPLIT_GUARD(TfRecordShardsBuilder.DEFAULT_SPLIT_GUARD_UID),
     DEAD_LETTER_SINK("dead-letter-sink"),
     SHARD_SINK(TfRecordShardsBuilder.DEFAULT_UID),
     SHARD_MARKER_COORDINATOR(TfRecordShardsBuilder.DEFAULT_COORDINATOR_UID),

@@ -2,11 +2,13 @@ package io.tfstream.job;
 
 import io.tfstream.api.TfRecordShards;
 import io.tfstream.api.model.SkewAction;
+import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStore;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.operators.shards.store.S3AccessProbe;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
+import io.tfstream.tfrecord.Compression;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -71,6 +73,11 @@ final class ShardConfig {
                             + c.get(JobOptions.SHARDS_ZONE)
                             + "): "
                             + e.getMessage());
+        }
+        if (c.contains(JobOptions.SHARDS_SPLIT_FEATURE) && !c.contains(JobOptions.SHARDS_SPLITS)) {
+            throw new JobConfigException(
+                    "shards.split-feature names the partition feature of shards.splits; set"
+                            + " shards.splits (e.g. train:2,eval:1)");
         }
         if (c.get(JobOptions.SHARDS_SUCCESS_MARKERS) && !c.get(JobOptions.SHARDS_MANIFESTS)) {
             throw new JobConfigException(
@@ -194,6 +201,17 @@ final class ShardConfig {
         return settings(schemaFingerprint, new org.apache.flink.configuration.Configuration());
     }
 
+    /**
+     * {@code shards.compression}; with {@code shards.splits} gzip unless set, as TFX's ExampleGen
+     * writes its splits.
+     */
+    Compression compression() {
+        if (c.contains(JobOptions.SHARDS_SPLITS) && !c.contains(JobOptions.SHARDS_COMPRESSION)) {
+            return Compression.GZIP;
+        }
+        return c.get(JobOptions.SHARDS_COMPRESSION);
+    }
+
     /** The sink's settings; {@code flink}: the configuration the job is built with. */
     ShardSettings settings(String schemaFingerprint, ReadableConfig flink) {
         return shards(schemaFingerprint, flink).settings();
@@ -206,7 +224,7 @@ final class ShardConfig {
     TfRecordShards shards(String schemaFingerprint, ReadableConfig flink) {
         return TfRecordShards.builder(c.get(JobOptions.SHARDS_PATH))
                 .setStoreFactory(storeFactory(flink))
-                .setCompression(c.get(JobOptions.SHARDS_COMPRESSION))
+                .setCompression(compression())
                 .setCompressionLevel(c.get(JobOptions.SHARDS_COMPRESSION_LEVEL))
                 .setPrefix(c.get(JobOptions.SHARDS_PREFIX))
                 .setTargetSize(c.get(JobOptions.SHARDS_TARGET_SIZE).getBytes())
@@ -222,6 +240,14 @@ final class ShardConfig {
                 .setSchemaFingerprint(schemaFingerprint)
                 .setSuccessMarkers(c.get(JobOptions.SHARDS_SUCCESS_MARKERS))
                 .setSuccessDelay(c.get(JobOptions.SHARDS_SUCCESS_DELAY))
+                .setSplits(
+                        c.contains(JobOptions.SHARDS_SPLITS)
+                                ? c.get(JobOptions.SHARDS_SPLITS)
+                                : null,
+                        c.contains(JobOptions.SHARDS_SPLIT_FEATURE)
+                                ? c.get(JobOptions.SHARDS_SPLIT_FEATURE)
+                                : null,
+                        c.get(JobOptions.SCHEMA_KIND) == SchemaOptions.Kind.SEQUENCE_EXAMPLE)
                 .setUids(
                         PipelineOperator.SHARD_SINK.uid(),
                         PipelineOperator.SHARD_MARKER_COORDINATOR.uid(),

@@ -44,6 +44,30 @@ class JobConfigTest {
     }
 
     @Test
+    void tfxSplitsAreCheckedAndGzipByDefault() {
+        Map<String, Object> m = minimal();
+        m.put("shards.path", "file:///data/shards");
+        assertEquals(io.tfstream.tfrecord.Compression.NONE, JobConfig.of(m).shards().compression());
+        m.put("shards.splits", "train:2,eval:1");
+        assertEquals(
+                io.tfstream.tfrecord.Compression.GZIP,
+                JobConfig.of(m).shards().compression(),
+                "as TFX's ExampleGen writes its splits");
+        m.put("shards.compression", "none");
+        assertEquals(io.tfstream.tfrecord.Compression.NONE, JobConfig.of(m).shards().compression());
+        m.put("shards.splits", "train:2,train:1");
+        assertTrue(
+                error(m).startsWith(
+                                "invalid value 'train:2,train:1' for shards.splits: expected name:buckets"
+                                        + " entries"),
+                error(m));
+        m.remove("shards.splits");
+        m.put("shards.split-feature", "user");
+        assertTrue(
+                error(m).startsWith("shards.split-feature names the partition feature"), error(m));
+    }
+
+    @Test
     void defaultsApplyToWhatIsNotSet() {
         JobConfig c = JobConfig.of(minimal());
         assertEquals(1024, c.get(JobOptions.BATCH_MAX_RECORDS));

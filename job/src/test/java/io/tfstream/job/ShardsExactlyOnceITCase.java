@@ -10,6 +10,7 @@ import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardSuccessMarker;
+import io.tfstream.shards.TfxSplits;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.tfrecord.TfRecordFiles;
@@ -89,21 +90,32 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
 
     @ParameterizedTest
     @CsvSource({
-        "file,none",
-        "file,gzip",
-        "file,zlib",
-        "s3,none",
-        "s3,gzip",
-        "s3,zlib",
-        "hdfs,none",
-        "hdfs,gzip"
+        "file,none,,",
+        "file,gzip,train:2;eval:1,",
+        "file,zlib,train:3;eval:1;test:1,feature2",
+        "s3,none,,",
+        "s3,gzip,,",
+        "s3,zlib,,",
+        "hdfs,none,,",
+        "hdfs,gzip,,"
     })
     void everyGoodRecordInExactlyOneFinishedShardOfItsBucket(
-            String store, String compression, @InjectMiniCluster MiniCluster cluster)
+            String store,
+            String compression,
+            String splits,
+            String splitFeature,
+            @InjectMiniCluster MiniCluster cluster)
             throws Exception {
-        String name = "shards-" + store + "-" + compression;
+        String name = "shards-" + store + "-" + compression + (splits == null ? "" : "-splits");
         Map<String, Object> settings = new HashMap<>();
         settings.put("shards.compression", compression);
+        if (splits != null) {
+            // TFX data splits: every bucket holds Split-<name>/ directories, by TFX's rule
+            settings.put("shards.splits", splits.replace(';', ','));
+        }
+        if (splitFeature != null) {
+            settings.put("shards.split-feature", splitFeature);
+        }
         if (store.equals("file")) {
             Path base = dir.resolve(name);
             run(cluster, name, base.toUri().toString(), () -> base, settings, 20_000, 3, null);
@@ -226,6 +238,11 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
             S3Client s3)
             throws Exception {
         String compression = (String) extra.get("shards.compression");
+        TfxSplits splits =
+                extra.containsKey("shards.splits")
+                        ? TfxSplits.parse((String) extra.get("shards.splits"))
+                        : null;
+        String splitFeature = (String) extra.get("shards.split-feature");
         kafka.createTopic(name + "-in", 3);
         kafka.createTopic(name + "-dlq", 1);
         Path spec = dir.resolve(name + ".json");
@@ -275,12 +292,13 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
             if (hours > 1) {
                 // The watermark passes the first hour's end: its shards close, its bucket is
                 // complete while the job runs.
+                Path firstHour = view.now().resolve(BUCKET.format(Instant.ofEpochMilli(start)));
+                Path marked =
+                        splits == null
+                                ? firstHour
+                                : firstHour.resolve(TfxSplits.directory(splits.splits().get(0)));
                 waitFor(
-                        () ->
-                                Files.exists(
-                                        view.now()
-                                                .resolve(BUCKET.format(Instant.ofEpochMilli(start)))
-                                                .resolve(ShardSuccessMarker.FILE_NAME)),
+                        () -> Files.exists(marked.resolve(ShardSuccessMarker.FILE_NAME)),
                         Duration.ofMinutes(2),
                         "the _SUCCESS marker of the first hour while the job runs");
             }
@@ -306,6 +324,13 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
             if (inputs.get(i).reason() == null) {
                 good++;
                 String bucket = BUCKET.format(Instant.ofEpochMilli(start + i * step));
+                if (splits != null) {
+                    // the split TFX's ExampleGen gives the record (or its partition feature)
+                    bucket +=
+                            "/"
+                                    + TfxSplits.directory(
+                                            splits.of(inputs.get(i).value(), splitFeature, false));
+                }
                 expected.merge(ShardRunChecks.key(inputs.get(i).value(), bucket), 1, Integer::sum);
             }
         }
@@ -370,7 +395,8 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
             // the killed attempt's shards opened after the last checkpoint: one per bucket and
             // subtask at most
             assertTrue(
-                    crashLeftovers.size() <= hours * PARALLELISM,
+                    crashLeftovers.size()
+                            <= hours * PARALLELISM * (splits == null ? 1 : splits.splits().size()),
                     "in-progress files of the killed attempt only: " + crashLeftovers);
             // tfstream shards uploads lists exactly those and removes them
             String listing = ShardRunChecks.cli("shards", "uploads", shardsPath, "--abort");

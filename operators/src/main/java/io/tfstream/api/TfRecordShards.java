@@ -6,6 +6,7 @@ import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardSettings;
+import io.tfstream.operators.shards.SplitGuard;
 import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import java.util.ArrayList;
@@ -62,7 +63,9 @@ public final class TfRecordShards {
             String skewUid,
             LateBucketGuard lateBucket,
             boolean lateDeadLetters,
-            String lateUid) {}
+            String lateUid,
+            SplitGuard split,
+            String splitUid) {}
 
     /** A builder of shards under {@code basePath} (a local path or any Flink file system URI). */
     public static TfRecordShardsBuilder builder(String basePath) {
@@ -88,9 +91,11 @@ public final class TfRecordShards {
 
     /**
      * {@code records} through the guards set on the builder: the bucket-skew guard ({@link
-     * TfRecordShardsBuilder#setSkewGuard}), then, with success markers, the late-bucket guard
-     * (records for a bucket already marked complete, {@link TfRecordShardsBuilder#setLateRecords}).
-     * Put them in front of the shards and of anything else that must agree with the shards.
+     * TfRecordShardsBuilder#setSkewGuard}), then, with data splits by a feature, the split guard
+     * (records without a usable partition feature, {@link TfRecordShardsBuilder#setSplits}), then,
+     * with success markers, the late-bucket guard (records for a bucket already marked complete,
+     * {@link TfRecordShardsBuilder#setLateRecords}). Put them in front of the shards and of
+     * anything else that must agree with the shards.
      */
     public GuardedRecords guard(DataStream<SourceRecord> records) {
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
@@ -103,6 +108,9 @@ public final class TfRecordShards {
                             guards.skewUid(),
                             guards.skewDeadLetters(),
                             deadLetters);
+        }
+        if (guards.split() != null) {
+            out = guard(out, guards.split(), guards.splitUid(), true, deadLetters);
         }
         if (guards.lateBucket() != null) {
             out =

@@ -7,8 +7,10 @@ import io.tfstream.api.options.ShardOptions;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardSettings;
+import io.tfstream.operators.shards.SplitGuard;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
+import io.tfstream.shards.TfxSplits;
 import io.tfstream.tfrecord.Compression;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -40,6 +42,9 @@ public final class TfRecordShardsBuilder {
     /** The uid of the late-bucket guard by default. */
     public static final String DEFAULT_LATE_BUCKET_GUARD_UID = "late-bucket-guard";
 
+    /** The uid of the split guard by default. */
+    public static final String DEFAULT_SPLIT_GUARD_UID = "split-guard";
+
     private final String basePath;
     private ShardStoreFactory storeFactory;
     // defaults: the shards.* options' (ShardOptions)
@@ -65,6 +70,9 @@ public final class TfRecordShardsBuilder {
     private LateBucketAction lateRecords = ShardOptions.LATE_RECORDS.defaultValue();
     private String skewGuardUid = DEFAULT_SKEW_GUARD_UID;
     private String lateBucketGuardUid = DEFAULT_LATE_BUCKET_GUARD_UID;
+    private String splits;
+    private String splitFeature;
+    private boolean sequenceExample;
 
     TfRecordShardsBuilder(String basePath) {
         this.basePath = basePath;
@@ -93,8 +101,30 @@ public final class TfRecordShardsBuilder {
         config.getOptional(ShardOptions.SUCCESS_DELAY).ifPresent(this::setSuccessDelay);
         config.getOptional(ShardOptions.LATE_RECORDS).ifPresent(this::setLateRecords);
         config.getOptional(ShardOptions.ON_LOST_SHARD).ifPresent(this::setOnLostShard);
+        config.getOptional(ShardOptions.SPLITS)
+                .ifPresent(
+                        s ->
+                                setSplits(
+                                        s,
+                                        config.getOptional(ShardOptions.SPLIT_FEATURE).orElse(null),
+                                        sequenceExample));
         config.getOptional(ShardOptions.CHECKPOINT_BUDGET)
                 .ifPresent(m -> setCheckpointBudget(m.getBytes()));
+        return this;
+    }
+
+    /**
+     * TFX data splits (default none): {@code name:buckets} entries such as {@code train:2,eval:1};
+     * each record goes to {@code <bucket>/Split-<name>/} by TFX ExampleGen's rule ({@link
+     * TfxSplits}), by its bytes or, with {@code partitionFeature} (not null), by that feature (of a
+     * SequenceExample's context when {@code sequenceExample}); records without a usable partition
+     * feature are dead-lettered by the split guard ({@link TfRecordShards#guard}).
+     */
+    public TfRecordShardsBuilder setSplits(
+            String splits, String partitionFeature, boolean sequenceExample) {
+        this.splits = splits;
+        this.splitFeature = partitionFeature;
+        this.sequenceExample = sequenceExample;
         return this;
     }
 
@@ -280,6 +310,20 @@ public final class TfRecordShardsBuilder {
         check(
                 nonEmpty(skewGuardUid) && nonEmpty(lateBucketGuardUid),
                 "guard uids must be non-empty");
+        TfxSplits dataSplits = null;
+        if (splits != null) {
+            try {
+                dataSplits = TfxSplits.parse(splits);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("splits: " + e.getMessage(), e);
+            }
+        }
+        check(
+                splitFeature == null || dataSplits != null,
+                "splits: a partition feature needs splits");
+        check(
+                splitFeature == null || !splitFeature.isEmpty(),
+                "splits: the partition feature must be a non-empty name");
         Duration sinkSkew =
                 maxBucketSkew == null
                                 && skewGuard != null
@@ -305,7 +349,10 @@ public final class TfRecordShardsBuilder {
                         successMarkers,
                         successDelay,
                         onLostShard,
-                        checkpointBudget),
+                        checkpointBudget,
+                        dataSplits,
+                        splitFeature,
+                        sequenceExample),
                 uid,
                 coordinatorUid,
                 routerUid,
@@ -318,7 +365,11 @@ public final class TfRecordShardsBuilder {
                                         bucketPattern, zone, successDelay, lateRecords)
                                 : null,
                         lateRecords == LateBucketAction.DEAD_LETTER,
-                        lateBucketGuardUid));
+                        lateBucketGuardUid,
+                        splitFeature == null
+                                ? null
+                                : new SplitGuard(dataSplits, splitFeature, sequenceExample),
+                        DEFAULT_SPLIT_GUARD_UID));
     }
 
     private static boolean nonEmpty(String s) {

@@ -6,6 +6,7 @@ import io.tfstream.api.model.LateBucketAction;
 import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.model.SkewAction;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
+import io.tfstream.shards.TfxSplits;
 import io.tfstream.tfrecord.Compression;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
@@ -200,6 +201,30 @@ public final class ShardOptions {
                                     + " (bucketed by the time it is written); counted in the"
                                     + " metric tfstream.skewedRecords either way.");
 
+    public static final ConfigOption<String> SPLITS =
+            key("splits")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "TFX data splits as name:hash-buckets entries, e.g. train:2,eval:1 (TFX"
+                                    + " ExampleGen's default): each accepted record goes to"
+                                    + " <bucket>/Split-<name>/ by ExampleGen's rule (sha256 of the"
+                                    + " record's bytes, or of split-feature, modulo the buckets), so"
+                                    + " every bucket directory is a TFX Examples artifact; shards"
+                                    + " are gzip unless shards.compression says otherwise. Unset:"
+                                    + " no splits.");
+
+    public static final ConfigOption<String> SPLIT_FEATURE =
+            key("split-feature")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "With shards.splits: split by this feature (int64 or bytes list; of"
+                                    + " the context for SequenceExamples) as ExampleGen's"
+                                    + " partition_feature_name, so that all records of one value"
+                                    + " land in one split. A record without it is a dead letter"
+                                    + " (reason validation, counted in tfstream.unsplitRecords).");
+
     /** Every option above, in order, with its type and check. */
     public static final OptionList OPTIONS =
             OptionList.builder()
@@ -244,5 +269,21 @@ public final class ShardOptions {
                     .add(S3_PROBE)
                     .add(MAX_BUCKET_SKEW, Duration.class, OptionCheck.positive())
                     .add(SKEW_ACTION)
+                    .add(
+                            SPLITS,
+                            String.class,
+                            (v, name) -> {
+                                try {
+                                    TfxSplits.parse(v);
+                                } catch (IllegalArgumentException e) {
+                                    throw OptionCheck.invalid(
+                                            v,
+                                            name,
+                                            "name:buckets entries, e.g. train:2,eval:1 ("
+                                                    + e.getMessage()
+                                                    + ")");
+                                }
+                            })
+                    .add(SPLIT_FEATURE, String.class, null)
                     .build();
 }

@@ -116,7 +116,7 @@ final class ShardMarkerCoordinator
     /** The bucket's end, from an event time of its records that lies in it. */
     private void learnEnd(Bucket b, ShardStats stats) {
         for (Long t : new Long[] {stats.maxEventTime(), stats.minEventTime()}) {
-            if (t != null && clock.bucketOf(t).equals(b.id)) {
+            if (t != null && clock.bucketOf(t).equals(settings.timeBucket(b.id))) {
                 b.end = Math.max(b.end, clock.endOf(t));
                 return;
             }

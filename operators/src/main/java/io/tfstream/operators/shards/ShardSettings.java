@@ -4,6 +4,7 @@ import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.options.OptionList;
 import io.tfstream.api.options.ShardOptions;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
+import io.tfstream.shards.TfxSplits;
 import io.tfstream.tfrecord.Compression;
 import java.io.Serializable;
 import java.time.Duration;
@@ -35,6 +36,9 @@ import org.apache.flink.configuration.MemorySize;
  * @param onLostShard what happens to a shard the store lost while state holds it
  * @param checkpointBudget bytes of unfinished parts a writer subtask keeps in a checkpoint at most
  *     (S3); beyond it the shards with the largest ones are finished at the checkpoint
+ * @param splits TFX data splits: each record goes to {@code <bucket>/Split-<name>/}; null: none
+ * @param splitFeature the partition feature of {@code splits}, or null to split by the record bytes
+ * @param sequence whether records are SequenceExamples (the partition feature is of the context)
  */
 @Internal
 public record ShardSettings(
@@ -53,7 +57,10 @@ public record ShardSettings(
         boolean successMarkers,
         Duration successDelay,
         LostShardAction onLostShard,
-        long checkpointBudget)
+        long checkpointBudget,
+        TfxSplits splits,
+        String splitFeature,
+        boolean sequence)
         implements Serializable {
 
     /** {@code shards.checkpoint-budget} unless set. */
@@ -80,10 +87,65 @@ public record ShardSettings(
             throw new IllegalArgumentException(
                     "checkpointBudget must not be negative, got " + checkpointBudget);
         }
+        if (splitFeature != null && splits == null) {
+            throw new IllegalArgumentException("splitFeature needs splits");
+        }
         if (successMarkers && !manifests) {
             throw new IllegalArgumentException(
                     "successMarkers lists the shards' manifests: it needs manifests");
         }
+    }
+
+    /**
+     * The event-time bucket of sink bucket {@code bucket}: itself, or without its {@code
+     * /Split-<name>} with data splits.
+     */
+    public String timeBucket(String bucket) {
+        if (splits == null) {
+            return bucket;
+        }
+        int slash = bucket.lastIndexOf("/Split-");
+        return slash < 0 ? bucket : bucket.substring(0, slash);
+    }
+
+    /** Settings without data splits. */
+    public ShardSettings(
+            String basePath,
+            ShardStoreFactory storeFactory,
+            Compression compression,
+            int compressionLevel,
+            String prefix,
+            long targetSize,
+            Duration maxAge,
+            String bucketPattern,
+            ZoneId zone,
+            Duration maxBucketSkew,
+            boolean manifests,
+            String schemaFingerprint,
+            boolean successMarkers,
+            Duration successDelay,
+            LostShardAction onLostShard,
+            long checkpointBudget) {
+        this(
+                basePath,
+                storeFactory,
+                compression,
+                compressionLevel,
+                prefix,
+                targetSize,
+                maxAge,
+                bucketPattern,
+                zone,
+                maxBucketSkew,
+                manifests,
+                schemaFingerprint,
+                successMarkers,
+                successDelay,
+                onLostShard,
+                checkpointBudget,
+                null,
+                null,
+                false);
     }
 
     /** The file name suffix of {@link #compression()}: .tfrecord, .tfrecord.gz, .tfrecord.zz. */

@@ -4,6 +4,7 @@ import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.operators.shards.store.ShardStore;
 import io.tfstream.shards.BucketClock;
+import io.tfstream.shards.TfxSplits;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -113,6 +114,9 @@ final class ShardWriter
         long t = EventTimeBucketAssigner.bucketTime(ts, clock.getAsLong(), maxSkewMillis);
         long end = buckets.endOf(t);
         String bucket = buckets.cachedBucketOf(t);
+        if (settings.splits() != null) {
+            bucket = bucket + "/" + TfxSplits.directory(split(element));
+        }
         OpenShard shard = open.get(bucket);
         String fingerprint = element.schemaFingerprint();
         if (shard != null
@@ -133,6 +137,26 @@ final class ShardWriter
         if (rolls.full(shard.storedBytes())) {
             open.remove(bucket);
             finish(shard);
+        }
+    }
+
+    /** The TFX split of {@code element}; the split guard in front let only splittable ones by. */
+    private TfxSplits.Split split(SourceRecord element) throws IOException {
+        try {
+            return settings.splits()
+                    .of(element.value(), settings.splitFeature(), settings.sequence());
+        } catch (TfxSplits.SplitKeyException e) {
+            throw new IOException(
+                    "record "
+                            + element.topic()
+                            + "@"
+                            + element.partition()
+                            + ":"
+                            + element.offset()
+                            + " has no split: "
+                            + e.getMessage()
+                            + " (put the shards' split guard in front of the sink)",
+                    e);
         }
     }
 

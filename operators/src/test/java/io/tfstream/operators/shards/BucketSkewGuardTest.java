@@ -7,23 +7,13 @@ import io.tfstream.api.model.DeadLetterReason;
 import io.tfstream.api.model.SkewAction;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
-import io.tfstream.operators.source.SourceRecordSerializer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.flink.api.common.JobID;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
-import org.apache.flink.runtime.clusterframework.types.ResourceID;
-import org.apache.flink.runtime.executiongraph.ExecutionGraphTestUtils;
-import org.apache.flink.runtime.metrics.groups.TaskManagerMetricGroup;
-import org.apache.flink.runtime.metrics.groups.TaskMetricGroup;
-import org.apache.flink.runtime.metrics.util.TestingMetricRegistry;
-import org.apache.flink.runtime.operators.testutils.MockEnvironment;
-import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
-import org.apache.flink.streaming.api.operators.ProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
@@ -43,27 +33,7 @@ class BucketSkewGuardTest {
 
     private OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> harness(
             BucketSkewGuard guard) throws Exception {
-        TestingMetricRegistry registry =
-                TestingMetricRegistry.builder()
-                        .setRegisterConsumer(
-                                (metric, name, group) -> {
-                                    String[] scope = group.getScopeComponents();
-                                    metrics.put(scope[scope.length - 1] + "." + name, metric);
-                                })
-                        .build();
-        TaskMetricGroup task =
-                TaskManagerMetricGroup.createTaskManagerMetricGroup(
-                                registry, "localhost", ResourceID.generate())
-                        .addJob(new JobID(), "job")
-                        .addTask(ExecutionGraphTestUtils.createExecutionAttemptId(), "task");
-        MockEnvironment env = new MockEnvironmentBuilder().setMetricGroup(task).build();
-        OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h =
-                new OneInputStreamOperatorTestHarness<>(
-                        new ProcessOperator<>(guard), SourceRecordSerializer.INSTANCE, env);
-        h.setup(SourceRecordSerializer.INSTANCE);
-        h.open();
-        h.setProcessingTime(T);
-        return h;
+        return GuardHarness.open(guard, metrics, T);
     }
 
     /** Offset 1: now; 2: 8 days ago; 3: 30 days ahead; 4: no timestamp; 5: 6 days ago. */

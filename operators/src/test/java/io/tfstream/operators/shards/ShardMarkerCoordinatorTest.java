@@ -39,7 +39,13 @@ class ShardMarkerCoordinatorTest {
     private OneInputStreamOperatorTestHarness<
                     CommittableMessage<ShardCommittable>, CommittableMessage<ShardCommittable>>
             harness(OperatorSubtaskState state) throws Exception {
-        var h = new OneInputStreamOperatorTestHarness<>(new ShardMarkerCoordinator(settings()));
+        return harness(state, settings());
+    }
+
+    private OneInputStreamOperatorTestHarness<
+                    CommittableMessage<ShardCommittable>, CommittableMessage<ShardCommittable>>
+            harness(OperatorSubtaskState state, ShardSettings settings) throws Exception {
+        var h = new OneInputStreamOperatorTestHarness<>(new ShardMarkerCoordinator(settings));
         if (state == null) {
             h.setup();
         } else {
@@ -113,6 +119,49 @@ class ShardMarkerCoordinatorTest {
 
         h.endInput();
         assertEquals(List.of(marker(List.of(jobOf(h)), B11, HOUR_11 + 3_600_000, "b")), out(h));
+        h.close();
+    }
+
+    /** With data splits each split directory of a bucket is marked when the bucket closes. */
+    @Test
+    void withSplitsEachSplitOfABucketIsMarkedWhenTheBucketCloses() throws Exception {
+        ShardSettings plain = settings();
+        ShardSettings split =
+                new ShardSettings(
+                        plain.basePath(),
+                        plain.storeFactory(),
+                        plain.compression(),
+                        plain.compressionLevel(),
+                        plain.prefix(),
+                        plain.targetSize(),
+                        plain.maxAge(),
+                        plain.bucketPattern(),
+                        plain.zone(),
+                        plain.maxBucketSkew(),
+                        plain.manifests(),
+                        plain.schemaFingerprint(),
+                        plain.successMarkers(),
+                        plain.successDelay(),
+                        plain.onLostShard(),
+                        plain.checkpointBudget(),
+                        io.tfstream.shards.TfxSplits.parse("train:2,eval:1"),
+                        null,
+                        false);
+        var h = harness(null, split);
+        ShardCommittable.Shard a = shard(B10 + "/Split-train", "a", HOUR_10);
+        ShardCommittable.Shard b = shard(B10 + "/Split-eval", "b", HOUR_10 + 7);
+        send(h, a);
+        send(h, b);
+        assertEquals(List.of(a, b), out(h));
+        h.processWatermark(new Watermark(HOUR_11 + DELAY));
+        h.prepareSnapshotPreBarrier(1);
+        List<ShardCommittable> markers = out(h);
+        assertEquals(2, markers.size(), markers.toString());
+        for (ShardCommittable c : markers) {
+            ShardCommittable.Marker m = (ShardCommittable.Marker) c;
+            assertEquals(HOUR_11, m.endMs(), "the end of the hour, while the job runs");
+            assertEquals(split.bucketDir(m.bucket()), m.bucketDir());
+        }
         h.close();
     }
 

@@ -9,10 +9,12 @@ import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.shards.ShardManifest;
+import io.tfstream.shards.TfxSplits;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
@@ -156,6 +159,63 @@ class ShardWriterTest {
                 List.of(new ShardName("part", JOB, first.run(), 0, 1, ".tfrecord").format()),
                 commit(s, w.prepareCommit()),
                 "the next one of the same run");
+        w.close();
+    }
+
+    /**
+     * With TFX data splits each record goes to {@code <bucket>/Split-<name>/}, the split TFX's
+     * ExampleGen gives its bytes, one open shard per bucket and split.
+     */
+    @Test
+    void withSplitsEachRecordIsInTheSplitDirectoryTfxGivesIt() throws Exception {
+        ShardSettings plain =
+                ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
+        TfxSplits splits = TfxSplits.parse("train:2,eval:1");
+        ShardSettings s =
+                new ShardSettings(
+                        plain.basePath(),
+                        plain.storeFactory(),
+                        plain.compression(),
+                        plain.compressionLevel(),
+                        plain.prefix(),
+                        plain.targetSize(),
+                        plain.maxAge(),
+                        plain.bucketPattern(),
+                        plain.zone(),
+                        plain.maxBucketSkew(),
+                        plain.manifests(),
+                        plain.schemaFingerprint(),
+                        plain.successMarkers(),
+                        plain.successDelay(),
+                        plain.onLostShard(),
+                        plain.checkpointBudget(),
+                        splits,
+                        null,
+                        false);
+        ShardWriter w = writer(s, List.of());
+        write(w, 0, 300, HOUR_10);
+        assertEquals(2, w.openShards(), "one open shard per split");
+        w.flush(true);
+        List<ShardCommittable> done = new ArrayList<>(w.prepareCommit());
+        commit(s, done);
+        Map<String, List<String>> bySplit = new java.util.TreeMap<>();
+        for (ShardCommittable c : done) {
+            ShardCommittable.Shard shard = (ShardCommittable.Shard) c;
+            Path file = base.resolve(shard.bucket()).resolve(shard.name());
+            bySplit.put(shard.bucket(), read(file));
+        }
+        Map<String, List<String>> expected = new java.util.TreeMap<>();
+        for (String r : names(0, 300)) {
+            String dir =
+                    "dt=2026-11-24/hour=10/"
+                            + TfxSplits.directory(splits.of(r.getBytes(StandardCharsets.UTF_8)));
+            expected.computeIfAbsent(dir, k -> new ArrayList<>()).add(r);
+        }
+        assertEquals(expected, bySplit);
+        assertEquals(
+                java.util.Set.of(
+                        "dt=2026-11-24/hour=10/Split-train", "dt=2026-11-24/hour=10/Split-eval"),
+                bySplit.keySet());
         w.close();
     }
 
