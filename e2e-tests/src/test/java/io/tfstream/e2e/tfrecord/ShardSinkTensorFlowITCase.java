@@ -86,7 +86,10 @@ class ShardSinkTensorFlowITCase {
                                         true,
                                         Duration.ZERO,
                                         LostShardAction.FAIL,
-                                        ShardSettings.DEFAULT_CHECKPOINT_BUDGET),
+                                        ShardSettings.DEFAULT_CHECKPOINT_BUDGET,
+                                        null,
+                                        null,
+                                        false),
                                 "shard-marker-coordinator",
                                 "shard-committable-router"))
                 .uid("shard-sink");

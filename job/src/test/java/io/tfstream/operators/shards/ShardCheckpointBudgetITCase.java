@@ -83,7 +83,10 @@ class ShardCheckpointBudgetITCase {
                         false,
                         Duration.ZERO,
                         LostShardAction.FAIL,
-                        budget);
+                        budget,
+                        null,
+                        null,
+                        false);
         long[] now = {Instant.parse("2026-11-27T00:00:00Z").toEpochMilli()};
         UnregisteredMetricsGroup group = new UnregisteredMetricsGroup();
         ShardWriterMetrics metrics = new ShardWriterMetrics(group);

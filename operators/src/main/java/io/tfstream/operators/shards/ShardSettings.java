@@ -108,25 +108,9 @@ public record ShardSettings(
         return slash < 0 ? bucket : bucket.substring(0, slash);
     }
 
-    /** Settings without data splits. */
-    public ShardSettings(
-            String basePath,
-            ShardStoreFactory storeFactory,
-            Compression compression,
-            int compressionLevel,
-            String prefix,
-            long targetSize,
-            Duration maxAge,
-            String bucketPattern,
-            ZoneId zone,
-            Duration maxBucketSkew,
-            boolean manifests,
-            String schemaFingerprint,
-            boolean successMarkers,
-            Duration successDelay,
-            LostShardAction onLostShard,
-            long checkpointBudget) {
-        this(
+    /** These settings with data splits {@code splits} by {@code splitFeature} (or the bytes). */
+    public ShardSettings withSplits(TfxSplits splits, String splitFeature, boolean sequence) {
+        return new ShardSettings(
                 basePath,
                 storeFactory,
                 compression,
@@ -143,9 +127,9 @@ public record ShardSettings(
                 successDelay,
                 onLostShard,
                 checkpointBudget,
-                null,
-                null,
-                false);
+                splits,
+                splitFeature,
+                sequence);
     }
 
     /** The file name suffix of {@link #compression()}: .tfrecord, .tfrecord.gz, .tfrecord.zz. */

@@ -85,7 +85,10 @@ class ShardCommitterTest {
                 markers,
                 s.successDelay(),
                 s.onLostShard(),
-                s.checkpointBudget());
+                s.checkpointBudget(),
+                null,
+                null,
+                false);
     }
 
     /** A real closed gzip shard of {@code records} records in {@link #BUCKET}. */

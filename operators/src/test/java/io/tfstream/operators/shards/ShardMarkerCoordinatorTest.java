@@ -127,26 +127,7 @@ class ShardMarkerCoordinatorTest {
     void withSplitsEachSplitOfABucketIsMarkedWhenTheBucketCloses() throws Exception {
         ShardSettings plain = settings();
         ShardSettings split =
-                new ShardSettings(
-                        plain.basePath(),
-                        plain.storeFactory(),
-                        plain.compression(),
-                        plain.compressionLevel(),
-                        plain.prefix(),
-                        plain.targetSize(),
-                        plain.maxAge(),
-                        plain.bucketPattern(),
-                        plain.zone(),
-                        plain.maxBucketSkew(),
-                        plain.manifests(),
-                        plain.schemaFingerprint(),
-                        plain.successMarkers(),
-                        plain.successDelay(),
-                        plain.onLostShard(),
-                        plain.checkpointBudget(),
-                        io.tfstream.shards.TfxSplits.parse("train:2,eval:1"),
-                        null,
-                        false);
+                plain.withSplits(io.tfstream.shards.TfxSplits.parse("train:2,eval:1"), null, false);
         var h = harness(null, split);
         ShardCommittable.Shard a = shard(B10 + "/Split-train", "a", HOUR_10);
         ShardCommittable.Shard b = shard(B10 + "/Split-eval", "b", HOUR_10 + 7);

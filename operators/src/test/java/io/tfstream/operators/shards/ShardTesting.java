@@ -45,7 +45,10 @@ final class ShardTesting {
                 markers,
                 Duration.ofMinutes(1),
                 onLostShard,
-                ShardSettings.DEFAULT_CHECKPOINT_BUDGET);
+                ShardSettings.DEFAULT_CHECKPOINT_BUDGET,
+                null,
+                null,
+                false);
     }
 
     static ShardStats stats(int records, long firstEventTime) {

@@ -171,27 +171,7 @@ class ShardWriterTest {
         ShardSettings plain =
                 ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
         TfxSplits splits = TfxSplits.parse("train:2,eval:1");
-        ShardSettings s =
-                new ShardSettings(
-                        plain.basePath(),
-                        plain.storeFactory(),
-                        plain.compression(),
-                        plain.compressionLevel(),
-                        plain.prefix(),
-                        plain.targetSize(),
-                        plain.maxAge(),
-                        plain.bucketPattern(),
-                        plain.zone(),
-                        plain.maxBucketSkew(),
-                        plain.manifests(),
-                        plain.schemaFingerprint(),
-                        plain.successMarkers(),
-                        plain.successDelay(),
-                        plain.onLostShard(),
-                        plain.checkpointBudget(),
-                        splits,
-                        null,
-                        false);
+        ShardSettings s = plain.withSplits(splits, null, false);
         ShardWriter w = writer(s, List.of());
         write(w, 0, 300, HOUR_10);
         assertEquals(2, w.openShards(), "one open shard per split");
