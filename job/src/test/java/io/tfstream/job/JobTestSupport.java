@@ -248,4 +248,23 @@ public final class JobTestSupport {
             }
         }
     }
+
+    /**
+     * Waits until job {@code job} has open shards under {@code path} (prefix {@code part}) and
+     * three more checkpoints persisted them: a savepoint taken then holds open shards.
+     */
+    public static void awaitOpenShards(MiniCluster cluster, JobClient job, String path)
+            throws Exception {
+        waitFor(
+                () ->
+                        !io.tfstream.operators.shards.store.Leftovers.listFiles(path, "part")
+                                .isEmpty(),
+                Duration.ofMinutes(2),
+                "open shards");
+        long seenAt = completedCheckpoints(cluster, job.getJobID());
+        waitFor(
+                () -> completedCheckpoints(cluster, job.getJobID()) >= seenAt + 3,
+                Duration.ofMinutes(2),
+                "three more checkpoints");
+    }
 }

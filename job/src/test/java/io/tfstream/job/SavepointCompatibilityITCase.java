@@ -1,7 +1,5 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.JobTestSupport.completedCheckpoints;
-import static io.tfstream.job.JobTestSupport.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -189,15 +187,7 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
         JobTestSupport.deleteTree(SHARDS.getParent());
         produce(inputs, 0, N / 2, start, step);
         JobClient job = JobTestSupport.startPipeline(settings(dir), NAME);
-        waitFor(
-                () -> !Leftovers.listFiles(SHARDS.toUri().toString(), "part").isEmpty(),
-                Duration.ofMinutes(2),
-                "open shards");
-        long seenAt = completedCheckpoints(cluster, job.getJobID());
-        waitFor(
-                () -> completedCheckpoints(cluster, job.getJobID()) >= seenAt + 3,
-                Duration.ofMinutes(2),
-                "three more checkpoints");
+        JobTestSupport.awaitOpenShards(cluster, job, SHARDS.toUri().toString());
         JobTestSupport.deleteTree(out);
         Files.createDirectories(out);
         String savepoint =

@@ -208,15 +208,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     private static JobClient startWithOpenShards(
             MiniCluster cluster, Map<String, Object> settings, String path) throws Exception {
         JobClient job = start(settings, null);
-        waitFor(
-                () -> !Leftovers.listFiles(path, "part").isEmpty(),
-                Duration.ofMinutes(2),
-                "open shards");
-        long seenAt = completedCheckpoints(cluster, job.getJobID());
-        waitFor(
-                () -> completedCheckpoints(cluster, job.getJobID()) >= seenAt + 3,
-                Duration.ofMinutes(2),
-                "three more checkpoints");
+        JobTestSupport.awaitOpenShards(cluster, job, path);
         return job;
     }
 
