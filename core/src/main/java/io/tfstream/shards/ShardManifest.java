@@ -26,7 +26,9 @@ import java.util.Objects;
  * segments} (checkpoints the open shard was persisted across, plus one: for gzip the number of gzip
  * members at most), {@code sources}: {@code {"topic","partition","first_offset",
  * "last_offset","records"}} for Kafka, {@code {"file","first_byte_offset","last_byte_offset",
- * "records"}} for a file source.
+ * "records"}} for a file source; {@code schema} (when the sink found one): the copy of the schema
+ * with that fingerprint, relative to the base path ({@code _tfstream/_schemas/_<fingerprint>/
+ * _schema.pbtxt}).
  */
 public record ShardManifest(
         String shard,
@@ -40,7 +42,8 @@ public record ShardManifest(
         Long minEventTimeMs,
         Long maxEventTimeMs,
         int segments,
-        List<Source> sources) {
+        List<Source> sources,
+        String schema) {
     /** The suffix of a manifest's file name, after the shard's own name. */
     public static final String SUFFIX = ".manifest.json";
 
@@ -87,7 +90,26 @@ public record ShardManifest(
                 stats.minEventTime(),
                 stats.maxEventTime(),
                 segments,
-                sources);
+                sources,
+                null);
+    }
+
+    /** This manifest naming the schema copy at {@code schema} (relative to the base path). */
+    public ShardManifest withSchema(String schema) {
+        return new ShardManifest(
+                shard,
+                bucket,
+                records,
+                recordBytes,
+                bytes,
+                compression,
+                crc32c,
+                schemaFingerprint,
+                minEventTimeMs,
+                maxEventTimeMs,
+                segments,
+                sources,
+                schema);
     }
 
     /** The manifest's file name for shard file name {@code shard}. */
@@ -138,6 +160,9 @@ public record ShardManifest(
                 g.writeEndObject();
             }
             g.writeEndArray();
+            if (schema != null) {
+                g.writeStringField("schema", schema);
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new IllegalStateException("writing JSON to a string failed", e);
@@ -206,7 +231,8 @@ public record ShardManifest(
                     optionalNumber(n, "max_event_time_ms"),
                     // manifests of the compacting sink (before segments) said "parts"
                     (int) number(n, n.has("segments") ? "segments" : "parts"),
-                    sources);
+                    sources,
+                    n.hasNonNull("schema") ? text(n, "schema") : null);
         } catch (NumberFormatException e) {
             throw new IOException("crc32c of a shard manifest must be hex, got '" + crc + "'");
         }

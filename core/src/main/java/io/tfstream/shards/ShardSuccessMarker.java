@@ -18,7 +18,9 @@ import java.util.Objects;
  * and the totals. A late record that still reaches the bucket gets a new shard and the marker is
  * written again, listing it too. It lists only the shards of the jobs named in {@code jobs}: the
  * job that wrote it and those whose savepoints it continues; other jobs writing to the same path
- * are left out. An empty {@code jobs} (markers of earlier versions) lists every shard.
+ * are left out. An empty {@code jobs} (markers of earlier versions) lists every shard. With data
+ * splits there is one marker per event-time bucket, naming each shard as {@code
+ * Split-<name>/<file>}: a shard's path is always {@code <base>/<bucket>/<shard>}.
  *
  * <p>JSON: {@code {"bucket","end_ms","end","records","bytes","jobs":[...],"shards":[{"shard",
  * "records","bytes"}]}}, shards sorted by name.
@@ -55,12 +57,27 @@ public record ShardSuccessMarker(
         long records = 0;
         long bytes = 0;
         for (ShardManifest m : manifests) {
-            shards.add(new Shard(m.shard(), m.records(), m.bytes()));
+            shards.add(new Shard(relativeName(bucket, m), m.records(), m.bytes()));
             records += m.records();
             bytes += m.bytes();
         }
         shards.sort((a, b) -> a.shard().compareTo(b.shard()));
         return new ShardSuccessMarker(bucket, endMs, records, bytes, jobs, shards);
+    }
+
+    /**
+     * The shard of {@code m} named relative to {@code bucket}'s directory: its file name, or with
+     * data splits {@code Split-<name>/<file name>}.
+     */
+    private static String relativeName(String bucket, ShardManifest m) {
+        String own = m.bucket();
+        if (own == null || own.equals(bucket)) {
+            return m.shard();
+        }
+        String prefix = bucket.isEmpty() ? "" : bucket + "/";
+        return own.startsWith(prefix)
+                ? own.substring(prefix.length()) + "/" + m.shard()
+                : m.shard();
     }
 
     /** The marker as one line of JSON. */

@@ -53,6 +53,11 @@ class ShardManifestTest {
                         + "\"partition\":3,\"first_offset\":17,\"last_offset\":20,\"records\":2}]}",
                 json);
         assertEquals(m, ShardManifest.fromJson(json));
+        ShardManifest named = m.withSchema("_tfstream/schemas/f00d/schema.pbtxt");
+        assertTrue(
+                named.toJson().endsWith(",\"schema\":\"_tfstream/schemas/f00d/schema.pbtxt\"}"),
+                named.toJson());
+        assertEquals(named, ShardManifest.fromJson(named.toJson()));
         assertEquals("part-u-3.tfrecord.manifest.json", ShardManifest.fileNameOf(m.shard()));
         assertTrue(ShardManifest.isManifest("part-u-3.tfrecord.manifest.json"));
     }
@@ -123,7 +128,8 @@ class ShardManifestTest {
                         null,
                         null,
                         1,
-                        List.of());
+                        List.of(),
+                        null);
         try (InputStream in = Files.newInputStream(shard)) {
             assertEquals(
                     List.of("records: manifest 299, file 300"),

@@ -131,8 +131,7 @@ final class LocalCommand implements Callable<Integer> {
     @Option(
             names = "--compression",
             paramLabel = "none|gzip|zlib",
-            defaultValue = "none",
-            description = "Shard compression (default none).")
+            description = "Shard compression (default: the job's, none; gzip with shards.splits).")
     private Compression compression;
 
     @Option(

@@ -3,6 +3,7 @@ package io.tfstream.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardManifestCheck;
 import io.tfstream.tfrecord.CorruptRecordException;
@@ -56,10 +57,26 @@ final class ManifestChecks {
         return true;
     }
 
+    /**
+     * The manifest of {@code shard}: beside it (the inline layout) or in the metadata tree of the
+     * base path above it; the place beside it when there is none.
+     */
+    static Path manifestOf(Path shard) {
+        List<String> candidates =
+                ShardLayout.manifestCandidates(shard.toAbsolutePath().normalize().toString());
+        for (String c : candidates) {
+            if (Files.isRegularFile(Path.of(c))) {
+                Path found = Path.of(c);
+                return shard.isAbsolute() ? found : Path.of("").toAbsolutePath().relativize(found);
+            }
+        }
+        return shard.resolveSibling(ShardManifest.fileNameOf(shard.getFileName().toString()));
+    }
+
     /** Checks {@code shard} against its manifest and prints one line; returns the exit code. */
     static int verify(Path shard, boolean json, PrintWriter out, PrintWriter err) {
         ObjectNode line = JSON.createObjectNode().put("file", shard.toString());
-        Path file = shard.resolveSibling(ShardManifest.fileNameOf(shard.getFileName().toString()));
+        Path file = manifestOf(shard);
         ShardManifest m;
         try {
             m = ShardManifest.fromJson(Files.readString(file));
@@ -67,7 +84,12 @@ final class ManifestChecks {
             out.println(
                     json
                             ? line.put("status", "no_manifest").put("manifest", file.toString())
-                            : shard + ": no manifest (" + file + ")");
+                            : shard
+                                    + ": no manifest ("
+                                    + file
+                                    + ", or in a "
+                                    + ShardLayout.METADATA_DIR
+                                    + " tree above it)");
             return ExitCodes.DATA_ERROR;
         } catch (IOException e) {
             return VerifyCommand.unreadable(

@@ -35,7 +35,8 @@ import picocli.CommandLine.Parameters;
                     + " {\"file\",\"status\":\"damaged\",\"offset\",\"record\",\"reason\"} or"
                     + " {\"file\",\"status\":\"unreadable\",\"error\"}.",
             "With --manifest, each FILE (or every shard under a directory FILE) is checked"
-                    + " against its <FILE>.manifest.json written by the shard sink: size, CRC32C"
+                    + " against its <FILE>.manifest.json written by the shard sink (in the"
+                    + " _tfstream tree of its base path, or beside it): size, CRC32C"
                     + " of the file, compression, records and record bytes. Lines end in"
                     + " 'ok, matches its manifest', or read 'FILE: differs from its manifest:"
                     + " ...' / 'FILE: no manifest'; JSON status \"mismatch\" (with"
@@ -78,8 +79,9 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(
             names = "--manifest",
             description =
-                    "Check shards against their <shard>.manifest.json (a directory: every shard"
-                            + " under it).")
+                    "Check shards against their <shard>.manifest.json, found in the _tfstream"
+                            + " tree of the base path or beside the shard (a directory: every"
+                            + " shard under it).")
     private boolean manifest;
 
     @Override

@@ -8,6 +8,7 @@ import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.model.OnCorruption;
 import io.tfstream.api.model.PayloadKeyMode;
 import io.tfstream.api.model.SchemaCompatibility;
+import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
 import io.tfstream.api.model.WindowSettings;
 import io.tfstream.api.options.BatchOptions;
@@ -25,6 +26,7 @@ import io.tfstream.api.options.ShardOptions;
 import io.tfstream.api.options.SourceFormatOptions;
 import io.tfstream.api.options.ValidationOptions;
 import io.tfstream.convert.InputFormat;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.tfrecord.Compression;
 import java.time.Duration;
 import java.util.List;
@@ -333,6 +335,15 @@ public final class JobOptions {
 
     public static final ConfigOption<Boolean> SHARDS_MANIFESTS =
             JobOptionStage.SHARDS.option(ShardOptions.MANIFESTS);
+
+    public static final ConfigOption<ShardLayout> SHARDS_METADATA_LAYOUT =
+            JobOptionStage.SHARDS.option(ShardOptions.METADATA_LAYOUT);
+
+    public static final ConfigOption<ShardIndex> SHARDS_INDEX =
+            JobOptionStage.SHARDS.option(ShardOptions.INDEX);
+
+    public static final ConfigOption<Boolean> SHARDS_SCHEMA_COPIES =
+            JobOptionStage.SHARDS.option(ShardOptions.SCHEMA_COPIES);
 
     public static final ConfigOption<Boolean> SHARDS_SUCCESS_MARKERS =
             JobOptionStage.SHARDS.option(ShardOptions.SUCCESS_MARKERS);

@@ -131,6 +131,9 @@ final class ParseConfig {
                     c.get(JobOptions.SCHEMA_POLL_INTERVAL),
                     c.get(JobOptions.SCHEMA_COMPATIBILITY));
         }
+        if (c.contains(JobOptions.SHARDS_PATH) && c.get(JobOptions.SHARDS_SCHEMA_COPIES)) {
+            b.setSchemaCopies(c.get(JobOptions.SHARDS_PATH));
+        }
         return b.setSchema(schema.bytes(), schema.fileName())
                 .setLegacyDefaults(c.get(JobOptions.SCHEMA_LEGACY_DEFAULTS))
                 .setLimits(limits())

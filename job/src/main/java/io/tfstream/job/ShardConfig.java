@@ -1,6 +1,7 @@
 package io.tfstream.job;
 
 import io.tfstream.api.TfRecordShards;
+import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
 import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.operators.shards.ShardSettings;
@@ -78,6 +79,13 @@ final class ShardConfig {
             throw new JobConfigException(
                     "shards.split-feature names the partition feature of shards.splits; set"
                             + " shards.splits (e.g. train:2,eval:1)");
+        }
+        if (c.get(JobOptions.SHARDS_INDEX) == ShardIndex.DALI
+                && compression() != Compression.NONE) {
+            throw new JobConfigException(
+                    "shards.index: dali indexes uncompressed shards (DALI reads no compressed"
+                            + " TFRecords); set shards.compression: none, not "
+                            + compression().cliName());
         }
         if (c.get(JobOptions.SHARDS_SUCCESS_MARKERS) && !c.get(JobOptions.SHARDS_MANIFESTS)) {
             throw new JobConfigException(
@@ -202,12 +210,17 @@ final class ShardConfig {
     }
 
     /**
-     * {@code shards.compression}; with {@code shards.splits} gzip unless set, as TFX's ExampleGen
-     * writes its splits.
+     * {@code shards.compression}; unless set: none with a DALI index (DALI reads uncompressed files
+     * only), else gzip with {@code shards.splits}, as TFX's ExampleGen writes its splits.
      */
     Compression compression() {
-        if (c.contains(JobOptions.SHARDS_SPLITS) && !c.contains(JobOptions.SHARDS_COMPRESSION)) {
-            return Compression.GZIP;
+        if (!c.contains(JobOptions.SHARDS_COMPRESSION)) {
+            if (c.get(JobOptions.SHARDS_INDEX) == ShardIndex.DALI) {
+                return Compression.NONE;
+            }
+            if (c.contains(JobOptions.SHARDS_SPLITS)) {
+                return Compression.GZIP;
+            }
         }
         return c.get(JobOptions.SHARDS_COMPRESSION);
     }
@@ -237,6 +250,8 @@ final class ShardConfig {
                 .setOnLostShard(c.get(JobOptions.SHARDS_ON_LOST_SHARD))
                 .setCheckpointBudget(c.get(JobOptions.SHARDS_CHECKPOINT_BUDGET).getBytes())
                 .setManifests(c.get(JobOptions.SHARDS_MANIFESTS))
+                .setMetadataLayout(c.get(JobOptions.SHARDS_METADATA_LAYOUT))
+                .setIndex(c.get(JobOptions.SHARDS_INDEX))
                 .setSchemaFingerprint(schemaFingerprint)
                 .setSuccessMarkers(c.get(JobOptions.SHARDS_SUCCESS_MARKERS))
                 .setSuccessDelay(c.get(JobOptions.SHARDS_SUCCESS_DELAY))

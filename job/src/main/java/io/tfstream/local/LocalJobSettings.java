@@ -118,7 +118,9 @@ final class LocalJobSettings {
         m.own(JobOptions.OUTPUT_BATCHES_TOPIC, topics.batches());
         // Used when validation is on (--set validation.enabled=true).
         m.own(JobOptions.VALIDATION_ALERTS_TOPIC, topics.alerts());
-        m.fallback(JobOptions.SHARDS_COMPRESSION, o.compression().name().toLowerCase());
+        if (o.compression() != null) {
+            m.fallback(JobOptions.SHARDS_COMPRESSION, o.compression().name().toLowerCase());
+        }
         m.fallback(JobOptions.BATCH_MAX_DELAY, "200 ms");
         m.fallback(JobOptions.OUTPUT_TRANSACTION_TIMEOUT, "5 min");
         if (s3 == null) {

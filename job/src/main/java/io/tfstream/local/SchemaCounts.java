@@ -2,6 +2,7 @@ package io.tfstream.local;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.ShardManifest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,29 +38,41 @@ final class SchemaCounts {
     /** Adds each listed shard (relative to {@code outDir}, or a URI) by its manifest. */
     void addShards(ShardListing shards, Path outDir) throws IOException {
         for (String name : shards.names()) {
-            String json;
-            if (name.contains("://")) {
-                org.apache.flink.core.fs.Path p =
-                        new org.apache.flink.core.fs.Path(ShardManifest.fileNameOf(name));
-                FileSystem fs = p.getFileSystem();
-                if (!fs.exists(p)) {
-                    continue; // shards.manifests: false
-                }
-                try (InputStream in = fs.open(p)) {
-                    json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-                }
-            } else {
-                Path p = outDir.resolve(ShardManifest.fileNameOf(name));
-                if (!Files.exists(p)) {
-                    continue;
-                }
-                json = Files.readString(p);
+            String json = name.contains("://") ? readRemote(name) : readLocal(outDir, name);
+            if (json == null) {
+                continue; // shards.manifests: false
             }
             ShardManifest m = ShardManifest.fromJson(json);
             Counts c = of(m.schemaFingerprint());
             c.shards++;
             c.accepted += m.records();
         }
+    }
+
+    /** The manifest of shard URI {@code shard} on an object store, or null. */
+    private static String readRemote(String shard) throws IOException {
+        for (String c : ShardLayout.manifestCandidates(shard)) {
+            org.apache.flink.core.fs.Path p = new org.apache.flink.core.fs.Path(c);
+            FileSystem fs = p.getFileSystem();
+            if (fs.exists(p)) {
+                try (InputStream in = fs.open(p)) {
+                    return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The manifest of shard {@code name} (relative to {@code outDir}) on disk, or null. */
+    private static String readLocal(Path outDir, String name) throws IOException {
+        String shard = outDir.resolve(name).toAbsolutePath().normalize().toString();
+        for (String c : ShardLayout.manifestCandidates(shard)) {
+            Path p = Path.of(c);
+            if (Files.isRegularFile(p)) {
+                return Files.readString(p);
+            }
+        }
+        return null;
     }
 
     /**

@@ -104,6 +104,14 @@ class LocalCommandITCase {
         assertEquals(100, summary.get("dead_lettered").asLong());
         assertEquals(100, summary.get("dead_lettered_by_reason").get("parse_error").asLong());
         assertTrue(summary.get("checkpoints").asLong() >= 1);
+        // Each shard's manifest, in the metadata tree, names the copy of the sample's schema.
+        for (JsonNode shard : summary.get("shards")) {
+            Path manifest = io.tfstream.job.ShardRunChecks.manifestOf(out.resolve(shard.asText()));
+            assertTrue(manifest.startsWith(out.resolve("shards/_tfstream")), manifest.toString());
+            io.tfstream.job.ShardRunChecks.checkSchemaCopy(
+                    manifest,
+                    io.tfstream.shards.ShardManifest.fromJson(Files.readString(manifest)));
+        }
 
         // The input, as the command built it: the sample with the same broken records.
         List<byte[]> sample = SeedDataset.records(2000, 3);

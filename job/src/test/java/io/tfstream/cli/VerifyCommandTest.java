@@ -3,6 +3,7 @@ package io.tfstream.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardStats;
 import io.tfstream.tfrecord.Compression;
@@ -160,6 +161,12 @@ class VerifyCommandTest {
     }
 
     private Path shardWithManifest(String name, Compression c) throws IOException {
+        return shardWithManifest(name, c, ShardLayout.INLINE);
+    }
+
+    /** A shard under {@code shards/} with its manifest where {@code layout} puts it. */
+    private Path shardWithManifest(String name, Compression c, ShardLayout layout)
+            throws IOException {
         Path bucket = Files.createDirectories(dir.resolve("shards/dt=2025-11-24"));
         byte[] bytes = TfRecordTestData.write(records, c);
         Path shard = bucket.resolve(name);
@@ -173,15 +180,21 @@ class VerifyCommandTest {
         ShardManifest m =
                 ShardManifest.of(
                         name, "dt=2025-11-24", stats, bytes.length, c, crc.getValue(), "f", 1);
-        Files.writeString(bucket.resolve(ShardManifest.fileNameOf(name)), m.toJson() + "\n");
+        Path file =
+                Path.of(
+                        layout.manifestPath(
+                                dir.resolve("shards").toString(), "dt=2025-11-24", name));
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, m.toJson() + "\n");
         return shard;
     }
 
     @Test
     void shardsAreCheckedAgainstTheirManifests() throws IOException {
         Path a = shardWithManifest("part-a-0.tfrecord", Compression.NONE);
-        Path b = shardWithManifest("part-b-0.tfrecord.gz", Compression.GZIP);
-        Path c = shardWithManifest("part-c-0.tfrecord.zz", Compression.ZLIB);
+        // manifests in the metadata tree (today's layout) and beside the shard (the inline one)
+        Path b = shardWithManifest("part-b-0.tfrecord.gz", Compression.GZIP, ShardLayout.SEPARATE);
+        Path c = shardWithManifest("part-c-0.tfrecord.zz", Compression.ZLIB, ShardLayout.SEPARATE);
         // hidden parts and markers under the directory are left alone
         Files.write(a.resolveSibling(".part-d-0.tfrecord"), new byte[] {1});
         Files.write(a.resolveSibling("_SUCCESS"), new byte[] {1});

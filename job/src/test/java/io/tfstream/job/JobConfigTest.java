@@ -44,6 +44,28 @@ class JobConfigTest {
     }
 
     @Test
+    void aDaliIndexMakesShardsUncompressedByDefaultAndRefusesCompression() {
+        Map<String, Object> m = minimal();
+        m.put("shards.path", "file:///data/shards");
+        m.put("shards.splits", "train:2,eval:1");
+        m.put("shards.index", "dali");
+        assertEquals(
+                io.tfstream.tfrecord.Compression.NONE,
+                JobConfig.of(m).shards().compression(),
+                "DALI reads uncompressed files, with data splits too");
+        assertEquals(
+                io.tfstream.api.model.ShardIndex.DALI,
+                JobConfig.of(m).shards().settings("f").index());
+        m.put("shards.compression", "gzip");
+        assertEquals(
+                "shards.index: dali indexes uncompressed shards (DALI reads no compressed"
+                        + " TFRecords); set shards.compression: none, not gzip",
+                error(m));
+        m.put("shards.index", "idx");
+        assertTrue(error(m).contains("shards.index"), error(m));
+    }
+
+    @Test
     void tfxSplitsAreCheckedAndGzipByDefault() {
         Map<String, Object> m = minimal();
         m.put("shards.path", "file:///data/shards");

@@ -171,15 +171,16 @@ public final class JobTestSupport {
 
     /**
      * The finished TFRecord shards under {@code base}, found by what readers rely on rather than by
-     * the sink's naming: visible files (a name not starting with '.' or '_') ending in .tfrecord,
-     * .tfrecord.gz or .tfrecord.zz. Manifests ({@code *.manifest.json}) are skipped; any other
-     * visible file fails the call, since readers of the directory would take it for data.
+     * the sink's naming: visible files (no name on the way from {@code base} starting with '.' or
+     * '_', as Flink's, Spark's and Hadoop's listers skip them) ending in .tfrecord, .tfrecord.gz or
+     * .tfrecord.zz. Manifests ({@code *.manifest.json}) beside shards (the inline layout) are
+     * skipped; any other visible file fails the call, since readers would take it for data.
      */
     public static List<Path> finishedShards(Path base) throws java.io.IOException {
         List<Path> shards = new java.util.ArrayList<>();
         for (Path p : regularFiles(base)) {
             String name = p.getFileName().toString();
-            if (name.startsWith(".") || name.startsWith("_") || name.endsWith(".manifest.json")) {
+            if (hidden(base.relativize(p)) || name.endsWith(".manifest.json")) {
                 continue;
             }
             if (SHARD_SUFFIXES.stream().noneMatch(name::endsWith)) {
@@ -188,6 +189,16 @@ public final class JobTestSupport {
             shards.add(p);
         }
         return shards;
+    }
+
+    /** Whether a name of {@code relative} starts with '.' or '_' (what listers skip). */
+    public static boolean hidden(Path relative) {
+        for (Path part : relative) {
+            if (part.toString().startsWith(".") || part.toString().startsWith("_")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

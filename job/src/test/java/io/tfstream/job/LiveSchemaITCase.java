@@ -13,6 +13,7 @@ import static io.tfstream.job.LiveSchemaTestSupport.specJson;
 import static io.tfstream.job.LiveSchemaTestSupport.stopAfterRestart;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -233,12 +234,9 @@ class LiveSchemaITCase extends KafkaJobTestBase {
         Set<Integer> ids = new HashSet<>();
         Set<String> fingerprints = new HashSet<>();
         for (Path shard : JobTestSupport.finishedShards(base)) {
-            ShardManifest m =
-                    ShardManifest.fromJson(
-                            Files.readString(
-                                    shard.resolveSibling(
-                                            ShardManifest.fileNameOf(
-                                                    shard.getFileName().toString()))));
+            Path manifest = ShardRunChecks.manifestOf(shard);
+            ShardManifest m = ShardManifest.fromJson(Files.readString(manifest));
+            assertNull(m.schema(), "a feature spec is no schema: no copy to name");
             FeatureSpecs spec = specs.get(m.schemaFingerprint());
             assertNotNull(spec, "the manifest of " + shard + " names a schema of the run");
             fingerprints.add(m.schemaFingerprint());

@@ -3,6 +3,7 @@ package io.tfstream.job;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardManifestCheck;
 import io.tfstream.shards.ShardSuccessMarker;
@@ -34,7 +35,7 @@ public final class ShardRunChecks {
     static int checkManifest(
             Path shard, String bucket, long records, String topic, String fingerprint)
             throws Exception {
-        Path file = shard.resolveSibling(ShardManifest.fileNameOf(shard.getFileName().toString()));
+        Path file = manifestOf(shard);
         ShardManifest m = ShardManifest.fromJson(Files.readString(file));
         try (java.io.InputStream in = Files.newInputStream(shard)) {
             assertEquals(
@@ -42,6 +43,9 @@ public final class ShardRunChecks {
         }
         assertEquals(shard.getFileName().toString(), m.shard());
         assertEquals(bucket, m.bucket());
+        if (m.schema() != null) {
+            checkSchemaCopy(file, m);
+        }
         assertEquals(records, m.records());
         assertEquals(fingerprint, m.schemaFingerprint());
         // (with data splits the bucket ends in /Split-<name>; its time is the part before)
@@ -61,21 +65,31 @@ public final class ShardRunChecks {
         return m.segments();
     }
 
-    /** Every bucket has its _SUCCESS, listing exactly its shards with their record counts. */
+    /**
+     * Every event-time bucket has its _SUCCESS in the metadata tree, listing exactly its shards
+     * (with data splits those of every split, as {@code Split-<name>/<file>}) with their record
+     * counts; the bucket directories hold shards only.
+     */
     static void checkMarkers(Path base, List<Path> shards) throws Exception {
         Map<Path, List<Path>> byBucket = new HashMap<>();
         for (Path shard : shards) {
-            byBucket.computeIfAbsent(shard.getParent(), k -> new ArrayList<>()).add(shard);
+            Path dir = shard.getParent();
+            Path time =
+                    ShardLayout.isSplitDir(dir.getFileName().toString()) ? dir.getParent() : dir;
+            byBucket.computeIfAbsent(time, k -> new ArrayList<>()).add(shard);
         }
         for (Map.Entry<Path, List<Path>> e : byBucket.entrySet()) {
-            Path file = e.getKey().resolve(ShardSuccessMarker.FILE_NAME);
-            assertTrue(Files.exists(file), "no marker in " + e.getKey());
+            Path file = metadataDir(base, e.getKey()).resolve(ShardSuccessMarker.FILE_NAME);
+            assertTrue(Files.exists(file), "no marker of " + e.getKey());
+            assertTrue(
+                    !Files.exists(e.getKey().resolve(ShardSuccessMarker.FILE_NAME)),
+                    "no marker among the shards of " + e.getKey());
             ShardSuccessMarker marker = ShardSuccessMarker.fromJson(Files.readString(file));
             assertEquals(base.relativize(e.getKey()).toString(), marker.bucket());
             List<String> names = new ArrayList<>();
             long records = 0;
             for (Path shard : e.getValue()) {
-                names.add(shard.getFileName().toString());
+                names.add(e.getKey().relativize(shard).toString());
                 try (TfRecordReader r =
                         TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
                     while (r.next()) {
@@ -91,10 +105,7 @@ public final class ShardRunChecks {
             assertEquals(records, marker.records(), file.toString());
             assertEquals(
                     Instant.parse(
-                                    marker.bucket()
-                                                    .replaceAll("/Split-[^/]*$", "")
-                                                    .replace("dt=", "")
-                                                    .replace("/hour=", "T")
+                                    marker.bucket().replace("dt=", "").replace("/hour=", "T")
                                             + ":00:00Z")
                             .plus(Duration.ofHours(1))
                             .toEpochMilli(),
@@ -103,7 +114,42 @@ public final class ShardRunChecks {
         }
     }
 
-    /** The shard a manifest is of, or {@code p} itself. */
+    /**
+     * The manifest at {@code file} names the copy of its schema, which is there, under the base
+     * path the manifest's metadata tree is in, and has the manifest's fingerprint.
+     */
+    public static void checkSchemaCopy(Path file, ShardManifest m) throws Exception {
+        assertEquals(ShardLayout.schemaPath(m.schemaFingerprint()), m.schema(), file.toString());
+        Path base = file;
+        while (!base.getFileName().toString().equals(ShardLayout.METADATA_DIR)) {
+            base = base.getParent();
+        }
+        Path copy = base.getParent().resolve(m.schema());
+        assertEquals(
+                m.schemaFingerprint(),
+                io.tfstream.spec.SchemaFingerprint.of(Files.readAllBytes(copy), "schema.pbtxt"),
+                copy.toString());
+    }
+
+    /** The metadata directory of data directory {@code dir} under base path {@code base}. */
+    static Path metadataDir(Path base, Path dir) {
+        return Path.of(
+                ShardLayout.SEPARATE.metadataDir(base.toString(), base.relativize(dir).toString()));
+    }
+
+    /**
+     * The manifest of {@code shard} in the metadata tree of the layout that wrote it (or beside it,
+     * written before the separate layout).
+     */
+    public static Path manifestOf(Path shard) {
+        for (String c : ShardLayout.manifestCandidates(shard.toAbsolutePath().toString())) {
+            if (Files.isRegularFile(Path.of(c))) {
+                return Path.of(c);
+            }
+        }
+        throw new AssertionError("no manifest of " + shard);
+    }
+
     /** Reads a finished shard into {@code seen} and checks it against its manifest. */
     static ShardManifest readAndCheck(Path shard, Map<String, Integer> seen) throws Exception {
         try (io.tfstream.tfrecord.TfRecordReader r =
@@ -113,22 +159,29 @@ public final class ShardRunChecks {
                 seen.merge(java.util.HexFormat.of().formatHex(r.copy()), 1, Integer::sum);
             }
         }
-        ShardManifest m =
-                ShardManifest.fromJson(
-                        Files.readString(
-                                shard.resolveSibling(
-                                        ShardManifest.fileNameOf(shard.getFileName().toString()))));
+        ShardManifest m = ShardManifest.fromJson(Files.readString(manifestOf(shard)));
         try (var in = Files.newInputStream(shard)) {
             assertEquals(List.of(), ShardManifestCheck.check(in, shard.toString(), m));
         }
         return m;
     }
 
-    static Path manifestShard(Path p) {
+    /** The shard manifest {@code p} under base path {@code base} is of, or {@code p} itself. */
+    static Path manifestShard(Path base, Path p) {
         String f = p.getFileName().toString();
-        return ShardManifest.isManifest(f)
-                ? p.resolveSibling(f.substring(0, f.length() - ShardManifest.SUFFIX.length()))
-                : p;
+        if (!ShardManifest.isManifest(f)) {
+            return p;
+        }
+        Path meta = base.resolve(ShardLayout.METADATA_DIR);
+        String shard = f.substring(0, f.length() - ShardManifest.SUFFIX.length());
+        if (!p.startsWith(meta)) {
+            return p.resolveSibling(shard); // the inline layout
+        }
+        Path dir = base;
+        for (Path level : meta.relativize(p.getParent())) {
+            dir = dir.resolve(level.toString().substring(1)); // names in the tree start with '_'
+        }
+        return dir.resolve(shard.substring(1));
     }
 
     static String key(byte[] record, String bucket) {

@@ -191,13 +191,15 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                             .toList();
             for (String key : keys) {
                 String file = key.substring(key.lastIndexOf('/') + 1);
+                boolean metadata =
+                        file.equals(ShardSuccessMarker.FILE_NAME) || ShardManifest.isManifest(file);
                 assertTrue(
                         key.startsWith("shards/")
                                 && !file.startsWith(".")
-                                && (file.equals(ShardSuccessMarker.FILE_NAME)
-                                        || ShardManifest.isManifest(file)
-                                        || file.matches(SHARD_NAME + "\\.tfrecord.*")),
-                        "only shards, manifests and markers on S3: " + key);
+                                && (metadata || file.matches(SHARD_NAME + "\\.tfrecord.*"))
+                                && metadata == key.startsWith("shards/_tfstream/"),
+                        "only shards, and manifests and markers in the metadata tree, on S3: "
+                                + key);
             }
             // What the killed attempt opened after its last checkpoint is left (no restore can
             // prove that no retained checkpoint holds it): every upload left is one the CLI lists
@@ -293,10 +295,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                 // The watermark passes the first hour's end: its shards close, its bucket is
                 // complete while the job runs.
                 Path firstHour = view.now().resolve(BUCKET.format(Instant.ofEpochMilli(start)));
-                Path marked =
-                        splits == null
-                                ? firstHour
-                                : firstHour.resolve(TfxSplits.directory(splits.splits().get(0)));
+                Path marked = ShardRunChecks.metadataDir(view.now(), firstHour);
                 waitFor(
                         () -> Files.exists(marked.resolve(ShardSuccessMarker.FILE_NAME)),
                         Duration.ofMinutes(2),
@@ -378,7 +377,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
         List<String> crashLeftovers = new ArrayList<>();
         JobTestSupport.regularFiles(base).stream()
                 .filter(p -> !shards.contains(p))
-                .filter(p -> !shards.contains(ShardRunChecks.manifestShard(p)))
+                .filter(p -> !shards.contains(ShardRunChecks.manifestShard(base, p)))
                 .filter(p -> !p.getFileName().toString().equals(ShardSuccessMarker.FILE_NAME))
                 .forEach(
                         p -> {

@@ -2,6 +2,7 @@ package io.tfstream.api;
 
 import io.tfstream.api.model.LateBucketAction;
 import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
 import io.tfstream.api.options.ShardOptions;
 import io.tfstream.operators.shards.BucketSkewGuard;
@@ -10,6 +11,7 @@ import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.SplitGuard;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.TfxSplits;
 import io.tfstream.tfrecord.Compression;
 import java.time.DateTimeException;
@@ -57,6 +59,8 @@ public final class TfRecordShardsBuilder {
     private ZoneId zone = ZoneId.of(ShardOptions.ZONE.defaultValue()).normalized();
     private Duration maxBucketSkew;
     private boolean manifests = ShardOptions.MANIFESTS.defaultValue();
+    private ShardLayout layout = ShardOptions.METADATA_LAYOUT.defaultValue();
+    private ShardIndex index = ShardOptions.INDEX.defaultValue();
     private String schemaFingerprint = "";
     private boolean successMarkers = ShardOptions.SUCCESS_MARKERS.defaultValue();
     private Duration successDelay = ShardOptions.SUCCESS_DELAY.defaultValue();
@@ -97,6 +101,8 @@ public final class TfRecordShardsBuilder {
         config.getOptional(ShardOptions.ZONE).ifPresent(z -> setZone(ZoneId.of(z)));
         config.getOptional(ShardOptions.MAX_BUCKET_SKEW).ifPresent(this::setMaxBucketSkew);
         config.getOptional(ShardOptions.MANIFESTS).ifPresent(this::setManifests);
+        config.getOptional(ShardOptions.METADATA_LAYOUT).ifPresent(this::setMetadataLayout);
+        config.getOptional(ShardOptions.INDEX).ifPresent(this::setIndex);
         config.getOptional(ShardOptions.SUCCESS_MARKERS).ifPresent(this::setSuccessMarkers);
         config.getOptional(ShardOptions.SUCCESS_DELAY).ifPresent(this::setSuccessDelay);
         config.getOptional(ShardOptions.LATE_RECORDS).ifPresent(this::setLateRecords);
@@ -188,6 +194,24 @@ public final class TfRecordShardsBuilder {
     /** Whether each finished shard gets its {@code <shard>.manifest.json} (default true). */
     public TfRecordShardsBuilder setManifests(boolean manifests) {
         this.manifests = manifests;
+        return this;
+    }
+
+    /**
+     * Where manifests, markers and index files go (default {@link ShardLayout#SEPARATE}: under
+     * {@code <base>/_tfstream/}, out of the bucket directories).
+     */
+    public TfRecordShardsBuilder setMetadataLayout(ShardLayout layout) {
+        this.layout = java.util.Objects.requireNonNull(layout, "layout");
+        return this;
+    }
+
+    /**
+     * The index file of each finished shard (default {@link ShardIndex#NONE}); {@link
+     * ShardIndex#DALI} needs uncompressed shards.
+     */
+    public TfRecordShardsBuilder setIndex(ShardIndex index) {
+        this.index = java.util.Objects.requireNonNull(index, "index");
         return this;
     }
 
@@ -352,7 +376,9 @@ public final class TfRecordShardsBuilder {
                         checkpointBudget,
                         dataSplits,
                         splitFeature,
-                        sequenceExample),
+                        sequenceExample,
+                        layout,
+                        index),
                 uid,
                 coordinatorUid,
                 routerUid,

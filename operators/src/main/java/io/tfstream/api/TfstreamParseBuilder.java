@@ -51,6 +51,7 @@ public final class TfstreamParseBuilder {
     private ValidationSettings validation;
     private Duration validationLag = Duration.ZERO;
     private SchemaUpdates schemaUpdates;
+    private String schemaCopies;
     private ConvertSettings conversion;
     private WindowSettings windows;
     private BatchKeySelector windowKey;
@@ -196,6 +197,18 @@ public final class TfstreamParseBuilder {
     }
 
     /**
+     * Write a copy of each TFMD schema in force (the configured one, and every one taken up with
+     * {@link #setSchemaUpdates}) beside the shards under {@code shardsPath}, as {@code
+     * _tfstream/_schemas/_<fingerprint>/_schema.pbtxt}; the shard sink names it in each manifest.
+     * Not for a feature spec (SPEC.json), which is not a schema.
+     */
+    public TfstreamParseBuilder setSchemaCopies(String shardsPath) {
+        require(shardsPath, "schemaCopies shardsPath");
+        this.schemaCopies = shardsPath;
+        return this;
+    }
+
+    /**
      * Convert JSON or Avro records inside the parse, with the schema in force, instead of in a
      * {@link TfstreamConvert} step before it: with {@link #setSchemaUpdates} and count batches
      * only, so that a record is converted to the Example of the schema that then parses it and a
@@ -268,6 +281,9 @@ public final class TfstreamParseBuilder {
                         "validation: lag must be zero or positive, got " + validationLag);
             }
             settings = settings.withValidation(validation, validationLag.toMillis());
+        }
+        if (schemaCopies != null) {
+            settings = settings.withSchemaCopies(schemaCopies);
         }
         if (schemaUpdates != null) {
             // With validation on, records are checked against the schema in force and window

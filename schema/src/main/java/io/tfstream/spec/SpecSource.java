@@ -86,7 +86,8 @@ public final class SpecSource {
                         + " SEQSPEC.json); parse it with parse_example");
     }
 
-    static boolean isJson(byte[] content, String fileName) {
+    /** Whether {@code content} is a feature spec (SPEC.json) rather than a TFMD schema. */
+    public static boolean isJson(byte[] content, String fileName) {
         if (fileName.toLowerCase(Locale.ROOT).endsWith(".json")) {
             return true;
         }

@@ -9,6 +9,7 @@ import io.tfstream.job.JobTestSupport;
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -155,7 +156,7 @@ public final class OutputAudit {
 
     /**
      * The finished shards under {@code dir} (S3Proxy's files of a prefix), read with the project's
-     * TFRecord reader, which checks every CRC; each must have its manifest.
+     * TFRecord reader, which checks every CRC; each must have its manifest (in the metadata tree).
      */
     public synchronized Counts shards(Path dir) throws IOException {
         Map<String, Integer> seen = new HashMap<>();
@@ -163,8 +164,10 @@ public final class OutputAudit {
             for (byte[] record : readShard(shard)) {
                 seen.merge(base64(record), 1, Integer::sum);
             }
-            Path manifest = shard.resolveSibling(shard.getFileName() + ".manifest.json");
-            assertTrue(Files.isRegularFile(manifest), "manifest of " + shard);
+            assertTrue(
+                    ShardLayout.manifestCandidates(shard.toString()).stream()
+                            .anyMatch(m -> Files.isRegularFile(Path.of(m))),
+                    "manifest of " + shard);
         }
         long lost = 0;
         long duplicated = 0;

@@ -1,17 +1,22 @@
 package io.tfstream.e2e.tfrecord;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SourceRecord;
+import io.tfstream.cli.TfstreamCli;
 import io.tfstream.e2e.parse.TfParseOracle;
 import io.tfstream.job.JobTestSupport;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.operators.source.SourceRecordSerializer;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardManifestCheck;
 import io.tfstream.shards.ShardSuccessMarker;
@@ -89,7 +94,9 @@ class ShardSinkTensorFlowITCase {
                                         ShardSettings.DEFAULT_CHECKPOINT_BUDGET,
                                         null,
                                         null,
-                                        false),
+                                        false,
+                                        ShardLayout.SEPARATE,
+                                        c == Compression.NONE ? ShardIndex.DALI : ShardIndex.NONE),
                                 "shard-marker-coordinator",
                                 "shard-committable-router"))
                 .uid("shard-sink");
@@ -104,8 +111,7 @@ class ShardSinkTensorFlowITCase {
         try (Stream<Path> all = Files.walk(base)) {
             shards =
                     all.filter(Files::isRegularFile)
-                            .filter(p -> !ShardManifest.isManifest(p.getFileName().toString()))
-                            .filter(p -> !p.getFileName().toString().startsWith("_"))
+                            .filter(p -> !JobTestSupport.hidden(base.relativize(p)))
                             .sorted()
                             .toList();
         }
@@ -116,11 +122,14 @@ class ShardSinkTensorFlowITCase {
                             .toString()
                             .matches("part-[0-9a-f]{32}-[0-9a-f]{16}-\\d+-\\d+\\.tfrecord.*"),
                     shard.toString());
+            String bucket = base.relativize(shard.getParent()).toString();
             ShardManifest manifest =
                     ShardManifest.fromJson(
                             Files.readString(
-                                    shard.resolveSibling(
-                                            ShardManifest.fileNameOf(
+                                    Path.of(
+                                            ShardLayout.SEPARATE.manifestPath(
+                                                    base.toString(),
+                                                    bucket,
                                                     shard.getFileName().toString()))));
             try (InputStream in = Files.newInputStream(shard)) {
                 assertEquals(List.of(), ShardManifestCheck.check(in, shard.toString(), manifest));
@@ -135,6 +144,7 @@ class ShardSinkTensorFlowITCase {
             for (byte[] rec : r.records()) {
                 seen.merge(HexFormat.of().formatHex(rec), 1, Integer::sum);
             }
+            checkIndex(base, bucket, shard, c);
         }
         assertEquals(expected, seen);
         // the bounded run completed every bucket: its marker lists exactly its shards
@@ -146,13 +156,63 @@ class ShardSinkTensorFlowITCase {
         for (Map.Entry<Path, List<String>> e : byBucket.entrySet()) {
             ShardSuccessMarker marker =
                     ShardSuccessMarker.fromJson(
-                            Files.readString(e.getKey().resolve(ShardSuccessMarker.FILE_NAME)));
+                            Files.readString(
+                                    Path.of(
+                                            ShardLayout.SEPARATE.markerPath(
+                                                    base.toString(),
+                                                    base.relativize(e.getKey()).toString()))));
             List<String> names = new ArrayList<>(e.getValue());
             names.sort(null);
             assertEquals(
                     names, marker.shards().stream().map(ShardSuccessMarker.Shard::shard).toList());
         }
     }
+
+    /**
+     * An uncompressed shard's DALI index, committed with it, is byte for byte what {@code tfstream
+     * index} writes for it and what DALI's {@code tools/tfrecord2idx} computes (its loop, run by
+     * Python); compressed shards get none.
+     */
+    private void checkIndex(Path base, String bucket, Path shard, Compression c) throws Exception {
+        Path idx =
+                Path.of(
+                        ShardLayout.SEPARATE.indexPath(
+                                base.toString(), bucket, shard.getFileName().toString()));
+        if (c != Compression.NONE) {
+            assertFalse(Files.exists(idx), idx + " of a compressed shard");
+            return;
+        }
+        byte[] committed = Files.readAllBytes(idx);
+        Path cli = dir.resolve(shard.getFileName() + ".cli.idx");
+        assertEquals(0, TfstreamCli.run("index", shard.toString(), "--out", cli.toString()));
+        assertArrayEquals(Files.readAllBytes(cli), committed, "tfstream index on " + shard);
+        String dali =
+                String.join(
+                        "\n",
+                        "import struct, sys",
+                        "f = open(sys.argv[1], 'rb'); out = []",
+                        "while True:",
+                        "    current = f.tell()",
+                        "    byte_len = f.read(8)",
+                        "    if len(byte_len) == 0: break",
+                        "    f.read(4)",
+                        "    proto_len = struct.unpack('q', byte_len)[0]",
+                        "    f.read(proto_len)",
+                        "    f.read(4)",
+                        "    out.append(str(current) + ' ' + str(f.tell() - current) + '\\n')",
+                        "sys.stdout.write(''.join(out))");
+        Process p =
+                new ProcessBuilder(PYTHON, "-c", dali, shard.toString())
+                        .redirectError(ProcessBuilder.Redirect.INHERIT)
+                        .start();
+        byte[] expected = p.getInputStream().readAllBytes();
+        assertEquals(0, p.waitFor());
+        assertArrayEquals(expected, committed, "DALI's tfrecord2idx on " + shard);
+        assertTrue(committed.length > 0);
+    }
+
+    private static final String PYTHON =
+            System.getenv().getOrDefault("TFSTREAM_PYTHON", "/usr/bin/python3");
 
     /** Keeps the job running across checkpoints. */
     private static SourceRecord slowly(SourceRecord r) throws InterruptedException {

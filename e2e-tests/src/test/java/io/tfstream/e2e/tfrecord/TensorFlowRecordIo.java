@@ -14,6 +14,7 @@ import org.tensorflow.op.Ops;
 import org.tensorflow.op.data.DatasetToTfRecord;
 import org.tensorflow.op.data.TensorSliceDataset;
 import org.tensorflow.op.io.FifoQueue;
+import org.tensorflow.op.io.MatchingFiles;
 import org.tensorflow.op.io.QueueClose;
 import org.tensorflow.op.io.QueueEnqueue;
 import org.tensorflow.op.io.ReaderRead;
@@ -46,6 +47,25 @@ public final class TensorFlowRecordIo {
                             tf.constant(file.toString()),
                             tf.constant(c.tensorFlowName()));
             s.runner().addTarget(op).run();
+        }
+    }
+
+    /**
+     * The paths TensorFlow's {@code MatchingFiles} gives for glob {@code pattern}: what {@code
+     * tf.io.gfile.glob} and {@code tf.data.Dataset.list_files} call, sorted.
+     */
+    public static List<String> matchingFiles(String pattern) {
+        try (Graph g = new Graph();
+                Session s = new Session(g)) {
+            Ops tf = Ops.create(g);
+            MatchingFiles op = MatchingFiles.create(tf.scope(), tf.constant(pattern));
+            try (Result r = s.runner().fetch(op.filenames()).run()) {
+                TString names = (TString) r.get(0);
+                List<String> out = new ArrayList<>();
+                names.scalars().forEach(n -> out.add(n.getObject()));
+                out.sort(null);
+                return out;
+            }
         }
     }
 

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.local.S3ProxyProcess;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.tfrecord.Compression;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,7 +88,9 @@ class ShardCheckpointBudgetITCase {
                         budget,
                         null,
                         null,
-                        false);
+                        false,
+                        ShardLayout.SEPARATE,
+                        ShardIndex.NONE);
         long[] now = {Instant.parse("2026-11-27T00:00:00Z").toEpochMilli()};
         UnregisteredMetricsGroup group = new UnregisteredMetricsGroup();
         ShardWriterMetrics metrics = new ShardWriterMetrics(group);

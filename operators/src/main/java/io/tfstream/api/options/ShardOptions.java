@@ -4,8 +4,10 @@ import static org.apache.flink.configuration.ConfigOptions.key;
 
 import io.tfstream.api.model.LateBucketAction;
 import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.TfxSplits;
 import io.tfstream.tfrecord.Compression;
 import java.time.Duration;
@@ -105,8 +107,8 @@ public final class ShardOptions {
                     .booleanType()
                     .defaultValue(true)
                     .withDescription(
-                            "Write <shard>.manifest.json beside each finished shard once it is"
-                                    + " committed: records, bytes, compression, CRC32C of the"
+                            "Write <shard>.manifest.json for each finished shard once it is"
+                                    + " committed (where shards.metadata-layout says): records, bytes, compression, CRC32C of the"
                                     + " file, schema fingerprint, event-time range, source offset"
                                     + " ranges (checked by tfstream verify --manifest).");
 
@@ -115,11 +117,49 @@ public final class ShardOptions {
                     .booleanType()
                     .defaultValue(true)
                     .withDescription(
-                            "Write a _SUCCESS file into an event-time bucket once the watermark has"
+                            "Write a bucket's _SUCCESS (where shards.metadata-layout says) once the"
+                                    + " watermark has"
                                     + " passed the bucket's end plus shards.success-delay and its"
                                     + " shards are committed, listing them with their record"
                                     + " counts; written again when late records add a shard."
                                     + " Needs shards.manifests.");
+
+    public static final ConfigOption<ShardLayout> METADATA_LAYOUT =
+            key("metadata-layout")
+                    .enumType(ShardLayout.class)
+                    .defaultValue(ShardLayout.SEPARATE)
+                    .withDescription(
+                            "Where manifests, _SUCCESS markers and index files go: separate (a"
+                                    + " tree under <path>/_tfstream/ mirroring the bucket"
+                                    + " directories, every name in it starting with '_', so that"
+                                    + " listers, Flink's partition discovery and globs inside a"
+                                    + " bucket directory see shards only) or inline (beside the"
+                                    + " shards, the layout before separate).");
+
+    public static final ConfigOption<ShardIndex> INDEX =
+            key("index")
+                    .enumType(ShardIndex.class)
+                    .defaultValue(ShardIndex.NONE)
+                    .withDescription(
+                            "An index file per finished shard, committed with it: none or dali"
+                                    + " (NVIDIA DALI's <shard>.idx, one '<offset> <length>' line per"
+                                    + " record, in the metadata tree; for DALI's"
+                                    + " fn.readers.tfrecord index_path). dali needs uncompressed"
+                                    + " shards (DALI reads no compressed TFRecords) and is the"
+                                    + " default compression none then, also with shards.splits;"
+                                    + " the committer reads each shard back once to write it.");
+
+    public static final ConfigOption<Boolean> SCHEMA_COPIES =
+            key("schema-copies")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Write the TFMD schema the shards' records were parsed with, once per"
+                                    + " fingerprint (the configured one and each one schema.update"
+                                    + " takes up), in text format to"
+                                    + " <path>/_tfstream/_schemas/_<fingerprint>/_schema.pbtxt, and name"
+                                    + " it in each manifest (schema); not with spec.path, which is"
+                                    + " no schema.");
 
     public static final ConfigOption<Duration> SUCCESS_DELAY =
             key("success-delay")
@@ -262,6 +302,9 @@ public final class ShardOptions {
                             })
                     .add(MANIFESTS)
                     .add(SUCCESS_MARKERS)
+                    .add(METADATA_LAYOUT)
+                    .add(INDEX)
+                    .add(SCHEMA_COPIES)
                     .add(SUCCESS_DELAY, OptionCheck.notNegative())
                     .add(LATE_RECORDS)
                     .add(ON_LOST_SHARD)

@@ -6,6 +6,7 @@ import io.tfstream.api.model.SchemaCompatibility;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.operators.convert.LiveConversion;
+import io.tfstream.operators.shards.SchemaCopies;
 import io.tfstream.operators.validation.ValidationOutputSerializer;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.spec.MalformedSpecFileException;
@@ -15,6 +16,8 @@ import io.tfstream.spec.diff.SpecDiff;
 import io.tfstream.validation.Alert;
 import io.tfstream.validation.AlertJson;
 import io.tfstream.validation.Alerts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Objects;
@@ -70,6 +73,20 @@ public final class LiveSchema implements AutoCloseable {
     public LiveSchema(ParseSettings settings, String job) throws MalformedSpecFileException {
         this.job = Objects.requireNonNull(job, "job");
         inForce(settings, settings.spec());
+        if (settings.schemaCopies() != null) {
+            try {
+                copySchema();
+            } catch (IOException e) {
+                throw new UncheckedIOException(
+                        "cannot write the copy of the schema in force beside the shards", e);
+            }
+        }
+    }
+
+    /** Writes the copy of the schema in force beside the shards (once per fingerprint). */
+    private void copySchema() throws IOException, MalformedSpecFileException {
+        SchemaCopies.write(
+                settings.schemaCopies(), fingerprint, settings.specFile(), settings.specFileName());
     }
 
     private void inForce(ParseSettings s, ParseSpec parsed) throws MalformedSpecFileException {
@@ -174,6 +191,18 @@ public final class LiveSchema implements AutoCloseable {
                 inForce(next, parsed);
                 if (conversion != null) {
                     conversion.switchTo(parsed);
+                }
+                if (settings.schemaCopies() != null) {
+                    try {
+                        copySchema();
+                    } catch (IOException e) {
+                        // The schema is in force all the same; manifests name a copy only once
+                        // it is there.
+                        LOG.warn(
+                                "schema.update: no copy of the schema {} beside the shards: {}",
+                                fingerprint,
+                                e.toString());
+                    }
                 }
                 LOG.info(
                         "schema.update: {} taken up, fingerprint {} (was {})",

@@ -34,6 +34,7 @@ public final class ParseSettings implements Serializable {
     private final ValidationSettings validation;
     private final long validationLagMillis;
     private final SchemaUpdates updates;
+    private final String schemaCopies;
 
     public ParseSettings(
             byte[] specFile,
@@ -62,6 +63,7 @@ public final class ParseSettings implements Serializable {
         this.validation = null;
         this.validationLagMillis = 0;
         this.updates = null;
+        this.schemaCopies = null;
     }
 
     private ParseSettings(
@@ -72,7 +74,8 @@ public final class ParseSettings implements Serializable {
             int maxPayloadBytes,
             ValidationSettings validation,
             long validationLagMillis,
-            SchemaUpdates updates) {
+            SchemaUpdates updates,
+            String schemaCopies) {
         this.specFile = specFile;
         this.specFileName = specFileName;
         this.legacyDefaults = s.legacyDefaults;
@@ -85,6 +88,7 @@ public final class ParseSettings implements Serializable {
         this.validation = validation;
         this.validationLagMillis = validationLagMillis;
         this.updates = updates;
+        this.schemaCopies = schemaCopies;
     }
 
     /**
@@ -106,7 +110,8 @@ public final class ParseSettings implements Serializable {
                 maxPayloadBytes,
                 validation,
                 validationLagMillis,
-                updates);
+                updates,
+                schemaCopies);
     }
 
     /**
@@ -130,7 +135,8 @@ public final class ParseSettings implements Serializable {
                 maxPayloadBytes,
                 Objects.requireNonNull(settings, "settings"),
                 lagMillis,
-                updates);
+                updates,
+                schemaCopies);
     }
 
     /**
@@ -146,7 +152,8 @@ public final class ParseSettings implements Serializable {
                 maxPayloadBytes,
                 validation,
                 validationLagMillis,
-                Objects.requireNonNull(updates, "updates"));
+                Objects.requireNonNull(updates, "updates"),
+                schemaCopies);
     }
 
     /**
@@ -168,7 +175,31 @@ public final class ParseSettings implements Serializable {
                 // Validation checks the schema in force (a TFMD schema, as validation needs).
                 validation == null ? null : validation.withSchema(copy, fileName),
                 validationLagMillis,
-                updates);
+                updates,
+                schemaCopies);
+    }
+
+    /**
+     * These settings with a copy of each schema in force written under shard base path {@code base}
+     * ({@link io.tfstream.operators.shards.SchemaCopies}) when the operator starts with it or takes
+     * it up.
+     */
+    public ParseSettings withSchemaCopies(String base) {
+        return new ParseSettings(
+                this,
+                specFile,
+                specFileName,
+                tensorBatchFingerprint,
+                maxPayloadBytes,
+                validation,
+                validationLagMillis,
+                updates,
+                Objects.requireNonNull(base, "base"));
+    }
+
+    /** The shard base path schema copies go under, or null for none. */
+    public String schemaCopies() {
+        return schemaCopies;
     }
 
     /** The schema updates, or null when the schema is read once ({@code schema.update: none}). */

@@ -1,9 +1,16 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.api.model.ShardIndex;
 import io.tfstream.operators.shards.store.LostShardException;
 import io.tfstream.operators.shards.store.ShardStore;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.ShardManifest;
+import io.tfstream.tfrecord.TfRecordIndexWriter;
+import io.tfstream.tfrecord.TfRecordReadOptions;
+import io.tfstream.tfrecord.TfRecordReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -36,6 +43,7 @@ final class ShardCommitter implements Committer<ShardCommittable> {
     private final Duration markerWait;
     private final LostShards lost;
     private final java.util.Set<String> dropped = new java.util.HashSet<>();
+    private final java.util.Set<String> copied = new java.util.HashSet<>();
     private ShardStore store;
     private SuccessMarkers successMarkers;
     final Counter markers;
@@ -89,17 +97,40 @@ final class ShardCommitter implements Committer<ShardCommittable> {
             dropped.add(s.name()); // its bucket's marker must not wait for it
             return;
         }
-        if (settings.manifests()) {
-            Path shard = new Path(uri);
+        String name = new Path(uri).getName();
+        if (settings.index() == ShardIndex.DALI) {
             SuccessMarkers.writeWhole(
-                    new Path(shard.getParent(), ShardManifest.fileNameOf(shard.getName())),
-                    manifestOf(s, settings).toJson());
+                    new Path(settings.layout().indexPath(settings.basePath(), s.bucket(), name)),
+                    daliIndex(new Path(uri)));
+        }
+        if (settings.manifests()) {
+            SuccessMarkers.writeWhole(
+                    new Path(settings.layout().manifestPath(settings.basePath(), s.bucket(), name)),
+                    withSchemaCopy(manifestOf(s, settings)).toJson());
         }
         finished.inc();
         finishedRecords.inc(s.stats().records());
         finishedBytes.inc(s.fileBytes());
         size.update(s.fileBytes());
         segments.update(s.segments());
+    }
+
+    /**
+     * The DALI index of committed uncompressed shard {@code shard}, read back once: offsets and
+     * framed lengths are only known per record, and keeping them in state while a shard is open
+     * would grow checkpoints with every record. Reading checks every CRC on the way.
+     */
+    static byte[] daliIndex(Path shard) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (InputStream in = shard.getFileSystem().open(shard);
+                TfRecordReader r =
+                        TfRecordReader.open(in, shard.toString(), TfRecordReadOptions.defaults());
+                TfRecordIndexWriter index = new TfRecordIndexWriter(bytes)) {
+            while (r.next()) {
+                index.add(r.recordOffset(), r.framedLength());
+            }
+        }
+        return bytes.toByteArray();
     }
 
     private ShardStore store() throws IOException {
@@ -111,9 +142,28 @@ final class ShardCommitter implements Committer<ShardCommittable> {
 
     private SuccessMarkers markers() {
         if (successMarkers == null) {
-            successMarkers = new SuccessMarkers(markerWait, settings.prefix());
+            successMarkers = new SuccessMarkers(markerWait, settings);
         }
         return successMarkers;
+    }
+
+    /**
+     * {@code m} naming the copy of its schema when there is one beside the shards (written by the
+     * parse, {@link SchemaCopies}); a copy found is remembered.
+     */
+    private ShardManifest withSchemaCopy(ShardManifest m) throws IOException {
+        String fingerprint = m.schemaFingerprint();
+        if (fingerprint == null || fingerprint.isEmpty()) {
+            return m;
+        }
+        if (!copied.contains(fingerprint)) {
+            Path copy = SchemaCopies.of(settings.basePath(), fingerprint);
+            if (!copy.getFileSystem().exists(copy)) {
+                return m; // a feature spec, copies off, or a live copy that failed: none to name
+            }
+            copied.add(fingerprint); // a copy never goes away
+        }
+        return m.withSchema(ShardLayout.schemaPath(fingerprint));
     }
 
     /** The manifest of committed shard {@code s}. */

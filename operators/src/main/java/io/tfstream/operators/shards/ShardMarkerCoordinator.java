@@ -132,16 +132,14 @@ final class ShardMarkerCoordinator
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
-        List<String> done = new ArrayList<>();
+        List<Bucket> due = new ArrayList<>();
         for (Bucket b : buckets.values()) {
             if (b.awaitingMarker && closed(b)) {
-                mark(b);
-            }
-            if (!b.awaitingMarker) {
-                done.add(b.id);
+                due.add(b);
             }
         }
-        done.forEach(buckets::remove);
+        mark(due);
+        buckets.values().removeIf(b -> !b.awaitingMarker);
         lastCheckpoint = checkpointId;
     }
 
@@ -155,26 +153,38 @@ final class ShardMarkerCoordinator
 
     @Override
     public void endInput() {
-        for (Bucket b : buckets.values()) {
-            if (b.awaitingMarker) {
-                mark(b);
-            }
-        }
+        mark(buckets.values().stream().filter(b -> b.awaitingMarker).toList());
         buckets.clear();
     }
 
-    private void mark(Bucket b) {
-        if (settings.successMarkers()) {
-            emit(
-                    new ShardCommittable.Marker(
-                            settings.bucketDir(b.id),
-                            b.id,
-                            b.end,
-                            List.copyOf(b.shards),
-                            List.copyOf(jobs)));
+    /**
+     * Sends the markers of closed sink buckets {@code due}: one per event-time bucket, so that the
+     * data splits of a bucket share one marker naming the shards of them all.
+     */
+    private void mark(List<Bucket> due) {
+        TreeMap<String, List<Bucket>> byTime = new TreeMap<>();
+        for (Bucket b : due) {
+            byTime.computeIfAbsent(settings.timeBucket(b.id), t -> new ArrayList<>()).add(b);
         }
-        b.shards.clear();
-        b.awaitingMarker = false;
+        for (var e : byTime.entrySet()) {
+            List<String> shards = new ArrayList<>();
+            long end = UNKNOWN_END;
+            for (Bucket b : e.getValue()) {
+                shards.addAll(b.shards);
+                end = Math.max(end, b.end);
+                b.shards.clear();
+                b.awaitingMarker = false;
+            }
+            if (settings.successMarkers()) {
+                emit(
+                        new ShardCommittable.Marker(
+                                settings.bucketDir(e.getKey()),
+                                e.getKey(),
+                                end,
+                                shards,
+                                List.copyOf(jobs)));
+            }
+        }
     }
 
     @Override

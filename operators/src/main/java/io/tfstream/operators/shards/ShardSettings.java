@@ -1,9 +1,11 @@
 package io.tfstream.operators.shards;
 
 import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.options.OptionList;
 import io.tfstream.api.options.ShardOptions;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.TfxSplits;
 import io.tfstream.tfrecord.Compression;
 import java.io.Serializable;
@@ -39,6 +41,8 @@ import org.apache.flink.configuration.MemorySize;
  * @param splits TFX data splits: each record goes to {@code <bucket>/Split-<name>/}; null: none
  * @param splitFeature the partition feature of {@code splits}, or null to split by the record bytes
  * @param sequence whether records are SequenceExamples (the partition feature is of the context)
+ * @param layout where manifests and markers go: a metadata tree of their own, or beside the shards
+ * @param index the index file written for each finished shard
  */
 @Internal
 public record ShardSettings(
@@ -60,7 +64,9 @@ public record ShardSettings(
         long checkpointBudget,
         TfxSplits splits,
         String splitFeature,
-        boolean sequence)
+        boolean sequence,
+        ShardLayout layout,
+        ShardIndex index)
         implements Serializable {
 
     /** {@code shards.checkpoint-budget} unless set. */
@@ -75,6 +81,14 @@ public record ShardSettings(
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(maxAge, "maxAge");
         Objects.requireNonNull(successDelay, "successDelay");
+        Objects.requireNonNull(layout, "layout");
+        Objects.requireNonNull(index, "index");
+        if (index == ShardIndex.DALI && compression != Compression.NONE) {
+            throw new IllegalArgumentException(
+                    "a DALI index holds offsets into an uncompressed file, and DALI reads no"
+                            + " compressed TFRecords: it needs compression none, not "
+                            + compression.cliName());
+        }
         // the checks of the shards.* options, named as the record's components
         OptionList checks = ShardOptions.OPTIONS;
         checks.check(ShardOptions.PREFIX, prefix, "prefix");
@@ -129,7 +143,9 @@ public record ShardSettings(
                 checkpointBudget,
                 splits,
                 splitFeature,
-                sequence);
+                sequence,
+                layout,
+                index);
     }
 
     /** The file name suffix of {@link #compression()}: .tfrecord, .tfrecord.gz, .tfrecord.zz. */
@@ -146,8 +162,11 @@ public record ShardSettings(
 
     /** The directory of bucket {@code bucket} under the base path ("" is the base path). */
     public String bucketDir(String bucket) {
-        String base =
-                basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
-        return bucket.isEmpty() ? base : base + "/" + bucket;
+        return ShardLayout.dataDir(basePath, bucket);
+    }
+
+    /** The directory of the manifests of bucket {@code bucket}'s shards. */
+    public String metadataDir(String bucket) {
+        return layout.metadataDir(basePath, bucket);
     }
 }

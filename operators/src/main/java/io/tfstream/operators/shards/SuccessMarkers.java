@@ -1,6 +1,7 @@
 package io.tfstream.operators.shards;
 
 import io.tfstream.operators.shards.store.ShardName;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardSuccessMarker;
 import java.io.IOException;
@@ -10,7 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -22,6 +25,11 @@ import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
  * out), checks that the shards the marker request names are among them, and writes the marker whole
  * through the file system's recoverable writer. Writing it again (a commit repeated after a
  * recovery, a late shard) replaces it with the current listing.
+ *
+ * <p>Manifests are listed in the bucket's metadata directory and its {@code Split-<name>}
+ * directories (one marker covers every data split), and, with the separate layout, also beside the
+ * shards: a job restored from a savepoint taken before the layout changed has committed some shards
+ * of its open buckets with their manifests there.
  */
 final class SuccessMarkers {
     /** How long a marker waits for the shards it names to become visible. */
@@ -30,11 +38,11 @@ final class SuccessMarkers {
     private static final long POLL_MS = 100;
 
     private final Duration wait;
-    private final String namePrefix;
+    private final ShardSettings settings;
 
-    SuccessMarkers(Duration wait, String namePrefix) {
+    SuccessMarkers(Duration wait, ShardSettings settings) {
         this.wait = wait;
-        this.namePrefix = namePrefix;
+        this.settings = settings;
     }
 
     /**
@@ -44,12 +52,12 @@ final class SuccessMarkers {
      *     and the commit is repeated)
      */
     void write(ShardCommittable.Marker m) throws IOException, InterruptedException {
-        Path dir = new Path(m.bucketDir());
+        Path dir = new Path(settings.metadataDir(m.bucket()));
         FileSystem fs = dir.getFileSystem();
         long deadline = System.nanoTime() + wait.toNanos();
         List<ShardManifest> manifests;
         while (true) {
-            manifests = manifests(fs, dir);
+            manifests = manifests(fs, dir, new Path(m.bucketDir()));
             if (!m.jobs().isEmpty()) {
                 manifests.removeIf(x -> !ofJobs(x.shard(), m.jobs()));
             }
@@ -67,7 +75,7 @@ final class SuccessMarkers {
                                 + ": shards "
                                 + missing
                                 + " (or their manifests) are not in "
-                                + m.bucketDir()
+                                + dir
                                 + " after "
                                 + wait);
             }
@@ -80,29 +88,54 @@ final class SuccessMarkers {
 
     /** Whether {@code shard} is named by one of {@code jobs}. */
     private boolean ofJobs(String shard, List<String> jobs) {
-        return ShardName.parse(shard, namePrefix).map(n -> jobs.contains(n.jobId())).orElse(false);
+        return ShardName.parse(shard, settings.prefix())
+                .map(n -> jobs.contains(n.jobId()))
+                .orElse(false);
     }
 
-    private static List<ShardManifest> manifests(FileSystem fs, Path dir) throws IOException {
-        List<ShardManifest> manifests = new ArrayList<>();
-        FileStatus[] entries = fs.listStatus(dir);
+    /** The manifests of the bucket's shards: in {@code dir}, its split directories, beside. */
+    private List<ShardManifest> manifests(FileSystem fs, Path dir, Path dataDir)
+            throws IOException {
+        Map<String, ShardManifest> byShard = new TreeMap<>();
+        collect(fs, dir, true, byShard);
+        if (settings.layout() == ShardLayout.SEPARATE && !dataDir.equals(dir)) {
+            collect(fs, dataDir, false, byShard);
+        }
+        return new ArrayList<>(byShard.values());
+    }
+
+    private static void collect(
+            FileSystem fs, Path dir, boolean splits, Map<String, ShardManifest> into)
+            throws IOException {
+        FileStatus[] entries;
+        try {
+            entries = fs.listStatus(dir);
+        } catch (java.io.FileNotFoundException e) {
+            return; // nothing committed there yet
+        }
         if (entries == null) {
-            return manifests;
+            return;
         }
         for (FileStatus s : entries) {
             String name = s.getPath().getName();
-            if (s.isDir() || !ShardManifest.isManifest(name) || name.startsWith(".")) {
+            if (s.isDir()) {
+                if (splits && ShardLayout.isSplitDir(name)) {
+                    collect(fs, s.getPath(), false, into);
+                }
+                continue;
+            }
+            if (!ShardManifest.isManifest(name) || name.startsWith(".")) {
                 continue;
             }
             try (InputStream in = fs.open(s.getPath())) {
-                manifests.add(
+                ShardManifest m =
                         ShardManifest.fromJson(
-                                new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+                                new String(in.readAllBytes(), StandardCharsets.UTF_8));
+                into.putIfAbsent(m.bucket() + "/" + m.shard(), m);
             } catch (java.io.FileNotFoundException e) {
                 // deleted while listed: not a shard of this bucket any more
             }
         }
-        return manifests;
     }
 
     /**
@@ -112,7 +145,11 @@ final class SuccessMarkers {
      * deleted and the rename repeated.
      */
     static void writeWhole(Path target, String json) throws IOException {
-        byte[] bytes = (json + "\n").getBytes(StandardCharsets.UTF_8);
+        writeWhole(target, (json + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes {@code bytes} to {@code target} as {@link #writeWhole(Path, String)} does. */
+    static void writeWhole(Path target, byte[] bytes) throws IOException {
         FileSystem fs = target.getFileSystem();
         boolean existed = fs.exists(target);
         RecoverableFsDataOutputStream out = fs.createRecoverableWriter().open(target);

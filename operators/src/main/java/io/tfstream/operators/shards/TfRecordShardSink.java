@@ -117,11 +117,13 @@ public final class TfRecordShardSink
                                 new ShardMarkerCoordinator(settings))
                         .setParallelism(1)
                         .uid(coordinatorUid);
-        // A bucket's committables all go to one router, and so to one committer.
+        // A bucket's committables all go to one router, and so to one committer: those of its
+        // data splits too, since one marker covers them all.
+        ShardSettings s = settings;
         DataStream<CommittableMessage<ShardCommittable>> byBucket =
                 coordinator.partitionCustom(
                         (bucket, partitions) -> Math.floorMod(bucket.hashCode(), partitions),
-                        TfRecordShardSink::bucketOf);
+                        m -> s.timeBucket(bucketOf(m)));
         // Routers run at the committers' parallelism: Flink requires it so that each committable
         // summary reaches the committer of its committables.
         SingleOutputStreamOperator<CommittableMessage<ShardCommittable>> router =

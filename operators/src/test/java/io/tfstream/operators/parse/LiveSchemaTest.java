@@ -238,6 +238,41 @@ class LiveSchemaTest {
     }
 
     @Test
+    void eachSchemaInForceIsCopiedBesideTheShardsByItsFingerprint() throws Exception {
+        byte[] v1 = "feature { name: 'x' type: INT }".getBytes(StandardCharsets.UTF_8);
+        byte[] v2 =
+                "feature { name: 'x' type: INT }\nfeature { name: 'z' type: FLOAT }"
+                        .getBytes(StandardCharsets.UTF_8);
+        Path file = dir.resolve("schema.pbtxt");
+        Files.write(file, v1);
+        Path shards = dir.resolve("shards");
+        ParseSettings s =
+                new ParseSettings(
+                                v1,
+                                "schema.pbtxt",
+                                false,
+                                ParseLimits.defaults(),
+                                BatchTriggers.defaults(),
+                                EventTimeSettings.kafkaTimestamp(),
+                                DeadLetterGuard.off())
+                        .withSchemaUpdates(
+                                new SchemaUpdates(file.toString(), 1000, SchemaCompatibility.ANY))
+                        .withSchemaCopies(shards.toUri().toString());
+        LiveSchema live = new LiveSchema(s, "job");
+        String f1 = live.fingerprint();
+        Path copy1 = shards.resolve(io.tfstream.shards.ShardLayout.schemaPath(f1));
+        assertTrue(Files.exists(copy1), "the configured schema, when the operator starts");
+        assertTrue(live.consider(v2, SchemaPoller.sha256(v2), a -> {}, 7));
+        String f2 = live.fingerprint();
+        assertNotEquals(f1, f2);
+        Path copy2 = shards.resolve(io.tfstream.shards.ShardLayout.schemaPath(f2));
+        assertEquals(
+                f2,
+                io.tfstream.spec.SchemaFingerprint.of(Files.readAllBytes(copy2), "schema.pbtxt"),
+                "the schema taken up, copied before any record is parsed with it");
+    }
+
+    @Test
     void refusalsOfAnotherKindOrWithoutTheEventTimeFeature() throws Exception {
         Path file = dir.resolve("spec.json");
         Files.write(file, specJson(V1));

@@ -1,12 +1,15 @@
 package io.tfstream.operators.shards;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.model.ShardIndex;
 import io.tfstream.operators.shards.store.RecoverableShardStore;
 import io.tfstream.operators.shards.store.ShardOutput;
 import io.tfstream.shards.ShardEncoder;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardStats;
 import io.tfstream.shards.ShardSuccessMarker;
@@ -66,6 +69,15 @@ class ShardCommitterTest {
     @TempDir Path base;
 
     private ShardSettings settings(boolean manifests, boolean markers) {
+        return settings(manifests, markers, ShardLayout.SEPARATE);
+    }
+
+    private ShardSettings settings(boolean manifests, boolean markers, ShardLayout layout) {
+        return settings(manifests, markers, layout, ShardIndex.NONE);
+    }
+
+    private ShardSettings settings(
+            boolean manifests, boolean markers, ShardLayout layout, ShardIndex index) {
         ShardSettings s =
                 ShardTesting.settings(
                         base, Compression.GZIP, 1 << 20, Duration.ofHours(1), markers);
@@ -88,14 +100,22 @@ class ShardCommitterTest {
                 s.checkpointBudget(),
                 null,
                 null,
-                false);
+                false,
+                layout,
+                index);
     }
 
     /** A real closed gzip shard of {@code records} records in {@link #BUCKET}. */
     private ShardCommittable.Shard shard(ShardSettings s, String name, int records)
             throws IOException {
+        return shard(s, BUCKET, name, records);
+    }
+
+    /** A real closed gzip shard of {@code records} records in sink bucket {@code bucket}. */
+    private ShardCommittable.Shard shard(ShardSettings s, String bucket, String name, int records)
+            throws IOException {
         RecoverableShardStore store = RecoverableShardStore.of(s.basePath());
-        ShardOutput out = store.open(s.bucketDir(BUCKET) + "/" + name);
+        ShardOutput out = store.open(s.bucketDir(bucket) + "/" + name);
         ShardEncoder enc = ShardEncoder.start(Compression.GZIP, 6, out::write);
         ShardStats stats = new ShardStats();
         for (int i = 0; i < records; i++) {
@@ -105,7 +125,7 @@ class ShardCommitterTest {
         }
         ShardEncoder.State end = enc.finish();
         return new ShardCommittable.Shard(
-                BUCKET,
+                bucket,
                 name,
                 out.closeForCommit(),
                 stats,
@@ -120,10 +140,20 @@ class ShardCommitterTest {
     }
 
     private List<String> files() throws IOException {
-        Path dir = base.resolve(BUCKET);
+        return files(base.resolve(BUCKET));
+    }
+
+    private static List<String> files(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
         }
+    }
+
+    private Path metadata() {
+        return Path.of(ShardLayout.SEPARATE.metadataDir(base.toString(), BUCKET));
     }
 
     @Test
@@ -134,13 +164,11 @@ class ShardCommitterTest {
         assertEquals(List.of(), files().stream().filter(f -> !f.startsWith(".")).toList());
         ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
         c.commit(requests(a, b));
+        assertEquals(List.of("part-a.tfrecord.gz", "part-b.tfrecord.gz"), files());
         assertEquals(
-                List.of(
-                        "part-a.tfrecord.gz",
-                        "part-a.tfrecord.gz.manifest.json",
-                        "part-b.tfrecord.gz",
-                        "part-b.tfrecord.gz.manifest.json"),
-                files());
+                List.of("_part-a.tfrecord.gz.manifest.json", "_part-b.tfrecord.gz.manifest.json"),
+                files(metadata()),
+                "manifests in the metadata tree, out of the bucket directory");
         assertEquals(2, c.finished.getCount());
         assertEquals(8, c.finishedRecords.getCount());
         assertEquals(a.fileBytes() + b.fileBytes(), c.finishedBytes.getCount());
@@ -149,13 +177,14 @@ class ShardCommitterTest {
         Path file = base.resolve(BUCKET).resolve("part-b.tfrecord.gz");
         ShardManifest m =
                 ShardManifest.fromJson(
-                        Files.readString(file.resolveSibling("part-b.tfrecord.gz.manifest.json")));
+                        Files.readString(metadata().resolve("_part-b.tfrecord.gz.manifest.json")));
         assertEquals("part-b.tfrecord.gz", m.shard());
         assertEquals(BUCKET, m.bucket());
         assertEquals(5, m.records());
         assertEquals(Files.size(file), m.bytes());
         assertEquals(2, m.segments());
         assertEquals("abc123", m.schemaFingerprint());
+        assertEquals(null, m.schema(), "no schema copy beside the shards to name");
         try (var in = Files.newInputStream(file)) {
             assertEquals(
                     List.of(), io.tfstream.shards.ShardManifestCheck.check(in, file.toString(), m));
@@ -169,10 +198,25 @@ class ShardCommitterTest {
         assertEquals(
                 m,
                 ShardManifest.fromJson(
-                        Files.readString(file.resolveSibling("part-b.tfrecord.gz.manifest.json"))));
+                        Files.readString(metadata().resolve("_part-b.tfrecord.gz.manifest.json"))));
         assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(file)));
         c.close();
         again.close();
+    }
+
+    @Test
+    void aManifestNamesTheCopyOfItsSchemaWhenTheParseWroteOne() throws Exception {
+        ShardSettings s = settings(true, false);
+        Path copy = base.resolve(ShardLayout.schemaPath("abc123"));
+        Files.createDirectories(copy.getParent());
+        Files.writeString(copy, "feature { name: \"x\" type: INT }\n");
+        ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
+        c.commit(requests(shard(s, "part-a.tfrecord.gz", 1)));
+        ShardManifest m =
+                ShardManifest.fromJson(
+                        Files.readString(metadata().resolve("_part-a.tfrecord.gz.manifest.json")));
+        assertEquals("_tfstream/_schemas/_abc123/_schema.pbtxt", m.schema());
+        c.close();
     }
 
     @Test
@@ -181,6 +225,71 @@ class ShardCommitterTest {
         ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
         c.commit(requests(shard(s, "part-a.tfrecord.gz", 1)));
         assertEquals(List.of("part-a.tfrecord.gz"), files());
+        assertEquals(List.of(), files(metadata()));
+        c.close();
+    }
+
+    @Test
+    void theInlineLayoutPutsManifestsAndMarkersBesideTheShards() throws Exception {
+        ShardSettings s = settings(true, true, ShardLayout.INLINE);
+        ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
+        ShardCommittable.Shard a = shard(s, "part-a.tfrecord.gz", 3);
+        c.commit(
+                requests(
+                        a,
+                        new ShardCommittable.Marker(
+                                s.bucketDir(BUCKET),
+                                BUCKET,
+                                1L,
+                                List.of("part-a.tfrecord.gz"),
+                                List.of())));
+        assertEquals(
+                List.of("_SUCCESS", "part-a.tfrecord.gz", "part-a.tfrecord.gz.manifest.json"),
+                files());
+        assertFalse(Files.exists(base.resolve(ShardLayout.METADATA_DIR)));
+        c.close();
+    }
+
+    @Test
+    void oneMarkerNamesTheShardsOfEverySplitAndManifestsLeftBesideShardsByAnEarlierLayout()
+            throws Exception {
+        ShardSettings s = settings(true, true);
+        ShardCommitter c =
+                new ShardCommitter(s, new UnregisteredMetricsGroup(), Duration.ofMillis(300));
+        ShardCommittable.Shard train = shard(s, BUCKET + "/Split-train", "part-t.tfrecord.gz", 2);
+        ShardCommittable.Shard eval = shard(s, BUCKET + "/Split-eval", "part-e.tfrecord.gz", 1);
+        // committed before a restore into this version: its manifest is beside it
+        ShardCommittable.Shard old = shard(s, "part-o.tfrecord.gz", 4);
+        ShardCommitter inline =
+                new ShardCommitter(
+                        settings(true, true, ShardLayout.INLINE), new UnregisteredMetricsGroup());
+        inline.commit(requests(old));
+        c.commit(
+                requests(
+                        train,
+                        eval,
+                        new ShardCommittable.Marker(
+                                s.bucketDir(BUCKET),
+                                BUCKET,
+                                1L,
+                                List.of("part-t.tfrecord.gz", "part-e.tfrecord.gz"),
+                                List.of())));
+        assertEquals(
+                List.of("part-t.tfrecord.gz"), files(base.resolve(BUCKET).resolve("Split-train")));
+        assertEquals(
+                List.of("_part-t.tfrecord.gz.manifest.json"),
+                files(metadata().resolve("_Split-train")));
+        ShardSuccessMarker m =
+                ShardSuccessMarker.fromJson(Files.readString(metadata().resolve("_SUCCESS")));
+        assertEquals(
+                List.of(
+                        "Split-eval/part-e.tfrecord.gz",
+                        "Split-train/part-t.tfrecord.gz",
+                        "part-o.tfrecord.gz"),
+                m.shards().stream().map(ShardSuccessMarker.Shard::shard).toList());
+        assertEquals(7, m.records());
+        assertFalse(Files.exists(base.resolve(BUCKET).resolve("_SUCCESS")));
+        inline.close();
         c.close();
     }
 
@@ -201,8 +310,7 @@ class ShardCommitterTest {
         c.commit(requests(marker, b, a));
         assertEquals(1, c.markers.getCount());
         ShardSuccessMarker m =
-                ShardSuccessMarker.fromJson(
-                        Files.readString(base.resolve(BUCKET).resolve("_SUCCESS")));
+                ShardSuccessMarker.fromJson(Files.readString(metadata().resolve("_SUCCESS")));
         assertEquals(
                 new ShardSuccessMarker(
                         BUCKET,
@@ -246,8 +354,7 @@ class ShardCommitterTest {
                                         "0123456789abcdef0123456789abcdef",
                                         "11111111111111111111111111111111"))));
         ShardSuccessMarker m =
-                ShardSuccessMarker.fromJson(
-                        Files.readString(base.resolve(BUCKET).resolve("_SUCCESS")));
+                ShardSuccessMarker.fromJson(Files.readString(metadata().resolve("_SUCCESS")));
         assertEquals(
                 java.util.Set.of(mine, ancestor),
                 java.util.Set.copyOf(

@@ -122,9 +122,9 @@ class ShardMarkerCoordinatorTest {
         h.close();
     }
 
-    /** With data splits each split directory of a bucket is marked when the bucket closes. */
+    /** With data splits a bucket's splits share one marker, sent when the bucket closes. */
     @Test
-    void withSplitsEachSplitOfABucketIsMarkedWhenTheBucketCloses() throws Exception {
+    void withSplitsABucketGetsOneMarkerNamingTheShardsOfEverySplit() throws Exception {
         ShardSettings plain = settings();
         ShardSettings split =
                 plain.withSplits(io.tfstream.shards.TfxSplits.parse("train:2,eval:1"), null, false);
@@ -137,12 +137,12 @@ class ShardMarkerCoordinatorTest {
         h.processWatermark(new Watermark(HOUR_11 + DELAY));
         h.prepareSnapshotPreBarrier(1);
         List<ShardCommittable> markers = out(h);
-        assertEquals(2, markers.size(), markers.toString());
-        for (ShardCommittable c : markers) {
-            ShardCommittable.Marker m = (ShardCommittable.Marker) c;
-            assertEquals(HOUR_11, m.endMs(), "the end of the hour, while the job runs");
-            assertEquals(split.bucketDir(m.bucket()), m.bucketDir());
-        }
+        assertEquals(1, markers.size(), markers.toString());
+        ShardCommittable.Marker m = (ShardCommittable.Marker) markers.get(0);
+        assertEquals(B10, m.bucket(), "the event-time bucket, not a split");
+        assertEquals(HOUR_11, m.endMs(), "the end of the hour, while the job runs");
+        assertEquals(split.bucketDir(B10), m.bucketDir());
+        assertEquals(java.util.Set.of("a", "b"), java.util.Set.copyOf(m.shards()));
         h.close();
     }
 

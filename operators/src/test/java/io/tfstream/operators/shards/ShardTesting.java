@@ -1,7 +1,9 @@
 package io.tfstream.operators.shards;
 
 import io.tfstream.api.model.LostShardAction;
+import io.tfstream.api.model.ShardIndex;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
+import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.ShardStats;
 import io.tfstream.tfrecord.Compression;
 import java.nio.file.Path;
@@ -48,7 +50,9 @@ final class ShardTesting {
                 ShardSettings.DEFAULT_CHECKPOINT_BUDGET,
                 null,
                 null,
-                false);
+                false,
+                ShardLayout.SEPARATE,
+                ShardIndex.NONE);
     }
 
     static ShardStats stats(int records, long firstEventTime) {

@@ -418,7 +418,12 @@ class ShardWriterTest {
             ShardManifest m =
                     ShardManifest.fromJson(
                             Files.readString(
-                                    shard.resolveSibling(ShardManifest.fileNameOf(shards.get(k)))));
+                                    Path.of(
+                                            s.layout()
+                                                    .manifestPath(
+                                                            base.toString(),
+                                                            "dt=2026-11-24/hour=10",
+                                                            shards.get(k)))));
             assertEquals(k == 0 ? "f1" : "f2", m.schemaFingerprint());
         }
     }

@@ -1,0 +1,92 @@
+"""tfstream.shards: the finished shards of a shard directory, by their _SUCCESS markers, without
+TensorFlow. A `tfstream local` run's listing is checked against its summary.json; the layouts,
+data splits, `since` and index files against directories built here as the job writes them."""
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tfstream import shards
+from tfstream.payloads import records, write_records
+
+
+def test_the_shards_of_a_local_run_are_those_its_summary_names(example_corpus):
+    out = example_corpus.payloads.parent
+    summary = json.loads((out / "summary.json").read_text())
+    listed = shards.files(out / "shards")
+    assert [os.path.relpath(f.path, out) for f in listed] == sorted(summary["shards"])
+    assert sum(f.records for f in listed) == summary["accepted"]
+    for f in listed:
+        assert sum(1 for _ in records(f.path)) == f.records
+        assert os.path.getsize(f.path) == f.bytes
+        assert f.split is None and f.index is None
+    # file:// URIs name the same directory
+    uri = (out / "shards").as_uri()
+    assert [f.path for f in shards.files(uri)] == [f.path for f in listed]
+
+
+def _bucket(base: Path, bucket: str, end_ms: int, names, layout="separate", index=False):
+    """Shards of `bucket` (names relative to it, `Split-x/...` with splits) with their marker
+    where `layout` puts it, and DALI index files when asked."""
+    separate = layout == "separate"
+
+    def hidden(rel):  # names in the _tfstream tree start with '_'
+        return "/".join("_" + p for p in rel.split("/")) if separate else rel
+
+    meta = base / "_tfstream" / hidden(bucket) if separate else base / bucket
+    entries = []
+    for i, name in enumerate(names):
+        shard = base / bucket / name
+        shard.parent.mkdir(parents=True, exist_ok=True)
+        write_records(shard, [b"r%d" % k for k in range(i + 1)])
+        entries.append({"shard": name, "records": i + 1, "bytes": shard.stat().st_size})
+        if index:
+            (meta / hidden(name)).parent.mkdir(parents=True, exist_ok=True)
+            (meta / (hidden(name) + ".idx")).write_text("0 18\n")
+    meta.mkdir(parents=True, exist_ok=True)
+    (meta / "_SUCCESS").write_text(json.dumps(
+        {"bucket": bucket, "end_ms": end_ms, "shards": entries}) + "\n")
+
+
+HOUR_16 = int(dt.datetime(2026, 11, 24, 17, tzinfo=dt.timezone.utc).timestamp() * 1000)
+
+
+def test_splits_since_index_files_and_both_layouts(tmp_path):
+    base = tmp_path / "shards"
+    _bucket(base, "dt=2026-11-24/hour=16", HOUR_16,
+            ["Split-train/part-a-0.tfrecord", "Split-eval/part-a-1.tfrecord"], index=True)
+    # a bucket written by an earlier version, its marker beside its shards
+    _bucket(base, "dt=2026-11-24/hour=15", HOUR_16 - 3_600_000, ["part-b-0.tfrecord"],
+            layout="inline")
+    # a bucket still open: shards, no marker; and an in-progress part
+    (base / "dt=2026-11-24/hour=17").mkdir(parents=True)
+    write_records(base / "dt=2026-11-24/hour=17/part-c-0.tfrecord", [b"x"])
+    (base / "dt=2026-11-24/hour=16/Split-train/.part-a-9.tfrecord.inprogress.1").write_bytes(b"1")
+
+    listed = shards.files(base)
+    assert [os.path.relpath(f.path, base) for f in listed] == [
+        "dt=2026-11-24/hour=15/part-b-0.tfrecord",
+        "dt=2026-11-24/hour=16/Split-eval/part-a-1.tfrecord",
+        "dt=2026-11-24/hour=16/Split-train/part-a-0.tfrecord",
+    ]
+    by_name = {Path(f.path).name: f for f in listed}
+    assert by_name["part-a-0.tfrecord"].split == "train"
+    assert by_name["part-a-0.tfrecord"].bucket == "dt=2026-11-24/hour=16"
+    assert by_name["part-a-0.tfrecord"].index == str(
+        base / "_tfstream/_dt=2026-11-24/_hour=16/_Split-train/_part-a-0.tfrecord.idx")
+    assert by_name["part-b-0.tfrecord"].index is None
+    assert [Path(f.path).name for f in shards.files(base, split="eval")] == ["part-a-1.tfrecord"]
+    # since: buckets ending after it
+    after_15 = dt.datetime(2026, 11, 24, 16, 30, tzinfo=dt.timezone.utc)
+    assert [f.bucket for f in shards.files(base, since=after_15)] == ["dt=2026-11-24/hour=16"] * 2
+    assert shards.files(base, since=HOUR_16) == []
+    with pytest.raises(ValueError, match="aware datetime"):
+        shards.files(base, since=dt.datetime(2026, 11, 24))
+
+
+def test_an_empty_or_missing_directory_lists_nothing(tmp_path):
+    assert shards.files(tmp_path) == []
+    assert shards.files(tmp_path / "absent") == []
