@@ -22,78 +22,110 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A Flink SQL table over the shard directory of a {@code tfstream local} run with data splits, as
- * docs/sql.md shows it: the filesystem connector reads the shards and nothing of the metadata tree
- * (manifests, markers, schema copies), with the bucket levels as {@code PARTITIONED BY (dt, hour)}
- * columns; all splits of a bucket, or one through {@code source.path.regex-pattern}.
+ * A Flink SQL table over the shard directory of a {@code tfstream local} run, without and with data
+ * splits, as docs/sql.md shows it: the filesystem connector reads the shards and nothing of the
+ * metadata tree (manifests, markers, schema copies), with the bucket levels as {@code PARTITIONED
+ * BY (dt, hour)} columns; with splits all splits of a bucket, or one through {@code
+ * source.path.regex-pattern}.
  */
 class SqlOverShardsITCase {
     @TempDir static Path dir;
-    private static Path shards;
+    private static Path plain;
+    private static Path splits;
 
     @BeforeAll
     static void run() {
-        Path out = dir.resolve("out");
-        CliRun run =
-                CliRun.of(
-                        "local",
-                        "--records",
-                        "1500",
-                        "--set",
-                        "shards.splits=train:2,eval:1",
-                        "--out",
-                        out.toString(),
-                        "--rest-port",
-                        "0");
+        plain = local("plain");
+        splits = local("splits", "--set", "shards.splits=train:2,eval:1");
+    }
+
+    /** {@code tfstream local} into {@code dir/name}; returns its shard directory. */
+    private static Path local(String name, String... extra) {
+        Path out = dir.resolve(name);
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "local",
+                                "--records",
+                                "1500",
+                                "--out",
+                                out.toString(),
+                                "--rest-port",
+                                "0"));
+        args.addAll(List.of(extra));
+        CliRun run = CliRun.of(args.toArray(String[]::new));
         assertEquals(0, run.exitCode(), run.err());
-        shards = out.resolve("shards");
+        Path shards = out.resolve("shards");
         assertTrue(Files.isDirectory(shards.resolve("_tfstream")));
+        return shards;
     }
 
     @Test
     void aTableOverTheShardDirectoryReadsEveryShardAndNoMetadata() throws Exception {
-        TableEnvironment env = env();
-        env.executeSql(
-                "CREATE TABLE s (record BYTES) WITH ('connector' = 'filesystem', 'path' = '"
-                        + shards.toUri()
-                        + "', 'format' = 'tfrecord', 'tfrecord.record-format' = 'raw')");
-        assertEquals(
-                List.of(Row.of(count(null).values().stream().mapToLong(Long::longValue).sum())),
-                rows(env, "SELECT COUNT(*) FROM s"));
+        for (Path shards : List.of(plain, splits)) {
+            TableEnvironment env = env();
+            env.executeSql(
+                    "CREATE TABLE s (record BYTES) WITH ('connector' = 'filesystem', 'path' = '"
+                            + shards.toUri()
+                            + "', 'format' = 'tfrecord', 'tfrecord.record-format' = 'raw')");
+            assertEquals(
+                    List.of(Row.of(total(count(shards, null)))),
+                    rows(env, "SELECT COUNT(*) FROM s"),
+                    shards.toString());
+        }
     }
 
     @Test
-    void partitionColumnsComeFromTheBucketsAndASplitIsChosenByPattern() throws Exception {
+    void partitionColumnsComeFromTheBuckets() throws Exception {
         TableEnvironment env = env();
-        String with =
-                "'connector' = 'filesystem', 'path' = '"
-                        + shards.toUri()
-                        + "', 'format' = 'tfrecord', 'tfrecord.record-format' = 'raw'";
-        env.executeSql(
-                "CREATE TABLE b (record BYTES, dt STRING, `hour` STRING) PARTITIONED BY (dt,"
-                        + " `hour`) WITH ("
-                        + with
-                        + ")");
-        env.executeSql(
-                "CREATE TABLE train (record BYTES, dt STRING, `hour` STRING) PARTITIONED BY (dt,"
-                        + " `hour`) WITH ("
-                        + with
-                        + ", 'source.path.regex-pattern' = '.*/Split-train/[^/]*')");
+        env.executeSql(partitioned("b", plain, ""));
         assertEquals(
-                expectedRows(count(null)),
+                expectedRows(count(plain, null)),
+                rows(
+                        env,
+                        "SELECT dt, `hour`, COUNT(*) FROM b GROUP BY dt, `hour` ORDER BY dt, `hour`"));
+    }
+
+    @Test
+    void withSplitsATableReadsEverySplitOrOneChosenByPattern() throws Exception {
+        TableEnvironment env = env();
+        env.executeSql(partitioned("b", splits, ""));
+        env.executeSql(
+                partitioned(
+                        "train", splits, ", 'source.path.regex-pattern' = '.*/Split-train/[^/]*'"));
+        assertEquals(
+                expectedRows(count(splits, null)),
                 rows(
                         env,
                         "SELECT dt, `hour`, COUNT(*) FROM b GROUP BY dt, `hour` ORDER BY dt, `hour`"));
         assertEquals(
-                expectedRows(count("Split-train")),
+                expectedRows(count(splits, "Split-train")),
                 rows(
                         env,
                         "SELECT dt, `hour`, COUNT(*) FROM train GROUP BY dt, `hour` ORDER BY dt,"
                                 + " `hour`"));
     }
 
-    /** Records per bucket ("dt=…/hour=…") in the shards, of one split or of all (null). */
-    private static Map<String, Long> count(String split) throws Exception {
+    private static String partitioned(String table, Path shards, String more) {
+        return "CREATE TABLE "
+                + table
+                + " (record BYTES, dt STRING, `hour` STRING) PARTITIONED BY (dt, `hour`) WITH"
+                + " ('connector' = 'filesystem', 'path' = '"
+                + shards.toUri()
+                + "', 'format' = 'tfrecord', 'tfrecord.record-format' = 'raw'"
+                + more
+                + ")";
+    }
+
+    private static long total(Map<String, Long> byBucket) {
+        return byBucket.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * Records per bucket ("dt=…/hour=…") in the shards under {@code shards}, of one split or of all
+     * (null).
+     */
+    private static Map<String, Long> count(Path shards, String split) throws Exception {
         Map<String, Long> byBucket = new TreeMap<>();
         List<Path> files;
         try (Stream<Path> all = Files.walk(shards)) {
@@ -104,11 +136,12 @@ class SqlOverShardsITCase {
                             .toList();
         }
         for (Path f : files) {
-            Path splitDir = f.getParent();
-            if (split != null && !splitDir.getFileName().toString().equals(split)) {
+            Path dirOf = f.getParent();
+            boolean inSplit = dirOf.getFileName().toString().startsWith("Split-");
+            if (split != null && !dirOf.getFileName().toString().equals(split)) {
                 continue;
             }
-            String bucket = shards.relativize(splitDir.getParent()).toString();
+            String bucket = shards.relativize(inSplit ? dirOf.getParent() : dirOf).toString();
             long n = 0;
             try (TfRecordReader r = TfRecordFiles.openReader(f, TfRecordReadOptions.defaults())) {
                 while (r.next()) {
