@@ -3,6 +3,7 @@ package io.tfstream.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.job.SqlTestSupport;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -16,7 +17,6 @@ import java.util.stream.Stream;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,8 +69,8 @@ class SqlOverShardsITCase {
                             + shards.toUri()
                             + "', 'format' = 'tfrecord', 'tfrecord.record-format' = 'raw')");
             assertEquals(
-                    List.of(Row.of(total(count(shards, null)))),
-                    rows(env, "SELECT COUNT(*) FROM s"),
+                    List.of(Row.of(total(count(shards, null))).toString()),
+                    SqlTestSupport.rows(env, "SELECT COUNT(*) FROM s"),
                     shards.toString());
         }
     }
@@ -81,7 +81,7 @@ class SqlOverShardsITCase {
         env.executeSql(partitioned("b", plain, ""));
         assertEquals(
                 expectedRows(count(plain, null)),
-                rows(
+                SqlTestSupport.rows(
                         env,
                         "SELECT dt, `hour`, COUNT(*) FROM b GROUP BY dt, `hour` ORDER BY dt, `hour`"));
     }
@@ -95,12 +95,12 @@ class SqlOverShardsITCase {
                         "train", splits, ", 'source.path.regex-pattern' = '.*/Split-train/[^/]*'"));
         assertEquals(
                 expectedRows(count(splits, null)),
-                rows(
+                SqlTestSupport.rows(
                         env,
                         "SELECT dt, `hour`, COUNT(*) FROM b GROUP BY dt, `hour` ORDER BY dt, `hour`"));
         assertEquals(
                 expectedRows(count(splits, "Split-train")),
-                rows(
+                SqlTestSupport.rows(
                         env,
                         "SELECT dt, `hour`, COUNT(*) FROM train GROUP BY dt, `hour` ORDER BY dt,"
                                 + " `hour`"));
@@ -154,32 +154,22 @@ class SqlOverShardsITCase {
         return byBucket;
     }
 
-    private static List<Row> expectedRows(Map<String, Long> byBucket) {
-        List<Row> rows = new ArrayList<>();
+    private static List<String> expectedRows(Map<String, Long> byBucket) {
+        List<String> rows = new ArrayList<>();
         byBucket.forEach(
                 (bucket, n) -> {
                     String[] levels = bucket.split("/");
                     rows.add(
                             Row.of(
-                                    levels[0].substring("dt=".length()),
-                                    levels[1].substring("hour=".length()),
-                                    n));
+                                            levels[0].substring("dt=".length()),
+                                            levels[1].substring("hour=".length()),
+                                            n)
+                                    .toString());
                 });
         return rows;
     }
 
     private static TableEnvironment env() {
         return TableEnvironment.create(EnvironmentSettings.inBatchMode());
-    }
-
-    private static List<Row> rows(TableEnvironment env, String sql) throws Exception {
-        List<Row> rows = new ArrayList<>();
-        CloseableIterator<Row> it = env.executeSql(sql).collect();
-        try {
-            it.forEachRemaining(rows::add);
-        } finally {
-            it.close();
-        }
-        return rows;
     }
 }

@@ -46,9 +46,11 @@ class JobConfigTest {
     @Test
     void aDaliIndexMakesShardsUncompressedByDefaultAndRefusesCompression() {
         Map<String, Object> m = minimal();
-        m.put("shards.path", "file:///data/shards");
-        m.put("shards.splits", "train:2,eval:1");
-        m.put("shards.index", "dali");
+        m.putAll(
+                Map.of(
+                        "shards.path", "file:///data/shards",
+                        "shards.splits", "train:2,eval:1",
+                        "shards.index", "dali"));
         assertEquals(
                 io.tfstream.tfrecord.Compression.NONE,
                 JobConfig.of(m).shards().compression(),

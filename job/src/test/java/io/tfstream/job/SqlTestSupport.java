@@ -8,7 +8,7 @@ import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
 /** The Flink SQL ITCases' recovering configuration and how they read a query's rows. */
-final class SqlTestSupport {
+public final class SqlTestSupport {
     private SqlTestSupport() {}
 
     /**
@@ -25,7 +25,7 @@ final class SqlTestSupport {
     }
 
     /** The rows of bounded query {@code sql} as {@code Row#toString()}, in their order. */
-    static List<String> rows(TableEnvironment env, String sql) throws Exception {
+    public static List<String> rows(TableEnvironment env, String sql) throws Exception {
         List<String> rows = new ArrayList<>();
         // Not try-with-resources: CloseableIterator#close throws Exception (lint "try").
         CloseableIterator<Row> it = env.executeSql(sql).collect();

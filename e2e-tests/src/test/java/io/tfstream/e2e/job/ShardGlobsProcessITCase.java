@@ -116,17 +116,8 @@ class ShardGlobsProcessITCase {
     private Path run(String name, List<String> extra) throws Exception {
         Path out = dir.resolve(name);
         List<String> cmd = CliJar.command();
-        cmd.addAll(
-                List.of(
-                        "local",
-                        "--records",
-                        "2000",
-                        "--parallelism",
-                        "2",
-                        "--out",
-                        out.toString(),
-                        "--rest-port",
-                        "0"));
+        cmd.addAll(List.of("local", "--records", "2000", "--parallelism", "2"));
+        cmd.addAll(List.of("--out", out.toString(), "--rest-port", "0"));
         cmd.addAll(extra);
         CliJar.runLocal(cmd, dir.resolve(name + ".out"), dir.resolve(name + ".err"));
         return out;

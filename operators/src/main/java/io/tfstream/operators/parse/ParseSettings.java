@@ -144,16 +144,7 @@ public final class ParseSettings implements Serializable {
      * ({@link SchemaUpdates}, {@link LiveSchema}).
      */
     public ParseSettings withSchemaUpdates(SchemaUpdates updates) {
-        return new ParseSettings(
-                this,
-                specFile,
-                specFileName,
-                tensorBatchFingerprint,
-                maxPayloadBytes,
-                validation,
-                validationLagMillis,
-                Objects.requireNonNull(updates, "updates"),
-                schemaCopies);
+        return withSchemaInForce(Objects.requireNonNull(updates, "updates"), schemaCopies);
     }
 
     /**
@@ -185,6 +176,11 @@ public final class ParseSettings implements Serializable {
      * it up.
      */
     public ParseSettings withSchemaCopies(String base) {
+        return withSchemaInForce(updates, Objects.requireNonNull(base, "base"));
+    }
+
+    /** These settings with how the schema in force is watched and where it is copied. */
+    private ParseSettings withSchemaInForce(SchemaUpdates updates, String schemaCopies) {
         return new ParseSettings(
                 this,
                 specFile,
@@ -194,7 +190,7 @@ public final class ParseSettings implements Serializable {
                 validation,
                 validationLagMillis,
                 updates,
-                Objects.requireNonNull(base, "base"));
+                schemaCopies);
     }
 
     /** The shard base path schema copies go under, or null for none. */

@@ -234,15 +234,7 @@ class ShardCommitterTest {
         ShardSettings s = settings(true, true, ShardLayout.INLINE);
         ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
         ShardCommittable.Shard a = shard(s, "part-a.tfrecord.gz", 3);
-        c.commit(
-                requests(
-                        a,
-                        new ShardCommittable.Marker(
-                                s.bucketDir(BUCKET),
-                                BUCKET,
-                                1L,
-                                List.of("part-a.tfrecord.gz"),
-                                List.of())));
+        c.commit(requests(a, marker(s, "part-a.tfrecord.gz")));
         assertEquals(
                 List.of("_SUCCESS", "part-a.tfrecord.gz", "part-a.tfrecord.gz.manifest.json"),
                 files());
@@ -264,16 +256,7 @@ class ShardCommitterTest {
                 new ShardCommitter(
                         settings(true, true, ShardLayout.INLINE), new UnregisteredMetricsGroup());
         inline.commit(requests(old));
-        c.commit(
-                requests(
-                        train,
-                        eval,
-                        new ShardCommittable.Marker(
-                                s.bucketDir(BUCKET),
-                                BUCKET,
-                                1L,
-                                List.of("part-t.tfrecord.gz", "part-e.tfrecord.gz"),
-                                List.of())));
+        c.commit(requests(train, eval, marker(s, "part-t.tfrecord.gz", "part-e.tfrecord.gz")));
         assertEquals(
                 List.of("part-t.tfrecord.gz"), files(base.resolve(BUCKET).resolve("Split-train")));
         assertEquals(
@@ -361,6 +344,12 @@ class ShardCommitterTest {
                         m.shards().stream().map(ShardSuccessMarker.Shard::shard).toList()));
         assertEquals(3, m.records(), "another job's shard in the same directory is left out");
         c.close();
+    }
+
+    /** A request for {@link #BUCKET}'s marker, naming {@code shards}, of every job. */
+    private static ShardCommittable.Marker marker(ShardSettings s, String... shards) {
+        return new ShardCommittable.Marker(
+                s.bucketDir(BUCKET), BUCKET, 1L, List.of(shards), List.of());
     }
 
     private static String named(String job) {
