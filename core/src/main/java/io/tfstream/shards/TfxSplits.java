@@ -1,7 +1,6 @@
 package io.tfstream.shards;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import java.math.BigInteger;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -32,7 +31,7 @@ public final class TfxSplits implements java.io.Serializable {
 
     private final List<Split> splits;
     private final long[] cumulative;
-    private final BigInteger total;
+    private final long total;
 
     private TfxSplits(List<Split> splits) {
         this.splits = List.copyOf(splits);
@@ -42,7 +41,7 @@ public final class TfxSplits implements java.io.Serializable {
             sum += splits.get(i).hashBuckets();
             cumulative[i] = sum;
         }
-        this.total = BigInteger.valueOf(sum);
+        this.total = sum;
     }
 
     /**
@@ -100,7 +99,11 @@ public final class TfxSplits implements java.io.Serializable {
 
     /** The index of the split of partition key {@code key}. */
     public int indexOf(byte[] key) {
-        long bucket = new BigInteger(1, sha256(key)).mod(total).longValue();
+        // int(hexdigest, 16) % total, digit by digit (Horner): total < 2^31, so no step overflows
+        long bucket = 0;
+        for (byte b : sha256(key)) {
+            bucket = ((bucket << 8) | (b & 0xff)) % total;
+        }
         // bisect.bisect (bisect_right): the first boundary above the bucket
         for (int i = 0; i < cumulative.length; i++) {
             if (bucket < cumulative[i]) {
@@ -181,12 +184,19 @@ public final class TfxSplits implements java.io.Serializable {
     }
 
     private static byte[] sha256(byte[] key) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(key);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
+        return SHA256.get().digest(key); // digest() resets it for the next key
     }
+
+    /** One digest per thread: getting a new one per record costs a provider lookup. */
+    private static final ThreadLocal<MessageDigest> SHA256 =
+            ThreadLocal.withInitial(
+                    () -> {
+                        try {
+                            return MessageDigest.getInstance("SHA-256");
+                        } catch (NoSuchAlgorithmException e) {
+                            throw new IllegalStateException("every JVM has SHA-256", e);
+                        }
+                    });
 
     /** A record TFX would not split by its partition feature; the message is TFX's. */
     public static final class SplitKeyException extends Exception {
