@@ -7,9 +7,9 @@ import picocli.CommandLine.Command;
 /** {@code tfstream schema <subcommand>}: tools for TFMD schemas and feature specs. */
 @Command(
         name = "schema",
-        header = "Tools for TFMD schemas and feature specs (schema diff).",
+        header = "Tools for TFMD schemas and feature specs (schema diff, schema infer).",
         mixinStandardHelpOptions = true,
-        subcommands = {SchemaDiffCommand.class})
+        subcommands = {SchemaDiffCommand.class, SchemaInferCommand.class})
 final class SchemaCommand implements Callable<Integer> {
 
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;

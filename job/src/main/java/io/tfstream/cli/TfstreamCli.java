@@ -37,6 +37,7 @@ import picocli.CommandLine.Command;
             ConvertCommand.class,
             CountCommand.class,
             InspectCommand.class,
+            StatsCommand.class,
             CatCommand.class,
             ValidateCommand.class,
             RecoverCommand.class,

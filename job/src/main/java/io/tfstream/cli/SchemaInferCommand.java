@@ -1,0 +1,153 @@
+package io.tfstream.cli;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.TextFormat;
+import io.tfstream.stats.ExampleStatistics;
+import io.tfstream.stats.SchemaInference;
+import io.tfstream.stats.StatsOptions;
+import io.tfstream.tfrecord.TfRecordReadOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
+import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code tfstream schema infer}: a TFMD schema from statistics ({@code tfstream stats --out}, or
+ * TFDV's) or from TFRecord files of Examples, by TFDV's {@code infer_schema} rules.
+ */
+@Command(
+        name = "infer",
+        header = "Infers a TFMD schema from statistics or from TFRecord files, as TFDV does.",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Prints the schema TFDV's infer_schema gives for the statistics (a"
+                    + " DatasetFeatureStatisticsList, binary or text: tfstream stats, TFDV's"
+                    + " generate_statistics) or for the Examples of the files, in text format:"
+                    + " types, presence, shape or value counts, bool, int and string domains.",
+            "Exit code 0 with a schema, 1 when a file held records that are not Examples or a"
+                    + " feature of two kinds, 2 on a usage error."
+        })
+final class SchemaInferCommand implements Callable<Integer> {
+    @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
+
+    @Option(
+            names = "--stats",
+            paramLabel = "stats.pb",
+            description = "Statistics to infer from (instead of FILEs).")
+    private Path stats;
+
+    @Parameters(
+            arity = "0..*",
+            paramLabel = "FILE",
+            description = "TFRecord files of Examples (or directories of shards) to infer from.")
+    private List<Path> files = new ArrayList<>();
+
+    @Option(
+            names = "--no-infer-shape",
+            description =
+                    "value_count instead of a fixed shape for features that always have the same"
+                            + " number of values (TFDV's infer_feature_shape=False).")
+    private boolean noShape;
+
+    @Option(
+            names = "--max-string-domain-size",
+            defaultValue = "100",
+            paramLabel = "N",
+            description =
+                    "A string feature gets a domain of its values when it has at most N distinct"
+                            + " ones (default ${DEFAULT-VALUE}, TFDV's).")
+    private int maxStringDomainSize;
+
+    @Option(
+            names = "--split",
+            paramLabel = "NAME",
+            description = "The dataset of the statistics to infer from, when they hold several.")
+    private String split;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        if ((stats == null) == files.isEmpty()) {
+            err.println("tfstream schema infer: give --stats stats.pb or FILEs (one of them)");
+            return ExitCodes.USAGE;
+        }
+        if (maxStringDomainSize < 0) {
+            err.println("tfstream schema infer: --max-string-domain-size must not be negative");
+            return ExitCodes.USAGE;
+        }
+        DatasetFeatureStatistics dataset;
+        int exit = ExitCodes.OK;
+        if (stats != null) {
+            dataset = dataset(read(stats), err);
+            if (dataset == null) {
+                return ExitCodes.USAGE;
+            }
+        } else {
+            ExampleStatistics s = new ExampleStatistics(StatsOptions.DEFAULTS);
+            try {
+                exit = StatsCommand.add(files, TfRecordReadOptions.defaults(), s, err);
+            } catch (IllegalArgumentException e) {
+                err.println("tfstream schema infer: " + e.getMessage());
+                return ExitCodes.DATA_ERROR;
+            }
+            if (exit == ExitCodes.USAGE) {
+                return exit;
+            }
+            dataset = s.build("");
+        }
+        try {
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(
+                    TextFormat.printer()
+                            .printToString(
+                                    SchemaInference.infer(dataset, !noShape, maxStringDomainSize)));
+            out.flush(); // print does not flush an autoflushing writer, println does
+        } catch (IllegalArgumentException e) {
+            err.println("tfstream schema infer: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        return exit;
+    }
+
+    private static DatasetFeatureStatisticsList read(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        try {
+            return DatasetFeatureStatisticsList.parseFrom(bytes);
+        } catch (InvalidProtocolBufferException binary) {
+            return TextFormat.parse(
+                    new String(bytes, StandardCharsets.UTF_8), DatasetFeatureStatisticsList.class);
+        }
+    }
+
+    /** The one dataset, or the one named by --split; null (reported) otherwise. */
+    private DatasetFeatureStatistics dataset(DatasetFeatureStatisticsList list, PrintWriter err) {
+        List<String> names = list.getDatasetsList().stream().map(d -> d.getName()).toList();
+        if (split == null && list.getDatasetsCount() == 1) {
+            return list.getDatasets(0);
+        }
+        for (DatasetFeatureStatistics d : list.getDatasetsList()) {
+            if (d.getName().equals(split)) {
+                return d;
+            }
+        }
+        err.println(
+                "tfstream schema infer: "
+                        + (split == null
+                                ? "the statistics hold "
+                                        + names.size()
+                                        + " datasets; name one with --split: "
+                                : "no dataset '" + split + "' in the statistics; they hold: ")
+                        + names);
+        return null;
+    }
+}

@@ -1,0 +1,190 @@
+package io.tfstream.cli;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.TextFormat;
+import com.google.protobuf.util.JsonFormat;
+import io.tfstream.stats.ExampleStatistics;
+import io.tfstream.stats.StatsOptions;
+import io.tfstream.tfrecord.CorruptRecordException;
+import io.tfstream.tfrecord.TfRecordReadOptions;
+import io.tfstream.tfrecord.TfRecordReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.tensorflow.example.Example;
+import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code tfstream stats FILE...}: TFDV's feature statistics of the Examples in TFRecord files, as a
+ * {@code DatasetFeatureStatisticsList} that {@code tfdv.load_stats_binary} and TFX read.
+ */
+@Command(
+        name = "stats",
+        header = "Feature statistics of the Examples in TFRecord files, as TFDV computes them.",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Computes TFDV's statistics (common, numeric and string statistics per feature, with"
+                    + " TFDV's histograms, top values and rank histogram) of every tf.train.Example"
+                    + " in the files, exactly, and prints the DatasetFeatureStatisticsList in text"
+                    + " format; --out writes it binary (tfdv.load_stats_binary), --json as JSON.",
+            "A record that is not an Example, or a damaged file, is reported on stderr and left"
+                    + " out (exit 1); a feature of two kinds (int64 in one record, bytes in"
+                    + " another) stops the command (exit 1), as it stops TFDV.",
+            "Exit code 0 when every record was counted, 1 when one was left out, 2 on a usage"
+                    + " error or an unreadable file."
+        })
+final class StatsCommand implements Callable<Integer> {
+    @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
+
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "FILE",
+            description =
+                    "TFRecord files of Examples; a directory: the shards under it (names starting"
+                            + " with . or _ and manifests skipped).")
+    private List<Path> files;
+
+    @Option(
+            names = "--compression",
+            defaultValue = "auto",
+            paramLabel = "auto|none|gzip|zlib",
+            description = "Compression of the files (default: ${DEFAULT-VALUE}, as verify).")
+    private CompressionChoice compression;
+
+    @Option(
+            names = "--out",
+            paramLabel = "stats.pb",
+            description = "Write the statistics here, binary, instead of printing them.")
+    private Path out;
+
+    @Option(names = "--json", description = "Print the statistics as JSON (protobuf's mapping).")
+    private boolean json;
+
+    @Option(
+            names = "--name",
+            defaultValue = "",
+            paramLabel = "NAME",
+            description = "The dataset's name (a data split's name, e.g. train; default none).")
+    private String name;
+
+    @Option(
+            names = "--num-top-values",
+            defaultValue = "20",
+            paramLabel = "N",
+            description = "Top values of a string feature (TFDV's default ${DEFAULT-VALUE}).")
+    private int numTopValues;
+
+    @Option(
+            names = "--num-rank-histogram-buckets",
+            defaultValue = "1000",
+            paramLabel = "N",
+            description =
+                    "Rank histogram entries of a string feature (TFDV's default ${DEFAULT-VALUE});"
+                            + " schema inference takes string domains from them.")
+    private int numRankBuckets;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (out != null && json) {
+            err.println("tfstream stats: --out and --json: choose one");
+            return ExitCodes.USAGE;
+        }
+        StatsOptions options;
+        try {
+            options =
+                    new StatsOptions(
+                            numTopValues,
+                            numRankBuckets,
+                            StatsOptions.DEFAULTS.numValuesHistogramBuckets(),
+                            StatsOptions.DEFAULTS.numHistogramBuckets(),
+                            StatsOptions.DEFAULTS.numQuantilesHistogramBuckets());
+        } catch (IllegalArgumentException e) {
+            err.println("tfstream stats: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        ExampleStatistics stats = new ExampleStatistics(options);
+        int exit;
+        try {
+            exit = add(files, compression.applyTo(TfRecordReadOptions.defaults()), stats, err);
+        } catch (IllegalArgumentException e) {
+            err.println("tfstream stats: " + e.getMessage());
+            return ExitCodes.DATA_ERROR;
+        }
+        if (exit == ExitCodes.USAGE) {
+            return exit;
+        }
+        DatasetFeatureStatisticsList list =
+                DatasetFeatureStatisticsList.newBuilder().addDatasets(stats.build(name)).build();
+        if (out != null) {
+            Files.write(out, list.toByteArray());
+            stdout.println(
+                    stats.numExamples()
+                            + " examples, "
+                            + list.getDatasets(0).getFeaturesCount()
+                            + " features: "
+                            + out);
+        } else if (json) {
+            stdout.println(JsonFormat.printer().print(list));
+        } else {
+            stdout.print(TextFormat.printer().printToString(list));
+            stdout.flush(); // print does not flush an autoflushing writer, println does
+        }
+        return exit;
+    }
+
+    /**
+     * Adds every Example of {@code files} (directories: their shards) to {@code stats}; returns the
+     * exit code so far.
+     *
+     * @throws IllegalArgumentException when a feature holds values of two kinds
+     */
+    static int add(
+            List<Path> files, TfRecordReadOptions options, ExampleStatistics stats, PrintWriter err)
+            throws IOException {
+        String command = "tfstream stats";
+        List<Path> all;
+        try {
+            all = ManifestChecks.shardsOf(files);
+        } catch (IOException e) {
+            err.println(command + ": " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        int exit = ExitCodes.OK;
+        for (Path file : all) {
+            try (TfRecordReader r = io.tfstream.tfrecord.TfRecordFiles.openReader(file, options)) {
+                long index = 0;
+                while (r.next()) {
+                    try {
+                        stats.add(Example.parseFrom(r.copy()));
+                    } catch (InvalidProtocolBufferException e) {
+                        err.println(
+                                file
+                                        + ": record "
+                                        + index
+                                        + " at byte "
+                                        + r.recordOffset()
+                                        + " is not a tf.train.Example, left out");
+                        exit = ExitCodes.DATA_ERROR;
+                    }
+                    index++;
+                }
+            } catch (CorruptRecordException e) {
+                err.println(VerifyCommand.damageLine(file, e) + ", the records before it counted");
+                exit = ExitCodes.DATA_ERROR;
+            } catch (IOException e) {
+                err.println(command + ": " + FileErrors.describe(file, e));
+                return ExitCodes.USAGE;
+            }
+        }
+        return exit;
+    }
+}

@@ -1,0 +1,136 @@
+package io.tfstream.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.TextFormat;
+import io.tfstream.stats.ExampleStatistics;
+import io.tfstream.stats.StatsOptions;
+import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.tfrecord.Compression;
+import io.tfstream.tfrecord.TfRecordTestData;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tensorflow.example.Example;
+import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
+import org.tensorflow.metadata.v0.Schema;
+
+/**
+ * {@code tfstream stats} and {@code tfstream schema infer}: the statistics of a file in each form,
+ * and the round trip a newcomer without a schema makes: statistics → inferred schema → the spec
+ * tfstream derives from it, a parse of the same records with it (no record refused) and a
+ * validation of them against it (no anomaly).
+ */
+class StatsCommandTest {
+    @TempDir Path dir;
+
+    private Path sample(int n, Compression c) throws Exception {
+        Path f = dir.resolve("sample" + c.cliName() + ".tfrecord");
+        Files.write(f, TfRecordTestData.write(Seed001Corpus.records(n, 5), c));
+        return f;
+    }
+
+    @Test
+    void statisticsInTextBinaryAndJsonAreTheLibrarysOverEveryRecord() throws Exception {
+        Path f = sample(400, Compression.GZIP);
+        ExampleStatistics expected = new ExampleStatistics(StatsOptions.DEFAULTS);
+        for (byte[] r : Seed001Corpus.records(400, 5)) {
+            expected.add(Example.parseFrom(r));
+        }
+        DatasetFeatureStatisticsList want =
+                DatasetFeatureStatisticsList.newBuilder()
+                        .addDatasets(expected.build("train"))
+                        .build();
+
+        CliRun text = CliRun.of("stats", "--name", "train", f.toString());
+        assertEquals(0, text.exitCode(), text.err());
+        assertEquals(want, TextFormat.parse(text.out(), DatasetFeatureStatisticsList.class));
+
+        Path pb = dir.resolve("stats.pb");
+        CliRun binary = CliRun.of("stats", "--name", "train", "--out", pb.toString(), f.toString());
+        assertEquals(0, binary.exitCode(), binary.err());
+        assertEquals(want, DatasetFeatureStatisticsList.parseFrom(Files.readAllBytes(pb)));
+        assertEquals(
+                "400 examples, "
+                        + want.getDatasets(0).getFeaturesCount()
+                        + " features: "
+                        + pb
+                        + "\n",
+                binary.out());
+
+        CliRun json = CliRun.of("stats", "--json", f.toString());
+        assertEquals(0, json.exitCode(), json.err());
+        DatasetFeatureStatisticsList.Builder fromJson = DatasetFeatureStatisticsList.newBuilder();
+        com.google.protobuf.util.JsonFormat.parser().merge(json.out(), fromJson);
+        assertEquals(400, fromJson.getDatasets(0).getNumExamples());
+    }
+
+    @Test
+    void aRecordThatIsNoExampleIsLeftOutAndNamed() throws Exception {
+        List<byte[]> records = new ArrayList<>(Seed001Corpus.records(10, 1));
+        records.add(3, new byte[] {(byte) 0xff, 0x01});
+        Path f = dir.resolve("mixed.tfrecord");
+        Files.write(f, TfRecordTestData.write(records, Compression.NONE));
+        CliRun run = CliRun.of("stats", f.toString());
+        assertEquals(ExitCodes.DATA_ERROR, run.exitCode());
+        assertTrue(run.err().contains(f + ": record 3 at byte "), run.err());
+        assertTrue(run.err().contains(" is not a tf.train.Example, left out"), run.err());
+        assertEquals(
+                10,
+                TextFormat.parse(run.out(), DatasetFeatureStatisticsList.class)
+                        .getDatasets(0)
+                        .getNumExamples());
+    }
+
+    @Test
+    void anInferredSchemaParsesAndValidatesTheDataItCameFrom() throws Exception {
+        Path f = sample(600, Compression.NONE);
+        Path pb = dir.resolve("stats.pb");
+        assertEquals(0, CliRun.of("stats", "--out", pb.toString(), f.toString()).exitCode());
+        CliRun fromStats = CliRun.of("schema", "infer", "--stats", pb.toString());
+        assertEquals(0, fromStats.exitCode(), fromStats.err());
+        CliRun fromFiles = CliRun.of("schema", "infer", f.toString());
+        assertEquals(fromStats.out(), fromFiles.out(), "the same schema either way");
+        Schema schema = TextFormat.parse(fromStats.out(), Schema.class);
+        assertFalse(schema.getFeatureList().isEmpty());
+        Path schemaFile = dir.resolve("schema.pbtxt");
+        Files.writeString(schemaFile, fromStats.out());
+
+        CliRun specRun = CliRun.of("spec", "--schema", schemaFile.toString());
+        assertEquals(0, specRun.exitCode(), specRun.err());
+        CliRun parse =
+                CliRun.of("parse", "--schema", schemaFile.toString(), "--input", f.toString());
+        assertEquals(0, parse.exitCode(), parse.err());
+        assertFalse(parse.out().contains("\"error\""), "a batch refused: " + parse.err());
+        CliRun validate = CliRun.of("validate", "--schema", schemaFile.toString(), f.toString());
+        assertEquals(0, validate.exitCode(), validate.out() + validate.err());
+        assertEquals("", validate.out(), "no anomaly on the data the schema came from");
+    }
+
+    @Test
+    void inferenceUsageErrors() throws Exception {
+        Path f = sample(5, Compression.NONE);
+        assertEquals(ExitCodes.USAGE, CliRun.of("schema", "infer").exitCode());
+        assertEquals(
+                ExitCodes.USAGE,
+                CliRun.of("schema", "infer", "--stats", f.toString(), f.toString()).exitCode());
+        Path two = dir.resolve("two.pbtxt");
+        Files.writeString(two, "datasets { name: 'train' } datasets { name: 'eval' }");
+        CliRun run = CliRun.of("schema", "infer", "--stats", two.toString());
+        assertEquals(ExitCodes.USAGE, run.exitCode());
+        assertTrue(
+                run.err()
+                        .contains(
+                                "the statistics hold 2 datasets; name one with --split: [train, eval]"),
+                run.err());
+        assertEquals(
+                0,
+                CliRun.of("schema", "infer", "--stats", two.toString(), "--split", "eval")
+                        .exitCode());
+    }
+}
