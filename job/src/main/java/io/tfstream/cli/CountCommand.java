@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -38,12 +37,7 @@ final class CountCommand implements Callable<Integer> {
                     "TFRecord files to count; a directory: the shards under it (names starting with . or _ and manifests skipped).")
     private List<Path> files;
 
-    @Option(
-            names = "--compression",
-            defaultValue = "auto",
-            paramLabel = "auto|none|gzip|zlib",
-            description = "Compression of the files (default: ${DEFAULT-VALUE}, as verify).")
-    private CompressionChoice compression;
+    @CommandLine.Mixin private CompressionOption compression;
 
     @Override
     public Integer call() {

@@ -62,12 +62,7 @@ final class InspectCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One JSON object per file instead of text.")
     private boolean json;
 
-    @Option(
-            names = "--compression",
-            defaultValue = "auto",
-            paramLabel = "auto|none|gzip|zlib",
-            description = "Compression of the files (default: ${DEFAULT-VALUE}, as verify).")
-    private CompressionChoice compression;
+    @CommandLine.Mixin private CompressionOption compression;
 
     /** Statistics of one feature (or feature list) over the inspected records. */
     private static final class Stats {

@@ -51,12 +51,7 @@ final class StatsCommand implements Callable<Integer> {
                             + " with . or _ and manifests skipped).")
     private List<Path> files;
 
-    @Option(
-            names = "--compression",
-            defaultValue = "auto",
-            paramLabel = "auto|none|gzip|zlib",
-            description = "Compression of the files (default: ${DEFAULT-VALUE}, as verify).")
-    private CompressionChoice compression;
+    @CommandLine.Mixin private CompressionOption compression;
 
     @Option(
             names = "--out",

@@ -133,12 +133,7 @@ final class ValidateCommand implements Callable<Integer> {
             description = "Records are tf.train.SequenceExamples.")
     private boolean sequence;
 
-    @Option(
-            names = "--compression",
-            defaultValue = "auto",
-            paramLabel = "auto|none|gzip|zlib",
-            description = "Compression of the files (default: ${DEFAULT-VALUE}, as verify).")
-    private CompressionChoice compression;
+    @CommandLine.Mixin private CompressionOption compression;
 
     @Override
     public Integer call() {
