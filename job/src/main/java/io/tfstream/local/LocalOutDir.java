@@ -21,7 +21,8 @@ final class LocalOutDir {
                     "alerts.jsonl",
                     "summary.json",
                     LocalSchemaCopies.DIR,
-                    LocalSchemaCopies.SPEC);
+                    LocalSchemaCopies.SPEC,
+                    LocalStats.FILE);
 
     private LocalOutDir() {}
 

@@ -155,13 +155,21 @@ public final class LocalRun {
                                         driver);
                 LocalOutputs outputs =
                         LocalOutputs.collect(bootstrap, topics, config, outDir, s3 != null);
+                String stats =
+                        LocalStats.write(
+                                outDir,
+                                outputs.shards(),
+                                config.get(JobOptions.SCHEMA_KIND)
+                                        == io.tfstream.api.options.SchemaOptions.Kind
+                                                .SEQUENCE_EXAMPLE);
                 LocalSummary s =
                         LocalSummary.of(
                                 input.items(),
                                 outputs,
                                 checkpoints,
                                 (System.nanoTime() - start) / 1e9,
-                                LocalSchemaCopies.write(outDir, schema, o.nextSchema()));
+                                LocalSchemaCopies.write(outDir, schema, o.nextSchema()),
+                                stats);
                 s.write(outDir.resolve("summary.json"));
                 if (o.summaryJson() != null) {
                     s.write(o.summaryJson());

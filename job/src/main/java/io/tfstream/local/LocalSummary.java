@@ -26,20 +26,22 @@ public record LocalSummary(
         long checkpoints,
         double seconds,
         SchemaCounts bySchema,
-        LinkedHashMap<String, String> schemas) {
+        LinkedHashMap<String, String> schemas,
+        String stats) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The summary of {@code recordsIn} records that left {@code outputs}. */
     /**
      * The summary of {@code recordsIn} records that left {@code outputs}; {@code schemas} are the
-     * run's schemas (fingerprint → its copy in the output directory) in the order given.
+     * run's schemas (fingerprint → its copy in the output directory) in the order given, {@code
+     * stats} the statistics file in the output directory (null: none).
      */
     static LocalSummary of(
             long recordsIn,
             LocalOutputs outputs,
             long checkpoints,
             double seconds,
-            LinkedHashMap<String, String> schemas) {
+            LinkedHashMap<String, String> schemas,
+            String stats) {
         return new LocalSummary(
                 recordsIn,
                 recordsIn - outputs.deadLettered(),
@@ -53,7 +55,8 @@ public record LocalSummary(
                 checkpoints,
                 seconds,
                 outputs.bySchema(),
-                schemas);
+                schemas,
+                stats);
     }
 
     /**
@@ -94,6 +97,9 @@ public record LocalSummary(
         j.put("checkpoints", checkpoints);
         j.put("seconds", Math.round(seconds * 10) / 10.0);
         bySchema.write(j.putArray("schemas"), schemas);
+        if (stats != null) {
+            j.put("stats", stats);
+        }
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
@@ -129,6 +135,12 @@ public record LocalSummary(
                 dir.resolve("batches.tfrecord"), batches, batchRows);
         out.printf("  dead letters: %s%n", dir.resolve("dlq.jsonl"));
         out.printf("  summary:      %s%n", dir.resolve("summary.json"));
+        if (stats != null) {
+            out.printf(
+                    "  statistics:   %s  (TFDV's; infer a schema: bin/tfstream schema infer"
+                            + " --stats '%s')%n",
+                    dir.resolve(stats), dir.resolve(stats));
+        }
         out.printf(
                 "  schema:       %s  (its feature spec: %s)%n",
                 schemas.values().iterator().next(), dir.resolve(LocalSchemaCopies.SPEC));

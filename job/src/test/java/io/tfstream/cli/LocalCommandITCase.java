@@ -104,6 +104,13 @@ class LocalCommandITCase {
         assertEquals(100, summary.get("dead_lettered").asLong());
         assertEquals(100, summary.get("dead_lettered_by_reason").get("parse_error").asLong());
         assertTrue(summary.get("checkpoints").asLong() >= 1);
+        // TFDV's statistics of the accepted records, and the schema they infer takes them all
+        assertEquals("stats.pb", summary.get("stats").asText());
+        var stats =
+                org.tensorflow.metadata.v0.DatasetFeatureStatisticsList.parseFrom(
+                        Files.readAllBytes(out.resolve("stats.pb")));
+        assertEquals(1900, stats.getDatasets(0).getNumExamples());
+        assertTrue(run.out().contains("  statistics:   " + out.resolve("stats.pb")), run.out());
         // Each shard's manifest, in the metadata tree, names the copy of the sample's schema.
         for (JsonNode shard : summary.get("shards")) {
             Path manifest = io.tfstream.job.ShardRunChecks.manifestOf(out.resolve(shard.asText()));

@@ -1,0 +1,51 @@
+package io.tfstream.local;
+
+import io.tfstream.stats.ExampleStatistics;
+import io.tfstream.stats.StatsOptions;
+import io.tfstream.tfrecord.TfRecordFiles;
+import io.tfstream.tfrecord.TfRecordReadOptions;
+import io.tfstream.tfrecord.TfRecordReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.tensorflow.example.Example;
+import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
+
+/**
+ * {@code stats.pb} of a local run: TFDV's statistics of the accepted records (those of the shards
+ * on disk), for {@code tfstream schema infer --stats} and {@code tfdv.load_stats_binary}.
+ */
+final class LocalStats {
+    /** The file's name in the output directory. */
+    static final String FILE = "stats.pb";
+
+    private LocalStats() {}
+
+    /**
+     * Writes the statistics of {@code shards} (relative to {@code outDir}) and returns the file's
+     * name, or null when there are none to write: shards on S3, or SequenceExamples (whose feature
+     * lists the statistics do not count yet).
+     */
+    static String write(Path outDir, ShardListing shards, boolean sequence) throws IOException {
+        if (sequence || shards.names().stream().anyMatch(n -> n.contains("://"))) {
+            return null;
+        }
+        ExampleStatistics stats = new ExampleStatistics(StatsOptions.DEFAULTS);
+        for (String name : shards.names()) {
+            try (TfRecordReader r =
+                    TfRecordFiles.openReader(
+                            outDir.resolve(name), TfRecordReadOptions.defaults())) {
+                while (r.next()) {
+                    stats.add(Example.parseFrom(r.copy()));
+                }
+            }
+        }
+        Files.write(
+                outDir.resolve(FILE),
+                DatasetFeatureStatisticsList.newBuilder()
+                        .addDatasets(stats.build(""))
+                        .build()
+                        .toByteArray());
+        return FILE;
+    }
+}
