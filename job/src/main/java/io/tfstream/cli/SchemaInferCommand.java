@@ -53,6 +53,11 @@ final class SchemaInferCommand implements Callable<Integer> {
     private List<Path> files = new ArrayList<>();
 
     @Option(
+            names = {"--seq", "--sequence"},
+            description = "The FILEs hold tf.train.SequenceExamples.")
+    private boolean sequence;
+
+    @Option(
             names = "--no-infer-shape",
             description =
                     "value_count instead of a fixed shape for features that always have the same"
@@ -95,7 +100,7 @@ final class SchemaInferCommand implements Callable<Integer> {
         } else {
             ExampleStatistics s = new ExampleStatistics(StatsOptions.DEFAULTS);
             try {
-                exit = StatsCommand.add(files, TfRecordReadOptions.defaults(), s, err);
+                exit = StatsCommand.add(files, TfRecordReadOptions.defaults(), sequence, s, err);
             } catch (IllegalArgumentException e) {
                 err.println("tfstream schema infer: " + e.getMessage());
                 return ExitCodes.DATA_ERROR;

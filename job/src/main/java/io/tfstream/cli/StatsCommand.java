@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.tensorflow.example.Example;
+import org.tensorflow.example.SequenceExample;
 import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,7 +28,9 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "stats",
-        header = "Feature statistics of the Examples in TFRecord files, as TFDV computes them.",
+        header =
+                "Feature statistics of the Examples (or SequenceExamples) in TFRecord files, as"
+                        + " TFDV computes them.",
         mixinStandardHelpOptions = true,
         description = {
             "Computes TFDV's statistics (common, numeric and string statistics per feature, with"
@@ -58,6 +61,13 @@ final class StatsCommand implements Callable<Integer> {
             paramLabel = "stats.pb",
             description = "Write the statistics here, binary, instead of printing them.")
     private Path out;
+
+    @Option(
+            names = {"--seq", "--sequence"},
+            description =
+                    "The records are tf.train.SequenceExamples: context features as top-level"
+                            + " features, feature lists under ##SEQUENCE##, as TFDV reports them.")
+    private boolean sequence;
 
     @Option(names = "--json", description = "Print the statistics as JSON (protobuf's mapping).")
     private boolean json;
@@ -109,7 +119,13 @@ final class StatsCommand implements Callable<Integer> {
         ExampleStatistics stats = new ExampleStatistics(options);
         int exit;
         try {
-            exit = add(files, compression.applyTo(TfRecordReadOptions.defaults()), stats, err);
+            exit =
+                    add(
+                            files,
+                            compression.applyTo(TfRecordReadOptions.defaults()),
+                            sequence,
+                            stats,
+                            err);
         } catch (IllegalArgumentException e) {
             err.println("tfstream stats: " + e.getMessage());
             return ExitCodes.DATA_ERROR;
@@ -137,13 +153,17 @@ final class StatsCommand implements Callable<Integer> {
     }
 
     /**
-     * Adds every Example of {@code files} (directories: their shards) to {@code stats}; returns the
-     * exit code so far.
+     * Adds every Example (SequenceExample) of {@code files} (directories: their shards) to {@code
+     * stats}; returns the exit code so far.
      *
      * @throws IllegalArgumentException when a feature holds values of two kinds
      */
     static int add(
-            List<Path> files, TfRecordReadOptions options, ExampleStatistics stats, PrintWriter err)
+            List<Path> files,
+            TfRecordReadOptions options,
+            boolean sequence,
+            ExampleStatistics stats,
+            PrintWriter err)
             throws IOException {
         String command = "tfstream stats";
         List<Path> all;
@@ -159,7 +179,11 @@ final class StatsCommand implements Callable<Integer> {
                 long index = 0;
                 while (r.next()) {
                     try {
-                        stats.add(Example.parseFrom(r.copy()));
+                        if (sequence) {
+                            stats.add(SequenceExample.parseFrom(r.copy()));
+                        } else {
+                            stats.add(Example.parseFrom(r.copy()));
+                        }
                     } catch (InvalidProtocolBufferException e) {
                         err.println(
                                 file
@@ -167,7 +191,9 @@ final class StatsCommand implements Callable<Integer> {
                                         + index
                                         + " at byte "
                                         + r.recordOffset()
-                                        + " is not a tf.train.Example, left out");
+                                        + " is not a tf.train."
+                                        + (sequence ? "SequenceExample" : "Example")
+                                        + ", left out");
                         exit = ExitCodes.DATA_ERROR;
                     }
                     index++;

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.tensorflow.example.Example;
+import org.tensorflow.example.SequenceExample;
 import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
 
 /**
@@ -22,12 +23,11 @@ final class LocalStats {
     private LocalStats() {}
 
     /**
-     * Writes the statistics of {@code shards} (relative to {@code outDir}) and returns the file's
-     * name, or null when there are none to write: shards on S3, or SequenceExamples (whose feature
-     * lists the statistics do not count yet).
+     * Writes the statistics of {@code shards} (relative to {@code outDir}; SequenceExamples when
+     * {@code sequence}) and returns the file's name, or null for shards on S3 (not written).
      */
     static String write(Path outDir, ShardListing shards, boolean sequence) throws IOException {
-        if (sequence || shards.names().stream().anyMatch(n -> n.contains("://"))) {
+        if (shards.names().stream().anyMatch(n -> n.contains("://"))) {
             return null;
         }
         ExampleStatistics stats = new ExampleStatistics(StatsOptions.DEFAULTS);
@@ -36,7 +36,11 @@ final class LocalStats {
                     TfRecordFiles.openReader(
                             outDir.resolve(name), TfRecordReadOptions.defaults())) {
                 while (r.next()) {
-                    stats.add(Example.parseFrom(r.copy()));
+                    if (sequence) {
+                        stats.add(SequenceExample.parseFrom(r.copy()));
+                    } else {
+                        stats.add(Example.parseFrom(r.copy()));
+                    }
                 }
             }
         }

@@ -113,6 +113,47 @@ class StatsCommandTest {
     }
 
     @Test
+    void sequenceExamplesPutTheirFeatureListsUnderTheSequenceStruct() throws Exception {
+        org.tensorflow.example.SequenceExample s =
+                org.tensorflow.example.SequenceExample.newBuilder()
+                        .setContext(
+                                org.tensorflow.example.Features.newBuilder()
+                                        .putFeature(
+                                                "user",
+                                                io.tfstream.testing.ProtoFeatures.int64s(7)))
+                        .setFeatureLists(
+                                org.tensorflow.example.FeatureLists.newBuilder()
+                                        .putFeatureList(
+                                                "clicks",
+                                                org.tensorflow.example.FeatureList.newBuilder()
+                                                        .addFeature(
+                                                                io.tfstream.testing.ProtoFeatures
+                                                                        .int64s(1, 2))
+                                                        .addFeature(
+                                                                io.tfstream.testing.ProtoFeatures
+                                                                        .int64s(3))
+                                                        .build()))
+                        .build();
+        Path f = dir.resolve("seq.tfrecord");
+        Files.write(
+                f,
+                TfRecordTestData.write(
+                        List.of(s.toByteArray(), s.toByteArray()), Compression.NONE));
+        CliRun run = CliRun.of("stats", "--seq", f.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        var d = TextFormat.parse(run.out(), DatasetFeatureStatisticsList.class).getDatasets(0);
+        assertEquals(
+                List.of("user", "##SEQUENCE##", "##SEQUENCE##.clicks"),
+                d.getFeaturesList().stream()
+                        .map(x -> String.join(".", x.getPath().getStepList()))
+                        .toList());
+        var clicks = d.getFeatures(2).getNumStats().getCommonStats();
+        assertEquals(6, clicks.getTotNumValues());
+        assertEquals(2, clicks.getPresenceAndValencyStatsCount());
+        assertEquals(4, clicks.getPresenceAndValencyStats(0).getTotNumValues(), "steps");
+    }
+
+    @Test
     void inferenceUsageErrors() throws Exception {
         Path f = sample(5, Compression.NONE);
         assertEquals(ExitCodes.USAGE, CliRun.of("schema", "infer").exitCode());

@@ -5,7 +5,13 @@ import java.util.TreeMap;
 import org.apache.flink.annotation.PublicEvolving;
 import org.tensorflow.example.Example;
 import org.tensorflow.example.Feature;
+import org.tensorflow.example.FeatureList;
+import org.tensorflow.example.Features;
+import org.tensorflow.example.SequenceExample;
 import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
+import org.tensorflow.metadata.v0.FeatureNameStatistics;
+import org.tensorflow.metadata.v0.Path;
+import org.tensorflow.metadata.v0.StructStatistics;
 
 /**
  * The statistics of a set of {@code tf.train.Example} records as TFDV computes them ({@code
@@ -18,13 +24,19 @@ import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
  * <p>Exact: quantiles come from every distinct value (TFDV's sketch is exact up to about 5 700
  * distinct values and within its epsilon of 0.01 above), and unique values and their counts are
  * counted as TFDV's Beam pipeline does. Memory grows with the distinct values of each feature.
- * Features are ordered by name.
+ * Features are ordered by name, a SequenceExample's feature lists last, under the {@value
+ * #SEQUENCE} struct as TFDV puts them.
  */
 @PublicEvolving
 public final class ExampleStatistics {
+    /** The struct TFDV puts a SequenceExample's feature lists under. */
+    public static final String SEQUENCE = "##SEQUENCE##";
+
     private final StatsOptions options;
     private final Map<String, FeatureAccumulator> features = new TreeMap<>();
+    private final Map<String, FeatureAccumulator> featureLists = new TreeMap<>();
     private long numExamples;
+    private boolean sequences;
 
     public ExampleStatistics(StatsOptions options) {
         this.options = options;
@@ -37,8 +49,33 @@ public final class ExampleStatistics {
      */
     public void add(Example example) {
         numExamples++;
-        for (Map.Entry<String, Feature> e : example.getFeatures().getFeatureMap().entrySet()) {
-            features.computeIfAbsent(e.getKey(), FeatureAccumulator::new).add(e.getValue());
+        add(example.getFeatures());
+    }
+
+    /**
+     * Adds one SequenceExample: its context features as an Example's, its feature lists as the
+     * children of the {@value #SEQUENCE} struct (two nesting levels: steps, values per step).
+     *
+     * @throws IllegalArgumentException when a feature holds values of another kind than before
+     */
+    public void add(SequenceExample example) {
+        numExamples++;
+        add(example.getContext());
+        if (example.hasFeatureLists()) {
+            sequences = true;
+        }
+        for (Map.Entry<String, FeatureList> e :
+                example.getFeatureLists().getFeatureListMap().entrySet()) {
+            featureLists
+                    .computeIfAbsent(e.getKey(), k -> new FeatureAccumulator(k, true))
+                    .add(e.getValue());
+        }
+    }
+
+    private void add(Features f) {
+        for (Map.Entry<String, Feature> e : f.getFeatureMap().entrySet()) {
+            features.computeIfAbsent(e.getKey(), k -> new FeatureAccumulator(k, false))
+                    .add(e.getValue());
         }
     }
 
@@ -53,6 +90,26 @@ public final class ExampleStatistics {
                 DatasetFeatureStatistics.newBuilder().setName(name).setNumExamples(numExamples);
         for (FeatureAccumulator f : features.values()) {
             d.addFeatures(f.build(numExamples, options));
+        }
+        if (sequences) {
+            // the struct is in every record (never null), a list of one
+            Presence struct = new Presence();
+            for (long i = 0; i < numExamples; i++) {
+                struct.add(1);
+            }
+            d.addFeatures(
+                    FeatureNameStatistics.newBuilder()
+                            .setPath(Path.newBuilder().addStep(SEQUENCE))
+                            .setType(FeatureNameStatistics.Type.STRUCT)
+                            .setStructStats(
+                                    StructStatistics.newBuilder()
+                                            .setCommonStats(
+                                                    struct.common(
+                                                            0,
+                                                            options.numValuesHistogramBuckets()))));
+            for (FeatureAccumulator f : featureLists.values()) {
+                d.addFeatures(f.build(numExamples, options));
+            }
         }
         return d.build();
     }

@@ -6,7 +6,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.tensorflow.example.Feature;
+import org.tensorflow.example.FeatureList;
 import org.tensorflow.metadata.v0.CommonStatistics;
+import org.tensorflow.metadata.v0.CustomStatistic;
 import org.tensorflow.metadata.v0.FeatureNameStatistics;
 import org.tensorflow.metadata.v0.Histogram;
 import org.tensorflow.metadata.v0.NumericStatistics;
@@ -25,12 +27,16 @@ final class FeatureAccumulator {
     static final String NON_UTF8 = "__BYTES_VALUE__";
 
     private final String name;
+    private final boolean inSequence;
     private Feature.KindCase kind = Feature.KindCase.KIND_NOT_SET;
-    private long nonMissing;
-    private long minValues = Long.MAX_VALUE;
-    private long maxValues;
-    private long totValues;
-    private final Quantiles lengths = new Quantiles();
+
+    /** Per record: the values of a flat feature, all values of a feature list. */
+    private final Presence top = new Presence();
+
+    /** Feature lists only: their steps per record, and the values per step. */
+    private final Presence steps = new Presence();
+
+    private final Presence stepValues = new Presence();
 
     private final Quantiles values = new Quantiles();
     private long numNan;
@@ -45,16 +51,42 @@ final class FeatureAccumulator {
     private long totalBytes;
     private long invalidUtf8;
 
-    FeatureAccumulator(String name) {
+    /**
+     * @param name the feature's name
+     * @param inSequence whether it is a SequenceExample's feature list (under {@code ##SEQUENCE##})
+     */
+    FeatureAccumulator(String name, boolean inSequence) {
         this.name = name;
+        this.inSequence = inSequence;
     }
 
     /** Adds the feature of one record; a feature without a kind is missing there. */
     void add(Feature f) {
-        Feature.KindCase k = f.getKindCase();
-        if (k == Feature.KindCase.KIND_NOT_SET) {
-            return;
+        if (f.getKindCase() != Feature.KindCase.KIND_NOT_SET) {
+            top.add(values(f));
         }
+    }
+
+    /**
+     * Adds the feature list of one record: its steps, each step's values (a step without a kind is
+     * missing at that level), and all of them for the record.
+     */
+    void add(FeatureList list) {
+        long all = 0;
+        for (Feature step : list.getFeatureList()) {
+            if (step.getKindCase() != Feature.KindCase.KIND_NOT_SET) {
+                long n = values(step);
+                stepValues.add(n);
+                all += n;
+            }
+        }
+        steps.add(list.getFeatureCount());
+        top.add(all);
+    }
+
+    /** Adds the values of {@code f} (which has a kind); returns how many. */
+    private int values(Feature f) {
+        Feature.KindCase k = f.getKindCase();
         if (kind == Feature.KindCase.KIND_NOT_SET) {
             kind = k;
         } else if (kind != k) {
@@ -88,11 +120,7 @@ final class FeatureAccumulator {
                 }
             }
         }
-        nonMissing++;
-        minValues = Math.min(minValues, n);
-        maxValues = Math.max(maxValues, n);
-        totValues += n;
-        lengths.add(n, 1);
+        return n;
     }
 
     private void number(double v) {
@@ -122,42 +150,65 @@ final class FeatureAccumulator {
         }
     }
 
-    /** The statistics of the feature among {@code numExamples} records. */
-    FeatureNameStatistics build(long numExamples, StatsOptions o) {
+    /**
+     * The statistics of the feature among {@code records} records (for a feature list: the records
+     * that hold the {@code ##SEQUENCE##} struct).
+     */
+    FeatureNameStatistics build(long records, StatsOptions o) {
+        Path.Builder path = Path.newBuilder();
+        if (inSequence) {
+            path.addStep(ExampleStatistics.SEQUENCE);
+        }
         FeatureNameStatistics.Builder f =
-                FeatureNameStatistics.newBuilder().setPath(Path.newBuilder().addStep(name));
-        CommonStatistics common = common(numExamples, o);
+                FeatureNameStatistics.newBuilder().setPath(path.addStep(name));
+        CommonStatistics.Builder common =
+                top.common(records - top.nonMissing, o.numValuesHistogramBuckets());
+        if (inSequence) {
+            common.addPresenceAndValencyStats(steps.level(records - steps.nonMissing))
+                    .addPresenceAndValencyStats(
+                            stepValues.level(steps.total - stepValues.nonMissing));
+            if (stepValues.nonMissing > 0) {
+                levelHistograms(f, o.numValuesHistogramBuckets());
+            }
+        }
         switch (kind) {
             case INT64_LIST, FLOAT_LIST -> {
                 f.setType(
                         kind == Feature.KindCase.INT64_LIST
                                 ? FeatureNameStatistics.Type.INT
                                 : FeatureNameStatistics.Type.FLOAT);
-                f.setNumStats(numeric(common, o));
+                f.setNumStats(numeric(common.build(), o));
             }
             default -> {
                 // bytes, or never a kind: TFDV reports both as STRING
                 f.setType(FeatureNameStatistics.Type.STRING);
-                f.setStringStats(strings(common, o));
+                f.setStringStats(strings(common.build(), o));
             }
         }
         return f.build();
     }
 
-    private CommonStatistics common(long numExamples, StatsOptions o) {
-        CommonStatistics.Builder c =
-                CommonStatistics.newBuilder()
-                        .setNumNonMissing(nonMissing)
-                        .setNumMissing(numExamples - nonMissing);
-        if (nonMissing > 0) {
-            c.setMinNumValues(minValues)
-                    .setMaxNumValues(maxValues)
-                    .setAvgNumValues((float) ((double) totValues / nonMissing))
-                    .setTotNumValues(totValues);
-            double[][] b = lengths.boundaries(o.numValuesHistogramBuckets());
-            c.setNumValuesHistogram(Histograms.quantiles(b[0], b[1]));
-        }
-        return c.build();
+    /**
+     * TFDV's custom statistics of the second nesting level: the quantiles and the equal-width
+     * histogram of the values per step, both with {@code buckets} buckets.
+     */
+    private void levelHistograms(FeatureNameStatistics.Builder f, int buckets) {
+        double[][] qc = stepValues.lengths.boundaries(buckets);
+        f.addCustomStats(
+                        CustomStatistic.newBuilder()
+                                .setName("level_2_value_list_length_quantiles")
+                                .setHistogram(Histograms.quantiles(qc[0], qc[1])))
+                .addCustomStats(
+                        CustomStatistic.newBuilder()
+                                .setName("level_2_value_list_length_standard")
+                                .setHistogram(
+                                        Histograms.equiWidth(
+                                                qc[0],
+                                                qc[1],
+                                                stepValues.min,
+                                                stepValues.max,
+                                                buckets,
+                                                0)));
     }
 
     private NumericStatistics numeric(CommonStatistics common, StatsOptions o) {
@@ -202,8 +253,9 @@ final class FeatureAccumulator {
                         .setCommonStats(common)
                         .setUnique(strings.size())
                         .setInvalidUtf8Count(invalidUtf8);
-        if (totValues > 0 && totalBytes > 0) {
-            s.setAvgLength((float) ((double) totalBytes / totValues));
+        long leaves = inSequence ? stepValues.total : top.total;
+        if (leaves > 0 && totalBytes > 0) {
+            s.setAvgLength((float) ((double) totalBytes / leaves));
         }
         List<Map.Entry<ByteString, long[]>> ranked = new ArrayList<>(strings.entrySet());
         // by count, then by value (unsigned bytes), both descending: TFDV's tie-break

@@ -1,0 +1,55 @@
+package io.tfstream.stats;
+
+import org.tensorflow.metadata.v0.CommonStatistics;
+import org.tensorflow.metadata.v0.PresenceAndValencyStatistics;
+
+/**
+ * Presence and value counts at one level of a feature: how many lists were there (non-missing),
+ * their lengths (min, max, total) and the quantiles of the lengths.
+ */
+final class Presence {
+    long nonMissing;
+    long min = Long.MAX_VALUE;
+    long max;
+    long total;
+    final Quantiles lengths = new Quantiles();
+
+    /** A list of {@code n} values was there. */
+    void add(long n) {
+        nonMissing++;
+        min = Math.min(min, n);
+        max = Math.max(max, n);
+        total += n;
+        lengths.add(n, 1);
+    }
+
+    /**
+     * The common statistics of these counts, {@code missing} lists missing; TFDV sets the value
+     * counts and their histogram only when a list was there.
+     */
+    CommonStatistics.Builder common(long missing, int histogramBuckets) {
+        CommonStatistics.Builder c =
+                CommonStatistics.newBuilder().setNumNonMissing(nonMissing).setNumMissing(missing);
+        if (nonMissing > 0) {
+            c.setMinNumValues(min)
+                    .setMaxNumValues(max)
+                    .setAvgNumValues((float) ((double) total / nonMissing))
+                    .setTotNumValues(total);
+            double[][] b = lengths.boundaries(histogramBuckets);
+            c.setNumValuesHistogram(Histograms.quantiles(b[0], b[1]));
+        }
+        return c;
+    }
+
+    /** These counts as one nesting level's presence and valency, {@code missing} lists missing. */
+    PresenceAndValencyStatistics level(long missing) {
+        PresenceAndValencyStatistics.Builder l =
+                PresenceAndValencyStatistics.newBuilder()
+                        .setNumNonMissing(nonMissing)
+                        .setNumMissing(missing);
+        if (nonMissing > 0) {
+            l.setMinNumValues(min).setMaxNumValues(max).setTotNumValues(total);
+        }
+        return l.build();
+    }
+}

@@ -1,0 +1,231 @@
+package io.tfstream.stats;
+
+import static io.tfstream.stats.ExampleStatisticsTest.assertClose;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.TextFormat;
+import org.junit.jupiter.api.Test;
+import org.tensorflow.example.BytesList;
+import org.tensorflow.example.Feature;
+import org.tensorflow.example.FeatureList;
+import org.tensorflow.example.FeatureLists;
+import org.tensorflow.example.Features;
+import org.tensorflow.example.FloatList;
+import org.tensorflow.example.Int64List;
+import org.tensorflow.example.SequenceExample;
+import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
+import org.tensorflow.metadata.v0.FeatureNameStatistics;
+
+/**
+ * SequenceExample statistics against TFDV's golden ({@code
+ * integration_tests/sequence_example_e2e_test.py}, {@code _BASIC_GOLDEN_STATS}: 10 of its example A
+ * and 10 of B, 3 buckets everywhere): context features as an Example's, the {@code ##SEQUENCE##}
+ * struct, feature lists with presence and valency per nesting level and the level-2 custom
+ * histograms.
+ */
+class SequenceStatisticsTest {
+    private static Feature ints(long... v) {
+        Int64List.Builder b = Int64List.newBuilder();
+        for (long x : v) {
+            b.addValue(x);
+        }
+        return Feature.newBuilder().setInt64List(b).build();
+    }
+
+    private static Feature floats(float... v) {
+        FloatList.Builder b = FloatList.newBuilder();
+        for (float x : v) {
+            b.addValue(x);
+        }
+        return Feature.newBuilder().setFloatList(b).build();
+    }
+
+    private static Feature bytes(String v) {
+        return Feature.newBuilder()
+                .setBytesList(BytesList.newBuilder().addValue(ByteString.copyFromUtf8(v)))
+                .build();
+    }
+
+    private static final SequenceExample A =
+            SequenceExample.newBuilder()
+                    .setContext(
+                            Features.newBuilder()
+                                    .putFeature("context_bytes_feature", bytes("0"))
+                                    .putFeature("context_int64_feature", ints())
+                                    .putFeature("label", floats(1))
+                                    .putFeature("example_weight", floats(5)))
+                    .setFeatureLists(
+                            FeatureLists.newBuilder()
+                                    .putFeatureList(
+                                            "sequence_int64_feature",
+                                            FeatureList.newBuilder()
+                                                    .addFeature(Feature.getDefaultInstance())
+                                                    .addFeature(ints(1, 2))
+                                                    .addFeature(ints())
+                                                    .build())
+                                    .putFeatureList(
+                                            "sequence_float_feature",
+                                            FeatureList.newBuilder()
+                                                    .addFeature(floats(0, 0))
+                                                    .build()))
+                    .build();
+
+    private static final SequenceExample B =
+            SequenceExample.newBuilder()
+                    .setContext(
+                            Features.newBuilder()
+                                    .putFeature("context_bytes_feature", bytes("1"))
+                                    .putFeature("label", floats(2))
+                                    .putFeature("example_weight", floats(10)))
+                    .setFeatureLists(
+                            FeatureLists.newBuilder()
+                                    .putFeatureList(
+                                            "sequence_int64_feature",
+                                            FeatureList.newBuilder()
+                                                    .addFeature(ints(2, 3, 4))
+                                                    .build()))
+                    .build();
+
+    private static DatasetFeatureStatistics golden() {
+        ExampleStatistics s = new ExampleStatistics(new StatsOptions(20, 3, 3, 3, 3));
+        for (int i = 0; i < 10; i++) {
+            s.add(A);
+        }
+        for (int i = 0; i < 10; i++) {
+            s.add(B);
+        }
+        return s.build("");
+    }
+
+    private static FeatureNameStatistics feature(DatasetFeatureStatistics d, String... path) {
+        for (FeatureNameStatistics f : d.getFeaturesList()) {
+            if (f.getPath().getStepList().equals(java.util.List.of(path))) {
+                return f;
+            }
+        }
+        throw new AssertionError("no feature " + String.join(".", path));
+    }
+
+    private static <T extends com.google.protobuf.Message> T parse(String text, Class<T> type)
+            throws Exception {
+        return TextFormat.parse(text, type);
+    }
+
+    @Test
+    void theSequenceStructAndItsFeatureLists() throws Exception {
+        DatasetFeatureStatistics d = golden();
+        assertEquals(20, d.getNumExamples());
+        assertEquals(
+                java.util.List.of(
+                        "context_bytes_feature",
+                        "context_int64_feature",
+                        "example_weight",
+                        "label",
+                        "##SEQUENCE##",
+                        "##SEQUENCE##.sequence_float_feature",
+                        "##SEQUENCE##.sequence_int64_feature"),
+                d.getFeaturesList().stream()
+                        .map(f -> String.join(".", f.getPath().getStepList()))
+                        .toList(),
+                "context by name, the struct, then its children");
+        assertClose(
+                parse(
+                        """
+                        path { step: "##SEQUENCE##" } type: STRUCT
+                        struct_stats { common_stats { num_non_missing: 20 min_num_values: 1
+                          max_num_values: 1 avg_num_values: 1 tot_num_values: 20
+                          num_values_histogram { type: QUANTILES
+                            buckets { low_value: 1 high_value: 1 sample_count: 6.6666667 }
+                            buckets { low_value: 1 high_value: 1 sample_count: 6.6666667 }
+                            buckets { low_value: 1 high_value: 1 sample_count: 6.6666667 } } } }
+                        """,
+                        FeatureNameStatistics.class),
+                feature(d, "##SEQUENCE##"));
+        assertClose(
+                parse(
+                        """
+                        path { step: "##SEQUENCE##" step: "sequence_int64_feature" } type: INT
+                        num_stats {
+                          common_stats { num_non_missing: 20 min_num_values: 2 max_num_values: 3
+                            avg_num_values: 2.5 tot_num_values: 50
+                            num_values_histogram { type: QUANTILES
+                              buckets { low_value: 2 high_value: 2 sample_count: 10 }
+                              buckets { low_value: 2 high_value: 3 sample_count: 5 }
+                              buckets { low_value: 3 high_value: 3 sample_count: 5 } }
+                            presence_and_valency_stats { num_non_missing: 20 min_num_values: 1
+                              max_num_values: 3 tot_num_values: 40 }
+                            presence_and_valency_stats { num_non_missing: 30 num_missing: 10
+                              max_num_values: 3 tot_num_values: 50 } }
+                          mean: 2.4 std_dev: 1.019803902718557 min: 1 median: 2 max: 4
+                          histograms { type: STANDARD
+                            buckets { low_value: 1 high_value: 2 sample_count: 30 }
+                            buckets { low_value: 2 high_value: 3 sample_count: 10 }
+                            buckets { low_value: 3 high_value: 4 sample_count: 10 } }
+                          histograms { type: QUANTILES
+                            buckets { low_value: 1 high_value: 2 sample_count: 30 }
+                            buckets { low_value: 2 high_value: 3 sample_count: 10 }
+                            buckets { low_value: 3 high_value: 4 sample_count: 10 } } }
+                        custom_stats { name: "level_2_value_list_length_quantiles"
+                          histogram { type: QUANTILES
+                            buckets { low_value: 0 high_value: 2 sample_count: 20 }
+                            buckets { low_value: 2 high_value: 3 sample_count: 5 }
+                            buckets { low_value: 3 high_value: 3 sample_count: 5 } } }
+                        custom_stats { name: "level_2_value_list_length_standard"
+                          histogram {
+                            buckets { low_value: 0 high_value: 1 sample_count: 10 }
+                            buckets { low_value: 1 high_value: 2 sample_count: 10 }
+                            buckets { low_value: 2 high_value: 3 sample_count: 10 } } }
+                        """,
+                        FeatureNameStatistics.class),
+                feature(d, "##SEQUENCE##", "sequence_int64_feature"));
+        FeatureNameStatistics floats = feature(d, "##SEQUENCE##", "sequence_float_feature");
+        assertClose(
+                parse(
+                        """
+                        num_non_missing: 10 num_missing: 10 min_num_values: 2 max_num_values: 2
+                        avg_num_values: 2 tot_num_values: 20
+                        presence_and_valency_stats { num_non_missing: 10 num_missing: 10
+                          min_num_values: 1 max_num_values: 1 tot_num_values: 10 }
+                        presence_and_valency_stats { num_non_missing: 10 min_num_values: 2
+                          max_num_values: 2 tot_num_values: 20 }
+                        """,
+                        org.tensorflow.metadata.v0.CommonStatistics.class),
+                floats.getNumStats().getCommonStats().toBuilder()
+                        .clearNumValuesHistogram()
+                        .build());
+        assertEquals(20, floats.getNumStats().getNumZeros());
+        assertEquals("level_2_value_list_length_standard", floats.getCustomStats(1).getName());
+        assertEquals(1, floats.getCustomStats(1).getHistogram().getBucketsCount());
+        assertEquals(10, floats.getCustomStats(1).getHistogram().getBuckets(0).getSampleCount());
+    }
+
+    @Test
+    void contextFeaturesAreAnExamplesFeatures() throws Exception {
+        DatasetFeatureStatistics d = golden();
+        FeatureNameStatistics weight = feature(d, "example_weight");
+        assertClose(
+                parse(
+                        """
+                        mean: 7.5 std_dev: 2.5 min: 5 median: 10 max: 10
+                        histograms { type: STANDARD
+                          buckets { low_value: 5 high_value: 6.6666665 sample_count: 10.0220747 }
+                          buckets { low_value: 6.6666665 high_value: 8.333333 sample_count: 0.0220751 }
+                          buckets { low_value: 8.333333 high_value: 10 sample_count: 9.9558363 } }
+                        histograms { type: QUANTILES
+                          buckets { low_value: 5 high_value: 5 sample_count: 10 }
+                          buckets { low_value: 5 high_value: 10 sample_count: 5 }
+                          buckets { low_value: 10 high_value: 10 sample_count: 5 } }
+                        """,
+                        org.tensorflow.metadata.v0.NumericStatistics.class),
+                weight.getNumStats().toBuilder().clearCommonStats().build());
+        var empty = feature(d, "context_int64_feature").getNumStats();
+        assertEquals(10, empty.getCommonStats().getNumNonMissing());
+        assertEquals(10, empty.getCommonStats().getNumMissing());
+        assertEquals(0, empty.getHistogramsCount(), "no values: common statistics only");
+        var bytes = feature(d, "context_bytes_feature").getStringStats();
+        assertEquals(2, bytes.getUnique());
+        assertEquals("1", bytes.getTopValues(0).getValue(), "a tie goes to the larger value");
+        assertEquals(1f, bytes.getAvgLength());
+    }
+}
