@@ -151,6 +151,24 @@ class StatsCommandTest {
         assertEquals(6, clicks.getTotNumValues());
         assertEquals(2, clicks.getPresenceAndValencyStatsCount());
         assertEquals(4, clicks.getPresenceAndValencyStats(0).getTotNumValues(), "steps");
+        // the inferred schema validates the SequenceExamples it came from; a parse needs tensor
+        // representations for the feature lists, as TFX's does, which inference does not give
+        CliRun infer = CliRun.of("schema", "infer", "--seq", f.toString());
+        assertEquals(0, infer.exitCode(), infer.err());
+        assertTrue(infer.out().contains("name: \"##SEQUENCE##\""), infer.out());
+        Path schemaFile = dir.resolve("seq-schema.pbtxt");
+        Files.writeString(schemaFile, infer.out());
+        CliRun parse =
+                CliRun.of("parse-seq", "--schema", schemaFile.toString(), "--input", f.toString());
+        assertEquals(ExitCodes.SPEC_REJECTED, parse.exitCode());
+        assertTrue(
+                parse.out()
+                        .contains("TensorRepresentations are required. (feature '##SEQUENCE##')"),
+                parse.out());
+        CliRun validate =
+                CliRun.of("validate", "--seq", "--schema", schemaFile.toString(), f.toString());
+        assertEquals(0, validate.exitCode(), validate.out() + validate.err());
+        assertEquals("", validate.out());
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.apache.flink.annotation.PublicEvolving;
@@ -21,6 +22,7 @@ import org.tensorflow.metadata.v0.PresenceAndValencyStatistics;
 import org.tensorflow.metadata.v0.RankHistogram;
 import org.tensorflow.metadata.v0.Schema;
 import org.tensorflow.metadata.v0.StringDomain;
+import org.tensorflow.metadata.v0.StructDomain;
 import org.tensorflow.metadata.v0.ValueCount;
 import org.tensorflow.metadata.v0.ValueCountList;
 
@@ -52,29 +54,88 @@ public final class SchemaInference {
      *     (TFDV's {@code infer_feature_shape}, true by default)
      * @param maxStringDomainSize the most distinct strings a string domain is made of (TFDV's
      *     default 100)
-     * @throws IllegalArgumentException for statistics of nested (STRUCT) features
+     * @throws IllegalArgumentException for features nested deeper than one STRUCT
      */
     public static Schema infer(
             DatasetFeatureStatistics stats, boolean inferShape, int maxStringDomainSize) {
         Schema.Builder schema = Schema.newBuilder();
         Set<String> domainNames = new HashSet<>();
+        List<FeatureNameStatistics> all = new ArrayList<>();
         for (FeatureNameStatistics f : stats.getFeaturesList()) {
-            CommonStatistics common = common(f);
-            if (common == null) {
-                continue; // custom statistics only: TFDV drops these before inferring
+            if (common(f) != null) {
+                all.add(f); // custom statistics only: TFDV drops these before inferring
             }
-            if (f.getType() == FeatureNameStatistics.Type.STRUCT
-                    || f.getPath().getStepCount() > 1) {
+        }
+        for (FeatureNameStatistics f : all) {
+            List<String> path = steps(f);
+            if (path.size() > 2) {
                 throw new IllegalArgumentException(
-                        "feature " + name(f) + ": nested (STRUCT) features are not inferred");
+                        "feature "
+                                + name(f)
+                                + ": features nested deeper than one STRUCT are not inferred");
             }
-            String name = name(f);
-            Feature.Builder out = Feature.newBuilder().setName(name).setType(type(f.getType()));
-            presenceAndShape(common, inferShape, out);
-            domain(f, name, maxStringDomainSize, out, schema, domainNames);
+            if (path.size() == 2) {
+                continue; // a STRUCT's child: inferred with its parent
+            }
+            Feature.Builder out =
+                    feature(f, path.get(0), inferShape, maxStringDomainSize, schema, domainNames);
+            if (f.getType() == FeatureNameStatistics.Type.STRUCT) {
+                // its children sorted by name, right after it (TFDV's depth-first order)
+                TreeMap<String, FeatureNameStatistics> children = new TreeMap<>();
+                for (FeatureNameStatistics c : all) {
+                    List<String> p = steps(c);
+                    if (p.size() == 2 && p.get(0).equals(path.get(0))) {
+                        children.put(p.get(1), c);
+                    }
+                }
+                StructDomain.Builder struct = StructDomain.newBuilder();
+                children.forEach(
+                        (n, c) ->
+                                struct.addFeature(
+                                        feature(
+                                                c,
+                                                n,
+                                                inferShape,
+                                                maxStringDomainSize,
+                                                schema,
+                                                domainNames)));
+                if (struct.getFeatureCount() > 0) {
+                    out.setStructDomain(struct);
+                }
+            }
             schema.addFeature(out);
         }
         return schema.build();
+    }
+
+    /** The schema feature {@code name} of statistics {@code f} (a STRUCT without its children). */
+    private static Feature.Builder feature(
+            FeatureNameStatistics f,
+            String name,
+            boolean inferShape,
+            int maxStringDomainSize,
+            Schema.Builder schema,
+            Set<String> domainNames) {
+        Feature.Builder out = Feature.newBuilder().setName(name).setType(type(f.getType()));
+        // a STRUCT gets value counts, never a shape
+        presenceAndShape(
+                common(f), inferShape && f.getType() != FeatureNameStatistics.Type.STRUCT, out);
+        List<String> quoted = new ArrayList<>();
+        steps(f).forEach(s -> quoted.add(quoted(s)));
+        domain(f, String.join(".", quoted), maxStringDomainSize, out, schema, domainNames);
+        return out;
+    }
+
+    /** The steps of the feature's path (a name is one step). */
+    private static List<String> steps(FeatureNameStatistics f) {
+        return f.getFieldIdCase() == FeatureNameStatistics.FieldIdCase.PATH
+                ? f.getPath().getStepList()
+                : List.of(f.getName());
+    }
+
+    /** A step as TFDV serializes it in a path: as it is, or quoted when it holds ( ) . or '. */
+    private static String quoted(String step) {
+        return PLAIN_STEP.matcher(step).matches() ? step : "'" + step.replace("'", "''") + "'";
     }
 
     private static String name(FeatureNameStatistics f) {
@@ -261,10 +322,8 @@ public final class SchemaInference {
         }
     }
 
-    /** The feature's path as TFDV serializes it, made unique as {@code name}, {@code name2}, … */
-    private static String domainName(String step, Set<String> taken) {
-        String base =
-                PLAIN_STEP.matcher(step).matches() ? step : "'" + step.replace("'", "''") + "'";
+    /** {@code base} (a serialized path) made unique as {@code name}, {@code name2}, … */
+    private static String domainName(String base, Set<String> taken) {
         String name = base;
         for (int i = 2; !taken.add(name); i++) {
             name = base + i;

@@ -200,7 +200,34 @@ class SchemaInferenceTest {
     }
 
     @Test
-    void nestedStructFeaturesAreRefused() throws Exception {
+    void aSequenceExamplesFeatureListsGoIntoTheStructsDomain() throws Exception {
+        // TFDV's integration_tests/sequence_example_e2e_test.py _BASIC_GOLDEN_INFERRED_SCHEMA
+        assertEquals(
+                schema(
+                        """
+                        feature { name: "context_bytes_feature" type: BYTES
+                          bool_domain { true_value: "1" false_value: "0" }
+                          presence { min_fraction: 1.0 min_count: 1 } shape { dim { size: 1 } } }
+                        feature { name: "context_int64_feature" type: INT presence { min_count: 1 } }
+                        feature { name: "example_weight" type: FLOAT
+                          presence { min_fraction: 1.0 min_count: 1 } shape { dim { size: 1 } } }
+                        feature { name: "label" type: FLOAT
+                          presence { min_fraction: 1.0 min_count: 1 } shape { dim { size: 1 } } }
+                        feature { name: "##SEQUENCE##" type: STRUCT
+                          presence { min_fraction: 1.0 min_count: 1 } value_count { min: 1 max: 1 }
+                          struct_domain {
+                            feature { name: "sequence_float_feature"
+                              value_counts { value_count { min: 1 max: 1 } value_count { min: 2 max: 2 } }
+                              type: FLOAT presence { min_count: 1 } }
+                            feature { name: "sequence_int64_feature"
+                              value_counts { value_count { min: 1 } value_count { } }
+                              type: INT presence { min_fraction: 1.0 min_count: 1 } } } }
+                        """),
+                SchemaInference.infer(SequenceStatisticsTest.golden(), true, 100));
+    }
+
+    @Test
+    void featuresNestedDeeperThanOneStructAreRefused() throws Exception {
         IllegalArgumentException e =
                 assertThrows(
                         IllegalArgumentException.class,
@@ -208,12 +235,14 @@ class SchemaInferenceTest {
                                 SchemaInference.infer(
                                         stats(
                                                 """
-                                                features { path { step: '##SEQUENCE##' } type: STRUCT
-                                                  struct_stats { common_stats { num_non_missing: 1 } } }
+                                                features { path { step: 'a' step: 'b' step: 'c' }
+                                                  type: INT
+                                                  num_stats { common_stats { num_non_missing: 1 } } }
                                                 """),
                                         true,
                                         100));
         assertEquals(
-                "feature ##SEQUENCE##: nested (STRUCT) features are not inferred", e.getMessage());
+                "feature a.b.c: features nested deeper than one STRUCT are not inferred",
+                e.getMessage());
     }
 }

@@ -87,7 +87,8 @@ class SequenceStatisticsTest {
                                                     .build()))
                     .build();
 
-    private static DatasetFeatureStatistics golden() {
+    /** TFDV's golden input: 10 of example A, 10 of B, 3 buckets everywhere. */
+    static DatasetFeatureStatistics golden() {
         ExampleStatistics s = new ExampleStatistics(new StatsOptions(20, 3, 3, 3, 3));
         for (int i = 0; i < 10; i++) {
             s.add(A);
