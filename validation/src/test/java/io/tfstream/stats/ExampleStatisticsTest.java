@@ -1,5 +1,8 @@
 package io.tfstream.stats;
 
+import static io.tfstream.testing.ProtoFeatures.floats;
+import static io.tfstream.testing.ProtoFeatures.int64s;
+import static io.tfstream.testing.ProtoFeatures.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -14,8 +17,6 @@ import org.tensorflow.example.BytesList;
 import org.tensorflow.example.Example;
 import org.tensorflow.example.Feature;
 import org.tensorflow.example.Features;
-import org.tensorflow.example.FloatList;
-import org.tensorflow.example.Int64List;
 import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
 import org.tensorflow.metadata.v0.FeatureNameStatistics;
 
@@ -29,30 +30,6 @@ import org.tensorflow.metadata.v0.FeatureNameStatistics;
  * as TFDV's tests compare them: numbers to a relative tolerance of 1e-4.
  */
 class ExampleStatisticsTest {
-
-    private static Feature floats(float... v) {
-        FloatList.Builder b = FloatList.newBuilder();
-        for (float x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setFloatList(b).build();
-    }
-
-    private static Feature ints(long... v) {
-        Int64List.Builder b = Int64List.newBuilder();
-        for (long x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setInt64List(b).build();
-    }
-
-    private static Feature strings(String... v) {
-        BytesList.Builder b = BytesList.newBuilder();
-        for (String x : v) {
-            b.addValue(ByteString.copyFromUtf8(x));
-        }
-        return Feature.newBuilder().setBytesList(b).build();
-    }
 
     private static Example example(Object... nameFeature) {
         Features.Builder f = Features.newBuilder();
@@ -283,9 +260,9 @@ class ExampleStatisticsTest {
                 feature(
                         stats(
                                 StatsOptions.DEFAULTS,
-                                example("a", ints()),
-                                example("a", ints()),
-                                example("a", ints())),
+                                example("a", int64s()),
+                                example("a", int64s()),
+                                example("a", int64s())),
                         "a");
         assertEquals(FeatureNameStatistics.Type.INT, empty.getType());
         var c = empty.getNumStats().getCommonStats();
@@ -383,7 +360,7 @@ class ExampleStatisticsTest {
     @Test
     void aFeatureOfTwoKindsIsRefused() {
         ExampleStatistics s = new ExampleStatistics(StatsOptions.DEFAULTS);
-        s.add(example("x", ints(1)));
+        s.add(example("x", int64s(1)));
         IllegalArgumentException e =
                 assertThrows(
                         IllegalArgumentException.class, () -> s.add(example("x", strings("a"))));

@@ -1,18 +1,17 @@
 package io.tfstream.stats;
 
 import static io.tfstream.stats.ExampleStatisticsTest.assertClose;
+import static io.tfstream.testing.ProtoFeatures.floats;
+import static io.tfstream.testing.ProtoFeatures.int64s;
+import static io.tfstream.testing.ProtoFeatures.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.google.protobuf.ByteString;
 import com.google.protobuf.TextFormat;
 import org.junit.jupiter.api.Test;
-import org.tensorflow.example.BytesList;
 import org.tensorflow.example.Feature;
 import org.tensorflow.example.FeatureList;
 import org.tensorflow.example.FeatureLists;
 import org.tensorflow.example.Features;
-import org.tensorflow.example.FloatList;
-import org.tensorflow.example.Int64List;
 import org.tensorflow.example.SequenceExample;
 import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
 import org.tensorflow.metadata.v0.FeatureNameStatistics;
@@ -25,34 +24,12 @@ import org.tensorflow.metadata.v0.FeatureNameStatistics;
  * histograms.
  */
 class SequenceStatisticsTest {
-    private static Feature ints(long... v) {
-        Int64List.Builder b = Int64List.newBuilder();
-        for (long x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setInt64List(b).build();
-    }
-
-    private static Feature floats(float... v) {
-        FloatList.Builder b = FloatList.newBuilder();
-        for (float x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setFloatList(b).build();
-    }
-
-    private static Feature bytes(String v) {
-        return Feature.newBuilder()
-                .setBytesList(BytesList.newBuilder().addValue(ByteString.copyFromUtf8(v)))
-                .build();
-    }
-
     private static final SequenceExample A =
             SequenceExample.newBuilder()
                     .setContext(
                             Features.newBuilder()
-                                    .putFeature("context_bytes_feature", bytes("0"))
-                                    .putFeature("context_int64_feature", ints())
+                                    .putFeature("context_bytes_feature", strings("0"))
+                                    .putFeature("context_int64_feature", int64s())
                                     .putFeature("label", floats(1))
                                     .putFeature("example_weight", floats(5)))
                     .setFeatureLists(
@@ -61,8 +38,8 @@ class SequenceStatisticsTest {
                                             "sequence_int64_feature",
                                             FeatureList.newBuilder()
                                                     .addFeature(Feature.getDefaultInstance())
-                                                    .addFeature(ints(1, 2))
-                                                    .addFeature(ints())
+                                                    .addFeature(int64s(1, 2))
+                                                    .addFeature(int64s())
                                                     .build())
                                     .putFeatureList(
                                             "sequence_float_feature",
@@ -75,7 +52,7 @@ class SequenceStatisticsTest {
             SequenceExample.newBuilder()
                     .setContext(
                             Features.newBuilder()
-                                    .putFeature("context_bytes_feature", bytes("1"))
+                                    .putFeature("context_bytes_feature", strings("1"))
                                     .putFeature("label", floats(2))
                                     .putFeature("example_weight", floats(10)))
                     .setFeatureLists(
@@ -83,7 +60,7 @@ class SequenceStatisticsTest {
                                     .putFeatureList(
                                             "sequence_int64_feature",
                                             FeatureList.newBuilder()
-                                                    .addFeature(ints(2, 3, 4))
+                                                    .addFeature(int64s(2, 3, 4))
                                                     .build()))
                     .build();
 
