@@ -69,6 +69,14 @@ final class StatsCommand implements Callable<Integer> {
                             + " features, feature lists under ##SEQUENCE##, as TFDV reports them.")
     private boolean sequence;
 
+    @Option(
+            names = "--weight-feature",
+            paramLabel = "NAME",
+            description =
+                    "Also weighted statistics, each record weighted by this feature's one int64"
+                            + " or float value (TFDV's weight_feature); Examples only.")
+    private String weightFeature;
+
     @Option(names = "--json", description = "Print the statistics as JSON (protobuf's mapping).")
     private boolean json;
 
@@ -103,6 +111,12 @@ final class StatsCommand implements Callable<Integer> {
             err.println("tfstream stats: --out and --json: choose one");
             return ExitCodes.USAGE;
         }
+        if (weightFeature != null && sequence) {
+            err.println(
+                    "tfstream stats: --weight-feature: weighted statistics of SequenceExamples are"
+                            + " not supported yet");
+            return ExitCodes.USAGE;
+        }
         StatsOptions options;
         try {
             options =
@@ -116,7 +130,7 @@ final class StatsCommand implements Callable<Integer> {
             err.println("tfstream stats: " + e.getMessage());
             return ExitCodes.USAGE;
         }
-        ExampleStatistics stats = new ExampleStatistics(options);
+        ExampleStatistics stats = new ExampleStatistics(options, weightFeature);
         int exit;
         try {
             exit =

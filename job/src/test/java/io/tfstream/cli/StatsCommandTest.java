@@ -71,6 +71,25 @@ class StatsCommandTest {
     }
 
     @Test
+    void weightedByAFeatureOfEveryRecord() throws Exception {
+        Path f = sample(50, Compression.NONE);
+        CliRun run = CliRun.of("stats", "--weight-feature", "feature1", f.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        var d = TextFormat.parse(run.out(), DatasetFeatureStatisticsList.class).getDatasets(0);
+        assertTrue(d.getWeightedNumExamples() > 0);
+        assertTrue(d.getFeatures(0).getNumStats().getCommonStats().hasWeightedCommonStats());
+        CliRun missing = CliRun.of("stats", "--weight-feature", "nope", f.toString());
+        assertEquals(ExitCodes.DATA_ERROR, missing.exitCode());
+        assertEquals(
+                "tfstream stats: record 0: the weight feature 'nope' must hold exactly one int64 or"
+                        + " float value\n",
+                missing.err());
+        assertEquals(
+                ExitCodes.USAGE,
+                CliRun.of("stats", "--seq", "--weight-feature", "w", f.toString()).exitCode());
+    }
+
+    @Test
     void aRecordThatIsNoExampleIsLeftOutAndNamed() throws Exception {
         List<byte[]> records = new ArrayList<>(Seed001Corpus.records(10, 1));
         records.add(3, new byte[] {(byte) 0xff, 0x01});

@@ -33,13 +33,24 @@ public final class ExampleStatistics {
     public static final String SEQUENCE = "##SEQUENCE##";
 
     private final StatsOptions options;
+    private final String weightFeature;
+    private double weightedNumExamples;
     private final Map<String, FeatureAccumulator> features = new TreeMap<>();
     private final Map<String, FeatureAccumulator> featureLists = new TreeMap<>();
     private long numExamples;
     private boolean sequences;
 
     public ExampleStatistics(StatsOptions options) {
+        this(options, null);
+    }
+
+    /**
+     * Statistics weighted by {@code weightFeature} as well (TFDV's {@code weight_feature}: each
+     * record holds it with exactly one numeric value); null for none.
+     */
+    public ExampleStatistics(StatsOptions options, String weightFeature) {
         this.options = options;
+        this.weightFeature = weightFeature;
     }
 
     /**
@@ -48,8 +59,32 @@ public final class ExampleStatistics {
      * @throws IllegalArgumentException when a feature holds values of another kind than before
      */
     public void add(Example example) {
+        double w = weightOf(example.getFeatures());
         numExamples++;
-        add(example.getFeatures());
+        weightedNumExamples += w;
+        add(example.getFeatures(), w);
+    }
+
+    /** The record's weight: its weight feature's one value (1 without a weight feature). */
+    private double weightOf(Features f) {
+        if (weightFeature == null) {
+            return 1;
+        }
+        Feature w = f.getFeatureOrDefault(weightFeature, Feature.getDefaultInstance());
+        double value;
+        if (w.getInt64List().getValueCount() == 1) {
+            value = w.getInt64List().getValue(0);
+        } else if (w.getFloatList().getValueCount() == 1) {
+            value = w.getFloatList().getValue(0);
+        } else {
+            throw new IllegalArgumentException(
+                    "record "
+                            + numExamples
+                            + ": the weight feature '"
+                            + weightFeature
+                            + "' must hold exactly one int64 or float value");
+        }
+        return value;
     }
 
     /**
@@ -59,8 +94,12 @@ public final class ExampleStatistics {
      * @throws IllegalArgumentException when a feature holds values of another kind than before
      */
     public void add(SequenceExample example) {
+        if (weightFeature != null) {
+            throw new IllegalArgumentException(
+                    "weighted statistics of SequenceExamples are not supported yet");
+        }
         numExamples++;
-        add(example.getContext());
+        add(example.getContext(), 1);
         if (example.hasFeatureLists()) {
             sequences = true;
         }
@@ -72,10 +111,10 @@ public final class ExampleStatistics {
         }
     }
 
-    private void add(Features f) {
+    private void add(Features f, double w) {
         for (Map.Entry<String, Feature> e : f.getFeatureMap().entrySet()) {
             features.computeIfAbsent(e.getKey(), k -> new FeatureAccumulator(k, false))
-                    .add(e.getValue());
+                    .add(e.getValue(), w);
         }
     }
 
@@ -88,8 +127,12 @@ public final class ExampleStatistics {
     public DatasetFeatureStatistics build(String name) {
         DatasetFeatureStatistics.Builder d =
                 DatasetFeatureStatistics.newBuilder().setName(name).setNumExamples(numExamples);
+        double weighted = weightFeature == null ? Double.NaN : weightedNumExamples;
+        if (weightFeature != null) {
+            d.setWeightedNumExamples(weightedNumExamples);
+        }
         for (FeatureAccumulator f : features.values()) {
-            d.addFeatures(f.build(numExamples, options));
+            d.addFeatures(f.build(numExamples, weighted, options));
         }
         if (sequences) {
             // the struct is in every record (never null), a list of one
@@ -108,7 +151,7 @@ public final class ExampleStatistics {
                                                             0,
                                                             options.numValuesHistogramBuckets()))));
             for (FeatureAccumulator f : featureLists.values()) {
-                d.addFeatures(f.build(numExamples, options));
+                d.addFeatures(f.build(numExamples, Double.NaN, options));
             }
         }
         return d.build();

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.tensorflow.example.Feature;
 import org.tensorflow.example.FeatureList;
 import org.tensorflow.metadata.v0.CommonStatistics;
@@ -15,6 +16,9 @@ import org.tensorflow.metadata.v0.NumericStatistics;
 import org.tensorflow.metadata.v0.Path;
 import org.tensorflow.metadata.v0.RankHistogram;
 import org.tensorflow.metadata.v0.StringStatistics;
+import org.tensorflow.metadata.v0.WeightedCommonStatistics;
+import org.tensorflow.metadata.v0.WeightedNumericStatistics;
+import org.tensorflow.metadata.v0.WeightedStringStatistics;
 
 /**
  * The statistics of one Example feature as TFDV's basic and top-k generators compute them: a
@@ -39,6 +43,20 @@ final class FeatureAccumulator {
     private final Presence stepValues = new Presence();
 
     private final Quantiles values = new Quantiles();
+
+    /** With a weight feature: the values weighted by their record's weight. */
+    private final Quantiles weightedValues = new Quantiles();
+
+    private double weightedPosInf;
+
+    /** With a weight feature: the weight of the records holding the feature, and of its values. */
+    private double weightedNonMissing;
+
+    private double weightedTotal;
+
+    /** The weight of the record being added (1 without a weight feature). */
+    private double weight = 1;
+
     private long numNan;
     private long numZeros;
     private long posInf;
@@ -47,7 +65,9 @@ final class FeatureAccumulator {
     private double finiteMin = Double.POSITIVE_INFINITY;
     private double finiteMax = Double.NEGATIVE_INFINITY;
 
-    private final Map<ByteString, long[]> strings = new HashMap<>();
+    /** Per distinct value: its count and its weighted count. */
+    private final Map<ByteString, double[]> strings = new HashMap<>();
+
     private long totalBytes;
     private long invalidUtf8;
 
@@ -60,10 +80,17 @@ final class FeatureAccumulator {
         this.inSequence = inSequence;
     }
 
-    /** Adds the feature of one record; a feature without a kind is missing there. */
-    void add(Feature f) {
+    /**
+     * Adds the feature of one record of weight {@code w}; a feature without a kind is missing
+     * there.
+     */
+    void add(Feature f, double w) {
         if (f.getKindCase() != Feature.KindCase.KIND_NOT_SET) {
-            top.add(values(f));
+            weight = w;
+            int n = values(f);
+            top.add(n);
+            weightedNonMissing += w;
+            weightedTotal += n * w;
         }
     }
 
@@ -129,6 +156,7 @@ final class FeatureAccumulator {
             return;
         }
         values.add(v, 1);
+        weightedValues.add(v, weight);
         if (v == 0) {
             numZeros++;
         }
@@ -139,11 +167,14 @@ final class FeatureAccumulator {
             finiteMax = Math.max(finiteMax, v);
         } else if (v > 0) {
             posInf++;
+            weightedPosInf += weight;
         }
     }
 
     private void string(ByteString v) {
-        strings.computeIfAbsent(v, x -> new long[1])[0]++;
+        double[] c = strings.computeIfAbsent(v, x -> new double[2]);
+        c[0]++;
+        c[1] += weight;
         totalBytes += v.size();
         if (!v.isValidUtf8()) {
             invalidUtf8++;
@@ -152,9 +183,10 @@ final class FeatureAccumulator {
 
     /**
      * The statistics of the feature among {@code records} records (for a feature list: the records
-     * that hold the {@code ##SEQUENCE##} struct).
+     * that hold the {@code ##SEQUENCE##} struct) of total weight {@code weighted} (NaN: no weight
+     * feature).
      */
-    FeatureNameStatistics build(long records, StatsOptions o) {
+    FeatureNameStatistics build(long records, double weighted, StatsOptions o) {
         Path.Builder path = Path.newBuilder();
         if (inSequence) {
             path.addStep(ExampleStatistics.SEQUENCE);
@@ -163,6 +195,18 @@ final class FeatureAccumulator {
                 FeatureNameStatistics.newBuilder().setPath(path.addStep(name));
         CommonStatistics.Builder common =
                 top.common(records - top.nonMissing, o.numValuesHistogramBuckets());
+        boolean weights = !Double.isNaN(weighted);
+        if (weights) {
+            WeightedCommonStatistics.Builder w =
+                    WeightedCommonStatistics.newBuilder()
+                            .setNumNonMissing(weightedNonMissing)
+                            .setNumMissing(weighted - weightedNonMissing)
+                            .setTotNumValues(weightedTotal);
+            if (weightedNonMissing > 0) {
+                w.setAvgNumValues(weightedTotal / weightedNonMissing);
+            }
+            common.setWeightedCommonStats(w);
+        }
         if (inSequence) {
             common.addPresenceAndValencyStats(steps.level(records - steps.nonMissing))
                     .addPresenceAndValencyStats(
@@ -177,12 +221,12 @@ final class FeatureAccumulator {
                         kind == Feature.KindCase.INT64_LIST
                                 ? FeatureNameStatistics.Type.INT
                                 : FeatureNameStatistics.Type.FLOAT);
-                f.setNumStats(numeric(common.build(), o));
+                f.setNumStats(numeric(common.build(), weights, o));
             }
             default -> {
                 // bytes, or never a kind: TFDV reports both as STRING
                 f.setType(FeatureNameStatistics.Type.STRING);
-                f.setStringStats(strings(common.build(), o));
+                f.setStringStats(strings(common.build(), weights, o));
             }
         }
         return f.build();
@@ -211,7 +255,7 @@ final class FeatureAccumulator {
                                                 0)));
     }
 
-    private NumericStatistics numeric(CommonStatistics common, StatsOptions o) {
+    private NumericStatistics numeric(CommonStatistics common, boolean weights, StatsOptions o) {
         NumericStatistics.Builder s = NumericStatistics.newBuilder().setCommonStats(common);
         if (values.isEmpty()) {
             if (numNan > 0) {
@@ -220,26 +264,49 @@ final class FeatureAccumulator {
             }
             return s.build();
         }
-        double w = values.totalWeight();
-        double mean = values.weightedSum() / w;
-        double variance = values.weightedSquares(mean) / w;
-        s.setMean(mean)
-                // Python's max(0, nan) is 0: infinite values leave no deviation
-                .setStdDev(variance > 0 ? Math.sqrt(variance) : 0)
+        WeightedNumericStatistics plain = distribution(values, posInf, o);
+        s.setMean(plain.getMean())
+                .setStdDev(plain.getStdDev())
                 .setNumZeros(numZeros)
                 .setMin(min)
-                .setMax(max);
-        int fine = 100 * o.numQuantilesHistogramBuckets();
-        double[][] qc = values.boundaries(fine);
-        s.setMedian(Histograms.median(qc[0]));
-        s.addHistograms(
-                Histograms.equiWidth(
-                                qc[0], qc[1], finiteMin, finiteMax, o.numHistogramBuckets(), posInf)
-                        .toBuilder()
-                        .setNumNan(numNan));
-        double[][] coarse = Histograms.rebin(qc[0], qc[1], 100);
-        s.addHistograms(Histograms.quantiles(coarse[0], coarse[1]).toBuilder().setNumNan(numNan));
+                .setMax(max)
+                .setMedian(plain.getMedian())
+                .addAllHistograms(plain.getHistogramsList());
+        if (weights && !weightedValues.isEmpty()) {
+            s.setWeightedNumericStats(distribution(weightedValues, weightedPosInf, o));
+        }
         return s.build();
+    }
+
+    /**
+     * Mean, population standard deviation, median and the STANDARD and QUANTILES histograms of
+     * {@code q} (values, or values weighted by their records), as TFDV derives them from one query
+     * of {@code 100 × buckets} quantiles; {@code numPosInf}: the (weighted) count of +inf.
+     */
+    private WeightedNumericStatistics distribution(Quantiles q, double numPosInf, StatsOptions o) {
+        double w = q.totalWeight();
+        double mean = q.weightedSum() / w;
+        double variance = q.weightedSquares(mean) / w;
+        double[][] qc = q.boundaries(100 * o.numQuantilesHistogramBuckets());
+        double[][] coarse = Histograms.rebin(qc[0], qc[1], 100);
+        return WeightedNumericStatistics.newBuilder()
+                .setMean(mean)
+                // Python's max(0, nan) is 0: infinite values leave no deviation
+                .setStdDev(variance > 0 ? Math.sqrt(variance) : 0)
+                .setMedian(Histograms.median(qc[0]))
+                .addHistograms(
+                        Histograms.equiWidth(
+                                        qc[0],
+                                        qc[1],
+                                        finiteMin,
+                                        finiteMax,
+                                        o.numHistogramBuckets(),
+                                        numPosInf)
+                                .toBuilder()
+                                .setNumNan(numNan))
+                .addHistograms(
+                        Histograms.quantiles(coarse[0], coarse[1]).toBuilder().setNumNan(numNan))
+                .build();
     }
 
     /** A histogram of a feature whose values are all NaN: the count, no buckets. */
@@ -247,7 +314,7 @@ final class FeatureAccumulator {
         return Histogram.newBuilder().setType(type).setNumNan(numNan).build();
     }
 
-    private StringStatistics strings(CommonStatistics common, StatsOptions o) {
+    private StringStatistics strings(CommonStatistics common, boolean weights, StatsOptions o) {
         StringStatistics.Builder s =
                 StringStatistics.newBuilder()
                         .setCommonStats(common)
@@ -257,11 +324,37 @@ final class FeatureAccumulator {
         if (leaves > 0 && totalBytes > 0) {
             s.setAvgLength((float) ((double) totalBytes / leaves));
         }
-        List<Map.Entry<ByteString, long[]>> ranked = new ArrayList<>(strings.entrySet());
-        // by count, then by value (unsigned bytes), both descending: TFDV's tie-break
+        RankHistogram rank = ranked(0, o, s::addTopValues);
+        if (rank.getBucketsCount() > 0) {
+            s.setRankHistogram(rank);
+        }
+        if (weights) {
+            WeightedStringStatistics.Builder w = WeightedStringStatistics.newBuilder();
+            RankHistogram weightedRank = ranked(1, o, w::addTopValues);
+            if (weightedRank.getBucketsCount() > 0) {
+                w.setRankHistogram(weightedRank);
+            }
+            s.setWeightedStringStats(w);
+        }
+        return s.build();
+    }
+
+    /**
+     * The values ranked by count ({@code which} 0) or weight (1), then by value (unsigned bytes),
+     * both descending as TFDV breaks ties; those below TFDV's threshold of 1 left out. The top
+     * values go to {@code top}; returns the rank histogram.
+     */
+    private RankHistogram ranked(
+            int which, StatsOptions o, Consumer<StringStatistics.FreqAndValue> top) {
+        List<Map.Entry<ByteString, double[]>> ranked = new ArrayList<>();
+        for (Map.Entry<ByteString, double[]> e : strings.entrySet()) {
+            if (e.getValue()[which] >= 1) {
+                ranked.add(e);
+            }
+        }
         ranked.sort(
                 (a, b) -> {
-                    int byCount = Long.compare(b.getValue()[0], a.getValue()[0]);
+                    int byCount = Double.compare(b.getValue()[which], a.getValue()[which]);
                     return byCount != 0
                             ? byCount
                             : ByteString.unsignedLexicographicalComparator()
@@ -273,12 +366,13 @@ final class FeatureAccumulator {
                 break;
             }
             String label = label(ranked.get(i).getKey());
-            double count = ranked.get(i).getValue()[0];
+            double count = ranked.get(i).getValue()[which];
             if (i < o.numTopValues()) {
-                s.addTopValues(
+                top.accept(
                         StringStatistics.FreqAndValue.newBuilder()
                                 .setValue(label)
-                                .setFrequency(count));
+                                .setFrequency(count)
+                                .build());
             }
             if (i < o.numRankHistogramBuckets()) {
                 rank.addBuckets(
@@ -289,10 +383,7 @@ final class FeatureAccumulator {
                                 .setSampleCount(count));
             }
         }
-        if (rank.getBucketsCount() > 0) {
-            s.setRankHistogram(rank);
-        }
-        return s.build();
+        return rank.build();
     }
 
     private static String label(ByteString v) {

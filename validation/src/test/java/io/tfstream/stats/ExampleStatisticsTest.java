@@ -357,6 +357,101 @@ class ExampleStatisticsTest {
                 s.getTopValuesList().stream().map(v -> v.getValue()).toList());
     }
 
+    /** TFDV's {@code test_with_weight_feature}: weighted common, numeric statistics. */
+    @Test
+    void weightedByAWeightFeature() throws Exception {
+        ExampleStatistics s = new ExampleStatistics(new StatsOptions(20, 1000, 4, 3, 4), "w");
+        s.add(example("a", floats(1, 2), "b", int64s(1, 2), "w", floats(1)));
+        s.add(example("a", floats(3, 4, 5), "b", int64s(3, 4, 5), "w", floats(2)));
+        s.add(example("a", floats(1, NAN, NAN, NAN), "b", int64s(1), "w", floats(3)));
+        s.add(example("w", floats(2)));
+        DatasetFeatureStatistics d = s.build("");
+        assertEquals(8.0, d.getWeightedNumExamples());
+        String weightedA =
+                """
+                weighted_numeric_stats { mean: 2.7272727 std_dev: 1.5427784 median: 3.0
+                  histograms { num_nan: %1$d
+                    buckets { low_value: 1.0 high_value: 2.3333333 sample_count: 5.0091324 }
+                    buckets { low_value: 2.3333333 high_value: 3.6666667 sample_count: 2.0091324 }
+                    buckets { low_value: 3.6666667 high_value: 5.0 sample_count: 3.9817352 } }
+                  histograms { num_nan: %1$d type: QUANTILES
+                    buckets { low_value: 1.0 high_value: 1.0 sample_count: 4.0 }
+                    buckets { low_value: 1.0 high_value: 3.0 sample_count: 3.0 }
+                    buckets { low_value: 3.0 high_value: 4.0 sample_count: 2.0 }
+                    buckets { low_value: 4.0 high_value: 5.0 sample_count: 2.0 } } }
+                """;
+        FeatureNameStatistics a = feature(d, "a");
+        assertClose(
+                TextFormat.parse(
+                        """
+                        num_non_missing: 6.0 num_missing: 2.0 avg_num_values: 3.33333333
+                        tot_num_values: 20.0
+                        """,
+                        org.tensorflow.metadata.v0.WeightedCommonStatistics.class),
+                a.getNumStats().getCommonStats().getWeightedCommonStats());
+        assertClose(
+                TextFormat.parse(
+                        weightedA.formatted(3), org.tensorflow.metadata.v0.NumericStatistics.class),
+                a.getNumStats().toBuilder()
+                        .clearCommonStats()
+                        .clearHistograms()
+                        .clearMean()
+                        .clearStdDev()
+                        .clearMin()
+                        .clearMax()
+                        .clearMedian()
+                        .build());
+        FeatureNameStatistics b = feature(d, "b");
+        assertClose(
+                TextFormat.parse(
+                        """
+                        num_non_missing: 6.0 num_missing: 2.0 avg_num_values: 1.83333333
+                        tot_num_values: 11.0
+                        """,
+                        org.tensorflow.metadata.v0.WeightedCommonStatistics.class),
+                b.getNumStats().getCommonStats().getWeightedCommonStats());
+        assertClose(
+                TextFormat.parse(
+                                weightedA.formatted(0),
+                                org.tensorflow.metadata.v0.NumericStatistics.class)
+                        .getWeightedNumericStats(),
+                b.getNumStats().getWeightedNumericStats());
+        assertClose(
+                TextFormat.parse(
+                        """
+                        mean: 2.25 std_dev: 0.6614378 median: 2.0
+                        histograms {
+                          buckets { low_value: 1.0 high_value: 1.6666667 sample_count: 1.0133333 }
+                          buckets { low_value: 1.6666667 high_value: 2.3333333 sample_count: 3.9932892 }
+                          buckets { low_value: 2.3333333 high_value: 3.0 sample_count: 2.9933775 } }
+                        histograms { type: QUANTILES
+                          buckets { low_value: 1.0 high_value: 2.0 sample_count: 3.0 }
+                          buckets { low_value: 2.0 high_value: 2.0 sample_count: 2.0 }
+                          buckets { low_value: 2.0 high_value: 3.0 sample_count: 1.5 }
+                          buckets { low_value: 3.0 high_value: 3.0 sample_count: 1.5 } }
+                        """,
+                        org.tensorflow.metadata.v0.WeightedNumericStatistics.class),
+                feature(d, "w").getNumStats().getWeightedNumericStats());
+        assertEquals(2.0, feature(d, "w").getNumStats().getMean(), 1e-9);
+        // weighted top values: by weight, then by value
+        ExampleStatistics strings = new ExampleStatistics(StatsOptions.DEFAULTS, "w");
+        strings.add(example("s", strings("x"), "w", floats(0.5f)));
+        strings.add(example("s", strings("y", "z"), "w", floats(3)));
+        strings.add(example("s", strings("x"), "w", floats(1)));
+        var ws = feature(strings.build(""), "s").getStringStats().getWeightedStringStats();
+        assertEquals(
+                List.of("z", "y", "x"),
+                ws.getTopValuesList().stream().map(v -> v.getValue()).toList());
+        assertEquals(1.5, ws.getTopValues(2).getFrequency());
+        IllegalArgumentException e =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> strings.add(example("s", strings("x"))));
+        assertEquals(
+                "record 3: the weight feature 'w' must hold exactly one int64 or float value",
+                e.getMessage());
+    }
+
     @Test
     void aFeatureOfTwoKindsIsRefused() {
         ExampleStatistics s = new ExampleStatistics(StatsOptions.DEFAULTS);
