@@ -95,6 +95,20 @@ public enum ShardLayout {
         return candidates(shard, ShardManifest.SUFFIX);
     }
 
+    /**
+     * The manifest of local shard {@code shard}, in whichever layout wrote it: the first of {@link
+     * #manifestCandidates} that is a file, as an absolute path.
+     */
+    public static java.util.Optional<java.nio.file.Path> findManifest(java.nio.file.Path shard) {
+        for (String c : manifestCandidates(shard.toAbsolutePath().normalize().toString())) {
+            java.nio.file.Path p = java.nio.file.Path.of(c);
+            if (java.nio.file.Files.isRegularFile(p)) {
+                return java.util.Optional.of(p);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     /** Where the DALI index file of the shard at {@code shard} may be, nearest first. */
     public static List<String> indexCandidates(String shard) {
         return candidates(shard, INDEX_SUFFIX);

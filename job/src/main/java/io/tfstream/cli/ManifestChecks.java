@@ -62,15 +62,11 @@ final class ManifestChecks {
      * base path above it; the place beside it when there is none.
      */
     static Path manifestOf(Path shard) {
-        List<String> candidates =
-                ShardLayout.manifestCandidates(shard.toAbsolutePath().normalize().toString());
-        for (String c : candidates) {
-            if (Files.isRegularFile(Path.of(c))) {
-                Path found = Path.of(c);
-                return shard.isAbsolute() ? found : Path.of("").toAbsolutePath().relativize(found);
-            }
-        }
-        return shard.resolveSibling(ShardManifest.fileNameOf(shard.getFileName().toString()));
+        return ShardLayout.findManifest(shard)
+                .map(f -> shard.isAbsolute() ? f : Path.of("").toAbsolutePath().relativize(f))
+                .orElse(
+                        shard.resolveSibling(
+                                ShardManifest.fileNameOf(shard.getFileName().toString())));
     }
 
     /** Checks {@code shard} against its manifest and prints one line; returns the exit code. */

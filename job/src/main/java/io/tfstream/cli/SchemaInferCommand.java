@@ -100,7 +100,14 @@ final class SchemaInferCommand implements Callable<Integer> {
         } else {
             ExampleStatistics s = new ExampleStatistics(StatsOptions.DEFAULTS);
             try {
-                exit = StatsCommand.add(files, TfRecordReadOptions.defaults(), sequence, s, err);
+                exit =
+                        StatsCommand.add(
+                                "tfstream schema infer",
+                                files,
+                                TfRecordReadOptions.defaults(),
+                                sequence,
+                                s,
+                                err);
             } catch (IllegalArgumentException e) {
                 err.println("tfstream schema infer: " + e.getMessage());
                 return ExitCodes.DATA_ERROR;

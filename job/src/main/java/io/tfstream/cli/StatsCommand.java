@@ -135,6 +135,7 @@ final class StatsCommand implements Callable<Integer> {
         try {
             exit =
                     add(
+                            "tfstream stats",
                             files,
                             compression.applyTo(TfRecordReadOptions.defaults()),
                             sequence,
@@ -173,13 +174,13 @@ final class StatsCommand implements Callable<Integer> {
      * @throws IllegalArgumentException when a feature holds values of two kinds
      */
     static int add(
+            String command,
             List<Path> files,
             TfRecordReadOptions options,
             boolean sequence,
             ExampleStatistics stats,
             PrintWriter err)
             throws IOException {
-        String command = "tfstream stats";
         List<Path> all;
         try {
             all = ManifestChecks.shardsOf(files);

@@ -65,14 +65,8 @@ final class SchemaCounts {
 
     /** The manifest of shard {@code name} (relative to {@code outDir}) on disk, or null. */
     private static String readLocal(Path outDir, String name) throws IOException {
-        String shard = outDir.resolve(name).toAbsolutePath().normalize().toString();
-        for (String c : ShardLayout.manifestCandidates(shard)) {
-            Path p = Path.of(c);
-            if (Files.isRegularFile(p)) {
-                return Files.readString(p);
-            }
-        }
-        return null;
+        java.util.Optional<Path> manifest = ShardLayout.findManifest(outDir.resolve(name));
+        return manifest.isPresent() ? Files.readString(manifest.get()) : null;
     }
 
     /**

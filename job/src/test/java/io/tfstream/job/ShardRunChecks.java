@@ -142,12 +142,8 @@ public final class ShardRunChecks {
      * written before the separate layout).
      */
     public static Path manifestOf(Path shard) {
-        for (String c : ShardLayout.manifestCandidates(shard.toAbsolutePath().toString())) {
-            if (Files.isRegularFile(Path.of(c))) {
-                return Path.of(c);
-            }
-        }
-        throw new AssertionError("no manifest of " + shard);
+        return ShardLayout.findManifest(shard)
+                .orElseThrow(() -> new AssertionError("no manifest of " + shard));
     }
 
     /** Reads a finished shard into {@code seen} and checks it against its manifest. */

@@ -137,9 +137,7 @@ public final class ExampleStatistics {
         if (sequences) {
             // the struct is in every record (never null), a list of one
             Presence struct = new Presence();
-            for (long i = 0; i < numExamples; i++) {
-                struct.add(1);
-            }
+            struct.add(1, numExamples);
             d.addFeatures(
                     FeatureNameStatistics.newBuilder()
                             .setPath(Path.newBuilder().addStep(SEQUENCE))

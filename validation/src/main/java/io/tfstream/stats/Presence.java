@@ -16,11 +16,19 @@ final class Presence {
 
     /** A list of {@code n} values was there. */
     void add(long n) {
-        nonMissing++;
+        add(n, 1);
+    }
+
+    /** {@code times} lists of {@code n} values each were there. */
+    void add(long n, long times) {
+        if (times <= 0) {
+            return;
+        }
+        nonMissing += times;
         min = Math.min(min, n);
         max = Math.max(max, n);
-        total += n;
-        lengths.add(n, 1);
+        total += n * times;
+        lengths.add(n, times);
     }
 
     /**

@@ -139,9 +139,7 @@ public final class SchemaInference {
     }
 
     private static String name(FeatureNameStatistics f) {
-        return f.getFieldIdCase() == FeatureNameStatistics.FieldIdCase.PATH
-                ? String.join(".", f.getPath().getStepList())
-                : f.getName();
+        return String.join(".", steps(f));
     }
 
     private static CommonStatistics common(FeatureNameStatistics f) {

@@ -43,7 +43,10 @@ final class ShardCommitter implements Committer<ShardCommittable> {
     private final Duration markerWait;
     private final LostShards lost;
     private final java.util.Set<String> dropped = new java.util.HashSet<>();
-    private final java.util.Set<String> copied = new java.util.HashSet<>();
+
+    /** Per fingerprint: whether its schema copy is there (looked up once per committer). */
+    private final java.util.Map<String, Boolean> copied = new java.util.HashMap<>();
+
     private ShardStore store;
     private SuccessMarkers successMarkers;
     final Counter markers;
@@ -149,21 +152,21 @@ final class ShardCommitter implements Committer<ShardCommittable> {
 
     /**
      * {@code m} naming the copy of its schema when there is one beside the shards (written by the
-     * parse, {@link SchemaCopies}); a copy found is remembered.
+     * parse, {@link SchemaCopies}). Looked up once per fingerprint: the parse writes a copy before
+     * it parses a record with that schema, so a copy absent at the first shard stays absent.
      */
     private ShardManifest withSchemaCopy(ShardManifest m) throws IOException {
         String fingerprint = m.schemaFingerprint();
         if (fingerprint == null || fingerprint.isEmpty()) {
             return m;
         }
-        if (!copied.contains(fingerprint)) {
+        Boolean there = copied.get(fingerprint);
+        if (there == null) {
             Path copy = SchemaCopies.of(settings.basePath(), fingerprint);
-            if (!copy.getFileSystem().exists(copy)) {
-                return m; // a feature spec, copies off, or a live copy that failed: none to name
-            }
-            copied.add(fingerprint); // a copy never goes away
+            there = copy.getFileSystem().exists(copy); // absent: a feature spec, or copies off
+            copied.put(fingerprint, there);
         }
-        return m.withSchema(ShardLayout.schemaPath(fingerprint));
+        return there ? m.withSchema(ShardLayout.schemaPath(fingerprint)) : m;
     }
 
     /** The manifest of committed shard {@code s}. */
