@@ -35,7 +35,7 @@ import picocli.CommandLine.Parameters;
         description = {
             "Computes TFDV's statistics (common, numeric and string statistics per feature, with"
                     + " TFDV's histograms, top values and rank histogram) of every tf.train.Example"
-                    + " in the files, exactly, and prints the DatasetFeatureStatisticsList in text"
+                    + " in the files, and prints the DatasetFeatureStatisticsList in text"
                     + " format; --out writes it binary (tfdv.load_stats_binary), --json as JSON.",
             "A record that is not an Example, or a damaged file, is reported on stderr and left"
                     + " out (exit 1); a feature of two kinds (int64 in one record, bytes in"
@@ -103,6 +103,26 @@ final class StatsCommand implements Callable<Integer> {
                             + " schema inference takes string domains from them.")
     private int numRankBuckets;
 
+    @Option(
+            names = "--epsilon",
+            defaultValue = "0.01",
+            paramLabel = "EPS",
+            description =
+                    "Error of the quantile sketches behind medians and histograms, as a fraction of"
+                            + " the total weight (TFDV's epsilon, default ${DEFAULT-VALUE}: exact"
+                            + " up to 11 402 values per feature); 0 keeps every distinct value"
+                            + " (exact, memory grows with the data).")
+    private double epsilon;
+
+    @Option(
+            names = "--sketch-top-values",
+            description =
+                    "Top values and unique counts from TFDV's Misra-Gries (1 024 counters) and KMV"
+                            + " (16 384 fingerprints) sketches, as TFDV's"
+                            + " use_sketch_based_topk_uniques, instead of counting every distinct"
+                            + " value: bounded memory on features with millions of values.")
+    private boolean sketchTopValues;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -121,11 +141,13 @@ final class StatsCommand implements Callable<Integer> {
         try {
             options =
                     new StatsOptions(
-                            numTopValues,
-                            numRankBuckets,
-                            StatsOptions.DEFAULTS.numValuesHistogramBuckets(),
-                            StatsOptions.DEFAULTS.numHistogramBuckets(),
-                            StatsOptions.DEFAULTS.numQuantilesHistogramBuckets());
+                                    numTopValues,
+                                    numRankBuckets,
+                                    StatsOptions.DEFAULTS.numValuesHistogramBuckets(),
+                                    StatsOptions.DEFAULTS.numHistogramBuckets(),
+                                    StatsOptions.DEFAULTS.numQuantilesHistogramBuckets())
+                            .withEpsilon(epsilon)
+                            .withSketchTopValues(sketchTopValues);
         } catch (IllegalArgumentException e) {
             err.println("tfstream stats: " + e.getMessage());
             return ExitCodes.USAGE;

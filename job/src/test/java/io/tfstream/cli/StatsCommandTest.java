@@ -70,6 +70,36 @@ class StatsCommandTest {
         assertEquals(400, fromJson.getDatasets(0).getNumExamples());
     }
 
+    /** The sketch options reach the library: its statistics with the same options. */
+    @Test
+    void sketchOptionsAreTheLibrarys() throws Exception {
+        Path f = sample(300, Compression.NONE);
+        for (String[] args :
+                new String[][] {{"--epsilon", "0"}, {"--sketch-top-values", "--epsilon", "0.05"}}) {
+            StatsOptions o =
+                    args.length == 2
+                            ? StatsOptions.DEFAULTS.withEpsilon(0)
+                            : StatsOptions.DEFAULTS.withEpsilon(0.05).withSketchTopValues(true);
+            ExampleStatistics expected = new ExampleStatistics(o);
+            for (byte[] r : Seed001Corpus.records(300, 5)) {
+                expected.add(Example.parseFrom(r));
+            }
+            List<String> cli = new ArrayList<>(List.of("stats"));
+            cli.addAll(List.of(args));
+            cli.add(f.toString());
+            CliRun run = CliRun.of(cli.toArray(new String[0]));
+            assertEquals(0, run.exitCode(), run.err());
+            assertEquals(
+                    expected.build(""),
+                    TextFormat.parse(run.out(), DatasetFeatureStatisticsList.class).getDatasets(0));
+        }
+        CliRun bad = CliRun.of("stats", "--epsilon", "1.5", f.toString());
+        assertEquals(ExitCodes.USAGE, bad.exitCode());
+        assertEquals(
+                "tfstream stats: statistics options: epsilon must be in [0, 1), got 1.5\n",
+                bad.err());
+    }
+
     @Test
     void weightedByAFeatureOfEveryRecord() throws Exception {
         Path f = sample(50, Compression.NONE);

@@ -1,5 +1,6 @@
 package io.tfstream.stats;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.annotation.PublicEvolving;
@@ -21,11 +22,12 @@ import org.tensorflow.metadata.v0.StructStatistics;
  * QUANTILES histograms) and string statistics for bytes features (unique values, top values and
  * rank histogram by occurrence, average length in bytes, values that are not UTF-8).
  *
- * <p>Exact: quantiles come from every distinct value (TFDV's sketch is exact up to about 5 700
- * distinct values and within its epsilon of 0.01 above), and unique values and their counts are
- * counted as TFDV's Beam pipeline does. Memory grows with the distinct values of each feature.
- * Features are ordered by name, a SequenceExample's feature lists last, under the {@value
- * #SEQUENCE} struct as TFDV puts them.
+ * <p>Quantiles come from TFDV's own sketch with its epsilon ({@link StatsOptions#epsilon()}, exact
+ * up to its first buffer of 11 402 values, within epsilon × the total weight of the rank above;
+ * exact at any size with epsilon 0); unique values and their counts are counted exactly as TFDV's
+ * Beam pipeline does, or, with {@link StatsOptions#sketchTopValues()}, from TFDV's Misra-Gries and
+ * KMV sketches, which bound memory. Features are ordered by name, a SequenceExample's feature lists
+ * last, under the {@value #SEQUENCE} struct as TFDV puts them.
  */
 @PublicEvolving
 public final class ExampleStatistics {
@@ -106,14 +108,20 @@ public final class ExampleStatistics {
         for (Map.Entry<String, FeatureList> e :
                 example.getFeatureLists().getFeatureListMap().entrySet()) {
             featureLists
-                    .computeIfAbsent(e.getKey(), k -> new FeatureAccumulator(k, true))
+                    .computeIfAbsent(
+                            e.getKey(),
+                            k -> new FeatureAccumulator(k, true, options, false, true, false))
                     .add(e.getValue());
         }
     }
 
     private void add(Features f, double w) {
         for (Map.Entry<String, Feature> e : f.getFeatureMap().entrySet()) {
-            features.computeIfAbsent(e.getKey(), k -> new FeatureAccumulator(k, false))
+            features.computeIfAbsent(
+                            e.getKey(),
+                            k ->
+                                    new FeatureAccumulator(
+                                            k, false, options, weightFeature != null, true, false))
                     .add(e.getValue(), w);
         }
     }
@@ -123,20 +131,66 @@ public final class ExampleStatistics {
         return numExamples;
     }
 
+    /**
+     * Adds everything {@code other} (with the same options and weight feature) counted, as if its
+     * records had been added after these.
+     */
+    public void merge(ExampleStatistics other) {
+        numExamples += other.numExamples;
+        weightedNumExamples += other.weightedNumExamples;
+        sequences |= other.sequences;
+        mergeInto(features, other.features);
+        mergeInto(featureLists, other.featureLists);
+    }
+
+    private static void mergeInto(
+            Map<String, FeatureAccumulator> to, Map<String, FeatureAccumulator> from) {
+        for (Map.Entry<String, FeatureAccumulator> e : from.entrySet()) {
+            FeatureAccumulator mine = to.get(e.getKey());
+            if (mine == null) {
+                to.put(e.getKey(), e.getValue());
+            } else {
+                mine.merge(e.getValue());
+            }
+        }
+    }
+
     /** The statistics of the records added, as the dataset {@code name} ("" for none). */
     public DatasetFeatureStatistics build(String name) {
+        return dataset(
+                name,
+                numExamples,
+                weightFeature == null ? Double.NaN : weightedNumExamples,
+                features.values(),
+                sequences ? featureLists.values() : null,
+                options);
+    }
+
+    /**
+     * A dataset's statistics from its features' accumulators: {@code features} in order, then, when
+     * {@code featureLists} is not null, the {@value #SEQUENCE} struct and the feature lists under
+     * it.
+     *
+     * @param weightedNumExamples the records' total weight, NaN without weights
+     */
+    public static DatasetFeatureStatistics dataset(
+            String name,
+            long numExamples,
+            double weightedNumExamples,
+            Collection<FeatureAccumulator> features,
+            Collection<FeatureAccumulator> featureLists,
+            StatsOptions options) {
         DatasetFeatureStatistics.Builder d =
                 DatasetFeatureStatistics.newBuilder().setName(name).setNumExamples(numExamples);
-        double weighted = weightFeature == null ? Double.NaN : weightedNumExamples;
-        if (weightFeature != null) {
+        if (!Double.isNaN(weightedNumExamples)) {
             d.setWeightedNumExamples(weightedNumExamples);
         }
-        for (FeatureAccumulator f : features.values()) {
-            d.addFeatures(f.build(numExamples, weighted, options));
+        for (FeatureAccumulator f : features) {
+            d.addFeatures(f.build(numExamples, weightedNumExamples));
         }
-        if (sequences) {
+        if (featureLists != null) {
             // the struct is in every record (never null), a list of one
-            Presence struct = new Presence();
+            Presence struct = new Presence(0);
             struct.add(1, numExamples);
             d.addFeatures(
                     FeatureNameStatistics.newBuilder()
@@ -148,8 +202,8 @@ public final class ExampleStatistics {
                                                     struct.common(
                                                             0,
                                                             options.numValuesHistogramBuckets()))));
-            for (FeatureAccumulator f : featureLists.values()) {
-                d.addFeatures(f.build(numExamples, Double.NaN, options));
+            for (FeatureAccumulator f : featureLists) {
+                d.addFeatures(f.build(numExamples, Double.NaN));
             }
         }
         return d.build();

@@ -1,11 +1,15 @@
 package io.tfstream.stats;
 
 import com.google.protobuf.ByteString;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 import org.tensorflow.example.Feature;
 import org.tensorflow.example.FeatureList;
 import org.tensorflow.metadata.v0.CommonStatistics;
@@ -21,35 +25,66 @@ import org.tensorflow.metadata.v0.WeightedNumericStatistics;
 import org.tensorflow.metadata.v0.WeightedStringStatistics;
 
 /**
- * The statistics of one Example feature as TFDV's basic and top-k generators compute them: a
- * feature present with a kind (even with no values) is non-missing; int64 and float values get
- * numeric statistics (NaN counted apart, ±inf in min and max and in infinite buckets of their own);
- * bytes values get string statistics (every value counted, exactly).
+ * The statistics of one feature as TFDV's basic and top-k generators compute them, mergeable and
+ * serializable so that partial statistics (of a batch, a window's subtask) add up to those of the
+ * whole: a feature present with a kind (even with no values) is non-missing; int64 and float values
+ * get numeric statistics (NaN counted apart, ±inf in min and max and in infinite buckets of their
+ * own, mean and deviation from TFDV's stable accumulators, quantiles from {@link Quantiles}); bytes
+ * values get string statistics ({@link TopValues}, exact or sketched per {@link StatsOptions}).
+ *
+ * <p>Fed record by record: {@link #present} (a feature with its kind and value count) or {@link
+ * #list} and {@link #step} (a feature list), then its values with {@link #number} or {@link
+ * #string}. A strict accumulator (the records' own statistics) refuses a feature whose kind changes
+ * between records as TFDV does; a lenient one (the job's, where the schema fixes the kind and a
+ * mismatch is an anomaly reported apart) keeps the first kind and leaves other values out.
  */
-final class FeatureAccumulator {
+@Internal
+public final class FeatureAccumulator {
     /** TFDV's label for a value that is not UTF-8 ({@code NON_UTF8_PLACEHOLDER}). */
     static final String NON_UTF8 = "__BYTES_VALUE__";
 
+    /** TFDV's label for a value over {@link #LARGE_STRING} bytes in sketched top values. */
+    static final String LARGE_BYTES = "__LARGE_BYTES__";
+
+    /** TFDV's {@code _LARGE_STRING_THRESHOLD} of sketched top values. */
+    static final int LARGE_STRING = 1024;
+
+    private static final byte[] NON_UTF8_KEY = NON_UTF8.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] LARGE_KEY = LARGE_BYTES.getBytes(StandardCharsets.UTF_8);
+
+    /** Kinds of values, as {@code Feature.kind}. */
+    public static final int NONE = 0;
+
+    public static final int INT = 1;
+    public static final int FLOAT = 2;
+    public static final int BYTES = 3;
+
     private final String name;
     private final boolean inSequence;
-    private Feature.KindCase kind = Feature.KindCase.KIND_NOT_SET;
+    private final boolean strict;
+    private final boolean categorical;
+    private final StatsOptions options;
+    private int kind = NONE;
 
     /** Per record: the values of a flat feature, all values of a feature list. */
-    private final Presence top = new Presence();
+    private final Presence top;
 
     /** Feature lists only: their steps per record, and the values per step. */
-    private final Presence steps = new Presence();
+    private final Presence steps;
 
-    private final Presence stepValues = new Presence();
+    private final Presence stepValues;
 
-    private final Quantiles values = new Quantiles();
+    private Quantiles values;
 
-    /** With a weight feature: the values weighted by their record's weight. */
-    private final Quantiles weightedValues = new Quantiles();
+    /** With weights: the values weighted by their record's weight (created on first weight). */
+    private Quantiles weightedValues;
+
+    private final MeanVar meanVar = new MeanVar();
+    private MeanVar weightedMeanVar;
 
     private double weightedPosInf;
 
-    /** With a weight feature: the weight of the records holding the feature, and of its values. */
+    /** With weights: the weight of the records holding the feature, and of its values. */
     private double weightedNonMissing;
 
     private double weightedTotal;
@@ -57,6 +92,7 @@ final class FeatureAccumulator {
     /** The weight of the record being added (1 without a weight feature). */
     private double weight = 1;
 
+    private final boolean weighted;
     private long numNan;
     private long numZeros;
     private long posInf;
@@ -65,58 +101,119 @@ final class FeatureAccumulator {
     private double finiteMin = Double.POSITIVE_INFINITY;
     private double finiteMax = Double.NEGATIVE_INFINITY;
 
-    /** Per distinct value: its count and its weighted count. */
-    private final Map<ByteString, double[]> strings = new HashMap<>();
+    /** Per distinct value: its count, and its weighted count (with weights). */
+    private TopValues counts;
+
+    private TopValues weightedCounts;
+
+    /** Sketched top values only: the unique values. */
+    private DistinctCount distinct;
 
     private long totalBytes;
     private long invalidUtf8;
 
     /**
+     * A strict accumulator of a feature of the records (TFDV's behaviour).
+     *
      * @param name the feature's name
      * @param inSequence whether it is a SequenceExample's feature list (under {@code ##SEQUENCE##})
      */
-    FeatureAccumulator(String name, boolean inSequence) {
+    public FeatureAccumulator(String name, boolean inSequence, StatsOptions options) {
+        this(name, inSequence, options, false, true, false);
+    }
+
+    /**
+     * @param weighted whether records have weights (TFDV's {@code weight_feature}): weighted
+     *     statistics are kept too
+     * @param strict refuse a kind that differs from the first seen (else leave its values out)
+     * @param categorical a string feature with a categorical domain: sketched top values keep its
+     *     long values as they are (TFDV's large-string placeholder is for other strings)
+     */
+    public FeatureAccumulator(
+            String name,
+            boolean inSequence,
+            StatsOptions options,
+            boolean weighted,
+            boolean strict,
+            boolean categorical) {
         this.name = name;
+        this.weighted = weighted;
         this.inSequence = inSequence;
-    }
-
-    /**
-     * Adds the feature of one record of weight {@code w}; a feature without a kind is missing
-     * there.
-     */
-    void add(Feature f, double w) {
-        if (f.getKindCase() != Feature.KindCase.KIND_NOT_SET) {
-            weight = w;
-            int n = values(f);
-            top.add(n);
-            weightedNonMissing += w;
-            weightedTotal += n * w;
+        this.options = options;
+        this.strict = strict;
+        this.categorical = categorical;
+        double eps = options.epsilon();
+        top = new Presence(eps);
+        steps = inSequence ? new Presence(eps) : null;
+        stepValues = inSequence ? new Presence(eps) : null;
+        values = new Quantiles(eps);
+        if (options.sketchTopValues()) {
+            counts = new TopValues(options.topValueBuckets());
+            distinct = new DistinctCount(options.kmvBuckets());
+        } else {
+            counts = TopValues.exact();
+            distinct = null;
+        }
+        if (weighted) {
+            weightedValues = new Quantiles(eps);
+            weightedMeanVar = new MeanVar();
+            weightedCounts =
+                    options.sketchTopValues()
+                            ? new TopValues(options.topValueBuckets())
+                            : TopValues.exact();
         }
     }
 
+    public String name() {
+        return name;
+    }
+
     /**
-     * Adds the feature list of one record: its steps, each step's values (a step without a kind is
-     * missing at that level), and all of them for the record.
+     * A flat feature is in the record, with values of {@code kind} ({@link #NONE}: no kind, then it
+     * is missing and nothing else follows) and {@code n} of them, in a record of weight {@code w};
+     * returns whether its values are to be added.
      */
-    void add(FeatureList list) {
-        long all = 0;
-        for (Feature step : list.getFeatureList()) {
-            if (step.getKindCase() != Feature.KindCase.KIND_NOT_SET) {
-                long n = values(step);
-                stepValues.add(n);
-                all += n;
-            }
+    public boolean present(int kind, long n, double w) {
+        if (kind == NONE) {
+            return false;
         }
-        steps.add(list.getFeatureCount());
+        weight = w;
+        boolean accepted = kind(kind);
+        top.add(n);
+        weightedNonMissing += w;
+        weightedTotal += n * w;
+        return accepted;
+    }
+
+    /** A feature list is in the record: {@code steps} features, {@code all} values in them. */
+    public void list(long steps, long all) {
+        this.steps.add(steps);
         top.add(all);
     }
 
-    /** Adds the values of {@code f} (which has a kind); returns how many. */
-    private int values(Feature f) {
-        Feature.KindCase k = f.getKindCase();
-        if (kind == Feature.KindCase.KIND_NOT_SET) {
+    /**
+     * A step of a feature list: of {@code kind} ({@link #NONE}: missing at that level) with {@code
+     * n} values; returns whether its values are to be added.
+     */
+    public boolean step(int kind, long n) {
+        if (kind == NONE) {
+            return false;
+        }
+        weight = 1;
+        stepValues.add(n);
+        return kind(kind);
+    }
+
+    /** Whether values of {@code k} are taken: the feature's kind is the first seen. */
+    private boolean kind(int k) {
+        if (kind == NONE) {
             kind = k;
-        } else if (kind != k) {
+            return true;
+        }
+        if (kind == k) {
+            return true;
+        }
+        if (strict) {
             throw new IllegalArgumentException(
                     "feature '"
                             + name
@@ -126,37 +223,26 @@ final class FeatureAccumulator {
                             + kindName(k)
                             + " values in another");
         }
-        int n;
-        switch (k) {
-            case INT64_LIST -> {
-                n = f.getInt64List().getValueCount();
-                for (long v : f.getInt64List().getValueList()) {
-                    number(v);
-                }
-            }
-            case FLOAT_LIST -> {
-                n = f.getFloatList().getValueCount();
-                for (float v : f.getFloatList().getValueList()) {
-                    number(v); // widened to double, as TFDV does before any arithmetic
-                }
-            }
-            default -> {
-                n = f.getBytesList().getValueCount();
-                for (ByteString v : f.getBytesList().getValueList()) {
-                    string(v);
-                }
-            }
-        }
-        return n;
+        return false;
     }
 
-    private void number(double v) {
+    /** The feature's kind so far ({@link #NONE} before any value). */
+    public int kind() {
+        return kind;
+    }
+
+    /** Adds an int64 or float value (floats widened to double, as TFDV does first). */
+    public void number(double v) {
         if (Double.isNaN(v)) {
             numNan++;
             return;
         }
         values.add(v, 1);
-        weightedValues.add(v, weight);
+        meanVar.add(v, 1);
+        if (weighted) {
+            weightedValues.add(v, weight);
+            weightedMeanVar.add(v, weight);
+        }
         if (v == 0) {
             numZeros++;
         }
@@ -171,22 +257,221 @@ final class FeatureAccumulator {
         }
     }
 
-    private void string(ByteString v) {
-        double[] c = strings.computeIfAbsent(v, x -> new double[2]);
-        c[0]++;
-        c[1] += weight;
-        totalBytes += v.size();
-        if (!v.isValidUtf8()) {
+    /** Adds a bytes value {@code b[off, off+len)}. */
+    public void string(byte[] b, int off, int len) {
+        boolean utf8 = Utf8.valid(b, off, off + len);
+        totalBytes += len;
+        if (!utf8) {
             invalidUtf8++;
+        }
+        if (distinct == null) {
+            counts.add(b, off, len, 1);
+        } else {
+            distinct.add(b, off, len);
+            // TFDV's sketch counts invalid and (non-categorical) long strings under placeholders
+            if (!utf8) {
+                counts.add(NON_UTF8_KEY, 0, NON_UTF8_KEY.length, 1);
+            } else if (len > LARGE_STRING && !categorical) {
+                counts.add(LARGE_KEY, 0, LARGE_KEY.length, 1);
+            } else {
+                counts.add(b, off, len, 1);
+            }
+        }
+        if (weighted) {
+            weightedCounts.add(b, off, len, weight);
         }
     }
 
     /**
-     * The statistics of the feature among {@code records} records (for a feature list: the records
-     * that hold the {@code ##SEQUENCE##} struct) of total weight {@code weighted} (NaN: no weight
-     * feature).
+     * Adds the feature of one record of weight {@code w}; a feature without a kind is missing
+     * there.
      */
-    FeatureNameStatistics build(long records, double weighted, StatsOptions o) {
+    void add(Feature f, double w) {
+        int k = kindOf(f);
+        if (present(k, count(f), w)) {
+            values(f);
+        }
+    }
+
+    /**
+     * Adds the feature list of one record: its steps, each step's values (a step without a kind is
+     * missing at that level), and all of them for the record.
+     */
+    void add(FeatureList list) {
+        long all = 0;
+        for (Feature step : list.getFeatureList()) {
+            int k = kindOf(step);
+            if (k != NONE) {
+                long n = count(step);
+                all += n;
+                if (step(k, n)) {
+                    values(step);
+                }
+            }
+        }
+        list(list.getFeatureCount(), all);
+    }
+
+    private static int kindOf(Feature f) {
+        return switch (f.getKindCase()) {
+            case INT64_LIST -> INT;
+            case FLOAT_LIST -> FLOAT;
+            case BYTES_LIST -> BYTES;
+            default -> NONE;
+        };
+    }
+
+    private static long count(Feature f) {
+        return switch (f.getKindCase()) {
+            case INT64_LIST -> f.getInt64List().getValueCount();
+            case FLOAT_LIST -> f.getFloatList().getValueCount();
+            case BYTES_LIST -> f.getBytesList().getValueCount();
+            default -> 0;
+        };
+    }
+
+    private void values(Feature f) {
+        switch (f.getKindCase()) {
+            case INT64_LIST -> {
+                for (long v : f.getInt64List().getValueList()) {
+                    number(v);
+                }
+            }
+            case FLOAT_LIST -> {
+                for (float v : f.getFloatList().getValueList()) {
+                    number(v);
+                }
+            }
+            default -> {
+                for (ByteString v : f.getBytesList().getValueList()) {
+                    byte[] b = v.toByteArray();
+                    string(b, 0, b.length);
+                }
+            }
+        }
+    }
+
+    /**
+     * Adds everything {@code other} (of the same feature and options) counted.
+     *
+     * @throws IllegalArgumentException (strict) when the two hold values of different kinds
+     */
+    public void merge(FeatureAccumulator other) {
+        if (other.weighted != weighted || other.inSequence != inSequence) {
+            throw new IllegalArgumentException(
+                    "cannot merge statistics of '" + name + "' kept differently");
+        }
+        boolean takeValues = other.kind == NONE || kind(other.kind);
+        top.merge(other.top);
+        if (inSequence) {
+            steps.merge(other.steps);
+            stepValues.merge(other.stepValues);
+        }
+        weightedNonMissing += other.weightedNonMissing;
+        weightedTotal += other.weightedTotal;
+        if (!takeValues) {
+            return;
+        }
+        values.merge(other.values);
+        meanVar.merge(other.meanVar);
+        if (weighted) {
+            weightedValues.merge(other.weightedValues);
+            weightedMeanVar.merge(other.weightedMeanVar);
+            weightedCounts.merge(other.weightedCounts);
+        }
+        weightedPosInf += other.weightedPosInf;
+        numNan += other.numNan;
+        numZeros += other.numZeros;
+        posInf += other.posInf;
+        min = Math.min(min, other.min);
+        max = Math.max(max, other.max);
+        finiteMin = Math.min(finiteMin, other.finiteMin);
+        finiteMax = Math.max(finiteMax, other.finiteMax);
+        counts.merge(other.counts);
+        if (distinct != null) {
+            distinct.merge(other.distinct);
+        }
+        totalBytes += other.totalBytes;
+        invalidUtf8 += other.invalidUtf8;
+    }
+
+    /** Writes the state (not the name or options, which the reader supplies). */
+    public void write(DataOutput out) throws IOException {
+        out.writeByte(kind);
+        top.write(out);
+        if (inSequence) {
+            steps.write(out);
+            stepValues.write(out);
+        }
+        values.write(out);
+        meanVar.write(out);
+        counts.write(out);
+        out.writeBoolean(distinct != null);
+        if (distinct != null) {
+            distinct.write(out);
+        }
+        if (weighted) {
+            weightedValues.write(out);
+            weightedMeanVar.write(out);
+            weightedCounts.write(out);
+        }
+        out.writeDouble(weightedPosInf);
+        out.writeDouble(weightedNonMissing);
+        out.writeDouble(weightedTotal);
+        out.writeLong(numNan);
+        out.writeLong(numZeros);
+        out.writeLong(posInf);
+        out.writeDouble(min);
+        out.writeDouble(max);
+        out.writeDouble(finiteMin);
+        out.writeDouble(finiteMax);
+        out.writeLong(totalBytes);
+        out.writeLong(invalidUtf8);
+    }
+
+    /** Reads into this (empty) accumulator what {@link #write} wrote with the same options. */
+    public void read(DataInput in) throws IOException {
+        kind = in.readByte();
+        top.read(in);
+        if (inSequence) {
+            steps.read(in);
+            stepValues.read(in);
+        }
+        values = Quantiles.read(in);
+        meanVar.read(in);
+        counts = TopValues.read(in);
+        if (in.readBoolean()) {
+            if (distinct == null) {
+                throw new IOException("statistics of '" + name + "' were written with sketches");
+            }
+            distinct = DistinctCount.read(in);
+        }
+        if (weighted) {
+            weightedValues = Quantiles.read(in);
+            weightedMeanVar.read(in);
+            weightedCounts = TopValues.read(in);
+        }
+        weightedPosInf = in.readDouble();
+        weightedNonMissing = in.readDouble();
+        weightedTotal = in.readDouble();
+        numNan = in.readLong();
+        numZeros = in.readLong();
+        posInf = in.readLong();
+        min = in.readDouble();
+        max = in.readDouble();
+        finiteMin = in.readDouble();
+        finiteMax = in.readDouble();
+        totalBytes = in.readLong();
+        invalidUtf8 = in.readLong();
+    }
+
+    /**
+     * The statistics of the feature among {@code records} records (for a feature list: the records
+     * that hold the {@code ##SEQUENCE##} struct) of total weight {@code totalWeight} (used only
+     * when weighted).
+     */
+    public FeatureNameStatistics build(long records, double totalWeight) {
+        StatsOptions o = options;
         Path.Builder path = Path.newBuilder();
         if (inSequence) {
             path.addStep(ExampleStatistics.SEQUENCE);
@@ -195,12 +480,11 @@ final class FeatureAccumulator {
                 FeatureNameStatistics.newBuilder().setPath(path.addStep(name));
         CommonStatistics.Builder common =
                 top.common(records - top.nonMissing, o.numValuesHistogramBuckets());
-        boolean weights = !Double.isNaN(weighted);
-        if (weights) {
+        if (weighted) {
             WeightedCommonStatistics.Builder w =
                     WeightedCommonStatistics.newBuilder()
                             .setNumNonMissing(weightedNonMissing)
-                            .setNumMissing(weighted - weightedNonMissing)
+                            .setNumMissing(totalWeight - weightedNonMissing)
                             .setTotNumValues(weightedTotal);
             if (weightedNonMissing > 0) {
                 w.setAvgNumValues(weightedTotal / weightedNonMissing);
@@ -216,17 +500,17 @@ final class FeatureAccumulator {
             }
         }
         switch (kind) {
-            case INT64_LIST, FLOAT_LIST -> {
+            case INT, FLOAT -> {
                 f.setType(
-                        kind == Feature.KindCase.INT64_LIST
+                        kind == INT
                                 ? FeatureNameStatistics.Type.INT
                                 : FeatureNameStatistics.Type.FLOAT);
-                f.setNumStats(numeric(common.build(), weights, o));
+                f.setNumStats(numeric(common.build(), o));
             }
             default -> {
                 // bytes, or never a kind: TFDV reports both as STRING
                 f.setType(FeatureNameStatistics.Type.STRING);
-                f.setStringStats(strings(common.build(), weights, o));
+                f.setStringStats(strings(common.build(), o));
             }
         }
         return f.build();
@@ -255,7 +539,7 @@ final class FeatureAccumulator {
                                                 0)));
     }
 
-    private NumericStatistics numeric(CommonStatistics common, boolean weights, StatsOptions o) {
+    private NumericStatistics numeric(CommonStatistics common, StatsOptions o) {
         NumericStatistics.Builder s = NumericStatistics.newBuilder().setCommonStats(common);
         if (values.isEmpty()) {
             if (numNan > 0) {
@@ -264,7 +548,7 @@ final class FeatureAccumulator {
             }
             return s.build();
         }
-        WeightedNumericStatistics plain = distribution(values, posInf, o);
+        WeightedNumericStatistics plain = distribution(values, meanVar, posInf, o);
         s.setMean(plain.getMean())
                 .setStdDev(plain.getStdDev())
                 .setNumZeros(numZeros)
@@ -272,8 +556,9 @@ final class FeatureAccumulator {
                 .setMax(max)
                 .setMedian(plain.getMedian())
                 .addAllHistograms(plain.getHistogramsList());
-        if (weights && !weightedValues.isEmpty()) {
-            s.setWeightedNumericStats(distribution(weightedValues, weightedPosInf, o));
+        if (weighted && !weightedValues.isEmpty()) {
+            s.setWeightedNumericStats(
+                    distribution(weightedValues, weightedMeanVar, weightedPosInf, o));
         }
         return s.build();
     }
@@ -283,16 +568,14 @@ final class FeatureAccumulator {
      * {@code q} (values, or values weighted by their records), as TFDV derives them from one query
      * of {@code 100 × buckets} quantiles; {@code numPosInf}: the (weighted) count of +inf.
      */
-    private WeightedNumericStatistics distribution(Quantiles q, double numPosInf, StatsOptions o) {
-        double w = q.totalWeight();
-        double mean = q.weightedSum() / w;
-        double variance = q.weightedSquares(mean) / w;
+    private WeightedNumericStatistics distribution(
+            Quantiles q, MeanVar mv, double numPosInf, StatsOptions o) {
         double[][] qc = q.boundaries(100 * o.numQuantilesHistogramBuckets());
         double[][] coarse = Histograms.rebin(qc[0], qc[1], 100);
         return WeightedNumericStatistics.newBuilder()
-                .setMean(mean)
+                .setMean(mv.mean)
                 // Python's max(0, nan) is 0: infinite values leave no deviation
-                .setStdDev(variance > 0 ? Math.sqrt(variance) : 0)
+                .setStdDev(mv.stdDev())
                 .setMedian(Histograms.median(qc[0]))
                 .addHistograms(
                         Histograms.equiWidth(
@@ -314,23 +597,24 @@ final class FeatureAccumulator {
         return Histogram.newBuilder().setType(type).setNumNan(numNan).build();
     }
 
-    private StringStatistics strings(CommonStatistics common, boolean weights, StatsOptions o) {
+    private StringStatistics strings(CommonStatistics common, StatsOptions o) {
+        long unique = distinct != null ? distinct.estimate() : counts.size();
         StringStatistics.Builder s =
                 StringStatistics.newBuilder()
                         .setCommonStats(common)
-                        .setUnique(strings.size())
+                        .setUnique(unique)
                         .setInvalidUtf8Count(invalidUtf8);
         long leaves = inSequence ? stepValues.total : top.total;
         if (leaves > 0 && totalBytes > 0) {
             s.setAvgLength((float) ((double) totalBytes / leaves));
         }
-        RankHistogram rank = ranked(0, o, s::addTopValues);
+        RankHistogram rank = ranked(counts, o, s::addTopValues);
         if (rank.getBucketsCount() > 0) {
             s.setRankHistogram(rank);
         }
-        if (weights) {
+        if (weighted) {
             WeightedStringStatistics.Builder w = WeightedStringStatistics.newBuilder();
-            RankHistogram weightedRank = ranked(1, o, w::addTopValues);
+            RankHistogram weightedRank = ranked(weightedCounts, o, w::addTopValues);
             if (weightedRank.getBucketsCount() > 0) {
                 w.setRankHistogram(weightedRank);
             }
@@ -339,34 +623,36 @@ final class FeatureAccumulator {
         return s.build();
     }
 
+    /** A value and its (reported) count. */
+    private record Counted(byte[] value, double count) {}
+
     /**
-     * The values ranked by count ({@code which} 0) or weight (1), then by value (unsigned bytes),
-     * both descending as TFDV breaks ties; those below TFDV's threshold of 1 left out. The top
-     * values go to {@code top}; returns the rank histogram.
+     * The values of {@code table} ranked by count, then by value (unsigned bytes), both descending
+     * as TFDV breaks ties; those below TFDV's threshold of 1 left out. The top values go to {@code
+     * top}; returns the rank histogram.
      */
-    private RankHistogram ranked(
-            int which, StatsOptions o, Consumer<StringStatistics.FreqAndValue> top) {
-        List<Map.Entry<ByteString, double[]>> ranked = new ArrayList<>();
-        for (Map.Entry<ByteString, double[]> e : strings.entrySet()) {
-            if (e.getValue()[which] >= 1) {
-                ranked.add(e);
-            }
-        }
+    private static RankHistogram ranked(
+            TopValues table, StatsOptions o, Consumer<StringStatistics.FreqAndValue> top) {
+        table.compress();
+        List<Counted> ranked = new ArrayList<>();
+        table.forEach(
+                (b, off, len, count) -> {
+                    if (count >= 1) {
+                        ranked.add(new Counted(Arrays.copyOfRange(b, off, off + len), count));
+                    }
+                });
         ranked.sort(
                 (a, b) -> {
-                    int byCount = Double.compare(b.getValue()[which], a.getValue()[which]);
-                    return byCount != 0
-                            ? byCount
-                            : ByteString.unsignedLexicographicalComparator()
-                                    .compare(b.getKey(), a.getKey());
+                    int byCount = Double.compare(b.count(), a.count());
+                    return byCount != 0 ? byCount : Arrays.compareUnsigned(b.value(), a.value());
                 });
         RankHistogram.Builder rank = RankHistogram.newBuilder();
         for (int i = 0; i < ranked.size(); i++) {
             if (i >= o.numTopValues() && i >= o.numRankHistogramBuckets()) {
                 break;
             }
-            String label = label(ranked.get(i).getKey());
-            double count = ranked.get(i).getValue()[which];
+            String label = label(ranked.get(i).value());
+            double count = ranked.get(i).count();
             if (i < o.numTopValues()) {
                 top.accept(
                         StringStatistics.FreqAndValue.newBuilder()
@@ -386,14 +672,14 @@ final class FeatureAccumulator {
         return rank.build();
     }
 
-    private static String label(ByteString v) {
-        return v.isValidUtf8() ? v.toStringUtf8() : NON_UTF8;
+    private static String label(byte[] v) {
+        return Utf8.valid(v, 0, v.length) ? new String(v, StandardCharsets.UTF_8) : NON_UTF8;
     }
 
-    private static String kindName(Feature.KindCase k) {
+    private static String kindName(int k) {
         return switch (k) {
-            case INT64_LIST -> "int64";
-            case FLOAT_LIST -> "float";
+            case INT -> "int64";
+            case FLOAT -> "float";
             default -> "bytes";
         };
     }

@@ -1,5 +1,8 @@
 package io.tfstream.stats;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import org.tensorflow.metadata.v0.CommonStatistics;
 import org.tensorflow.metadata.v0.PresenceAndValencyStatistics;
 
@@ -12,7 +15,14 @@ final class Presence {
     long min = Long.MAX_VALUE;
     long max;
     long total;
-    final Quantiles lengths = new Quantiles();
+    Quantiles lengths;
+
+    /**
+     * @param eps the error of the lengths' quantile sketch (0: exact)
+     */
+    Presence(double eps) {
+        lengths = new Quantiles(eps);
+    }
 
     /** A list of {@code n} values was there. */
     void add(long n) {
@@ -59,5 +69,29 @@ final class Presence {
             l.setMinNumValues(min).setMaxNumValues(max).setTotNumValues(total);
         }
         return l.build();
+    }
+
+    void merge(Presence o) {
+        nonMissing += o.nonMissing;
+        min = Math.min(min, o.min);
+        max = Math.max(max, o.max);
+        total += o.total;
+        lengths.merge(o.lengths);
+    }
+
+    void write(DataOutput out) throws IOException {
+        out.writeLong(nonMissing);
+        out.writeLong(min);
+        out.writeLong(max);
+        out.writeLong(total);
+        lengths.write(out);
+    }
+
+    void read(DataInput in) throws IOException {
+        nonMissing = in.readLong();
+        min = in.readLong();
+        max = in.readLong();
+        total = in.readLong();
+        lengths = Quantiles.read(in);
     }
 }
