@@ -189,23 +189,28 @@ public final class ExampleStatistics {
             d.addFeatures(f.build(numExamples, weightedNumExamples));
         }
         if (featureLists != null) {
-            // the struct is in every record (never null), a list of one
-            Presence struct = new Presence(0);
-            struct.add(1, numExamples);
-            d.addFeatures(
-                    FeatureNameStatistics.newBuilder()
-                            .setPath(Path.newBuilder().addStep(SEQUENCE))
-                            .setType(FeatureNameStatistics.Type.STRUCT)
-                            .setStructStats(
-                                    StructStatistics.newBuilder()
-                                            .setCommonStats(
-                                                    struct.common(
-                                                            0,
-                                                            options.numValuesHistogramBuckets()))));
+            d.addFeatures(sequenceStruct(numExamples, options));
             for (FeatureAccumulator f : featureLists) {
                 d.addFeatures(f.build(numExamples, Double.NaN));
             }
         }
         return d.build();
+    }
+
+    /**
+     * The statistics of the {@value #SEQUENCE} struct among {@code numExamples} SequenceExamples:
+     * in every record (never null), a list of one.
+     */
+    public static FeatureNameStatistics sequenceStruct(long numExamples, StatsOptions options) {
+        Presence struct = new Presence(0);
+        struct.add(1, numExamples);
+        return FeatureNameStatistics.newBuilder()
+                .setPath(Path.newBuilder().addStep(SEQUENCE))
+                .setType(FeatureNameStatistics.Type.STRUCT)
+                .setStructStats(
+                        StructStatistics.newBuilder()
+                                .setCommonStats(
+                                        struct.common(0, options.numValuesHistogramBuckets())))
+                .build();
     }
 }

@@ -1,6 +1,7 @@
 package io.tfstream.stats;
 
 import com.google.protobuf.ByteString;
+import io.tfstream.parse.FeatureValues;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -52,12 +53,12 @@ public final class FeatureAccumulator {
     private static final byte[] NON_UTF8_KEY = NON_UTF8.getBytes(StandardCharsets.UTF_8);
     private static final byte[] LARGE_KEY = LARGE_BYTES.getBytes(StandardCharsets.UTF_8);
 
-    /** Kinds of values, as {@code Feature.kind}. */
-    public static final int NONE = 0;
+    /** Kinds of values, as the parser's {@link FeatureValues} numbers them. */
+    public static final int NONE = FeatureValues.KIND_NONE;
 
-    public static final int INT = 1;
-    public static final int FLOAT = 2;
-    public static final int BYTES = 3;
+    public static final int INT = FeatureValues.KIND_INT64;
+    public static final int FLOAT = FeatureValues.KIND_FLOAT;
+    public static final int BYTES = FeatureValues.KIND_BYTES;
 
     private final String name;
     private final boolean inSequence;
@@ -182,6 +183,22 @@ public final class FeatureAccumulator {
         top.add(n);
         weightedNonMissing += w;
         weightedTotal += n * w;
+        return accepted;
+    }
+
+    /**
+     * {@code rows} unweighted records hold the feature with values of {@code kind}, {@code n} each
+     * (the job's fixed-length columns); returns whether their values are to be added.
+     */
+    public boolean presentRows(int kind, long n, long rows) {
+        if (kind == NONE || rows <= 0) {
+            return false;
+        }
+        weight = 1;
+        boolean accepted = kind(kind);
+        top.add(n, rows);
+        weightedNonMissing += rows;
+        weightedTotal += n * rows;
         return accepted;
     }
 

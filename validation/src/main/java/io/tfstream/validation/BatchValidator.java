@@ -4,6 +4,7 @@ import io.tfstream.parse.FeatureValues;
 import io.tfstream.parse.RawColumns;
 import io.tfstream.parse.SerializedRecords;
 import io.tfstream.spec.DType;
+import io.tfstream.stats.FeatureAccumulator;
 import io.tfstream.tensor.BytesBuffer;
 import io.tfstream.tensor.Float32Buffer;
 import io.tfstream.tensor.Int64Buffer;
@@ -227,6 +228,8 @@ public final class BatchValidator {
         long minN = Long.MAX_VALUE;
         long maxN = Long.MIN_VALUE;
         long tot = 0;
+        FeatureAccumulator tfdv = st == null ? null : st.tfdv;
+        int dkind = kind(c.dtype(col));
         // Presence and value counts.
         if (fixed) {
             boolean countBad = flagPresent || stride < lo || stride > hi;
@@ -246,6 +249,9 @@ public final class BatchValidator {
                 minN = stride;
                 maxN = stride;
                 tot = present * stride;
+                if (tfdv != null) {
+                    tfdv.presentRows(dkind, stride, present);
+                }
             }
         } else {
             for (int row = from; row < to; row++) {
@@ -257,6 +263,9 @@ public final class BatchValidator {
                 }
                 long n = ends[row + 1] - ends[row];
                 present++;
+                if (tfdv != null) {
+                    tfdv.present(dkind, n, 1);
+                }
                 minN = Math.min(minN, n);
                 maxN = Math.max(maxN, n);
                 tot += n;
@@ -374,6 +383,11 @@ public final class BatchValidator {
         num.any = true;
         num.min = Math.min(num.min, (double) min);
         num.max = Math.max(num.max, (double) max);
+        if (st != null && st.tfdv != null && st.tfdv.kind() == FeatureValues.KIND_INT64) {
+            for (int k = from; k < to; k++) {
+                st.tfdv.number(v[k]);
+            }
+        }
         if (st != null && (st.histogram != null || st.values != null)) {
             for (int k = from; k < to; k++) {
                 if (st.histogram != null) {
@@ -419,6 +433,11 @@ public final class BatchValidator {
             num.min = Math.min(num.min, min);
             num.max = Math.max(num.max, max);
         }
+        if (st != null && st.tfdv != null && st.tfdv.kind() == FeatureValues.KIND_FLOAT) {
+            for (int k = from; k < to; k++) {
+                st.tfdv.number(v[k]);
+            }
+        }
         if (st != null && st.histogram != null) {
             for (int k = from; k < to; k++) {
                 st.histogram.add(v[k]);
@@ -460,9 +479,16 @@ public final class BatchValidator {
         boolean bad = false;
         ByteKeyTable domain = r.stringDomain;
         boolean check = r.domainKind == FeatureRule.DomainKind.STRING;
+        FeatureAccumulator tfdv =
+                st != null && st.tfdv != null && st.tfdv.kind() == FeatureValues.KIND_BYTES
+                        ? st.tfdv
+                        : null;
         for (int k = from; k < to; k++) {
             int off = offs[k];
             int len = offs[k + 1] - off;
+            if (tfdv != null) {
+                tfdv.string(data, off, len);
+            }
             if (st != null && st.values != null) {
                 st.values.add(data, off, len, 1);
             }

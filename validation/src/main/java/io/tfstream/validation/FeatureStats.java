@@ -1,6 +1,7 @@
 package io.tfstream.validation;
 
 import io.tfstream.parse.FeatureValues;
+import io.tfstream.stats.FeatureAccumulator;
 import io.tfstream.tensor.BytesBuffer;
 import io.tfstream.tensor.Float32Buffer;
 import io.tfstream.tensor.Int64Buffer;
@@ -10,7 +11,9 @@ import io.tfstream.tensor.Int64Buffer;
  * CommonStatistics}, numeric min/max, the rank histogram of string values), kept mergeable: counts
  * of present examples and of values, per-kind counts, numeric extremes, a bounded exact value→count
  * table (categorical features), in/out-of-domain counts with the out-of-domain values, and a {@link
- * ValueHistogram} for features with a Jensen-Shannon drift comparator.
+ * ValueHistogram} for features with a Jensen-Shannon drift comparator; with window statistics
+ * ({@link ValidationOptions#statistics()}), TFDV's statistics of the feature ({@link
+ * FeatureAccumulator}).
  */
 final class FeatureStats {
     long present;
@@ -32,6 +35,9 @@ final class FeatureStats {
     /** For a Jensen-Shannon comparator on numeric data, or null. */
     final ValueHistogram histogram;
 
+    /** TFDV's statistics of the feature, or null (no window statistics, or not a feature). */
+    final FeatureAccumulator tfdv;
+
     FeatureStats(FeatureRule r, ValidationOptions o) {
         boolean needValues =
                 r.categorical
@@ -41,11 +47,26 @@ final class FeatureStats {
         values = needValues ? new ByteKeyTable(o.maxDistinctValues()) : null;
         offDomain = r.stringDomain != null ? new ByteKeyTable(o.maxDistinctValues()) : null;
         histogram = !Double.isNaN(r.jsdThreshold) && !r.categorical ? new ValueHistogram() : null;
+        tfdv =
+                o.statistics() != null
+                                && !r.skipped
+                                && r.type != org.tensorflow.metadata.v0.FeatureType.STRUCT
+                        ? new FeatureAccumulator(
+                                r.name(),
+                                r.nestLevel == 2,
+                                o.statistics(),
+                                false,
+                                false,
+                                r.categorical)
+                        : null;
     }
 
     /** Adds what one record holds for the feature (it is present). */
     void add(FeatureRule r, RecordFeatures f, byte[] scratch) {
         int rule = r.index;
+        if (tfdv != null) {
+            tfdv(r, f);
+        }
         present++;
         long n = f.count(rule);
         minValues = Math.min(minValues, n);
@@ -85,6 +106,45 @@ final class FeatureStats {
                 (f.int64To(rule) - f.int64From(rule))
                         + (f.floatTo(rule) - f.floatFrom(rule))
                         + (f.bytesTo(rule) - f.bytesFrom(rule));
+    }
+
+    /** TFDV's statistics of the record's feature: presence, steps of a list, its values. */
+    private void tfdv(FeatureRule r, RecordFeatures f) {
+        int rule = r.index;
+        if (r.nestLevel == 1) {
+            tfdv.present(f.kind(rule), f.count(rule), 1);
+        } else {
+            long all = 0;
+            for (int s = f.stepFrom(rule); s < f.stepTo(rule); s++) {
+                if (f.stepKind(s) != FeatureValues.KIND_NONE) {
+                    all += f.stepCount(s);
+                    tfdv.step(f.stepKind(s), f.stepCount(s));
+                }
+            }
+            tfdv.list(f.count(rule), all);
+        }
+        // values of the accumulator's kind only (another kind's are in another buffer)
+        FeatureValues v = f.values();
+        switch (tfdv.kind()) {
+            case FeatureValues.KIND_INT64 -> {
+                for (int k = f.int64From(rule); k < f.int64To(rule); k++) {
+                    tfdv.number(v.int64s().get(k));
+                }
+            }
+            case FeatureValues.KIND_FLOAT -> {
+                for (int k = f.floatFrom(rule); k < f.floatTo(rule); k++) {
+                    tfdv.number(v.floats().get(k));
+                }
+            }
+            case FeatureValues.KIND_BYTES -> {
+                BytesBuffer bytes = v.bytes();
+                int[] offs = bytes.offsets();
+                for (int k = f.bytesFrom(rule); k < f.bytesTo(rule); k++) {
+                    tfdv.string(bytes.data(), offs[k], offs[k + 1] - offs[k]);
+                }
+            }
+            default -> {}
+        }
     }
 
     private void numeric(double x) {
@@ -132,6 +192,9 @@ final class FeatureStats {
         }
         if (histogram != null) {
             histogram.merge(o.histogram);
+        }
+        if (tfdv != null) {
+            tfdv.merge(o.tfdv);
         }
     }
 }

@@ -29,6 +29,14 @@ public final class RecordFeatures {
     final int[] fromB;
     final int[] toB;
 
+    /** Per feature list: its steps' kinds and value counts, at {@code [stepFrom, stepTo)}. */
+    final int[] stepFrom;
+
+    final int[] stepTo;
+    int[] stepKinds = new int[16];
+    int[] stepCounts = new int[16];
+    int steps;
+
     RecordFeatures(int rules, FeatureValues values) {
         this.values = values;
         seenGen = new int[rules];
@@ -46,6 +54,8 @@ public final class RecordFeatures {
         toF = new int[rules];
         fromB = new int[rules];
         toB = new int[rules];
+        stepFrom = new int[rules];
+        stepTo = new int[rules];
     }
 
     void next() {
@@ -56,6 +66,17 @@ public final class RecordFeatures {
             generation = 1;
         }
         values.clear();
+        steps = 0;
+    }
+
+    /** Appends a step of the feature list being decoded. */
+    void step(int kind, int count) {
+        if (steps == stepKinds.length) {
+            stepKinds = Arrays.copyOf(stepKinds, steps * 2);
+            stepCounts = Arrays.copyOf(stepCounts, steps * 2);
+        }
+        stepKinds[steps] = kind;
+        stepCounts[steps++] = count;
     }
 
     void seen(int rule, int start, int end) {
@@ -113,5 +134,23 @@ public final class RecordFeatures {
 
     public int bytesTo(int rule) {
         return toB[rule];
+    }
+
+    /** The first step of feature list {@code rule} in {@link #stepKind}/{@link #stepCount}. */
+    public int stepFrom(int rule) {
+        return stepFrom[rule];
+    }
+
+    public int stepTo(int rule) {
+        return stepTo[rule];
+    }
+
+    /** {@code FeatureValues.KIND_*} of step {@code s} ({@code KIND_NONE}: no kind set). */
+    public int stepKind(int s) {
+        return stepKinds[s];
+    }
+
+    public int stepCount(int s) {
+        return stepCounts[s];
     }
 }

@@ -168,8 +168,10 @@ public final class RecordValidator implements FeatureEntryWalker.Visitor {
         int kind = FeatureValues.KIND_NONE;
         int min = length == 0 ? 0 : Integer.MAX_VALUE;
         int max = 0;
+        f.stepFrom[i] = f.steps;
         for (int k = 0; k < length; k++) {
             int fk = v.listKind(k);
+            f.step(fk, v.listCount(k));
             if (kind == FeatureValues.KIND_NONE) {
                 kind = fk;
             }
@@ -179,6 +181,7 @@ public final class RecordValidator implements FeatureEntryWalker.Visitor {
             min = Math.min(min, v.listCount(k));
             max = Math.max(max, v.listCount(k));
         }
+        f.stepTo[i] = f.steps;
         f.kind[i] = kind;
         f.count[i] = length;
         f.innerMin[i] = min;

@@ -1,6 +1,7 @@
 package io.tfstream.validation;
 
 import io.tfstream.parse.ParseLimits;
+import io.tfstream.stats.StatsOptions;
 
 /**
  * Settings of a {@link ValidationSchema}, each bounding memory or choosing between TFDV's behaviour
@@ -20,6 +21,8 @@ import io.tfstream.parse.ParseLimits;
  * @param minDriftExamples fewest examples with the feature, on each side, before a drift comparator
  *     is computed
  * @param parseLimits limits on the untrusted records
+ * @param statistics TFDV's feature statistics of each window kept too, sized by these options
+ *     (null: none)
  */
 public record ValidationOptions(
         String environment,
@@ -29,7 +32,8 @@ public record ValidationOptions(
         int maxDistinctValues,
         int maxUnknownFeatures,
         long minDriftExamples,
-        ParseLimits parseLimits) {
+        ParseLimits parseLimits,
+        StatsOptions statistics) {
 
     public static final int DEFAULT_MAX_SAMPLES_PER_ANOMALY = 10;
     public static final int DEFAULT_MAX_EXAMPLE_REFS = 5;
@@ -60,7 +64,8 @@ public record ValidationOptions(
                 DEFAULT_MAX_DISTINCT_VALUES,
                 DEFAULT_MAX_UNKNOWN_FEATURES,
                 DEFAULT_MIN_DRIFT_EXAMPLES,
-                ParseLimits.defaults());
+                ParseLimits.defaults(),
+                null);
     }
 
     public ValidationOptions withEnvironment(String env) {
@@ -72,7 +77,8 @@ public record ValidationOptions(
                 maxDistinctValues,
                 maxUnknownFeatures,
                 minDriftExamples,
-                parseLimits);
+                parseLimits,
+                statistics);
     }
 
     public ValidationOptions withTfdvRecordPresence(boolean v) {
@@ -84,7 +90,8 @@ public record ValidationOptions(
                 maxDistinctValues,
                 maxUnknownFeatures,
                 minDriftExamples,
-                parseLimits);
+                parseLimits,
+                statistics);
     }
 
     public ValidationOptions withMinDriftExamples(long v) {
@@ -96,7 +103,8 @@ public record ValidationOptions(
                 maxDistinctValues,
                 maxUnknownFeatures,
                 v,
-                parseLimits);
+                parseLimits,
+                statistics);
     }
 
     public ValidationOptions withMaxDistinctValues(int v) {
@@ -108,7 +116,36 @@ public record ValidationOptions(
                 v,
                 maxUnknownFeatures,
                 minDriftExamples,
-                parseLimits);
+                parseLimits,
+                statistics);
+    }
+
+    /** These options with window statistics sized by {@code stats} (null: none). */
+    public ValidationOptions withStatistics(StatsOptions stats) {
+        return new ValidationOptions(
+                environment,
+                tfdvRecordPresence,
+                maxSamplesPerAnomaly,
+                maxExampleRefs,
+                maxDistinctValues,
+                maxUnknownFeatures,
+                minDriftExamples,
+                parseLimits,
+                stats);
+    }
+
+    /** These options with limits {@code limits} on the records. */
+    public ValidationOptions withParseLimits(ParseLimits limits) {
+        return new ValidationOptions(
+                environment,
+                tfdvRecordPresence,
+                maxSamplesPerAnomaly,
+                maxExampleRefs,
+                maxDistinctValues,
+                maxUnknownFeatures,
+                minDriftExamples,
+                limits,
+                statistics);
     }
 
     private static void positive(String name, int v) {

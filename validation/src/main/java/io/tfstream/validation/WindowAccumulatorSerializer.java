@@ -15,10 +15,12 @@ import java.io.UncheckedIOException;
  */
 public final class WindowAccumulatorSerializer {
     /**
-     * Version 2: the layout written by {@link #serialize}; version 1 (read) lacked the numeric
-     * histograms' exact finite minimum and maximum, which are then taken from the occupied buckets.
+     * Version 3: the layout written by {@link #serialize}, each feature's TFDV statistics after its
+     * window statistics (length-prefixed, so that a job without window statistics skips them);
+     * version 2 (read) had none, version 1 (read) also lacked the numeric histograms' exact finite
+     * minimum and maximum, which are then taken from the occupied buckets.
      */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     private final ValidationSchema schema;
 
@@ -40,6 +42,7 @@ public final class WindowAccumulatorSerializer {
             out.writeInt(a.stats.length);
             for (FeatureStats s : a.stats) {
                 writeStats(out, s);
+                writeTfdv(out, s);
             }
             out.writeInt(a.rollUps.length);
             for (RollUp[] row : a.rollUps) {
@@ -67,7 +70,7 @@ public final class WindowAccumulatorSerializer {
      * @throws IOException for an unknown version, another schema, or damaged bytes
      */
     public WindowAccumulator deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION && version != 1) {
+        if (version < 1 || version > VERSION) {
             throw new IOException(
                     "unknown WindowAccumulator serializer version "
                             + version
@@ -90,6 +93,9 @@ public final class WindowAccumulatorSerializer {
         expect(in.readInt(), a.stats.length, "features");
         for (FeatureStats s : a.stats) {
             readStats(in, s, version);
+            if (version >= 3) {
+                readTfdv(in, s);
+            }
         }
         expect(in.readInt(), a.rollUps.length, "paths");
         for (int p = 0; p < a.rollUps.length; p++) {
@@ -166,6 +172,32 @@ public final class WindowAccumulatorSerializer {
                     out.writeLong(h.counts[b]);
                 }
             }
+        }
+    }
+
+    private static void writeTfdv(DataOutputStream out, FeatureStats s) throws IOException {
+        if (s.tfdv == null) {
+            out.writeInt(-1);
+            return;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        s.tfdv.write(new DataOutputStream(bytes));
+        out.writeInt(bytes.size());
+        bytes.writeTo(out);
+    }
+
+    /** A feature's TFDV statistics: read when kept, skipped when the job keeps none. */
+    private static void readTfdv(DataInputStream in, FeatureStats s) throws IOException {
+        int len = in.readInt();
+        if (len < 0) {
+            return;
+        }
+        if (len > in.available()) {
+            throw new IOException("feature statistics of " + len + " bytes in a shorter state");
+        }
+        byte[] blob = in.readNBytes(len);
+        if (s.tfdv != null) {
+            s.tfdv.read(new DataInputStream(new ByteArrayInputStream(blob)));
         }
     }
 

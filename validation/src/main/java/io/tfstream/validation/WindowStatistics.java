@@ -1,0 +1,71 @@
+package io.tfstream.validation;
+
+import io.tfstream.stats.ExampleStatistics;
+import io.tfstream.stats.StatsOptions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
+import org.tensorflow.metadata.v0.FeatureNameStatistics;
+
+/**
+ * TFDV's statistics of a window, from the {@link WindowAccumulator}s of its feature-path splits:
+ * each split gives the features it keeps ({@link #part}), and the parts of all splits together are
+ * the window's {@code DatasetFeatureStatistics} ({@link #assemble}): features ordered as {@code
+ * tfstream stats} orders them, a sequence schema's feature lists under the {@code ##SEQUENCE##}
+ * struct after the context features. The records counted are those that could be read.
+ */
+public final class WindowStatistics {
+    private WindowStatistics() {}
+
+    /** Whether {@code a} keeps TFDV's statistics (its schema's options ask for them). */
+    public static boolean kept(WindowAccumulator a) {
+        return a.schema.options().statistics() != null;
+    }
+
+    /**
+     * The statistics of the features split {@code split} of {@code splits} keeps, as a dataset
+     * named {@code name} holding only them (and the window's example count).
+     */
+    public static DatasetFeatureStatistics part(
+            WindowAccumulator a, int split, int splits, String name) {
+        long examples = a.numExamples() - a.unreadable();
+        DatasetFeatureStatistics.Builder d =
+                DatasetFeatureStatistics.newBuilder().setName(name).setNumExamples(examples);
+        for (FeatureRule r : a.schema.rules()) {
+            FeatureStats s = a.stats[r.index];
+            if (s.tfdv != null && WindowSplits.splitOf(r.path, splits) == split) {
+                d.addFeatures(s.tfdv.build(examples, Double.NaN));
+            }
+        }
+        return d.build();
+    }
+
+    /**
+     * The window's statistics from the parts of its splits (each holding the window's example
+     * count), as a dataset named {@code name}.
+     */
+    public static DatasetFeatureStatistics assemble(
+            List<DatasetFeatureStatistics> parts, String name, StatsOptions options) {
+        long examples = 0;
+        List<FeatureNameStatistics> features = new ArrayList<>();
+        for (DatasetFeatureStatistics p : parts) {
+            examples = Math.max(examples, p.getNumExamples());
+            features.addAll(p.getFeaturesList());
+        }
+        features.sort(
+                Comparator.comparing((FeatureNameStatistics f) -> f.getPath().getStepCount())
+                        .thenComparing(f -> String.join(".", f.getPath().getStepList())));
+        DatasetFeatureStatistics.Builder d =
+                DatasetFeatureStatistics.newBuilder().setName(name).setNumExamples(examples);
+        boolean struct = false;
+        for (FeatureNameStatistics f : features) {
+            if (f.getPath().getStepCount() > 1 && !struct) {
+                d.addFeatures(ExampleStatistics.sequenceStruct(examples, options));
+                struct = true;
+            }
+            d.addFeatures(f);
+        }
+        return d.build();
+    }
+}

@@ -1,0 +1,230 @@
+package io.tfstream.validation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.tfstream.parse.ExampleBatchParser;
+import io.tfstream.parse.ParsedBatch;
+import io.tfstream.parse.RecordBatch;
+import io.tfstream.spec.schema.FeatureSpecFromSchema;
+import io.tfstream.stats.ExampleStatistics;
+import io.tfstream.stats.StatsOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.tensorflow.example.BytesList;
+import org.tensorflow.example.Example;
+import org.tensorflow.example.Feature;
+import org.tensorflow.example.FeatureList;
+import org.tensorflow.example.FeatureLists;
+import org.tensorflow.example.Features;
+import org.tensorflow.example.FloatList;
+import org.tensorflow.example.Int64List;
+import org.tensorflow.example.SequenceExample;
+import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
+
+/**
+ * A window's TFDV statistics — kept by the validation's window state from the parser's columns or
+ * from the records, split by feature path and assembled — equal {@code tfstream stats} over the
+ * same records, for Examples and SequenceExamples.
+ */
+class WindowStatisticsTest {
+    private static final StatsOptions STATS = StatsOptions.DEFAULTS.withSketchTopValues(true);
+
+    private static final String SCHEMA =
+            "feature { name: \"age\" type: INT }\n"
+                    + "feature { name: \"emb\" type: FLOAT shape { dim { size: 2 } }"
+                    + " presence { min_fraction: 1 } }\n"
+                    + "feature { name: \"price\" type: FLOAT }\n"
+                    + "feature { name: \"color\" type: BYTES"
+                    + " string_domain { value: \"red\" value: \"green\" } }\n"
+                    + "feature { name: \"cat\" type: INT int_domain { min: 0 max: 9"
+                    + " is_categorical: true } }\n"
+                    + "feature { name: \"tags\" type: BYTES }\n";
+
+    private static Feature ints(long... v) {
+        Int64List.Builder b = Int64List.newBuilder();
+        for (long x : v) {
+            b.addValue(x);
+        }
+        return Feature.newBuilder().setInt64List(b).build();
+    }
+
+    private static Feature floats(float... v) {
+        FloatList.Builder b = FloatList.newBuilder();
+        for (float x : v) {
+            b.addValue(x);
+        }
+        return Feature.newBuilder().setFloatList(b).build();
+    }
+
+    private static Feature bytes(ByteString... v) {
+        return Feature.newBuilder()
+                .setBytesList(BytesList.newBuilder().addAllValue(List.of(v)))
+                .build();
+    }
+
+    private static Example example(Random r) {
+        Features.Builder f = Features.newBuilder();
+        if (r.nextInt(5) > 0) {
+            long[] v = new long[r.nextInt(4)];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = r.nextInt(200) - 50;
+            }
+            f.putFeature("age", ints(v));
+        }
+        f.putFeature("emb", floats(r.nextFloat(), r.nextInt(20) == 0 ? Float.NaN : r.nextFloat()));
+        if (r.nextInt(4) > 0) {
+            int c = r.nextInt(30);
+            f.putFeature(
+                    "price",
+                    floats(c == 0 ? Float.POSITIVE_INFINITY : c == 1 ? Float.NaN : c * 1.5f));
+        }
+        if (r.nextInt(3) > 0) {
+            int c = r.nextInt(12);
+            f.putFeature(
+                    "color",
+                    bytes(
+                            c == 0
+                                    ? ByteString.copyFrom(new byte[] {(byte) 0xff})
+                                    : ByteString.copyFromUtf8(
+                                            c < 6 ? "red" : c < 10 ? "green" : "blue")));
+        }
+        if (r.nextInt(3) > 0) {
+            f.putFeature("cat", ints(r.nextInt(10)));
+        }
+        if (r.nextInt(2) > 0) {
+            ByteString[] tags = new ByteString[r.nextInt(3)];
+            for (int i = 0; i < tags.length; i++) {
+                tags[i] = ByteString.copyFromUtf8("t" + r.nextInt(500));
+            }
+            f.putFeature("tags", bytes(tags));
+        }
+        return Example.newBuilder().setFeatures(f).build();
+    }
+
+    /** Split {@code splits} ways, one part per split, assembled. */
+    private static DatasetFeatureStatistics assembled(WindowAccumulator whole, int splits) {
+        WindowAccumulatorSerializer ser = new WindowAccumulatorSerializer(whole.schema());
+        List<DatasetFeatureStatistics> parts = new ArrayList<>();
+        for (int s = 0; s < splits; s++) {
+            try {
+                WindowAccumulator copy =
+                        ser.deserialize(WindowAccumulatorSerializer.VERSION, ser.serialize(whole));
+                parts.add(
+                        WindowStatistics.part(
+                                WindowSplits.restrict(copy, s, splits), s, splits, ""));
+            } catch (java.io.IOException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return WindowStatistics.assemble(parts, "", STATS);
+    }
+
+    @Test
+    void examplesFromColumnsAndRecordsEqualTheCommand() {
+        ValidationSchema schema =
+                Fixtures.compiled(SCHEMA, ValidationOptions.defaults().withStatistics(STATS));
+        Random r = new Random(9);
+        List<byte[]> records = new ArrayList<>();
+        ExampleStatistics command = new ExampleStatistics(STATS);
+        for (int i = 0; i < 3000; i++) {
+            Example e = example(r);
+            command.add(e);
+            records.add(e.toByteArray());
+        }
+        // the record path
+        RecordValidator validator = new RecordValidator(schema);
+        RecordResult result = new RecordResult();
+        WindowAccumulator fromRecords = new WindowAccumulator(schema);
+        for (byte[] b : records) {
+            validator.validateExample(b, 0, b.length, result);
+            fromRecords.add(validator, result, null);
+        }
+        // the parser's columns, batches of 256 in one window
+        ExampleBatchParser parser =
+                ExampleBatchParser.create(
+                        FeatureSpecFromSchema.derive(schema.schema()).exampleSpecs());
+        parser.trackRows();
+        BatchValidator batch = new BatchValidator(schema, false);
+        WindowAccumulator fromColumns = new WindowAccumulator(schema);
+        for (int from = 0; from < records.size(); from += 256) {
+            RecordBatch rb = new RecordBatch(256, 1 << 16);
+            for (byte[] b : records.subList(from, Math.min(records.size(), from + 256))) {
+                rb.add(b, 0, b.length);
+            }
+            ParsedBatch parsed = parser.parseLenient(rb, e -> {});
+            batch.validate(
+                    parser.rawColumns(),
+                    rb,
+                    parsed::recordIndex,
+                    parsed.rows(),
+                    new BatchValidator.Rows() {
+                        @Override
+                        public WindowAccumulator window(int row) {
+                            return fromColumns;
+                        }
+
+                        @Override
+                        public void ref(int row, RecordRef ref) {}
+
+                        @Override
+                        public void anomalous(int row, RecordResult res) {}
+                    });
+        }
+        assertTrue(batch.rowsFromColumns() > 2000, "from columns " + batch.rowsFromColumns());
+        DatasetFeatureStatistics want = command.build("");
+        assertEquals(6, want.getFeaturesCount());
+        assertEquals(want, assembled(fromRecords, 1));
+        assertEquals(want, assembled(fromRecords, 3));
+        assertEquals(want, assembled(fromColumns, 4));
+    }
+
+    @Test
+    void sequenceExamplesEqualTheCommand() {
+        String schemaText =
+                "feature { name: \"user\" type: INT }\n"
+                        + "feature { name: \"##SEQUENCE##\" type: STRUCT struct_domain {\n"
+                        + "  feature { name: \"clicks\" type: INT }\n"
+                        + "  feature { name: \"words\" type: BYTES }\n"
+                        + "} }\n";
+        ValidationSchema schema =
+                Fixtures.compiled(schemaText, ValidationOptions.defaults().withStatistics(STATS));
+        Random r = new Random(4);
+        ExampleStatistics command = new ExampleStatistics(STATS);
+        RecordValidator validator = new RecordValidator(schema);
+        RecordResult result = new RecordResult();
+        WindowAccumulator window = new WindowAccumulator(schema);
+        for (int i = 0; i < 800; i++) {
+            FeatureLists.Builder lists = FeatureLists.newBuilder();
+            FeatureList.Builder clicks = FeatureList.newBuilder();
+            for (int k = r.nextInt(4); k > 0; k--) {
+                clicks.addFeature(
+                        r.nextInt(6) == 0 ? Feature.getDefaultInstance() : ints(r.nextInt(9), k));
+            }
+            lists.putFeatureList("clicks", clicks.build());
+            if (r.nextBoolean()) {
+                FeatureList.Builder words = FeatureList.newBuilder();
+                for (int k = r.nextInt(3); k > 0; k--) {
+                    words.addFeature(bytes(ByteString.copyFromUtf8("w" + r.nextInt(7))));
+                }
+                lists.putFeatureList("words", words.build());
+            }
+            SequenceExample s =
+                    SequenceExample.newBuilder()
+                            .setContext(Features.newBuilder().putFeature("user", ints(i % 17)))
+                            .setFeatureLists(lists)
+                            .build();
+            command.add(s);
+            byte[] b = s.toByteArray();
+            validator.validateSequenceExample(b, 0, b.length, result);
+            window.add(validator, result, null);
+        }
+        DatasetFeatureStatistics want = command.build("");
+        assertEquals(4, want.getFeaturesCount());
+        assertEquals(want, assembled(window, 1));
+        assertEquals(want, assembled(window, 2));
+    }
+}
