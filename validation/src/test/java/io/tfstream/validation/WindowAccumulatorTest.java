@@ -96,24 +96,56 @@ class WindowAccumulatorTest {
         assertArrayEquals(serializer.serialize(expected), serializer.serialize(restored));
     }
 
-    /** The version-2 layout, pinned by its stored bytes (same window as above). */
+    /** Version-2 state (pinned by its stored bytes, same window as above) reads as it was. */
     @Test
-    void storedVersionTwoStateIsTheLayoutWrittenToday() throws IOException {
+    void storedVersionTwoStateIsRead() throws IOException {
         byte[] v2;
         try (var in = getClass().getResourceAsStream("/snapshots/window-accumulator-v2.bin")) {
             v2 = in.readAllBytes();
         }
         WindowAccumulator a = Windows.window(schema, RandomExamples.examples(7, 40));
-        assertArrayEquals(v2, serializer.serialize(a));
-        assertArrayEquals(v2, serializer.serialize(serializer.deserialize(2, v2)));
+        assertArrayEquals(
+                serializer.serialize(a), serializer.serialize(serializer.deserialize(2, v2)));
+    }
+
+    /**
+     * The version-3 layout, with TFDV's statistics kept, pinned by its stored bytes; a job without
+     * statistics reads it too, skipping them.
+     */
+    @Test
+    void storedVersionThreeStateIsTheLayoutWrittenToday() throws IOException {
+        ValidationSchema withStats =
+                Fixtures.compiled(
+                        RandomExamples.SCHEMA,
+                        ValidationOptions.defaults()
+                                .withStatistics(
+                                        io.tfstream.stats.StatsOptions.DEFAULTS.withSketchTopValues(
+                                                true)));
+        WindowAccumulatorSerializer statsSerializer = new WindowAccumulatorSerializer(withStats);
+        WindowAccumulator a = Windows.window(withStats, RandomExamples.examples(7, 40));
+        byte[] written = statsSerializer.serialize(a);
+        String write = System.getProperty("tfstream.snapshots.write");
+        if (write != null) {
+            java.nio.file.Files.write(
+                    java.nio.file.Path.of(write, "window-accumulator-v3.bin"), written);
+        }
+        byte[] v3;
+        try (var in = getClass().getResourceAsStream("/snapshots/window-accumulator-v3.bin")) {
+            v3 = in.readAllBytes();
+        }
+        assertArrayEquals(v3, written);
+        assertArrayEquals(v3, statsSerializer.serialize(statsSerializer.deserialize(3, v3)));
+        WindowAccumulator plain = Windows.window(schema, RandomExamples.examples(7, 40));
+        assertArrayEquals(
+                serializer.serialize(plain), serializer.serialize(serializer.deserialize(3, v3)));
     }
 
     @Test
     void unknownVersionIsRejected() {
         byte[] bytes = serializer.serialize(new WindowAccumulator(schema));
-        IOException e = assertThrows(IOException.class, () -> serializer.deserialize(3, bytes));
+        IOException e = assertThrows(IOException.class, () -> serializer.deserialize(4, bytes));
         assertEquals(
-                "unknown WindowAccumulator serializer version 3; this build reads versions 1 to 2",
+                "unknown WindowAccumulator serializer version 4; this build reads versions 1 to 3",
                 e.getMessage());
     }
 
