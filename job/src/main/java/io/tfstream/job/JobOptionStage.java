@@ -12,6 +12,7 @@ import io.tfstream.api.options.PayloadOptions;
 import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.api.options.ShardOptions;
 import io.tfstream.api.options.SourceFormatOptions;
+import io.tfstream.api.options.StatisticsOptions;
 import io.tfstream.api.options.ValidationOptions;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -45,6 +46,8 @@ final class JobOptionStage {
     static final JobOptionStage SHARDS = new JobOptionStage("shards.", ShardOptions.OPTIONS);
     static final JobOptionStage VALIDATION =
             new JobOptionStage("validation.", ValidationOptions.OPTIONS);
+    static final JobOptionStage STATISTICS =
+            new JobOptionStage("statistics.", StatisticsOptions.OPTIONS);
 
     private final String prefix;
     private final OptionList list;

@@ -24,6 +24,7 @@ import io.tfstream.api.options.PayloadOptions;
 import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.api.options.ShardOptions;
 import io.tfstream.api.options.SourceFormatOptions;
+import io.tfstream.api.options.StatisticsOptions;
 import io.tfstream.api.options.ValidationOptions;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.shards.ShardLayout;
@@ -404,6 +405,17 @@ public final class JobOptions {
     public static final ConfigOption<List<String>> VALIDATION_SEVERITY_OVERRIDES =
             JobOptionStage.VALIDATION.option(ValidationOptions.SEVERITY_OVERRIDES);
 
+    // --- statistics
+
+    public static final ConfigOption<Boolean> STATISTICS_ENABLED =
+            JobOptionStage.STATISTICS.option(StatisticsOptions.ENABLED);
+
+    public static final ConfigOption<String> STATISTICS_TOPIC =
+            JobOptionStage.STATISTICS.option(StatisticsOptions.TOPIC);
+
+    public static final ConfigOption<Double> STATISTICS_EPSILON =
+            JobOptionStage.STATISTICS.option(StatisticsOptions.EPSILON);
+
     // --- S3
 
     public static final ConfigOption<String> S3_ENDPOINT =
@@ -541,6 +553,7 @@ public final class JobOptions {
                     JobOptionStage.PAYLOADS,
                     JobOptionStage.SHARDS,
                     JobOptionStage.VALIDATION,
+                    JobOptionStage.STATISTICS,
                     new JobOptionStage("", S3));
 
     /** Every option, in the order help and docs list them. */

@@ -57,7 +57,8 @@ public final class KafkaAcls {
                 List.of(
                         JobOptions.OUTPUT_RECORDS_TOPIC,
                         JobOptions.OUTPUT_BATCHES_TOPIC,
-                        JobOptions.VALIDATION_ANOMALIES_TOPIC)) {
+                        JobOptions.VALIDATION_ANOMALIES_TOPIC,
+                        JobOptions.STATISTICS_TOPIC)) {
             if (config.contains(o)) {
                 topics.add(config.get(o));
             }

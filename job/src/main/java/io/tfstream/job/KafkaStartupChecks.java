@@ -107,6 +107,14 @@ public final class KafkaStartupChecks {
                             AclOperation.WRITE);
                 }
             }
+            if (config.get(JobOptions.STATISTICS_ENABLED)) {
+                requireTopics(
+                        admin,
+                        outputs,
+                        List.of(config.get(JobOptions.STATISTICS_TOPIC)),
+                        "statistics.topic",
+                        AclOperation.WRITE);
+            }
             requireTransactionalIds(admin, outputs, config.get(JobOptions.JOB_NAME) + "-");
             checkTransactionTimeout(
                     admin, outputs, config.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT));

@@ -41,8 +41,11 @@ public enum PipelineOperator {
     /** Watermarks of validation's window deltas, with event time from a feature. */
     VALIDATION_PARTIALS_TIME(TfstreamValidationBuilder.DEFAULT_PARTIALS_TIME_UID),
     VALIDATION_WINDOWS(TfstreamValidationBuilder.DEFAULT_UID),
+    /** Each window's statistics from the parts of every feature-path split. */
+    VALIDATION_STATISTICS(TfstreamValidationBuilder.DEFAULT_STATISTICS_UID),
     ALERTS_SINK("alerts-sink"),
-    ANOMALIES_SINK("anomalies-sink");
+    ANOMALIES_SINK("anomalies-sink"),
+    STATISTICS_SINK("statistics-sink");
 
     private final String uid;
 

@@ -29,6 +29,28 @@ final class ValidationConfig {
         if (enabled()) {
             check();
         }
+        if (statistics()) {
+            checkStatistics();
+        }
+    }
+
+    /** Whether each window's statistics are written ({@code statistics.enabled}). */
+    boolean statistics() {
+        return c.get(JobOptions.STATISTICS_ENABLED);
+    }
+
+    private void checkStatistics() {
+        if (!enabled()) {
+            throw new JobConfigException(
+                    "statistics.enabled needs validation.enabled (the statistics are kept in the"
+                            + " validation windows)");
+        }
+        if (!c.contains(JobOptions.STATISTICS_TOPIC)
+                || c.get(JobOptions.STATISTICS_TOPIC).isBlank()) {
+            throw new JobConfigException(
+                    "statistics.enabled needs statistics.topic (the Kafka topic the window"
+                            + " statistics are written to)");
+        }
     }
 
     boolean enabled() {
@@ -101,6 +123,8 @@ final class ValidationConfig {
                         .setLimits(limits)
                         .setLag(c.get(JobOptions.EVENT_TIME_OUT_OF_ORDERNESS))
                         .setAnomalies(c.contains(JobOptions.VALIDATION_ANOMALIES_TOPIC))
+                        .setStatistics(statistics(), c.get(JobOptions.STATISTICS_EPSILON))
+                        .setStatisticsUid(PipelineOperator.VALIDATION_STATISTICS.uid())
                         .setUids(
                                 PipelineOperator.VALIDATION_WINDOWS.uid(),
                                 PipelineOperator.VALIDATION_PARTIALS_TIME.uid());
@@ -143,6 +167,13 @@ final class ValidationConfig {
         return ValidationAlertSink.builder()
                 .setBootstrapServers(c.sinks().bootstrapServers())
                 .setTopic(c.get(JobOptions.VALIDATION_ANOMALIES_TOPIC));
+    }
+
+    /** The window statistics' sink; only with {@code statistics.enabled}. */
+    ValidationAlertSinkBuilder statisticsSink() {
+        return ValidationAlertSink.builder()
+                .setBootstrapServers(c.sinks().bootstrapServers())
+                .setTopic(c.get(JobOptions.STATISTICS_TOPIC));
     }
 
     boolean anomalies() {

@@ -2,6 +2,7 @@ package io.tfstream.job;
 
 import static io.tfstream.job.PipelineOperator.ALERTS_SINK;
 import static io.tfstream.job.PipelineOperator.ANOMALIES_SINK;
+import static io.tfstream.job.PipelineOperator.STATISTICS_SINK;
 
 import io.tfstream.api.ParseResult;
 import io.tfstream.api.TfstreamValidation;
@@ -12,9 +13,9 @@ import io.tfstream.api.ValidationResult;
  * and window statistics run inside the batch-and-parse operator on the parser's columns (the parse
  * built with the {@link TfstreamValidation} of {@link ValidationConfig#validation}); here its
  * window evaluation ({@link TfstreamValidation#applyTo}) goes to the exactly-once alerts (and
- * optional {@code Anomalies}) sinks. With event time from a feature, the window deltas get
- * watermarks of their own (the job's out-of-orderness and idleness over their event times), since
- * the parse operator's output is timed downstream of it.
+ * optional {@code Anomalies} and window statistics) sinks. With event time from a feature, the
+ * window deltas get watermarks of their own (the job's out-of-orderness and idleness over their
+ * event times), since the parse operator's output is timed downstream of it.
  */
 final class ValidationStage {
     private ValidationStage() {}
@@ -25,6 +26,13 @@ final class ValidationStage {
         ValidationConfig options = config.validation();
         ALERTS_SINK.on(
                 result.alerts().sinkTo(config.sinks().exactlyOnce(options.alertsSink(), "alerts")));
+        if (options.statistics()) {
+            STATISTICS_SINK.on(
+                    result.statistics()
+                            .sinkTo(
+                                    config.sinks()
+                                            .exactlyOnce(options.statisticsSink(), "statistics")));
+        }
         if (options.anomalies()) {
             ANOMALIES_SINK.on(
                     result.anomalies()

@@ -61,7 +61,9 @@ class OperatorUidsBaselineTest {
                         "shards.path", dir.resolve("shards").toUri().toString(),
                         "validation.enabled", "true",
                         "validation.alerts-topic", "alerts",
-                        "validation.anomalies-topic", "anomalies"));
+                        "validation.anomalies-topic", "anomalies",
+                        "statistics.enabled", "true",
+                        "statistics.topic", "statistics"));
         shapes.put(
                 "event-time windows",
                 Map.of(

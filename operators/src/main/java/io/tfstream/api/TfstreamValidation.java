@@ -4,6 +4,7 @@ import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.model.ValidationOutput;
 import io.tfstream.operators.validation.BatchValidation;
 import io.tfstream.operators.validation.SplitKey;
+import io.tfstream.operators.validation.StatisticsAssembler;
 import io.tfstream.operators.validation.ValidationOutputSerializer;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.operators.validation.WindowAlertFunction;
@@ -50,6 +51,7 @@ public final class TfstreamValidation {
     private final WatermarkStrategy<WindowPartial> partialsWatermarks;
     private final String uid;
     private final String partialsTimeUid;
+    private final String statisticsUid;
     private final List<LintFinding> lintFindings;
 
     TfstreamValidation(
@@ -59,6 +61,7 @@ public final class TfstreamValidation {
             WatermarkStrategy<WindowPartial> partialsWatermarks,
             String uid,
             String partialsTimeUid,
+            String statisticsUid,
             List<LintFinding> lintFindings) {
         this.settings = settings;
         this.lag = lag;
@@ -66,6 +69,7 @@ public final class TfstreamValidation {
         this.partialsWatermarks = partialsWatermarks;
         this.uid = uid;
         this.partialsTimeUid = partialsTimeUid;
+        this.statisticsUid = statisticsUid;
         this.lintFindings = List.copyOf(lintFindings);
     }
 
@@ -132,6 +136,17 @@ public final class TfstreamValidation {
                         .setMaxParallelism(maxParallelism)
                         .name(uid)
                         .uid(uid);
-        return new ValidationResult(alerts, anomalies);
+        SingleOutputStreamOperator<ValidationOutput> statistics = null;
+        if (settings.statisticsOptions() != null) {
+            statistics =
+                    alerts.getSideOutput(WindowAlertFunction.STATISTICS_PARTS)
+                            .keyBy(ValidationOutput::key, Types.STRING)
+                            .process(new StatisticsAssembler(settings))
+                            .returns(ValidationOutputSerializer.typeInfo())
+                            .setMaxParallelism(maxParallelism)
+                            .name(statisticsUid)
+                            .uid(statisticsUid);
+        }
+        return new ValidationResult(alerts, anomalies, statistics);
     }
 }

@@ -33,6 +33,9 @@ public final class TfstreamValidationBuilder {
     /** The uid (and name) of the window deltas' watermark assigner by default. */
     public static final String DEFAULT_PARTIALS_TIME_UID = "validation-partials-event-time";
 
+    /** The uid (and name) of the window statistics' assembly by default. */
+    public static final String DEFAULT_STATISTICS_UID = "validation-statistics";
+
     /** The job name in every alert id by default. */
     public static final String DEFAULT_JOB_NAME = "tfstream";
 
@@ -54,6 +57,10 @@ public final class TfstreamValidationBuilder {
     private ParseLimits limits = ParseLimits.defaults();
     private Duration lag = Duration.ZERO;
     private boolean anomalies;
+    private boolean statistics;
+    private double statisticsEpsilon =
+            io.tfstream.api.options.StatisticsOptions.EPSILON.defaultValue();
+    private String statisticsUid = DEFAULT_STATISTICS_UID;
     private WatermarkStrategy<WindowPartial> partialsWatermarks;
     private String uid = DEFAULT_UID;
     private String partialsTimeUid = DEFAULT_PARTIALS_TIME_UID;
@@ -174,6 +181,22 @@ public final class TfstreamValidationBuilder {
     }
 
     /**
+     * Also emit each window's TFDV feature statistics ({@link ValidationResult#statistics()},
+     * default false), their quantile sketches of error {@code epsilon} (TFDV's default 0.01).
+     */
+    public TfstreamValidationBuilder setStatistics(boolean statistics, double epsilon) {
+        this.statistics = statistics;
+        this.statisticsEpsilon = epsilon;
+        return this;
+    }
+
+    /** The uid (and name) of the window statistics' assembly. */
+    public TfstreamValidationBuilder setStatisticsUid(String uid) {
+        this.statisticsUid = uid;
+        return this;
+    }
+
+    /**
      * Watermarks of the window deltas; needed when the parse takes event time from a feature (the
      * parse's output has no watermarks of it), else the deltas keep the parse's (default).
      */
@@ -225,7 +248,13 @@ public final class TfstreamValidationBuilder {
                         && partialsTimeUid != null
                         && !partialsTimeUid.isEmpty(),
                 "uids must be non-empty");
-        ValidationSettings settings =
+        check(
+                !statistics || (statisticsEpsilon > 0 && statisticsEpsilon < 1),
+                "statistics epsilon must be in (0, 1), got " + statisticsEpsilon);
+        check(
+                statisticsUid != null && !statisticsUid.isEmpty(),
+                "the statistics uid must be non-empty");
+        ValidationSettings plain =
                 new ValidationSettings(
                         schema,
                         schemaFileName,
@@ -238,6 +267,7 @@ public final class TfstreamValidationBuilder {
                         severityOverrides,
                         jobName,
                         limits);
+        ValidationSettings settings = statistics ? plain.withStatistics(statisticsEpsilon) : plain;
         ValidationSchema built;
         try {
             built = settings.buildSchema();
@@ -255,6 +285,7 @@ public final class TfstreamValidationBuilder {
                 partialsWatermarks,
                 uid,
                 partialsTimeUid,
+                statisticsUid,
                 built.lintFindings());
     }
 

@@ -4,6 +4,7 @@ import io.tfstream.api.model.ValidationActions;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.schema.SchemaLoader;
+import io.tfstream.stats.StatsOptions;
 import io.tfstream.validation.SeverityPolicy;
 import io.tfstream.validation.ValidationOptions;
 import io.tfstream.validation.ValidationSchema;
@@ -34,6 +35,9 @@ public final class ValidationSettings implements Serializable {
     private final String job;
     private final int[] limits;
     private final ArrayList<String> severityOverrides;
+
+    /** TFDV's statistics of each window: the quantile sketches' epsilon, or -1 for none. */
+    private double statisticsEpsilon = -1;
 
     /** Settings without severity overrides (every anomaly type is an {@code ERROR}). */
     public ValidationSettings(
@@ -119,17 +123,11 @@ public final class ValidationSettings implements Serializable {
             ValidationOptions o =
                     ValidationOptions.defaults()
                             .withEnvironment(environment)
-                            .withMinDriftExamples(minDriftExamples);
-            o =
-                    new ValidationOptions(
-                            o.environment(),
-                            o.tfdvRecordPresence(),
-                            o.maxSamplesPerAnomaly(),
-                            o.maxExampleRefs(),
-                            o.maxDistinctValues(),
-                            o.maxUnknownFeatures(),
-                            o.minDriftExamples(),
-                            new ParseLimits(limits[0], limits[1], limits[2], limits[3], limits[4]));
+                            .withMinDriftExamples(minDriftExamples)
+                            .withParseLimits(
+                                    new ParseLimits(
+                                            limits[0], limits[1], limits[2], limits[3], limits[4]))
+                            .withStatistics(statisticsOptions());
             return ValidationSchema.build(SchemaLoader.parse(schemaBytes, schemaName), o);
         } catch (MalformedSpecFileException e) {
             throw new IllegalArgumentException(
@@ -147,18 +145,43 @@ public final class ValidationSettings implements Serializable {
      * schema is checked when built ({@link #buildSchema}).
      */
     public ValidationSettings withSchema(byte[] bytes, String name) {
-        return new ValidationSettings(
-                bytes,
-                name,
-                sequence,
-                environment,
-                windowMillis,
-                splits,
-                minDriftExamples,
-                actions,
-                severityOverrides,
-                job,
-                new ParseLimits(limits[0], limits[1], limits[2], limits[3], limits[4]));
+        ValidationSettings s =
+                new ValidationSettings(
+                        bytes,
+                        name,
+                        sequence,
+                        environment,
+                        windowMillis,
+                        splits,
+                        minDriftExamples,
+                        actions,
+                        severityOverrides,
+                        job,
+                        new ParseLimits(limits[0], limits[1], limits[2], limits[3], limits[4]));
+        s.statisticsEpsilon = statisticsEpsilon;
+        return s;
+    }
+
+    /**
+     * These settings with TFDV's statistics of each window kept, from quantile sketches of error
+     * {@code epsilon} (top values and unique counts from TFDV's sketches, so that state stays
+     * bounded).
+     */
+    public ValidationSettings withStatistics(double epsilon) {
+        if (!(epsilon > 0 && epsilon < 1)) {
+            throw new IllegalArgumentException(
+                    "statistics epsilon must be in (0, 1), got " + epsilon);
+        }
+        ValidationSettings s = withSchema(schemaBytes, schemaName);
+        s.statisticsEpsilon = epsilon;
+        return s;
+    }
+
+    /** The statistics kept per window, or null when none are. */
+    public StatsOptions statisticsOptions() {
+        return statisticsEpsilon < 0
+                ? null
+                : StatsOptions.DEFAULTS.withEpsilon(statisticsEpsilon).withSketchTopValues(true);
     }
 
     /** Whether records are {@code SequenceExample}s. */

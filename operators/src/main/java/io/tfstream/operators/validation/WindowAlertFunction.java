@@ -14,6 +14,7 @@ import io.tfstream.validation.WindowAccumulatorSerializer;
 import io.tfstream.validation.WindowEvaluator;
 import io.tfstream.validation.WindowFinding;
 import io.tfstream.validation.WindowSplits;
+import io.tfstream.validation.WindowStatistics;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,6 +61,14 @@ public final class WindowAlertFunction
     /** Each fired window's {@code Anomalies} proto, keyed {@code <window start>/<split>}. */
     public static final OutputTag<ValidationOutput> ANOMALIES =
             new OutputTag<>("validation-anomalies", ValidationOutputSerializer.typeInfo());
+
+    /**
+     * With statistics ({@link ValidationSettings#statisticsOptions()}): each fired window's TFDV
+     * statistics of the features this split keeps, a {@code DatasetFeatureStatistics} keyed {@code
+     * <start>/<end>/<fingerprint>}, which {@link StatisticsAssembler} puts together.
+     */
+    public static final OutputTag<ValidationOutput> STATISTICS_PARTS =
+            new OutputTag<>("validation-statistics-parts", ValidationOutputSerializer.typeInfo());
 
     /**
      * Largest {@code Anomalies} message with its baseline schema: above it the baseline is left out
@@ -376,6 +385,13 @@ public final class WindowAlertFunction
                                                     window.numExamples() == 0),
                                             MAX_ANOMALIES_BYTES)
                                     .toByteArray()));
+        }
+        if (WindowStatistics.kept(window)) {
+            ctx.output(
+                    STATISTICS_PARTS,
+                    new ValidationOutput(
+                            StatisticsAssembler.partKey(start, end, fp),
+                            WindowStatistics.part(window, split, splits, "").toByteArray()));
         }
         if (window.numExamples() > 0) {
             previousBySchema.put(fp, write(fp, split, start, end, 0, window));

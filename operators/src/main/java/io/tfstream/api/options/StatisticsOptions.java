@@ -1,0 +1,66 @@
+package io.tfstream.api.options;
+
+import static org.apache.flink.configuration.ConfigOptions.key;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+
+/**
+ * TFDV's feature statistics of each validation window (the job's {@code statistics.*}). Keys are
+ * relative to the stage; {@link #OPTIONS} lists them with their types and checks.
+ */
+@PublicEvolving
+public final class StatisticsOptions {
+    private StatisticsOptions() {}
+
+    public static final ConfigOption<Boolean> ENABLED =
+            key("enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Compute TFDV's feature statistics (a DatasetFeatureStatisticsList, as"
+                                    + " tfdv.load_stats_binary reads it) of every validation"
+                                    + " window and schema fingerprint, over the schema's features,"
+                                    + " and write them to statistics.topic. Needs"
+                                    + " validation.enabled (the statistics are kept in its"
+                                    + " windows).");
+
+    public static final ConfigOption<String> TOPIC =
+            key("topic")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Kafka topic of the window statistics: one serialized"
+                                    + " DatasetFeatureStatisticsList per window and schema"
+                                    + " fingerprint, key = <window start>/<fingerprint>, its"
+                                    + " dataset named <start>/<end> (ISO-8601), written exactly"
+                                    + " once with transactional id prefix <job.name>-statistics;"
+                                    + " above 900 KiB rank histograms, then histograms, are left"
+                                    + " out. Required with statistics.enabled.");
+
+    public static final ConfigOption<Double> EPSILON =
+            key("epsilon")
+                    .doubleType()
+                    .defaultValue(0.01)
+                    .withDescription(
+                            "Error of the quantile sketches behind medians, histograms and"
+                                    + " value-count histograms, as a fraction of a window's"
+                                    + " values (TFDV's epsilon); a smaller one keeps more state"
+                                    + " per feature and window. Top values and unique counts"
+                                    + " come from TFDV's Misra-Gries (1 024 counters) and KMV"
+                                    + " (16 384 fingerprints) sketches.");
+
+    /** Every option above, in order, with its type and check. */
+    public static final OptionList OPTIONS =
+            OptionList.builder()
+                    .add(ENABLED)
+                    .add(TOPIC, String.class, null)
+                    .add(
+                            EPSILON,
+                            (e, name) -> {
+                                if (!(e > 0 && e < 1)) {
+                                    throw OptionCheck.invalid(e, name, "a number in (0, 1)");
+                                }
+                            })
+                    .build();
+}
