@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates tfstream/_vendor/: copies of the project's tensor_batch.proto and of TensorFlow's
-# tensor, tensor_shape, types and resource_handle protos (from proto/src/main/proto) with their
-# proto package renamed (tensorflow -> tfstream.vendor.tf, tfstream.v1 -> tfstream.vendor.v1) and
+# Regenerates tfstream/_vendor/: copies of the project's tensor_batch.proto, of TensorFlow's
+# tensor, tensor_shape, types and resource_handle protos and of TensorFlow Metadata's statistics,
+# path and derived_feature protos (from proto/src/main/proto) with their proto package renamed
+# (tensorflow -> tfstream.vendor.tf, tfstream.v1 -> tfstream.vendor.v1, tensorflow.metadata.v0 ->
+# tfstream.vendor.tfmd) and
 # their file names moved under tfstream/_vendor/, so that they never clash with TensorFlow's own
 # modules in protobuf's descriptor pool; then the _pb2 modules by protoc (the committed ones by
 # Debian 12's protoc 3.21.12, matching the declared runtime range).
@@ -18,6 +20,8 @@ vendor() { # SRC_FILE NAME: the renamed copy, without the Java/Go options of the
   { echo "// Copy of proto/src/main/proto/${1#"$src"/} made by python/scripts/gen_protos.sh (package renamed); do not edit."
   sed -e 's/^package tensorflow;/package tfstream.vendor.tf;/' \
       -e 's/^package tfstream\.v1;/package tfstream.vendor.v1;/' \
+      -e 's/^package tensorflow\.metadata\.v0;/package tfstream.vendor.tfmd;/' \
+      -e 's#^import "tensorflow_metadata/proto/v0/\([a-z_]*\)\.proto";#import "tfstream/_vendor/\1.proto";#' \
       -e 's#^import "tensorflow/core/framework/\([a-z_]*\)\.proto";#import "tfstream/_vendor/\1.proto";#' \
       -e 's/map<string, tensorflow\.TensorProto>/map<string, tfstream.vendor.tf.TensorProto>/' \
       -e '/^option \(java_\|go_\|cc_\|objc_\|csharp_\)/d' \
@@ -27,6 +31,10 @@ for p in tensor tensor_shape types resource_handle; do
   vendor "$src/tensorflow/core/framework/$p.proto" "$p"
 done
 vendor "$src/tfstream/v1/tensor_batch.proto" tensor_batch
+# TFDV's statistics (the job's statistics.topic, `tfstream stats --out`), package tfstream.vendor.tfmd
+for p in statistics path derived_feature; do
+  vendor "$src/tensorflow_metadata/proto/v0/$p.proto" "$p"
+done
 # The same wire format with `tensors` read as its repeated map entries: protobuf's Python map
 # wrapper costs more than the rest of decoding, a repeated field does not.
 cat > "$work/tfstream/_vendor/tensor_batch_entries.proto" <<'PROTO'
@@ -56,5 +64,11 @@ message TensorBatchEntries {
   int32 parts = 9;
 }
 PROTO
+# google/protobuf/any.proto (statistics.proto imports it) from protobuf-java in the Maven repository;
+# the generated module imports the runtime's own any_pb2.
+jar="$(ls "${MAVEN_REPO:-$HOME/.m2/repository}"/com/google/protobuf/protobuf-java/*/protobuf-java-*.jar | grep -v sources | head -1)"
+mkdir -p "$work/google/protobuf"
+python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read("google/protobuf/any.proto"))' \
+  "$jar" > "$work/google/protobuf/any.proto"
 protoc -I "$work" --python_out="$work" "$work"/tfstream/_vendor/*.proto
 cp "$work"/tfstream/_vendor/*.proto "$work"/tfstream/_vendor/*_pb2.py "$out/"

@@ -100,6 +100,9 @@ public final class KafkaTestCluster implements AutoCloseable {
                         .setConfigProp("transaction.state.log.replication.factor", "1")
                         .setConfigProp("transaction.state.log.min.isr", "1")
                         .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                        // Tests write records with fixed event times months in the past:
+                        // time-based retention would delete them while a test reads them.
+                        .setConfigProp("log.retention.ms", "-1")
                         .setConfigProp(
                                 "transaction.max.timeout.ms",
                                 Long.toString(transactionMaxTimeoutMs))

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
+import io.tfstream.stats.ExampleStatistics;
+import io.tfstream.stats.StatsOptions;
 import io.tfstream.testing.ProtoFeatures;
+import io.tfstream.testing.StatisticsAssertions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +40,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.tensorflow.example.Example;
 import org.tensorflow.example.Features;
+import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
+import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
 
 /**
  * Validation alerts end to end on a MiniCluster and a real KRaft broker, unbounded source, 10 s
@@ -118,6 +123,8 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
         String alerts = name + "-alerts";
         String records = name + "-records";
         String batches = name + "-batches";
+        String statistics = name + "-statistics";
+        kafka.createTopic(statistics, 1);
         kafka.createTopic(in, 2);
         kafka.createTopic(batches, 2);
         kafka.createTopic(dlq, 1);
@@ -152,6 +159,8 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
         settings.put("validation.alerts-topic", alerts);
         settings.put("validation.min-drift-examples", "10");
         settings.put("validation.actions", "INT_TYPE_BIG_INT=divert");
+        settings.put("statistics.enabled", "true");
+        settings.put("statistics.topic", statistics);
         settings.put("flink.restart-strategy.type", "fixed-delay");
         settings.put("flink.restart-strategy.fixed-delay.attempts", "1000");
         settings.put("flink.restart-strategy.fixed-delay.delay", "200 ms");
@@ -164,8 +173,12 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
         JobID id = client.getJobID();
 
         // Window 0: US-heavy with a burst of out-of-range ages; window 1: the same countries.
-        produce(in, window(0, "US", BURST));
-        produce(in, window(1, "US", 0));
+        Map<Integer, List<ProducerRecord<byte[], byte[]>>> windows = new TreeMap<>();
+        windows.put(0, window(0, "US", BURST));
+        windows.put(1, window(1, "US", 0));
+        windows.put(3, window(3, "DE", 0));
+        produce(in, windows.get(0));
+        produce(in, windows.get(1));
         if (kill) {
             waitFor(
                     () -> completedCheckpoints(cluster, id) >= 2,
@@ -175,7 +188,7 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
             cluster.startTaskManager();
         }
         // Window 2: empty; window 3: DE-heavy; then one record per partition at window 10.
-        produce(in, window(3, "DE", 0));
+        produce(in, windows.get(3));
         List<ProducerRecord<byte[], byte[]>> ahead = new ArrayList<>();
         for (int p = 0; p < 2; p++) {
             ahead.add(record(in, p, T0 + 10 * W, "ahead-" + p, 30, "US"));
@@ -185,9 +198,11 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
         // Windows 0..9 fire: 0 burst, 2 and 4..9 empty, 3 drift.
         int expected = 1 + 7 + 1;
         waitFor(
-                () -> kafka.readCommitted(alerts).size() >= expected,
+                () ->
+                        kafka.readCommitted(alerts).size() >= expected
+                                && kafka.readCommitted(statistics).size() >= 10,
                 Duration.ofMinutes(3),
-                "the alerts of windows 0 to 9");
+                "the alerts and statistics of windows 0 to 9");
         long done = completedCheckpoints(cluster, id);
         waitFor(
                 () -> completedCheckpoints(cluster, id) > done + 1,
@@ -229,6 +244,8 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
         want.put("3:country/COMPARATOR_L_INFTY_HIGH", 1);
         assertEquals(want, kinds);
 
+        checkStatistics(kafka.readCommitted(statistics), windows);
+
         List<ConsumerRecord<byte[], byte[]>> dead = kafka.readCommitted(dlq);
         assertEquals(BURST, dead.size(), "diverted records, each once");
         for (ConsumerRecord<byte[], byte[]> r : dead) {
@@ -246,6 +263,41 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
             rows += io.tfstream.proto.v1.TensorBatch.parseFrom(r.value()).getRows();
         }
         assertEquals(produced - BURST, rows, "payload rows = accepted records");
+    }
+
+    /**
+     * Every window 0 to 9 has its statistics exactly once: those of an empty window count 0
+     * examples; the others equal {@code tfstream stats} (the library, with the job's sketches) over
+     * the window's records, diverted ones included as they are validated.
+     */
+    private static void checkStatistics(
+            List<ConsumerRecord<byte[], byte[]>> messages,
+            Map<Integer, List<ProducerRecord<byte[], byte[]>>> windows)
+            throws Exception {
+        Map<Long, DatasetFeatureStatistics> byWindow = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : messages) {
+            DatasetFeatureStatisticsList list = DatasetFeatureStatisticsList.parseFrom(r.value());
+            assertEquals(1, list.getDatasetsCount());
+            String key = new String(r.key(), StandardCharsets.UTF_8);
+            long window = (Long.parseLong(key.substring(0, key.indexOf('/'))) - T0) / W;
+            assertEquals(
+                    null, byWindow.put(window, list.getDatasets(0)), "window " + window + " twice");
+        }
+        assertEquals(10, byWindow.size(), "statistics of windows 0 to 9: " + byWindow.keySet());
+        for (long w = 0; w < 10; w++) {
+            DatasetFeatureStatistics got = byWindow.get(w);
+            String name =
+                    java.time.Instant.ofEpochMilli(T0 + w * W)
+                            + "/"
+                            + java.time.Instant.ofEpochMilli(T0 + (w + 1) * W);
+            assertEquals(name, got.getName());
+            ExampleStatistics want =
+                    new ExampleStatistics(StatsOptions.DEFAULTS.withSketchTopValues(true));
+            for (ProducerRecord<byte[], byte[]> r : windows.getOrDefault((int) w, List.of())) {
+                want.add(Example.parseFrom(r.value()));
+            }
+            StatisticsAssertions.assertSameStatistics(want.build(name), got);
+        }
     }
 
     /** {@link #PER_WINDOW} records of window {@code w}: 80% {@code main}, 10% each other. */

@@ -53,6 +53,19 @@ class ValidationConfigTest {
     }
 
     @Test
+    void statisticsNeedValidationAndATopic() {
+        Map<String, Object> m = enabled();
+        m.put("statistics.enabled", "true");
+        assertTrue(error(m).contains("statistics.enabled needs statistics.topic"), error(m));
+        m.put("statistics.topic", "stats");
+        m.put("validation.enabled", "false");
+        assertTrue(error(m).contains("statistics.enabled needs validation.enabled"), error(m));
+        m.put("validation.enabled", "true");
+        m.put("statistics.epsilon", "1.5");
+        assertTrue(error(m).contains("statistics.epsilon"), error(m));
+    }
+
+    @Test
     void actionsByTypeWinOverSeverity() {
         Map<String, Object> m = enabled();
         m.put("validation.actions", "ERROR=mark;int_type_big_int=divert");

@@ -251,9 +251,7 @@ public final class TfstreamValidationBuilder {
         check(
                 !statistics || (statisticsEpsilon > 0 && statisticsEpsilon < 1),
                 "statistics epsilon must be in (0, 1), got " + statisticsEpsilon);
-        check(
-                statisticsUid != null && !statisticsUid.isEmpty(),
-                "the statistics uid must be non-empty");
+        check(statisticsUid != null && !statisticsUid.isEmpty(), "statisticsUid must be non-empty");
         ValidationSettings plain =
                 new ValidationSettings(
                         schema,

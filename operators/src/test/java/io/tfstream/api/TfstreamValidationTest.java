@@ -100,6 +100,8 @@ class TfstreamValidationTest {
         BuilderErrors.assertNamed(failure(schema().setLimits(null)), "limits");
         BuilderErrors.assertNamed(failure(schema().setLag(Duration.ofSeconds(-1))), "lag");
         BuilderErrors.assertNamed(failure(schema().setUids("", "t")), "uids");
+        BuilderErrors.assertNamed(failure(schema().setStatistics(true, 0)), "statistics epsilon");
+        BuilderErrors.assertNamed(failure(schema().setStatisticsUid("")), "statisticsUid");
         BuilderErrors.assertNamed(
                 failure(TfstreamValidation.builder().setSchema(new byte[] {1, 2}, "schema.pb")),
                 "schema");
@@ -127,6 +129,46 @@ class TfstreamValidationTest {
                         .collect(Collectors.toSet());
         assertTrue(uids.contains("validation-windows"), uids.toString());
         assertFalse(uids.contains("validation-partials-event-time"), "record timestamps: none");
+    }
+
+    /** Statistics: off by default, on with the sketches' epsilon, under their own uid. */
+    @Test
+    void statisticsAreAssembledUnderTheirUid() {
+        assertEquals(null, schema().build().settings().statisticsOptions());
+        assertThrows(
+                IllegalStateException.class,
+                () -> {
+                    StreamExecutionEnvironment env =
+                            StreamExecutionEnvironment.getExecutionEnvironment();
+                    TfstreamValidation v = schema().build();
+                    v.applyTo(
+                                    TfstreamParse.builder()
+                                            .setSchema(SCHEMA, "schema.pbtxt")
+                                            .setValidation(v)
+                                            .build()
+                                            .applyToBytes(env.fromData(new byte[0]), "in"))
+                            .statistics();
+                });
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        TfstreamValidation v = schema().setStatistics(true, 0.05).setStatisticsUid("stats").build();
+        assertEquals(0.05, v.settings().statisticsOptions().epsilon());
+        assertTrue(v.settings().statisticsOptions().sketchTopValues());
+        assertEquals(
+                0.05, v.settings().withSchema(SCHEMA, "x").statisticsOptions().epsilon(), "kept");
+        ValidationResult result =
+                v.applyTo(
+                        TfstreamParse.builder()
+                                .setSchema(SCHEMA, "schema.pbtxt")
+                                .setValidation(v)
+                                .build()
+                                .applyToBytes(env.fromData(new byte[0]), "in"));
+        result.alerts().sinkTo(new DiscardingSink<>());
+        result.statistics().sinkTo(new DiscardingSink<>());
+        Set<String> uids =
+                env.getStreamGraph().getStreamNodes().stream()
+                        .map(StreamNode::getTransformationUID)
+                        .collect(Collectors.toSet());
+        assertTrue(uids.contains("stats"), uids.toString());
     }
 
     @Test

@@ -243,6 +243,11 @@ public final class FeatureAccumulator {
         return false;
     }
 
+    /** Whether no record held the feature (TFDV reports only features that records hold). */
+    public boolean isEmpty() {
+        return top.nonMissing == 0 && (steps == null || steps.nonMissing == 0);
+    }
+
     /** The feature's kind so far ({@link #NONE} before any value). */
     public int kind() {
         return kind;

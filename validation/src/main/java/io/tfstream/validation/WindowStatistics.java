@@ -24,8 +24,8 @@ public final class WindowStatistics {
     }
 
     /**
-     * The statistics of the features split {@code split} of {@code splits} keeps, as a dataset
-     * named {@code name} holding only them (and the window's example count).
+     * The statistics of the features split {@code split} of {@code splits} keeps and some record
+     * held, as a dataset named {@code name} holding only them (and the window's example count).
      */
     public static DatasetFeatureStatistics part(
             WindowAccumulator a, int split, int splits, String name) {
@@ -34,7 +34,9 @@ public final class WindowStatistics {
                 DatasetFeatureStatistics.newBuilder().setName(name).setNumExamples(examples);
         for (FeatureRule r : a.schema.rules()) {
             FeatureStats s = a.stats[r.index];
-            if (s.tfdv != null && WindowSplits.splitOf(r.path, splits) == split) {
+            if (s.tfdv != null
+                    && !s.tfdv.isEmpty()
+                    && WindowSplits.splitOf(r.path, splits) == split) {
                 d.addFeatures(s.tfdv.build(examples, Double.NaN));
             }
         }

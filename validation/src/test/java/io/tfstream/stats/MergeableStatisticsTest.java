@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import io.tfstream.testing.StatisticsAssertions;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -91,49 +92,10 @@ class MergeableStatisticsTest {
                     records.subList(from, from + 250).forEach(part::add);
                     merged.merge(part);
                 }
-                assertSameStatistics(onePass(records, o, weight), merged.build("d"));
+                StatisticsAssertions.assertSameStatistics(
+                        onePass(records, o, weight), merged.build("d"));
             }
         }
-    }
-
-    /**
-     * Equal statistics, means and deviations to 1e-12 relative: TFDV's pairwise mean and variance
-     * updates round differently when the partial sums are grouped differently.
-     */
-    static void assertSameStatistics(DatasetFeatureStatistics want, DatasetFeatureStatistics got) {
-        assertEquals(want.getFeaturesCount(), got.getFeaturesCount());
-        for (int i = 0; i < want.getFeaturesCount(); i++) {
-            FeatureNameStatistics w = want.getFeatures(i);
-            FeatureNameStatistics g = got.getFeatures(i);
-            if (w.hasNumStats()) {
-                assertClose(w.getNumStats().getMean(), g.getNumStats().getMean());
-                assertClose(w.getNumStats().getStdDev(), g.getNumStats().getStdDev());
-                var wm = w.getNumStats().getWeightedNumericStats();
-                var gm = g.getNumStats().getWeightedNumericStats();
-                assertClose(wm.getMean(), gm.getMean());
-                assertClose(wm.getStdDev(), gm.getStdDev());
-                w = clearMoments(w);
-                g = clearMoments(g);
-            }
-            assertEquals(w, g);
-        }
-        assertEquals(
-                want.toBuilder().clearFeatures().build(), got.toBuilder().clearFeatures().build());
-    }
-
-    private static void assertClose(double want, double got) {
-        if (Double.compare(want, got) != 0) {
-            assertEquals(want, got, 1e-12 * Math.abs(want));
-        }
-    }
-
-    private static FeatureNameStatistics clearMoments(FeatureNameStatistics f) {
-        var b = f.toBuilder();
-        b.getNumStatsBuilder().clearMean().clearStdDev();
-        if (b.getNumStatsBuilder().hasWeightedNumericStats()) {
-            b.getNumStatsBuilder().getWeightedNumericStatsBuilder().clearMean().clearStdDev();
-        }
-        return b.build();
     }
 
     @Test

@@ -348,7 +348,10 @@ final class HarnessReport {
                 + System.getProperty("os.arch");
     }
 
-    /** CPU per record of validation: the job with shards local, with and without validation. */
+    /**
+     * CPU per record of validation and of window statistics: the job with shards local, with
+     * validation, and with validation and statistics.
+     */
     private void validationCost(StringBuilder md, ObjectNode root) {
         if (!s.validation()) {
             return;
@@ -356,8 +359,9 @@ final class HarnessReport {
         md.append("\n## Validation cost (CPU per record, the same job with and without)\n\n");
         md.append(
                 "| profile | shards local (CPU s per million) | with validation | added |"
+                        + " throughput vs pass-through | with statistics too | statistics added |"
                         + " throughput vs pass-through |\n");
-        md.append("| --- | --- | --- | --- | --- |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
         ObjectNode cost = root.putObject("validation_cost");
         for (String profile : s.profiles()) {
             HarnessRun local = find(profile, "tfstream (shards local)");
@@ -366,6 +370,12 @@ final class HarnessReport {
                             profile,
                             ThroughputHarness.jobName(
                                     ThroughputHarness.VALIDATED, ThroughputHarness.DEFAULT_BATCH));
+            HarnessRun statistics =
+                    find(
+                            profile,
+                            ThroughputHarness.jobName(
+                                    ThroughputHarness.WITH_STATISTICS,
+                                    ThroughputHarness.DEFAULT_BATCH));
             HarnessRun pass = find(profile, "pass-through");
             if (local == null || validated == null || pass == null) {
                 continue;
@@ -375,15 +385,31 @@ final class HarnessReport {
             ObjectNode p = cost.putObject(profile);
             p.put("added_cpu", added);
             p.put("throughput_vs_pass_through", ratio);
+            String withStatistics = "| - | - | - |";
+            if (statistics != null) {
+                double statsAdded =
+                        statistics.cpuSecondsPerMillion() / validated.cpuSecondsPerMillion() - 1;
+                double statsRatio = statistics.recordsPerSecond() / pass.recordsPerSecond();
+                p.put("statistics_added_cpu", statsAdded);
+                p.put("statistics_throughput_vs_pass_through", statsRatio);
+                withStatistics =
+                        String.format(
+                                Locale.ROOT,
+                                "| %.1f | %+.0f%% | %.2f |",
+                                statistics.cpuSecondsPerMillion(),
+                                statsAdded * 100,
+                                statsRatio);
+            }
             md.append(
                     String.format(
                             Locale.ROOT,
-                            "| %s | %.1f | %.1f | %+.0f%% | %.2f |%n",
+                            "| %s | %.1f | %.1f | %+.0f%% | %.2f %s%n",
                             profile,
                             local.cpuSecondsPerMillion(),
                             validated.cpuSecondsPerMillion(),
                             added * 100,
-                            ratio));
+                            ratio,
+                            withStatistics));
         }
     }
 }

@@ -79,6 +79,9 @@ public final class ThroughputHarness {
     /** The shards setting of the run with validation on (shards local). */
     static final String VALIDATED = "local, validation";
 
+    /** The same with each window's TFDV statistics written too. */
+    static final String WITH_STATISTICS = "local, validation, statistics";
+
     /** The job's default batch.max-records. */
     static final int DEFAULT_BATCH = 1024;
 
@@ -113,7 +116,8 @@ public final class ThroughputHarness {
                         in + "-dlq",
                         in + "-batches",
                         in + "-records",
-                        in + "-alerts");
+                        in + "-alerts",
+                        in + "-statistics");
                 load(in, pool(profile), recordsOf(profile));
                 if (s.warmUp()) {
                     // Unmeasured: the first job in a JVM pays for class loading and compilation,
@@ -137,6 +141,7 @@ public final class ThroughputHarness {
                     }
                     if (s.validation()) {
                         sample(samples, tfstream(profile, in, specFile, VALIDATED, false));
+                        sample(samples, tfstream(profile, in, specFile, WITH_STATISTICS, false));
                     }
                     for (int size : s.batchSizes()) {
                         if (size != DEFAULT_BATCH) {
@@ -306,7 +311,7 @@ public final class ThroughputHarness {
         m.put("job.name", profile + "-tfstream-" + id);
         S3ProxyProcess proxy = null;
         try {
-            if (shards.equals(VALIDATED)) {
+            if (shards.equals(VALIDATED) || shards.equals(WITH_STATISTICS)) {
                 // The same job with TFDV validation on: the profile's TFMD schema instead of its
                 // spec (the same spec derives from it), alerts to a topic, shards local.
                 Path schemaFile = work.resolve(profile + "-schema.pbtxt");
@@ -315,6 +320,10 @@ public final class ThroughputHarness {
                 m.put("schema.path", schemaFile.toString());
                 m.put("validation.enabled", true);
                 m.put("validation.alerts-topic", in + "-alerts");
+                if (shards.equals(WITH_STATISTICS)) {
+                    m.put("statistics.enabled", true);
+                    m.put("statistics.topic", in + "-statistics");
+                }
             }
             if (shards.equals("none")) {
                 // the same job without shards: what shard writing costs
@@ -400,7 +409,8 @@ public final class ThroughputHarness {
                         in + "-dlq",
                         in + "-batches",
                         in + "-records",
-                        in + "-alerts");
+                        in + "-alerts",
+                        in + "-statistics");
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", kafka.bootstrapServers());
         try (Admin admin = Admin.create(p)) {

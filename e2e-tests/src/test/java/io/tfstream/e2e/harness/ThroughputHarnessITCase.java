@@ -60,14 +60,15 @@ class ThroughputHarnessITCase {
                         "| wide | tfstream (shards local, batch 256) |",
                         "| seed001 | tfstream (shards local, validation) |",
                         "| wide | tfstream (shards local, validation) |",
+                        "| wide | tfstream (shards local, validation, statistics) |",
                         "## Shard writing cost",
                         "## Validation cost")) {
             assertTrue(md.contains(row), row + " in\n" + md);
         }
         JsonNode json = new ObjectMapper().readTree(out.resolve("report.json").toFile());
         // per profile: pass-through, shards local, s3proxy, no shards, local gzip (levels 6 and
-        // 1), validation, batch 256
-        assertEquals(16, json.get("runs").size());
+        // 1), validation, validation with statistics, batch 256
+        assertEquals(18, json.get("runs").size());
         JsonNode cost = json.get("shard_cost").get("wide");
         assertTrue(cost.get("shard_bytes_gzip_1").asLong() > 0, cost.toString());
         assertTrue(
@@ -92,6 +93,7 @@ class ThroughputHarnessITCase {
         }
         assertTrue(samples > 0, stages.toString());
         assertTrue(json.get("validation_cost").get("wide").has("added_cpu"));
+        assertTrue(json.get("validation_cost").get("wide").has("statistics_added_cpu"));
         assertTrue(Files.size(out.resolve("throughput.png")) > 1000);
         assertTrue(Files.size(out.resolve("latency-cdf.png")) > 1000);
         assertTrue(Files.size(out.resolve("throughput-by-batch.png")) > 1000);

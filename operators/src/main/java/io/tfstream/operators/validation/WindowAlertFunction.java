@@ -18,12 +18,15 @@ import io.tfstream.validation.WindowStatistics;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
@@ -36,7 +39,8 @@ import org.apache.flink.util.OutputTag;
 import org.tensorflow.metadata.v0.DriftSkewInfo;
 
 /**
- * Keyed by feature-path split: merges the {@link WindowPartial}s of every subtask for a window, and
+ * Keyed by feature-path split: merges the {@link WindowPartial}s of every subtask for a window (in
+ * folds of up to {@value #FOLD_EVERY}: a window's state is read and written once per fold), and
  * when the watermark reaches the window's end (an event-time timer, allowed lateness 0) evaluates
  * it (tier W, docs/validation.md#validation-tiers), compares it with the previous non-empty window
  * of the split (tier C, drift) and emits one alert per feature path × anomaly type as JSON keyed by
@@ -98,6 +102,12 @@ public final class WindowAlertFunction
     private transient ValueState<Long> lateCarry;
     private transient ValueState<Integer> splitOfKey;
     private transient AlertMetrics alertMetrics;
+    // Partials not yet merged into openBySchema, and how many.
+    private transient ListState<WindowPartial> pending;
+    private transient ValueState<Integer> pendingCount;
+
+    /** Partials merged into their windows' state at once (and whenever a window fires). */
+    static final int FOLD_EVERY = 32;
 
     /**
      * @param anomalies whether to emit the {@code Anomalies} proto of each window on {@link
@@ -142,6 +152,8 @@ public final class WindowAlertFunction
         firedUpTo = ctx.getState(new ValueStateDescriptor<>("fired-up-to", Types.LONG));
         lateCarry = ctx.getState(new ValueStateDescriptor<>("late-carry", Types.LONG));
         splitOfKey = ctx.getState(new ValueStateDescriptor<>("split", Types.INT));
+        pending = ctx.getListState(new ListStateDescriptor<>("pending-partials", partials));
+        pendingCount = ctx.getState(new ValueStateDescriptor<>("pending-count", Types.INT));
     }
 
     /** The fingerprint of {@code p}: an empty one (layout 1) is the configured schema's. */
@@ -202,24 +214,56 @@ public final class WindowAlertFunction
         }
         splitOfKey.update(p.split());
         latestSchema.update(fp);
-        String key = p.windowStart() + "/" + fp;
-        WindowPartial merged = openBySchema.get(key);
-        if (merged == null) {
-            merged = p.withoutSchema();
+        pending.add(p.withoutSchema());
+        Integer n = pendingCount.value();
+        if (n != null && n + 1 >= FOLD_EVERY) {
+            fold();
         } else {
-            WindowAccumulator a = read(fp, merged);
-            a.merge(read(fp, p));
-            merged =
-                    write(
-                            fp,
-                            p.split(),
-                            p.windowStart(),
-                            p.windowEnd(),
-                            merged.lateCount() + p.lateCount(),
-                            a);
+            pendingCount.update(n == null ? 1 : n + 1);
         }
-        openBySchema.put(key, merged);
         ctx.timerService().registerEventTimeTimer(p.windowEnd() - 1);
+    }
+
+    /**
+     * Merges the pending partials into their windows' state, in the order they arrived: each
+     * window's state is read and written once per fold, not once per partial.
+     */
+    private void fold() throws Exception {
+        Map<String, List<WindowPartial>> byWindow = new LinkedHashMap<>();
+        Iterable<WindowPartial> all = pending.get();
+        if (all != null) {
+            for (WindowPartial p : all) {
+                byWindow.computeIfAbsent(
+                                p.windowStart() + "/" + fingerprintOf(p), k -> new ArrayList<>())
+                        .add(p);
+            }
+        }
+        for (Map.Entry<String, List<WindowPartial>> e : byWindow.entrySet()) {
+            List<WindowPartial> parts = e.getValue();
+            WindowPartial merged = openBySchema.get(e.getKey());
+            if (merged == null && parts.size() == 1) {
+                openBySchema.put(e.getKey(), parts.get(0));
+                continue;
+            }
+            WindowPartial first = parts.get(0);
+            String fp = fingerprintOf(first);
+            WindowAccumulator a = merged == null ? null : read(fp, merged);
+            long late = merged == null ? 0 : merged.lateCount();
+            for (WindowPartial p : parts) {
+                WindowAccumulator next = read(fp, p);
+                if (a == null) {
+                    a = next;
+                } else {
+                    a.merge(next);
+                }
+                late += p.lateCount();
+            }
+            openBySchema.put(
+                    e.getKey(),
+                    write(fp, first.split(), first.windowStart(), first.windowEnd(), late, a));
+        }
+        pending.clear();
+        pendingCount.clear();
     }
 
     @Override
@@ -233,6 +277,7 @@ public final class WindowAlertFunction
                     "validation window timer for key " + ctx.getCurrentKey() + " without a split");
         }
         int split = splitOrNull;
+        fold();
         // The window's statistics per fingerprint (a window spanning a schema change has two).
         TreeMap<String, WindowAccumulator> windows = new TreeMap<>();
         TreeMap<String, Long> lates = new TreeMap<>();

@@ -119,6 +119,51 @@ class WindowAlertFunctionTest {
         }
     }
 
+    /**
+     * Seventy partials of one record each, folded 32 at a time with a snapshot and restore between
+     * folds (partials pending in state): the window counts every record once, and its statistics
+     * part equals {@code tfstream stats} over the records.
+     */
+    @Test
+    void partialsFoldedAcrossARestoreCountEveryRecordOnce() throws Exception {
+        ValidationSettings s = settings(1, List.of()).withStatistics(0.01);
+        ValidationSchema stats = s.buildSchema();
+        WindowAccumulatorSerializer ser = new WindowAccumulatorSerializer(stats);
+        io.tfstream.stats.ExampleStatistics want =
+                new io.tfstream.stats.ExampleStatistics(s.statisticsOptions());
+        List<WindowPartial> partials = new ArrayList<>();
+        RecordValidator v = new RecordValidator(stats);
+        RecordResult r = new RecordResult();
+        for (int i = 0; i < 70; i++) {
+            byte[] b = ValidationFixtures.example(i % 90, i % 3 == 0 ? "US" : "DE");
+            want.add(org.tensorflow.example.Example.parseFrom(b));
+            WindowAccumulator a = new WindowAccumulator(stats);
+            v.validateExample(b, 0, b.length, r);
+            a.add(v, r, null);
+            partials.add(new WindowPartial(0, 0, WINDOW, 0, ser.getVersion(), ser.serialize(a)));
+        }
+        OperatorSubtaskState snapshot;
+        try (var h = harness(s, null)) {
+            for (WindowPartial p : partials.subList(0, 45)) {
+                h.processElement(new StreamRecord<>(p, WINDOW - 1));
+            }
+            snapshot = h.snapshot(1, 1);
+        }
+        try (var h = harness(s, snapshot)) {
+            for (WindowPartial p : partials.subList(45, 70)) {
+                h.processElement(new StreamRecord<>(p, WINDOW - 1));
+            }
+            h.processWatermark(new Watermark(WINDOW - 1));
+            var parts = h.getSideOutput(WindowAlertFunction.STATISTICS_PARTS);
+            assertEquals(1, parts.size());
+            var got =
+                    org.tensorflow.metadata.v0.DatasetFeatureStatistics.parseFrom(
+                            parts.peek().getValue().value());
+            assertEquals(70, got.getNumExamples());
+            io.tfstream.testing.StatisticsAssertions.assertSameStatistics(want.build(""), got);
+        }
+    }
+
     @Test
     void openWindowsAndThePreviousWindowSurviveASnapshotAndRestore() throws Exception {
         OperatorSubtaskState snapshot;
