@@ -60,6 +60,17 @@ def consume(
     ``max_elements``: elements one tensor may declare at most, checked before allocating (see
     :func:`tfstream.payloads.decode`); a payload over it raises :class:`PayloadError`.
     """
+    conf = consumer_config(bootstrap_servers, group_id, config, settings)
+    conf["enable.auto.offset.store"] = False
+    topics = [topic] if isinstance(topic, str) else list(topic)
+    return PayloadConsumer(topics, conf, load_spec(spec), idle_timeout, poll_timeout,
+                           on_incomplete, max_elements)
+
+
+def consumer_config(bootstrap_servers: str, group_id: str, config: Optional[Dict[str, object]],
+                    settings: Dict[str, object]) -> Dict[str, object]:
+    """A read_committed consumer's settings without auto-commit: ``settings`` with ``_`` for
+    ``.``, then ``config`` with dotted names, over ``auto.offset.reset=earliest``."""
     conf: Dict[str, object] = {"auto.offset.reset": "earliest"}
     conf.update({k.replace("_", "."): v for k, v in settings.items()})
     conf.update(config or {})
@@ -68,11 +79,8 @@ def consume(
         "group.id": group_id,
         "isolation.level": "read_committed",
         "enable.auto.commit": False,
-        "enable.auto.offset.store": False,
     })
-    topics = [topic] if isinstance(topic, str) else list(topic)
-    return PayloadConsumer(topics, conf, load_spec(spec), idle_timeout, poll_timeout,
-                           on_incomplete, max_elements)
+    return conf
 
 
 class PayloadConsumer:

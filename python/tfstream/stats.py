@@ -93,15 +93,9 @@ def consume(
     message (None: never)."""
     from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
 
-    conf: Dict[str, object] = {"auto.offset.reset": "earliest"}
-    conf.update({k.replace("_", "."): v for k, v in settings.items()})
-    conf.update(config or {})
-    conf.update({
-        "bootstrap.servers": bootstrap_servers,
-        "group.id": group_id,
-        "isolation.level": "read_committed",
-        "enable.auto.commit": False,
-    })
+    from tfstream.kafka import consumer_config
+
+    conf = consumer_config(bootstrap_servers, group_id, config, settings)
     failure = []
 
     def on_error(err):

@@ -14,7 +14,7 @@ import java.util.List;
  * reported, and delta ≤ (total weight − Σ kept counts) / (buckets + 1). Counters are reduced when
  * the table reaches twice the buckets, subtracting the (buckets + 1)-th largest count as tfx-bsl's
  * {@code Compress} does when merging, rather than on every new value; the bound is the same. Keys
- * are pooled in one array; a lookup allocates nothing.
+ * are held in a {@link ByteKeyTable}: a lookup allocates nothing.
  */
 final class TopValues {
     /** tfx-bsl's tolerance for a counter that reached zero. */
@@ -23,12 +23,8 @@ final class TopValues {
     /** Counters of a sketch, or {@link Integer#MAX_VALUE} for exact counts. */
     private final int buckets;
 
-    private int[] slots = new int[16]; // id + 1, 0 = empty
-    private int[] hashes = new int[8];
-    private int[] offsets = new int[9];
+    private ByteKeyTable keys = new ByteKeyTable(Integer.MAX_VALUE);
     private double[] counts = new double[8];
-    private byte[] pool = new byte[64];
-    private int size;
     private double delta;
 
     /** Values whose counter reached exactly zero at the last reduction (reported with delta). */
@@ -51,7 +47,7 @@ final class TopValues {
 
     /** Distinct values counted (exact while nothing was reduced). */
     int size() {
-        return size;
+        return keys.size();
     }
 
     /** Whether counters were ever reduced (counts are then estimates). */
@@ -61,27 +57,29 @@ final class TopValues {
 
     /** Adds {@code weight} to the count of {@code b[off, off+len)}. */
     void add(byte[] b, int off, int len, double weight) {
-        int h = hash(b, off, len);
-        int id = find(b, off, len, h);
-        if (id < 0) {
-            id = insert(b, off, len, h);
-        }
+        int id = slot(b, off, len); // before reading the field: slot may grow the array
         counts[id] += weight;
-        if (!isExact() && size >= 2 * buckets) {
+        if (!isExact() && keys.size() >= 2 * buckets) {
             compress();
         }
     }
 
+    /** The id of the key {@code b[off, off+len)}, inserted (count 0) if new. */
+    private int slot(byte[] b, int off, int len) {
+        int id = keys.add(b, off, len, 0);
+        if (id >= counts.length) {
+            counts = Arrays.copyOf(counts, Math.max(id + 1, counts.length * 2));
+        }
+        return id;
+    }
+
     /** Adds every count of {@code other} (tfx-bsl's {@code Merge}). */
     void merge(TopValues other) {
-        for (int id = 0; id < other.size; id++) {
-            int off = other.offsets[id];
-            int len = other.offsets[id + 1] - off;
-            int h = other.hashes[id];
-            int mine = find(other.pool, off, len, h);
-            if (mine < 0) {
-                mine = insert(other.pool, off, len, h);
-            }
+        ByteKeyTable o = other.keys;
+        for (int id = 0; id < o.size(); id++) {
+            int off = o.keyStart(id);
+            int len = o.keyEnd(id) - off;
+            int mine = slot(o.pool(), off, len);
             counts[mine] += other.counts[id];
         }
         for (byte[] e : other.extra) {
@@ -90,7 +88,7 @@ final class TopValues {
             }
         }
         delta += other.delta;
-        if (!isExact() && size > buckets) {
+        if (!isExact() && keys.size() > buckets) {
             compress();
         }
     }
@@ -106,6 +104,7 @@ final class TopValues {
 
     /** Reduces a sketch to at most {@code buckets} counters (tfx-bsl's {@code Compress}). */
     void compress() {
+        int size = keys.size();
         if (size <= buckets) {
             return;
         }
@@ -113,32 +112,26 @@ final class TopValues {
         Arrays.sort(sorted);
         double nth = sorted[size - 1 - buckets]; // the (buckets + 1)-th largest
         extra.clear();
-        byte[] oldPool = pool;
-        int[] oldOffsets = offsets;
+        ByteKeyTable old = keys;
         double[] oldCounts = counts;
-        int oldSize = size;
-        slots = new int[Math.max(16, Integer.highestOneBit(buckets * 2) * 4)];
-        hashes = new int[8];
-        offsets = new int[9];
-        counts = new double[8];
-        pool = new byte[Math.max(64, oldPool.length / 2)];
-        size = 0;
-        for (int id = 0; id < oldSize; id++) {
+        keys = new ByteKeyTable(Integer.MAX_VALUE);
+        counts = new double[Math.min(size, 2 * buckets)];
+        for (int id = 0; id < size; id++) {
             double c = oldCounts[id] - nth;
-            int off = oldOffsets[id];
-            int len = oldOffsets[id + 1] - off;
+            int off = old.keyStart(id);
+            int len = old.keyEnd(id) - off;
             if (c < EPSILON) {
                 if (Math.abs(c) < EPSILON) {
-                    extra.add(Arrays.copyOfRange(oldPool, off, off + len));
+                    extra.add(Arrays.copyOfRange(old.pool(), off, off + len));
                 }
                 continue;
             }
-            int nid = insert(oldPool, off, len, hash(oldPool, off, len));
-            counts[nid] = c;
+            int kept = slot(old.pool(), off, len);
+            counts[kept] = c;
         }
         // keep only as many extra values as fill the buckets (the smallest, for determinism)
-        extra.sort(TopValues::compareUnsigned);
-        while (!extra.isEmpty() && size + extra.size() > buckets) {
+        extra.sort(Arrays::compareUnsigned);
+        while (!extra.isEmpty() && keys.size() + extra.size() > buckets) {
             extra.remove(extra.size() - 1);
         }
         delta += nth;
@@ -148,12 +141,16 @@ final class TopValues {
      * The reported counts: each value with its count (+ delta), then extra values up to buckets.
      */
     void forEach(Entry e) {
-        for (int id = 0; id < size; id++) {
-            e.accept(pool, offsets[id], offsets[id + 1] - offsets[id], counts[id] + delta);
+        for (int id = 0; id < keys.size(); id++) {
+            e.accept(
+                    keys.pool(),
+                    keys.keyStart(id),
+                    keys.keyEnd(id) - keys.keyStart(id),
+                    counts[id] + delta);
         }
-        for (int i = 0; i < extra.size() && size + i < buckets; i++) {
+        for (int i = 0; i < extra.size() && keys.size() + i < buckets; i++) {
             byte[] x = extra.get(i);
-            if (find(x, 0, x.length, hash(x, 0, x.length)) < 0) {
+            if (keys.find(x, 0, x.length) < 0) {
                 e.accept(x, 0, x.length, delta);
             }
         }
@@ -164,76 +161,14 @@ final class TopValues {
         void accept(byte[] b, int off, int len, double count);
     }
 
-    static int compareUnsigned(byte[] a, byte[] b) {
-        return Arrays.compareUnsigned(a, b);
-    }
-
-    private int find(byte[] b, int off, int len, int h) {
-        int mask = slots.length - 1;
-        for (int s = h & mask; ; s = (s + 1) & mask) {
-            int e = slots[s];
-            if (e == 0) {
-                return -1;
-            }
-            int id = e - 1;
-            if (hashes[id] == h
-                    && offsets[id + 1] - offsets[id] == len
-                    && Arrays.equals(pool, offsets[id], offsets[id + 1], b, off, off + len)) {
-                return id;
-            }
-        }
-    }
-
-    private int insert(byte[] b, int off, int len, int h) {
-        if ((size + 1) * 2 > slots.length) {
-            slots = new int[slots.length * 2];
-            for (int id = 0; id < size; id++) {
-                place(id, hashes[id]);
-            }
-        }
-        if (size == counts.length) {
-            counts = Arrays.copyOf(counts, size * 2);
-            hashes = Arrays.copyOf(hashes, size * 2);
-            offsets = Arrays.copyOf(offsets, size * 2 + 1);
-        }
-        int end = offsets[size];
-        if (end + len > pool.length) {
-            pool = Arrays.copyOf(pool, Math.max(end + len, pool.length * 2));
-        }
-        System.arraycopy(b, off, pool, end, len);
-        int id = size++;
-        offsets[id + 1] = end + len;
-        counts[id] = 0;
-        hashes[id] = h;
-        place(id, h);
-        return id;
-    }
-
-    private void place(int id, int h) {
-        int mask = slots.length - 1;
-        int s = h & mask;
-        while (slots[s] != 0) {
-            s = (s + 1) & mask;
-        }
-        slots[s] = id + 1;
-    }
-
-    private static int hash(byte[] b, int off, int len) {
-        int h = 0x9747b28c;
-        for (int i = off; i < off + len; i++) {
-            h = (h ^ b[i]) * 0x01000193;
-        }
-        return h ^ (h >>> 16);
-    }
-
     void write(DataOutput out) throws IOException {
         out.writeInt(buckets);
         out.writeDouble(delta);
-        out.writeInt(size);
-        for (int id = 0; id < size; id++) {
-            int len = offsets[id + 1] - offsets[id];
+        out.writeInt(keys.size());
+        for (int id = 0; id < keys.size(); id++) {
+            int len = keys.keyEnd(id) - keys.keyStart(id);
             out.writeInt(len);
-            out.write(pool, offsets[id], len);
+            out.write(keys.pool(), keys.keyStart(id), len);
             out.writeDouble(counts[id]);
         }
         out.writeInt(extra.size());
@@ -254,7 +189,7 @@ final class TopValues {
                 buf = new byte[len];
             }
             in.readFully(buf, 0, len);
-            int id = t.insert(buf, 0, len, hash(buf, 0, len));
+            int id = t.slot(buf, 0, len);
             t.counts[id] = in.readDouble();
         }
         int extras = in.readInt();

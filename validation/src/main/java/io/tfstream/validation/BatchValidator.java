@@ -4,6 +4,7 @@ import io.tfstream.parse.FeatureValues;
 import io.tfstream.parse.RawColumns;
 import io.tfstream.parse.SerializedRecords;
 import io.tfstream.spec.DType;
+import io.tfstream.stats.ByteKeyTable;
 import io.tfstream.stats.FeatureAccumulator;
 import io.tfstream.tensor.BytesBuffer;
 import io.tfstream.tensor.Float32Buffer;

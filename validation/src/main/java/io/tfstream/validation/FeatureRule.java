@@ -1,5 +1,6 @@
 package io.tfstream.validation;
 
+import io.tfstream.stats.ByteKeyTable;
 import java.nio.charset.StandardCharsets;
 import org.tensorflow.metadata.v0.Feature;
 import org.tensorflow.metadata.v0.FeatureType;

@@ -1,6 +1,7 @@
 package io.tfstream.validation;
 
 import io.tfstream.parse.FeatureValues;
+import io.tfstream.stats.ByteKeyTable;
 import io.tfstream.stats.FeatureAccumulator;
 import io.tfstream.tensor.BytesBuffer;
 import io.tfstream.tensor.Float32Buffer;

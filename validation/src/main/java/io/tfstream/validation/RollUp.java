@@ -1,5 +1,6 @@
 package io.tfstream.validation;
 
+import io.tfstream.stats.ByteKeyTable;
 import java.util.Arrays;
 
 /**

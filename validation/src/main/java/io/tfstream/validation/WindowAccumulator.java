@@ -1,5 +1,6 @@
 package io.tfstream.validation;
 
+import io.tfstream.stats.ByteKeyTable;
 import io.tfstream.tensor.BytesBuffer;
 import java.util.Arrays;
 import org.tensorflow.metadata.v0.AnomalyInfo.Type;

@@ -1,5 +1,6 @@
 package io.tfstream.validation;
 
+import io.tfstream.stats.ByteKeyTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,25 +3,22 @@ package io.tfstream.validation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.protobuf.ByteString;
 import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ParsedBatch;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.spec.schema.FeatureSpecFromSchema;
 import io.tfstream.stats.ExampleStatistics;
 import io.tfstream.stats.StatsOptions;
+import io.tfstream.testing.ProtoFeatures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.tensorflow.example.BytesList;
 import org.tensorflow.example.Example;
 import org.tensorflow.example.Feature;
 import org.tensorflow.example.FeatureList;
 import org.tensorflow.example.FeatureLists;
 import org.tensorflow.example.Features;
-import org.tensorflow.example.FloatList;
-import org.tensorflow.example.Int64List;
 import org.tensorflow.example.SequenceExample;
 import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
 
@@ -44,28 +41,6 @@ class WindowStatisticsTest {
                     + " is_categorical: true } }\n"
                     + "feature { name: \"tags\" type: BYTES }\n";
 
-    private static Feature ints(long... v) {
-        Int64List.Builder b = Int64List.newBuilder();
-        for (long x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setInt64List(b).build();
-    }
-
-    private static Feature floats(float... v) {
-        FloatList.Builder b = FloatList.newBuilder();
-        for (float x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setFloatList(b).build();
-    }
-
-    private static Feature bytes(ByteString... v) {
-        return Feature.newBuilder()
-                .setBytesList(BytesList.newBuilder().addAllValue(List.of(v)))
-                .build();
-    }
-
     private static Example example(Random r) {
         Features.Builder f = Features.newBuilder();
         if (r.nextInt(5) > 0) {
@@ -73,34 +48,36 @@ class WindowStatisticsTest {
             for (int i = 0; i < v.length; i++) {
                 v[i] = r.nextInt(200) - 50;
             }
-            f.putFeature("age", ints(v));
+            f.putFeature("age", ProtoFeatures.int64s(v));
         }
-        f.putFeature("emb", floats(r.nextFloat(), r.nextInt(20) == 0 ? Float.NaN : r.nextFloat()));
+        f.putFeature(
+                "emb",
+                ProtoFeatures.floats(
+                        r.nextFloat(), r.nextInt(20) == 0 ? Float.NaN : r.nextFloat()));
         if (r.nextInt(4) > 0) {
             int c = r.nextInt(30);
             f.putFeature(
                     "price",
-                    floats(c == 0 ? Float.POSITIVE_INFINITY : c == 1 ? Float.NaN : c * 1.5f));
+                    ProtoFeatures.floats(
+                            c == 0 ? Float.POSITIVE_INFINITY : c == 1 ? Float.NaN : c * 1.5f));
         }
         if (r.nextInt(3) > 0) {
             int c = r.nextInt(12);
             f.putFeature(
                     "color",
-                    bytes(
-                            c == 0
-                                    ? ByteString.copyFrom(new byte[] {(byte) 0xff})
-                                    : ByteString.copyFromUtf8(
-                                            c < 6 ? "red" : c < 10 ? "green" : "blue")));
+                    c == 0
+                            ? ProtoFeatures.bytes(new byte[] {(byte) 0xff})
+                            : ProtoFeatures.strings(c < 6 ? "red" : c < 10 ? "green" : "blue"));
         }
         if (r.nextInt(3) > 0) {
-            f.putFeature("cat", ints(r.nextInt(10)));
+            f.putFeature("cat", ProtoFeatures.int64s(r.nextInt(10)));
         }
         if (r.nextInt(2) > 0) {
-            ByteString[] tags = new ByteString[r.nextInt(3)];
+            String[] tags = new String[r.nextInt(3)];
             for (int i = 0; i < tags.length; i++) {
-                tags[i] = ByteString.copyFromUtf8("t" + r.nextInt(500));
+                tags[i] = "t" + r.nextInt(500);
             }
-            f.putFeature("tags", bytes(tags));
+            f.putFeature("tags", ProtoFeatures.strings(tags));
         }
         return Example.newBuilder().setFeatures(f).build();
     }
@@ -202,19 +179,23 @@ class WindowStatisticsTest {
             FeatureList.Builder clicks = FeatureList.newBuilder();
             for (int k = r.nextInt(4); k > 0; k--) {
                 clicks.addFeature(
-                        r.nextInt(6) == 0 ? Feature.getDefaultInstance() : ints(r.nextInt(9), k));
+                        r.nextInt(6) == 0
+                                ? Feature.getDefaultInstance()
+                                : ProtoFeatures.int64s(r.nextInt(9), k));
             }
             lists.putFeatureList("clicks", clicks.build());
             if (r.nextBoolean()) {
                 FeatureList.Builder words = FeatureList.newBuilder();
                 for (int k = r.nextInt(3); k > 0; k--) {
-                    words.addFeature(bytes(ByteString.copyFromUtf8("w" + r.nextInt(7))));
+                    words.addFeature(ProtoFeatures.strings("w" + r.nextInt(7)));
                 }
                 lists.putFeatureList("words", words.build());
             }
             SequenceExample s =
                     SequenceExample.newBuilder()
-                            .setContext(Features.newBuilder().putFeature("user", ints(i % 17)))
+                            .setContext(
+                                    Features.newBuilder()
+                                            .putFeature("user", ProtoFeatures.int64s(i % 17)))
                             .setFeatureLists(lists)
                             .build();
             command.add(s);

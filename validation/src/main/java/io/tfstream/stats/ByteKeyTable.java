@@ -1,6 +1,7 @@
-package io.tfstream.validation;
+package io.tfstream.stats;
 
 import java.util.Arrays;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A bounded table of distinct byte strings, each with a dense id (in order of first insertion) and
@@ -8,7 +9,8 @@ import java.util.Arrays;
  * insertion copies the key into one pooled array. At most {@code maxKeys} keys are kept: further
  * new keys are refused (-1) and their counts go to {@link #overflow()}.
  */
-final class ByteKeyTable {
+@Internal
+public final class ByteKeyTable {
     private final int maxKeys;
     private int[] slots; // id + 1, 0 = empty
     private int[] hashes;
@@ -19,7 +21,7 @@ final class ByteKeyTable {
     private int size;
     private long overflow;
 
-    ByteKeyTable(int maxKeys) {
+    public ByteKeyTable(int maxKeys) {
         if (maxKeys < 0) {
             throw new IllegalArgumentException("maxKeys must be >= 0, got " + maxKeys);
         }
@@ -28,25 +30,25 @@ final class ByteKeyTable {
         this.hashes = new int[8];
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    int maxKeys() {
+    public int maxKeys() {
         return maxKeys;
     }
 
     /** Counts of values refused because the table was full. */
-    long overflow() {
+    public long overflow() {
         return overflow;
     }
 
-    long count(int id) {
+    public long count(int id) {
         return counts[id];
     }
 
     /** The id of {@code buf[off, off+len)}, or -1. */
-    int find(byte[] buf, int off, int len) {
+    public int find(byte[] buf, int off, int len) {
         int h = hash(buf, off, len);
         int mask = slots.length - 1;
         for (int s = h & mask; ; s = (s + 1) & mask) {
@@ -67,7 +69,7 @@ final class ByteKeyTable {
      * Adds {@code delta} to the count of the key, inserting it if there is room; returns its id, or
      * -1 when the table is full (then {@code delta} goes to the overflow).
      */
-    int add(byte[] buf, int off, int len, long delta) {
+    public int add(byte[] buf, int off, int len, long delta) {
         int id = find(buf, off, len);
         if (id < 0) {
             if (size == maxKeys) {
@@ -80,7 +82,7 @@ final class ByteKeyTable {
         return id;
     }
 
-    void addOverflow(long delta) {
+    public void addOverflow(long delta) {
         overflow += delta;
     }
 
@@ -123,24 +125,24 @@ final class ByteKeyTable {
     }
 
     /** The pooled bytes; key {@code id} is {@code [keyStart(id), keyEnd(id))}. */
-    byte[] pool() {
+    public byte[] pool() {
         return pool;
     }
 
-    int keyStart(int id) {
+    public int keyStart(int id) {
         return offsets[id];
     }
 
-    int keyEnd(int id) {
+    public int keyEnd(int id) {
         return offsets[id + 1];
     }
 
-    byte[] key(int id) {
+    public byte[] key(int id) {
         return Arrays.copyOfRange(pool, offsets[id], offsets[id + 1]);
     }
 
     /** Adds every key and count of {@code other}, in its insertion order, then its overflow. */
-    void addAll(ByteKeyTable other) {
+    public void addAll(ByteKeyTable other) {
         for (int id = 0; id < other.size; id++) {
             add(
                     other.pool,
@@ -151,7 +153,7 @@ final class ByteKeyTable {
         overflow += other.overflow;
     }
 
-    void clear() {
+    public void clear() {
         Arrays.fill(slots, 0);
         Arrays.fill(counts, 0, size, 0);
         size = 0;
