@@ -14,9 +14,10 @@ import java.util.List;
  * max_num_elements} 2^32, and divides {@code eps} by 3 as tfx-bsl does for its three levels of
  * compression. Every returned quantile is within {@code eps × total weight} of its rank; the sketch
  * is exact until the buffer first fills (11 402 entries, 5 701 distinct values per level, at {@code
- * eps} 0.01). {@link #merge} pushes the other sketch's buffer and summaries as tfx-bsl's {@code
- * Merge} does. With {@code eps} 0 it is exact (every distinct value kept) and memory grows with the
- * distinct values. NaN values and weights ≤ 0 are ignored; -0.0 is counted as 0.0.
+ * eps} 0.01). {@link #merge} pushes the other sketch's summaries as tfx-bsl's {@code Merge} does,
+ * and its buffer as one exact summary rather than value by value (a merged sketch is exact up to 5
+ * 702 distinct values). With {@code eps} 0 it is exact (every distinct value kept) and memory grows
+ * with the distinct values. NaN values and weights ≤ 0 are ignored; -0.0 is counted as 0.0.
  */
 final class Quantiles {
     /** TFDV's {@code max_num_elements}. */
@@ -55,15 +56,29 @@ final class Quantiles {
             blockSize = Integer.MAX_VALUE;
             bufferCapacity = Integer.MAX_VALUE;
         } else {
-            long level = 1;
-            long block = 2;
-            while ((1L << level) * block < maxElements) {
-                block = (long) Math.ceil(level / this.eps) + 1;
-                level++;
-            }
-            blockSize = (int) Math.max(block, 2);
+            blockSize = blockSize(this.eps, maxElements);
             bufferCapacity = (int) Math.min(2L * blockSize, maxElements);
         }
+    }
+
+    /** The last block size computed, for the (eps, max elements) it was computed for. */
+    private static volatile double[] lastSpec = {-1, -1, 2};
+
+    /** tfx-bsl's {@code GetQuantileSpecs}: the entries per summary level. */
+    private static int blockSize(double eps, long maxElements) {
+        double[] spec = lastSpec;
+        if (spec[0] == eps && spec[1] == maxElements) {
+            return (int) spec[2];
+        }
+        long level = 1;
+        long block = 2;
+        while ((1L << level) * block < maxElements) {
+            block = (long) Math.ceil(level / eps) + 1;
+            level++;
+        }
+        int size = (int) Math.max(block, 2);
+        lastSpec = new double[] {eps, maxElements, size};
+        return size;
     }
 
     /** Adds {@code value} with weight {@code weight}. */
@@ -245,9 +260,13 @@ final class Quantiles {
         out.writeDouble(userEps);
         out.writeLong(maxElements);
         out.writeInt(bufN);
+        // the buffer of unweighted values is their values only
+        out.writeBoolean(unitWeights);
         for (int i = 0; i < bufN; i++) {
             out.writeDouble(bufV[i]);
-            out.writeDouble(bufW[i]);
+            if (!unitWeights) {
+                out.writeDouble(bufW[i]);
+            }
         }
         out.writeInt(levels.size());
         for (Summary s : levels) {
@@ -263,8 +282,13 @@ final class Quantiles {
         }
         Quantiles q = new Quantiles(eps, maxElements);
         int n = in.readInt();
+        if (n < 0 || n > (1 << 26)) {
+            throw new IOException("quantile buffer of " + n + " entries");
+        }
+        boolean unit = in.readBoolean();
         for (int i = 0; i < n; i++) {
-            q.add(in.readDouble(), in.readDouble());
+            double v = in.readDouble();
+            q.add(v, unit ? 1 : in.readDouble());
         }
         int levels = in.readInt();
         for (int i = 0; i < levels; i++) {

@@ -33,7 +33,29 @@ public final class WindowAccumulatorSerializer {
         return VERSION;
     }
 
+    /** Per rule, the statistics of no record (what another split's rules are written as). */
+    private FeatureStats[] empties;
+
+    private FeatureStats empty(FeatureRule r) {
+        if (empties == null) {
+            empties = new FeatureStats[schema.rules().length];
+        }
+        if (empties[r.index] == null) {
+            empties[r.index] = new FeatureStats(r, schema.options());
+        }
+        return empties[r.index];
+    }
+
     public byte[] serialize(WindowAccumulator a) {
+        return serialize(a, 0, 1);
+    }
+
+    /**
+     * {@code a} restricted to feature-path split {@code split} of {@code splits}, written: the
+     * bytes of {@code serialize(WindowSplits.restrict(a, split, splits))} without touching {@code
+     * a}.
+     */
+    public byte[] serialize(WindowAccumulator a, int split, int splits) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeUTF(a.schema.fingerprint());
@@ -41,12 +63,21 @@ public final class WindowAccumulatorSerializer {
             out.writeLong(a.malformed);
             out.writeLong(a.overLimit);
             out.writeInt(a.stats.length);
-            for (FeatureStats s : a.stats) {
+            FeatureRule[] rules = a.schema.rules();
+            for (int i = 0; i < a.stats.length; i++) {
+                FeatureStats s =
+                        splits == 1 || WindowSplits.splitOf(rules[i].path, splits) == split
+                                ? a.stats[i]
+                                : empty(rules[i]);
                 writeStats(out, s);
                 writeTfdv(out, s);
             }
             out.writeInt(a.rollUps.length);
-            for (RollUp[] row : a.rollUps) {
+            for (int p = 0; p < a.rollUps.length; p++) {
+                RollUp[] row =
+                        splits == 1 || WindowSplits.splitOf(a.schema.path(p), splits) == split
+                                ? a.rollUps[p]
+                                : null;
                 out.writeBoolean(row != null);
                 for (int k = 0; row != null && k < row.length; k++) {
                     out.writeBoolean(row[k] != null);

@@ -1,5 +1,6 @@
 package io.tfstream.validation;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,6 +34,34 @@ class WindowSplitsTest {
         }
         out.sort(null);
         return out;
+    }
+
+    /** A split written from the whole window is the restricted window written, byte for byte. */
+    @Test
+    void aSplitIsWrittenWithoutRestrictingACopy() throws IOException {
+        ValidationSchema stats =
+                Fixtures.compiled(
+                        RandomExamples.SCHEMA,
+                        ValidationOptions.defaults()
+                                .withStatistics(
+                                        io.tfstream.stats.StatsOptions.DEFAULTS.withSketchTopValues(
+                                                true)));
+        for (ValidationSchema sc : new ValidationSchema[] {schema, stats}) {
+            WindowAccumulatorSerializer ser = new WindowAccumulatorSerializer(sc);
+            for (long seed = 0; seed < 10; seed++) {
+                WindowAccumulator a = Windows.window(sc, RandomExamples.examples(seed, 50));
+                byte[] before = ser.serialize(a);
+                for (int splits = 1; splits <= 4; splits++) {
+                    for (int s = 0; s < splits; s++) {
+                        WindowAccumulator restricted =
+                                WindowSplits.restrict(
+                                        ser.deserialize(ser.getVersion(), before), s, splits);
+                        assertArrayEquals(ser.serialize(restricted), ser.serialize(a, s, splits));
+                    }
+                }
+                assertArrayEquals(before, ser.serialize(a), "the window is left as it was");
+            }
+        }
     }
 
     @Test

@@ -320,6 +320,11 @@ public final class ThroughputHarness {
                 m.put("schema.path", schemaFile.toString());
                 m.put("validation.enabled", true);
                 m.put("validation.alerts-topic", in + "-alerts");
+                // Window state beyond the JobManager's in-memory checkpoint storage limit: both
+                // runs checkpoint to a directory, so that they compare alike.
+                m.put(
+                        "flink.execution.checkpointing.dir",
+                        work.resolve(profile + "-checkpoints-" + id).toUri().toString());
                 if (shards.equals(WITH_STATISTICS)) {
                     m.put("statistics.enabled", true);
                     m.put("statistics.topic", in + "-statistics");

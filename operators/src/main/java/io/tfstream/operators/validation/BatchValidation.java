@@ -12,8 +12,6 @@ import io.tfstream.validation.SeverityPolicy;
 import io.tfstream.validation.ValidationSchema;
 import io.tfstream.validation.WindowAccumulator;
 import io.tfstream.validation.WindowAccumulatorSerializer;
-import io.tfstream.validation.WindowSplits;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -302,12 +300,8 @@ public final class BatchValidation {
             long start = e.getKey();
             long lateCount = lateCounts.getOrDefault(start, 0L);
             long time = maxTimes.getOrDefault(start, start);
-            byte[] whole = serializer.serialize(e.getValue());
             for (int s = 0; s < splits; s++) {
-                byte[] bytes = whole;
-                if (splits > 1) {
-                    bytes = serializer.serialize(WindowSplits.restrict(read(whole), s, splits));
-                }
+                byte[] bytes = serializer.serialize(e.getValue(), s, splits);
                 // The schema travels once per fingerprint and split from each subtask instance.
                 byte[] schemaOnce =
                         schemaSent.add(schema.fingerprint() + "/" + s) ? schemaBytes : new byte[0];
@@ -330,14 +324,6 @@ public final class BatchValidation {
         lateCounts.clear();
         maxTimes.clear();
         last = null;
-    }
-
-    private WindowAccumulator read(byte[] bytes) {
-        try {
-            return serializer.deserialize(serializer.getVersion(), bytes);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read an accumulator just written", e);
-        }
     }
 
     private static String typeNames(RecordResult result) {

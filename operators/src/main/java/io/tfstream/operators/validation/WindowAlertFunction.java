@@ -107,7 +107,7 @@ public final class WindowAlertFunction
     private transient ValueState<Integer> pendingCount;
 
     /** Partials merged into their windows' state at once (and whenever a window fires). */
-    static final int FOLD_EVERY = 32;
+    static final int FOLD_EVERY = 8;
 
     /**
      * @param anomalies whether to emit the {@code Anomalies} proto of each window on {@link

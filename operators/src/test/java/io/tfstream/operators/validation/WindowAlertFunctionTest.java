@@ -120,9 +120,9 @@ class WindowAlertFunctionTest {
     }
 
     /**
-     * Seventy partials of one record each, folded 32 at a time with a snapshot and restore between
-     * folds (partials pending in state): the window counts every record once, and its statistics
-     * part equals {@code tfstream stats} over the records.
+     * Seventy partials of one record each, folded eight at a time with a snapshot and restore
+     * between folds (partials pending in state): the window counts every record once, and its
+     * statistics part equals {@code tfstream stats} over the records.
      */
     @Test
     void partialsFoldedAcrossARestoreCountEveryRecordOnce() throws Exception {
