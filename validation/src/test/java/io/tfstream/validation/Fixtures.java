@@ -28,6 +28,15 @@ final class Fixtures {
         return ValidationSchema.build(schema(text), options);
     }
 
+    /** {@code text} compiled keeping TFDV's statistics per window, as the job's defaults do. */
+    static ValidationSchema compiledWithStatistics(String text) {
+        return compiled(
+                text,
+                ValidationOptions.defaults()
+                        .withStatistics(
+                                io.tfstream.stats.StatsOptions.DEFAULTS.withSketchTopValues(true)));
+    }
+
     static Example example(Object... pairs) {
         Features.Builder f = Features.newBuilder();
         for (int i = 0; i < pairs.length; i += 2) {

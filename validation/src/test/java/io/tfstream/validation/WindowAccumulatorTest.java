@@ -114,13 +114,7 @@ class WindowAccumulatorTest {
      */
     @Test
     void storedVersionThreeStateIsTheLayoutWrittenToday() throws IOException {
-        ValidationSchema withStats =
-                Fixtures.compiled(
-                        RandomExamples.SCHEMA,
-                        ValidationOptions.defaults()
-                                .withStatistics(
-                                        io.tfstream.stats.StatsOptions.DEFAULTS.withSketchTopValues(
-                                                true)));
+        ValidationSchema withStats = Fixtures.compiledWithStatistics(RandomExamples.SCHEMA);
         WindowAccumulatorSerializer statsSerializer = new WindowAccumulatorSerializer(withStats);
         WindowAccumulator a = Windows.window(withStats, RandomExamples.examples(7, 40));
         byte[] written = statsSerializer.serialize(a);

@@ -39,13 +39,7 @@ class WindowSplitsTest {
     /** A split written from the whole window is the restricted window written, byte for byte. */
     @Test
     void aSplitIsWrittenWithoutRestrictingACopy() throws IOException {
-        ValidationSchema stats =
-                Fixtures.compiled(
-                        RandomExamples.SCHEMA,
-                        ValidationOptions.defaults()
-                                .withStatistics(
-                                        io.tfstream.stats.StatsOptions.DEFAULTS.withSketchTopValues(
-                                                true)));
+        ValidationSchema stats = Fixtures.compiledWithStatistics(RandomExamples.SCHEMA);
         for (ValidationSchema sc : new ValidationSchema[] {schema, stats}) {
             WindowAccumulatorSerializer ser = new WindowAccumulatorSerializer(sc);
             for (long seed = 0; seed < 10; seed++) {
