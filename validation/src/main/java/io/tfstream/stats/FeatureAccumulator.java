@@ -175,15 +175,7 @@ public final class FeatureAccumulator {
      * returns whether its values are to be added.
      */
     public boolean present(int kind, long n, double w) {
-        if (kind == NONE) {
-            return false;
-        }
-        weight = w;
-        boolean accepted = kind(kind);
-        top.add(n);
-        weightedNonMissing += w;
-        weightedTotal += n * w;
-        return accepted;
+        return present(kind, n, 1, w);
     }
 
     /**
@@ -191,14 +183,18 @@ public final class FeatureAccumulator {
      * (the job's fixed-length columns); returns whether their values are to be added.
      */
     public boolean presentRows(int kind, long n, long rows) {
+        return present(kind, n, rows, 1);
+    }
+
+    private boolean present(int kind, long n, long rows, double w) {
         if (kind == NONE || rows <= 0) {
             return false;
         }
-        weight = 1;
+        weight = w;
         boolean accepted = kind(kind);
         top.add(n, rows);
-        weightedNonMissing += rows;
-        weightedTotal += n * rows;
+        weightedNonMissing += rows * w;
+        weightedTotal += n * rows * w;
         return accepted;
     }
 

@@ -6,6 +6,7 @@ import io.tfstream.stats.FeatureAccumulator;
 import io.tfstream.tensor.BytesBuffer;
 import io.tfstream.tensor.Float32Buffer;
 import io.tfstream.tensor.Int64Buffer;
+import org.tensorflow.metadata.v0.FeatureType;
 
 /**
  * The window statistics of one schema feature that TFDV's window-level checks read ({@code
@@ -49,9 +50,7 @@ final class FeatureStats {
         offDomain = r.stringDomain != null ? new ByteKeyTable(o.maxDistinctValues()) : null;
         histogram = !Double.isNaN(r.jsdThreshold) && !r.categorical ? new ValueHistogram() : null;
         tfdv =
-                o.statistics() != null
-                                && !r.skipped
-                                && r.type != org.tensorflow.metadata.v0.FeatureType.STRUCT
+                o.statistics() != null && !r.skipped && r.type != FeatureType.STRUCT
                         ? new FeatureAccumulator(
                                 r.name(),
                                 r.nestLevel == 2,
