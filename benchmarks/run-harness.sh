@@ -9,7 +9,9 @@
 # shards and with gzip shards), harness.batch-sizes [128,1024,4096],
 # harness.warm-up [true] (one unmeasured run of each job first), harness.repeat [1] (interleaved
 # repeats of the measured runs, the median of each job reported), harness.validation [true] (the
-# job with TFDV validation on, from the profile's TFMD schema), harness.out [target/harness].
+# job with TFDV validation on, from the profile's TFMD schema), harness.profiled-job [local] (the
+# job profiled with JFR: local, "local, validation", "local, validation, statistics", none, ...;
+# the recording is kept as <out>/<profile>.jfr), harness.out [target/harness].
 # Example: benchmarks/run-harness.sh -Dharness.records=200000
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -8,6 +8,7 @@ import io.tfstream.operators.validation.StatisticsAssembler;
 import io.tfstream.operators.validation.ValidationOutputSerializer;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.operators.validation.WindowAlertFunction;
+import io.tfstream.operators.validation.WindowAlertOperator;
 import io.tfstream.operators.validation.WindowPartial;
 import io.tfstream.validation.LintFinding;
 import java.time.Duration;
@@ -131,8 +132,11 @@ public final class TfstreamValidation {
                                 Math.max(1, parse.getParallelism()));
         SingleOutputStreamOperator<ValidationOutput> alerts =
                 partials.keyBy(new SplitKey(settings.splits(), maxParallelism), Types.INT)
-                        .process(new WindowAlertFunction(settings, anomalies))
-                        .returns(ValidationOutputSerializer.typeInfo())
+                        .transform(
+                                uid,
+                                ValidationOutputSerializer.typeInfo(),
+                                new WindowAlertOperator(
+                                        new WindowAlertFunction(settings, anomalies)))
                         .setMaxParallelism(maxParallelism)
                         .name(uid)
                         .uid(uid);

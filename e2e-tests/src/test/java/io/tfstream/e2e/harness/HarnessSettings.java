@@ -21,7 +21,8 @@ public record HarnessSettings(
         boolean warmUp,
         Path out,
         int repeat,
-        boolean validation) {
+        boolean validation,
+        String profiledJob) {
     /** The defaults of the full run, from system properties {@code harness.*}. */
     public static HarnessSettings fromSystemProperties() {
         return new HarnessSettings(
@@ -45,6 +46,7 @@ public record HarnessSettings(
                 Boolean.parseBoolean(System.getProperty("harness.warm-up", "true")),
                 Path.of(System.getProperty("harness.out", "target/harness")),
                 Integer.getInteger("harness.repeat", 1),
-                Boolean.parseBoolean(System.getProperty("harness.validation", "true")));
+                Boolean.parseBoolean(System.getProperty("harness.validation", "true")),
+                System.getProperty("harness.profiled-job", "local"));
     }
 }

@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -151,7 +152,7 @@ public final class ThroughputHarness {
                 }
                 samples.values().forEach(list -> runs.add(HarnessRun.median(list)));
                 // Profiled apart from the measured runs: JFR sampling slows the job it records.
-                tfstream(profile, in, specFile, "local", true);
+                tfstream(profile, in, specFile, s.profiledJob(), true);
             }
             String profile = s.profiles().get(0);
             Path specFile = work.resolve(profile + "-spec.json");
@@ -495,6 +496,12 @@ public final class ThroughputHarness {
                 jfr.dump(file);
                 jfr.close();
                 stages.put(profile, JfrStages.of(file));
+                // Kept beside the report for a closer look (jfr print, JDK Mission Control).
+                Files.createDirectories(s.out());
+                Files.copy(
+                        file,
+                        s.out().resolve(profile + ".jfr"),
+                        StandardCopyOption.REPLACE_EXISTING);
             }
             if (result.getSerializedThrowable().isPresent()) {
                 throw new IllegalStateException(

@@ -43,9 +43,11 @@ class ThroughputHarnessITCase {
                         false,
                         out,
                         1,
-                        true);
+                        true,
+                        ThroughputHarness.WITH_STATISTICS);
         Path report = new ThroughputHarness(settings).run();
         String md = Files.readString(report);
+        assertTrue(Files.size(out.resolve("wide.jfr")) > 0, "the profiled run's recording is kept");
         for (String row :
                 List.of(
                         "| seed001 | pass-through |",

@@ -18,7 +18,6 @@ import io.tfstream.validation.WindowStatistics;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -39,12 +38,14 @@ import org.apache.flink.util.OutputTag;
 import org.tensorflow.metadata.v0.DriftSkewInfo;
 
 /**
- * Keyed by feature-path split: merges the {@link WindowPartial}s of every subtask for a window (in
- * folds of up to {@value #FOLD_EVERY}: a window's state is read and written once per fold), and
- * when the watermark reaches the window's end (an event-time timer, allowed lateness 0) evaluates
- * it (tier W, docs/validation.md#validation-tiers), compares it with the previous non-empty window
- * of the split (tier C, drift) and emits one alert per feature path × anomaly type as JSON keyed by
- * the deterministic alert id; optionally the window's TFDV {@code Anomalies} on {@link #ANOMALIES}.
+ * Keyed by feature-path split: merges the {@link WindowPartial}s of every subtask for a window into
+ * the window's accumulator, kept deserialized between checkpoints and written to keyed state only
+ * before each checkpoint barrier ({@link WindowAlertOperator} calls {@link #flush}: a window's
+ * statistics are read and written once per checkpoint, not once per partial), and when the
+ * watermark reaches the window's end (an event-time timer, allowed lateness 0) evaluates it (tier
+ * W, docs/validation.md#validation-tiers), compares it with the previous non-empty window of the
+ * split (tier C, drift) and emits one alert per feature path × anomaly type as JSON keyed by the
+ * deterministic alert id; optionally the window's TFDV {@code Anomalies} on {@link #ANOMALIES}.
  * Each split reports only the findings of its paths; split 0 also the dataset-level ones and, with
  * its first window, the schema's lint findings (scope {@code SCHEMA}, once), and it keeps a timer
  * at every window end so that a window without records still fires (an empty window reports 0
@@ -102,12 +103,38 @@ public final class WindowAlertFunction
     private transient ValueState<Long> lateCarry;
     private transient ValueState<Integer> splitOfKey;
     private transient AlertMetrics alertMetrics;
-    // Partials not yet merged into openBySchema, and how many.
+    // Partials not yet merged into openBySchema, and how many: written by earlier builds, which
+    // folded every FOLD_EVERY partials; read on restore, never written now.
     private transient ListState<WindowPartial> pending;
     private transient ValueState<Integer> pendingCount;
 
-    /** Partials merged into their windows' state at once (and whenever a window fires). */
+    /** How many partials earlier builds kept in {@code pending-partials} before a fold. */
     static final int FOLD_EVERY = 8;
+
+    /**
+     * The windows merged since they were read from state, deserialized: key → {@code
+     * <start>/<fingerprint>} → window. Newer than {@code openBySchema} where {@code dirty}; lost on
+     * failure, which restores the state of the checkpoint they were flushed to before.
+     */
+    private transient Map<Integer, Map<String, LiveWindow>> live;
+
+    /** An open window's accumulator between checkpoints. */
+    private static final class LiveWindow {
+        final String fingerprint;
+        final int split;
+        final long start;
+        final long end;
+        long late;
+        WindowAccumulator window;
+        boolean dirty;
+
+        LiveWindow(String fingerprint, int split, long start, long end) {
+            this.fingerprint = fingerprint;
+            this.split = split;
+            this.start = start;
+            this.end = end;
+        }
+    }
 
     /**
      * @param anomalies whether to emit the {@code Anomalies} proto of each window on {@link
@@ -154,6 +181,7 @@ public final class WindowAlertFunction
         splitOfKey = ctx.getState(new ValueStateDescriptor<>("split", Types.INT));
         pending = ctx.getListState(new ListStateDescriptor<>("pending-partials", partials));
         pendingCount = ctx.getState(new ValueStateDescriptor<>("pending-count", Types.INT));
+        live = new HashMap<>();
     }
 
     /** The fingerprint of {@code p}: an empty one (layout 1) is the configured schema's. */
@@ -214,56 +242,93 @@ public final class WindowAlertFunction
         }
         splitOfKey.update(p.split());
         latestSchema.update(fp);
-        pending.add(p.withoutSchema());
-        Integer n = pendingCount.value();
-        if (n != null && n + 1 >= FOLD_EVERY) {
-            fold();
-        } else {
-            pendingCount.update(n == null ? 1 : n + 1);
+        foldRestored(ctx.getCurrentKey());
+        String key = p.windowStart() + "/" + fp;
+        LiveWindow w = liveOf(ctx.getCurrentKey(), key);
+        if (w == null) {
+            w = new LiveWindow(fp, p.split(), p.windowStart(), p.windowEnd());
+            live.computeIfAbsent(ctx.getCurrentKey(), k -> new HashMap<>()).put(key, w);
         }
+        merge(w, p);
         ctx.timerService().registerEventTimeTimer(p.windowEnd() - 1);
     }
 
     /**
-     * Merges the pending partials into their windows' state, in the order they arrived: each
-     * window's state is read and written once per fold, not once per partial.
+     * The current key's window {@code <start>/<fingerprint>}: the live one, else the one kept in
+     * state (made live), else null.
      */
-    private void fold() throws Exception {
-        Map<String, List<WindowPartial>> byWindow = new LinkedHashMap<>();
+    private LiveWindow liveOf(Integer key, String window) throws Exception {
+        Map<String, LiveWindow> windows = live.get(key);
+        LiveWindow w = windows == null ? null : windows.get(window);
+        if (w == null) {
+            WindowPartial kept = openBySchema.get(window);
+            if (kept != null) {
+                String fp = fingerprintOf(kept);
+                w = new LiveWindow(fp, kept.split(), kept.windowStart(), kept.windowEnd());
+                w.window = read(fp, kept);
+                w.late = kept.lateCount();
+                live.computeIfAbsent(key, k -> new HashMap<>()).put(window, w);
+            }
+        }
+        return w;
+    }
+
+    private void merge(LiveWindow w, WindowPartial p) throws Exception {
+        WindowAccumulator next = read(w.fingerprint, p);
+        if (w.window == null) {
+            w.window = next;
+        } else {
+            w.window.merge(next);
+        }
+        w.late += p.lateCount();
+        w.dirty = true;
+    }
+
+    /** Partials an earlier build left in {@code pending-partials}, merged into their windows. */
+    private void foldRestored(Integer key) throws Exception {
+        if (pendingCount.value() == null) {
+            return;
+        }
         Iterable<WindowPartial> all = pending.get();
         if (all != null) {
             for (WindowPartial p : all) {
-                byWindow.computeIfAbsent(
-                                p.windowStart() + "/" + fingerprintOf(p), k -> new ArrayList<>())
-                        .add(p);
-            }
-        }
-        for (Map.Entry<String, List<WindowPartial>> e : byWindow.entrySet()) {
-            List<WindowPartial> parts = e.getValue();
-            WindowPartial merged = openBySchema.get(e.getKey());
-            if (merged == null && parts.size() == 1) {
-                openBySchema.put(e.getKey(), parts.get(0));
-                continue;
-            }
-            WindowPartial first = parts.get(0);
-            String fp = fingerprintOf(first);
-            WindowAccumulator a = merged == null ? null : read(fp, merged);
-            long late = merged == null ? 0 : merged.lateCount();
-            for (WindowPartial p : parts) {
-                WindowAccumulator next = read(fp, p);
-                if (a == null) {
-                    a = next;
-                } else {
-                    a.merge(next);
+                String fp = fingerprintOf(p);
+                String window = p.windowStart() + "/" + fp;
+                LiveWindow w = liveOf(key, window);
+                if (w == null) {
+                    w = new LiveWindow(fp, p.split(), p.windowStart(), p.windowEnd());
+                    live.computeIfAbsent(key, k -> new HashMap<>()).put(window, w);
                 }
-                late += p.lateCount();
+                merge(w, p);
             }
-            openBySchema.put(
-                    e.getKey(),
-                    write(fp, first.split(), first.windowStart(), first.windowEnd(), late, a));
         }
         pending.clear();
         pendingCount.clear();
+    }
+
+    /**
+     * Writes every window merged since the last call to keyed state: called by {@link
+     * WindowAlertOperator} before each checkpoint barrier, with {@code setKey} making a key
+     * current.
+     */
+    void flush(java.util.function.Consumer<Integer> setKey) throws Exception {
+        for (Map.Entry<Integer, Map<String, LiveWindow>> k : live.entrySet()) {
+            boolean keySet = false;
+            for (Map.Entry<String, LiveWindow> e : k.getValue().entrySet()) {
+                LiveWindow w = e.getValue();
+                if (!w.dirty) {
+                    continue;
+                }
+                if (!keySet) {
+                    setKey.accept(k.getKey());
+                    keySet = true;
+                }
+                openBySchema.put(
+                        e.getKey(),
+                        write(w.fingerprint, w.split, w.start, w.end, w.late, w.window));
+                w.dirty = false;
+            }
+        }
     }
 
     @Override
@@ -277,7 +342,8 @@ public final class WindowAlertFunction
                     "validation window timer for key " + ctx.getCurrentKey() + " without a split");
         }
         int split = splitOrNull;
-        fold();
+        Integer key = ctx.getCurrentKey();
+        foldRestored(key);
         // The window's statistics per fingerprint (a window spanning a schema change has two).
         TreeMap<String, WindowAccumulator> windows = new TreeMap<>();
         TreeMap<String, Long> lates = new TreeMap<>();
@@ -285,14 +351,23 @@ public final class WindowAlertFunction
         List<String> done = new ArrayList<>();
         for (Map.Entry<String, WindowPartial> e : openBySchema.entries()) {
             if (e.getKey().startsWith(prefix)) {
-                String fp = e.getKey().substring(prefix.length());
-                windows.put(fp, read(fp, e.getValue()));
-                lates.put(fp, e.getValue().lateCount());
                 done.add(e.getKey());
             }
         }
+        for (String k : live.getOrDefault(key, Map.of()).keySet()) {
+            if (k.startsWith(prefix) && !done.contains(k)) {
+                done.add(k);
+            }
+        }
         for (String k : done) {
+            LiveWindow w = liveOf(key, k);
+            windows.put(w.fingerprint, w.window);
+            lates.put(w.fingerprint, w.late);
             openBySchema.remove(k);
+            live.get(key).remove(k);
+        }
+        if (live.containsKey(key) && live.get(key).isEmpty()) {
+            live.remove(key);
         }
         WindowPartial legacy = open.get(start);
         if (legacy != null) {

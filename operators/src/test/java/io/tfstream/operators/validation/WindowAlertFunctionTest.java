@@ -24,6 +24,7 @@ import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
 import org.tensorflow.metadata.v0.Anomalies;
 
@@ -42,7 +43,7 @@ class WindowAlertFunctionTest {
             harness(ValidationSettings s, OperatorSubtaskState restored) throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(new WindowAlertFunction(s, true)),
+                        new WindowAlertOperator(new WindowAlertFunction(s, true)),
                         new SplitKey(s.splits(), 128),
                         Types.INT);
         if (restored != null) {
@@ -50,6 +51,15 @@ class WindowAlertFunctionTest {
         }
         h.open();
         return h;
+    }
+
+    /** A checkpoint as a task takes it: the operator's pre-barrier hook, then the snapshot. */
+    private static OperatorSubtaskState checkpoint(
+            KeyedOneInputStreamOperatorTestHarness<Integer, WindowPartial, ValidationOutput> h,
+            long id)
+            throws Exception {
+        h.prepareSnapshotPreBarrier(id);
+        return h.snapshot(id, id);
     }
 
     /**
@@ -120,37 +130,130 @@ class WindowAlertFunctionTest {
     }
 
     /**
-     * Seventy partials of one record each, folded eight at a time with a snapshot and restore
-     * between folds (partials pending in state): the window counts every record once, and its
+     * Seventy partials of one record each, merged into the live window with two checkpoints taken
+     * on the way (each writes the live window to state before its barrier): restored from either
+     * checkpoint and fed the partials after it, the window counts every record once, and its
      * statistics part equals {@code tfstream stats} over the records.
      */
     @Test
-    void partialsFoldedAcrossARestoreCountEveryRecordOnce() throws Exception {
+    void partialsMergedAcrossARestoreCountEveryRecordOnce() throws Exception {
         ValidationSettings s = settings(1, List.of()).withStatistics(0.01);
+        List<byte[]> records = new ArrayList<>();
+        for (int i = 0; i < 70; i++) {
+            records.add(ValidationFixtures.example(i % 90, i % 3 == 0 ? "US" : "DE"));
+        }
+        List<WindowPartial> partials = onePerRecord(s, records);
+        OperatorSubtaskState first;
+        OperatorSubtaskState second;
+        try (var h = harness(s, null)) {
+            for (WindowPartial p : partials.subList(0, 45)) {
+                h.processElement(new StreamRecord<>(p, WINDOW - 1));
+            }
+            first = checkpoint(h, 1);
+            for (WindowPartial p : partials.subList(45, 55)) {
+                h.processElement(new StreamRecord<>(p, WINDOW - 1));
+            }
+            second = checkpoint(h, 2);
+            for (WindowPartial p : partials.subList(55, 60)) {
+                h.processElement(new StreamRecord<>(p, WINDOW - 1));
+            }
+        }
+        assertWindowOf(s, records, first, partials.subList(45, 70));
+        assertWindowOf(s, records, second, partials.subList(55, 70));
+    }
+
+    /**
+     * Partials an earlier build left pending in state ({@code pending-partials}, folded every
+     * {@value WindowAlertFunction#FOLD_EVERY}) are merged after a restore, once.
+     */
+    @Test
+    void partialsPendingInAnEarlierBuildsStateAreMergedOnce() throws Exception {
+        ValidationSettings s = settings(1, List.of()).withStatistics(0.01);
+        List<byte[]> records = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            records.add(ValidationFixtures.example(20 + i, i % 2 == 0 ? "US" : "DE"));
+        }
+        List<WindowPartial> partials = onePerRecord(s, records);
+        OperatorSubtaskState old;
+        try (var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new PendingWriter()),
+                        new SplitKey(1, 128),
+                        Types.INT)) {
+            h.open();
+            for (WindowPartial p : partials.subList(0, 5)) {
+                h.processElement(new StreamRecord<>(p, WINDOW - 1));
+            }
+            old = checkpoint(h, 1);
+        }
+        assertWindowOf(s, records, old, partials.subList(5, 12));
+    }
+
+    /** Writes partials as earlier builds did between folds: listed, with their count. */
+    private static final class PendingWriter
+            extends org.apache.flink.streaming.api.functions.KeyedProcessFunction<
+                    Integer, WindowPartial, ValidationOutput> {
+        private static final long serialVersionUID = 1L;
+        private transient org.apache.flink.api.common.state.ListState<WindowPartial> pending;
+        private transient org.apache.flink.api.common.state.ValueState<Integer> count;
+
+        @Override
+        public void open(org.apache.flink.api.common.functions.OpenContext ctx) {
+            pending =
+                    getRuntimeContext()
+                            .getListState(
+                                    new org.apache.flink.api.common.state.ListStateDescriptor<>(
+                                            "pending-partials",
+                                            WindowPartialSerializer.typeInfo()));
+            count =
+                    getRuntimeContext()
+                            .getState(
+                                    new org.apache.flink.api.common.state.ValueStateDescriptor<>(
+                                            "pending-count", Types.INT));
+        }
+
+        @Override
+        public void processElement(WindowPartial p, Context ctx, Collector<ValidationOutput> out)
+                throws Exception {
+            pending.add(p);
+            count.update(count.value() == null ? 1 : count.value() + 1);
+            ctx.timerService().registerEventTimeTimer(p.windowEnd() - 1);
+        }
+    }
+
+    /** One partial per record, each of its own batch. */
+    private static List<WindowPartial> onePerRecord(ValidationSettings s, List<byte[]> records) {
         ValidationSchema stats = s.buildSchema();
         WindowAccumulatorSerializer ser = new WindowAccumulatorSerializer(stats);
-        io.tfstream.stats.ExampleStatistics want =
-                new io.tfstream.stats.ExampleStatistics(s.statisticsOptions());
-        List<WindowPartial> partials = new ArrayList<>();
         RecordValidator v = new RecordValidator(stats);
         RecordResult r = new RecordResult();
-        for (int i = 0; i < 70; i++) {
-            byte[] b = ValidationFixtures.example(i % 90, i % 3 == 0 ? "US" : "DE");
-            want.add(org.tensorflow.example.Example.parseFrom(b));
+        List<WindowPartial> partials = new ArrayList<>();
+        for (byte[] b : records) {
             WindowAccumulator a = new WindowAccumulator(stats);
             v.validateExample(b, 0, b.length, r);
             a.add(v, r, null);
             partials.add(new WindowPartial(0, 0, WINDOW, 0, ser.getVersion(), ser.serialize(a)));
         }
-        OperatorSubtaskState snapshot;
-        try (var h = harness(s, null)) {
-            for (WindowPartial p : partials.subList(0, 45)) {
-                h.processElement(new StreamRecord<>(p, WINDOW - 1));
-            }
-            snapshot = h.snapshot(1, 1);
+        return partials;
+    }
+
+    /**
+     * Restores {@code state}, feeds {@code rest} and fires the window: it counts every one of
+     * {@code records} and its statistics equal {@code tfstream stats} over them.
+     */
+    private static void assertWindowOf(
+            ValidationSettings s,
+            List<byte[]> records,
+            OperatorSubtaskState state,
+            List<WindowPartial> rest)
+            throws Exception {
+        io.tfstream.stats.ExampleStatistics want =
+                new io.tfstream.stats.ExampleStatistics(s.statisticsOptions());
+        for (byte[] b : records) {
+            want.add(org.tensorflow.example.Example.parseFrom(b));
         }
-        try (var h = harness(s, snapshot)) {
-            for (WindowPartial p : partials.subList(45, 70)) {
+        try (var h = harness(s, state)) {
+            for (WindowPartial p : rest) {
                 h.processElement(new StreamRecord<>(p, WINDOW - 1));
             }
             h.processWatermark(new Watermark(WINDOW - 1));
@@ -159,7 +262,7 @@ class WindowAlertFunctionTest {
             var got =
                     org.tensorflow.metadata.v0.DatasetFeatureStatistics.parseFrom(
                             parts.peek().getValue().value());
-            assertEquals(70, got.getNumExamples());
+            assertEquals(records.size(), got.getNumExamples());
             io.tfstream.testing.StatisticsAssertions.assertSameStatistics(want.build(""), got);
         }
     }
@@ -171,7 +274,7 @@ class WindowAlertFunctionTest {
             h.processElement(new StreamRecord<>(us(0), WINDOW - 1));
             h.processWatermark(new Watermark(WINDOW - 1));
             h.processElement(new StreamRecord<>(partial(WINDOW, 0, 1, 500, "DE"), 2 * WINDOW - 1));
-            snapshot = h.snapshot(1, 1);
+            snapshot = checkpoint(h, 1);
         }
         try (var h = harness(settings(1, List.of()), snapshot)) {
             h.processElement(new StreamRecord<>(de(WINDOW), 2 * WINDOW - 1));
@@ -275,7 +378,7 @@ class WindowAlertFunctionTest {
                     new StreamRecord<>(
                             partialOf(second, ser2, WINDOW, true, 500, "US", 40, "US", 5000, "US"),
                             2 * WINDOW - 1));
-            snapshot = h.snapshot(1, 1);
+            snapshot = checkpoint(h, 1);
         }
         try (var h = harness(s, snapshot)) {
             h.processElement(
