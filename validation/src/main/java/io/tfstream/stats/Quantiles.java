@@ -61,6 +61,9 @@ final class Quantiles {
         }
     }
 
+    /** Entries read at a time from serialized bytes, before more are allocated. */
+    private static final int GROWTH = 1 << 14;
+
     /** The last block size computed, for the (eps, max elements) it was computed for. */
     private static volatile double[] lastSpec = {-1, -1, 2};
 
@@ -222,11 +225,7 @@ final class Quantiles {
         if (n == 0) {
             return 0;
         }
-        if (unitWeights) {
-            Arrays.sort(v, 0, n);
-        } else {
-            sortPairs(v, w, n);
-        }
+        DoubleSort.sort(v, unitWeights ? null : w, n);
         int out = 0;
         for (int i = 1; i < n; i++) {
             if (v[i] != v[out]) {
@@ -240,33 +239,16 @@ final class Quantiles {
         return out + 1;
     }
 
-    private static void sortPairs(double[] v, double[] w, int n) {
-        Integer[] idx = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            idx[i] = i;
-        }
-        Arrays.sort(idx, (a, b) -> Double.compare(v[a], v[b]));
-        double[] sv = new double[n];
-        double[] sw = new double[n];
-        for (int i = 0; i < n; i++) {
-            sv[i] = v[idx[i]];
-            sw[i] = w[idx[i]];
-        }
-        System.arraycopy(sv, 0, v, 0, n);
-        System.arraycopy(sw, 0, w, 0, n);
-    }
-
     void write(DataOutput out) throws IOException {
         out.writeDouble(userEps);
         out.writeLong(maxElements);
         out.writeInt(bufN);
         // the buffer of unweighted values is their values only
         out.writeBoolean(unitWeights);
-        for (int i = 0; i < bufN; i++) {
-            out.writeDouble(bufV[i]);
-            if (!unitWeights) {
-                out.writeDouble(bufW[i]);
-            }
+        if (unitWeights) {
+            DoubleColumns.write(out, bufN, bufV);
+        } else {
+            DoubleColumns.write(out, bufN, bufV, bufW);
         }
         out.writeInt(levels.size());
         for (Summary s : levels) {
@@ -286,9 +268,19 @@ final class Quantiles {
             throw new IOException("quantile buffer of " + n + " entries");
         }
         boolean unit = in.readBoolean();
-        for (int i = 0; i < n; i++) {
-            double v = in.readDouble();
-            q.add(v, unit ? 1 : in.readDouble());
+        double[] v = new double[Math.min(n, GROWTH)];
+        double[] w = unit ? null : new double[v.length];
+        for (int from = 0; from < n; from += v.length) {
+            // in chunks: the count comes from the bytes, memory grows only as values arrive
+            int k = Math.min(v.length, n - from);
+            if (unit) {
+                DoubleColumns.read(in, 0, k, v);
+            } else {
+                DoubleColumns.read(in, 0, k, v, w);
+            }
+            for (int i = 0; i < k; i++) {
+                q.add(v[i], unit ? 1 : w[i]);
+            }
         }
         int levels = in.readInt();
         for (int i = 0; i < levels; i++) {
@@ -457,12 +449,7 @@ final class Quantiles {
 
         void write(DataOutput out) throws IOException {
             out.writeInt(n);
-            for (int i = 0; i < n; i++) {
-                out.writeDouble(v[i]);
-                out.writeDouble(w[i]);
-                out.writeDouble(minRank[i]);
-                out.writeDouble(maxRank[i]);
-            }
+            DoubleColumns.write(out, n, v, w, minRank, maxRank);
         }
 
         static Summary read(DataInput in) throws IOException {
@@ -470,9 +457,18 @@ final class Quantiles {
             if (n < 0 || n > (1 << 26)) {
                 throw new IOException("quantile summary of " + n + " entries");
             }
-            Summary s = new Summary(n);
-            for (int i = 0; i < n; i++) {
-                s.put(i, in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble());
+            Summary s = new Summary(Math.min(n, GROWTH));
+            for (int from = 0; from < n; ) {
+                // grown as entries arrive: the count comes from the bytes
+                int to = Math.min(n, Math.max(2 * from, GROWTH));
+                if (s.v.length < to) {
+                    s.v = Arrays.copyOf(s.v, to);
+                    s.w = Arrays.copyOf(s.w, to);
+                    s.minRank = Arrays.copyOf(s.minRank, to);
+                    s.maxRank = Arrays.copyOf(s.maxRank, to);
+                }
+                DoubleColumns.read(in, from, to - from, s.v, s.w, s.minRank, s.maxRank);
+                from = to;
             }
             s.n = n;
             return s;
