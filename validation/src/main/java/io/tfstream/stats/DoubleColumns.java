@@ -3,39 +3,40 @@ package io.tfstream.stats;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
 
 /**
  * Parallel double arrays written and read interleaved, entry by entry, in the big-endian bytes of
  * {@link DataOutput#writeDouble} (so the layout is that of a per-value loop), but through a chunk
- * buffer: a sketch's buffer and summaries are most of the window state, and per-value stream calls
- * cost more than the sketch.
+ * buffer converted in bulk: a sketch's buffer and summaries are most of the window state, and
+ * per-value stream calls cost more than the sketch. The bulk conversion is fast before the JIT has
+ * compiled anything, which matters because each job's classes are compiled afresh.
  */
 final class DoubleColumns {
-    private static final VarHandle BE =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    private static final int CHUNK = 8192;
+    /** Doubles per chunk. */
+    private static final int CHUNK = 1024;
 
     private DoubleColumns() {}
 
     /** Entries {@code 0..n-1} of {@code columns}, each entry's values in column order. */
     static void write(DataOutput out, int n, double[]... columns) throws IOException {
-        int width = columns.length * 8;
-        byte[] chunk = new byte[Math.min(CHUNK, Math.max(width, n * width))];
-        int perChunk = chunk.length / width;
+        int width = columns.length;
+        int perChunk = Math.max(1, CHUNK / width);
+        double[] tmp = new double[Math.min(n, perChunk) * width];
+        byte[] bytes = new byte[tmp.length * 8];
+        DoubleBuffer view = ByteBuffer.wrap(bytes).asDoubleBuffer();
         for (int from = 0; from < n; from += perChunk) {
             int to = Math.min(n, from + perChunk);
-            int at = 0;
+            int j = 0;
             for (int i = from; i < to; i++) {
                 for (double[] c : columns) {
-                    // doubleToLongBits, as writeDouble: one NaN bit pattern
-                    BE.set(chunk, at, Double.doubleToLongBits(c[i]));
-                    at += 8;
+                    double x = c[i];
+                    tmp[j++] = x != x ? Double.NaN : x; // one NaN bit pattern, as writeDouble
                 }
             }
-            out.write(chunk, 0, at);
+            view.put(0, tmp, 0, j);
+            out.write(bytes, 0, j * 8);
         }
     }
 
@@ -44,17 +45,24 @@ final class DoubleColumns {
      * offset}.
      */
     static void read(DataInput in, int offset, int n, double[]... columns) throws IOException {
-        int width = columns.length * 8;
-        byte[] chunk = new byte[Math.min(CHUNK, Math.max(width, n * width))];
-        int perChunk = chunk.length / width;
+        int width = columns.length;
+        int perChunk = Math.max(1, CHUNK / width);
+        double[] tmp = new double[Math.min(n, perChunk) * width];
+        byte[] bytes = new byte[tmp.length * 8];
+        DoubleBuffer view = ByteBuffer.wrap(bytes).asDoubleBuffer();
         for (int from = offset; from < offset + n; from += perChunk) {
             int to = Math.min(offset + n, from + perChunk);
-            in.readFully(chunk, 0, (to - from) * width);
-            int at = 0;
+            int count = (to - from) * width;
+            in.readFully(bytes, 0, count * 8);
+            view.get(0, tmp, 0, count);
+            if (width == 1) {
+                System.arraycopy(tmp, 0, columns[0], from, count);
+                continue;
+            }
+            int j = 0;
             for (int i = from; i < to; i++) {
                 for (double[] c : columns) {
-                    c[i] = Double.longBitsToDouble((long) BE.get(chunk, at));
-                    at += 8;
+                    c[i] = tmp[j++];
                 }
             }
         }
