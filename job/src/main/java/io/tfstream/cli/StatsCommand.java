@@ -3,8 +3,11 @@ package io.tfstream.cli;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.TextFormat;
 import com.google.protobuf.util.JsonFormat;
+import io.tfstream.spec.MalformedSpecFileException;
+import io.tfstream.spec.schema.SchemaLoader;
 import io.tfstream.stats.ExampleStatistics;
 import io.tfstream.stats.StatsOptions;
+import io.tfstream.stats.StatsRole;
 import io.tfstream.tfrecord.CorruptRecordException;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -41,7 +44,7 @@ import picocli.CommandLine.Parameters;
                     + " out (exit 1); a feature of two kinds (int64 in one record, bytes in"
                     + " another) stops the command (exit 1), as it stops TFDV.",
             "Exit code 0 when every record was counted, 1 when one was left out, 2 on a usage"
-                    + " error or an unreadable file."
+                    + " error or an unreadable file, 3 when the schema is rejected."
         })
 final class StatsCommand implements Callable<Integer> {
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
@@ -76,6 +79,19 @@ final class StatsCommand implements Callable<Integer> {
                     "Also weighted statistics, each record weighted by this feature's one int64"
                             + " or float value (TFDV's weight_feature); Examples only.")
     private String weightFeature;
+
+    @Option(
+            names = "--schema",
+            paramLabel = "SCHEMA",
+            description =
+                    "A TFMD schema (text or binary) that shapes the statistics as TFDV's"
+                            + " StatsOptions(schema=...): image_domain features get bytes"
+                            + " statistics, categorical int (int_domain.is_categorical, bool_domain,"
+                            + " natural_language_domain) and float (float_domain.is_categorical,"
+                            + " needs --sketch-top-values) features string statistics of their"
+                            + " values as text, string_domain.is_categorical decides sketched top"
+                            + " values.")
+    private Path schemaFile;
 
     @Option(names = "--json", description = "Print the statistics as JSON (protobuf's mapping).")
     private boolean json;
@@ -152,7 +168,25 @@ final class StatsCommand implements Callable<Integer> {
             err.println("tfstream stats: " + e.getMessage());
             return ExitCodes.USAGE;
         }
-        ExampleStatistics stats = new ExampleStatistics(options, weightFeature);
+        java.util.Map<String, StatsRole> roles = java.util.Map.of();
+        if (schemaFile != null) {
+            try {
+                roles = StatsRole.of(SchemaLoader.load(schemaFile));
+            } catch (MalformedSpecFileException e) {
+                err.println("tfstream stats: schema rejected: " + e.getMessage());
+                return ExitCodes.SPEC_REJECTED;
+            } catch (IOException e) {
+                err.println("tfstream stats: " + FileErrors.describe(schemaFile, e));
+                return ExitCodes.USAGE;
+            }
+        }
+        ExampleStatistics stats;
+        try {
+            stats = new ExampleStatistics(options, weightFeature, roles);
+        } catch (IllegalArgumentException e) {
+            err.println("tfstream stats: --schema: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
         int exit;
         try {
             exit =

@@ -100,6 +100,63 @@ class StatsCommandTest {
                 bad.err());
     }
 
+    /**
+     * {@code --schema} shapes the statistics as TFDV's {@code StatsOptions(schema=...)}: the
+     * library's statistics with the schema's roles; a categorical int gets string statistics, an
+     * image feature bytes statistics.
+     */
+    @Test
+    void aSchemaShapesTheStatisticsAsTfdvs() throws Exception {
+        Path f = sample(300, Compression.NONE);
+        Path schema = dir.resolve("schema.pbtxt");
+        Files.writeString(
+                schema,
+                "feature { name: 'feature0' type: INT bool_domain { } }\n"
+                        + "feature { name: 'feature1' type: INT int_domain { is_categorical: true } }\n"
+                        + "feature { name: 'feature2' type: BYTES image_domain { } }\n"
+                        + "feature { name: 'feature3' type: FLOAT }\n");
+        ExampleStatistics expected =
+                new ExampleStatistics(
+                        StatsOptions.DEFAULTS,
+                        null,
+                        io.tfstream.stats.StatsRole.of(
+                                TextFormat.parse(Files.readString(schema), Schema.class)));
+        for (byte[] r : Seed001Corpus.records(300, 5)) {
+            expected.add(Example.parseFrom(r));
+        }
+        CliRun run = CliRun.of("stats", "--schema", schema.toString(), f.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        var got = TextFormat.parse(run.out(), DatasetFeatureStatisticsList.class).getDatasets(0);
+        assertEquals(expected.build(""), got);
+        assertTrue(got.getFeatures(1).hasStringStats(), "feature1 categorical");
+        assertEquals(5, got.getFeatures(1).getStringStats().getUnique());
+        assertTrue(got.getFeatures(2).hasBytesStats(), "feature2 an image");
+        assertTrue(got.getFeatures(3).hasNumStats());
+
+        Files.writeString(
+                schema,
+                "feature { name: 'feature3' type: FLOAT float_domain { is_categorical: true } }");
+        CliRun floats = CliRun.of("stats", "--schema", schema.toString(), f.toString());
+        assertEquals(ExitCodes.USAGE, floats.exitCode());
+        assertEquals(
+                "tfstream stats: --schema: categorical float features in the schema need sketched"
+                        + " top values (TFDV: use_sketch_based_topk_uniques)\n",
+                floats.err());
+        assertEquals(
+                0,
+                CliRun.of(
+                                "stats",
+                                "--sketch-top-values",
+                                "--schema",
+                                schema.toString(),
+                                f.toString())
+                        .exitCode());
+        Files.writeString(schema, "feature { name: ");
+        assertEquals(
+                ExitCodes.SPEC_REJECTED,
+                CliRun.of("stats", "--schema", schema.toString(), f.toString()).exitCode());
+    }
+
     @Test
     void weightedByAFeatureOfEveryRecord() throws Exception {
         Path f = sample(50, Compression.NONE);

@@ -12,6 +12,7 @@ import org.tensorflow.example.SequenceExample;
 import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
 import org.tensorflow.metadata.v0.FeatureNameStatistics;
 import org.tensorflow.metadata.v0.Path;
+import org.tensorflow.metadata.v0.Schema;
 import org.tensorflow.metadata.v0.StructStatistics;
 
 /**
@@ -36,6 +37,7 @@ public final class ExampleStatistics {
 
     private final StatsOptions options;
     private final String weightFeature;
+    private final Map<String, StatsRole> roles;
     private double weightedNumExamples;
     private final Map<String, FeatureAccumulator> features = new TreeMap<>();
     private final Map<String, FeatureAccumulator> featureLists = new TreeMap<>();
@@ -51,8 +53,26 @@ public final class ExampleStatistics {
      * record holds it with exactly one numeric value); null for none.
      */
     public ExampleStatistics(StatsOptions options, String weightFeature) {
+        this(options, weightFeature, Map.of());
+    }
+
+    /**
+     * Statistics as TFDV computes them with a schema: {@code roles} ({@link StatsRole#of(Schema)})
+     * by feature name, a feature list's under {@code ##SEQUENCE##.<name>}.
+     *
+     * @throws IllegalArgumentException for a categorical float feature without sketched top values
+     *     (TFDV refuses that schema then too)
+     */
+    public ExampleStatistics(
+            StatsOptions options, String weightFeature, Map<String, StatsRole> roles) {
         this.options = options;
         this.weightFeature = weightFeature;
+        this.roles = Map.copyOf(roles);
+        if (!options.sketchTopValues() && roles.containsValue(StatsRole.CATEGORICAL_FLOAT)) {
+            throw new IllegalArgumentException(
+                    "categorical float features in the schema need sketched top values"
+                            + " (TFDV: use_sketch_based_topk_uniques)");
+        }
     }
 
     /**
@@ -110,7 +130,15 @@ public final class ExampleStatistics {
             featureLists
                     .computeIfAbsent(
                             e.getKey(),
-                            k -> new FeatureAccumulator(k, true, options, false, true, false))
+                            k ->
+                                    new FeatureAccumulator(
+                                            k,
+                                            true,
+                                            options,
+                                            false,
+                                            true,
+                                            roles.getOrDefault(
+                                                    SEQUENCE + "." + k, StatsRole.PLAIN)))
                     .add(e.getValue());
         }
     }
@@ -121,7 +149,12 @@ public final class ExampleStatistics {
                             e.getKey(),
                             k ->
                                     new FeatureAccumulator(
-                                            k, false, options, weightFeature != null, true, false))
+                                            k,
+                                            false,
+                                            options,
+                                            weightFeature != null,
+                                            true,
+                                            roles.getOrDefault(k, StatsRole.PLAIN)))
                     .add(e.getValue(), w);
         }
     }

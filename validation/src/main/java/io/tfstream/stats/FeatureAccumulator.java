@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 import org.apache.flink.annotation.Internal;
 import org.tensorflow.example.Feature;
 import org.tensorflow.example.FeatureList;
+import org.tensorflow.metadata.v0.BytesStatistics;
 import org.tensorflow.metadata.v0.CommonStatistics;
 import org.tensorflow.metadata.v0.CustomStatistic;
 import org.tensorflow.metadata.v0.FeatureNameStatistics;
@@ -63,7 +64,7 @@ public final class FeatureAccumulator {
     private final String name;
     private final boolean inSequence;
     private final boolean strict;
-    private final boolean categorical;
+    private final StatsRole role;
     private final StatsOptions options;
     private int kind = NONE;
 
@@ -113,6 +114,11 @@ public final class FeatureAccumulator {
     private long totalBytes;
     private long invalidUtf8;
 
+    /** The shortest and longest bytes value (bytes statistics of {@link StatsRole#BYTES}). */
+    private long minBytes = Long.MAX_VALUE;
+
+    private long maxBytes = Long.MIN_VALUE;
+
     /**
      * A strict accumulator of a feature of the records (TFDV's behaviour).
      *
@@ -120,15 +126,15 @@ public final class FeatureAccumulator {
      * @param inSequence whether it is a SequenceExample's feature list (under {@code ##SEQUENCE##})
      */
     public FeatureAccumulator(String name, boolean inSequence, StatsOptions options) {
-        this(name, inSequence, options, false, true, false);
+        this(name, inSequence, options, false, true, StatsRole.PLAIN);
     }
 
     /**
      * @param weighted whether records have weights (TFDV's {@code weight_feature}): weighted
      *     statistics are kept too
      * @param strict refuse a kind that differs from the first seen (else leave its values out)
-     * @param categorical a string feature with a categorical domain: sketched top values keep its
-     *     long values as they are (TFDV's large-string placeholder is for other strings)
+     * @param role what the schema makes of the feature's statistics (TFDV's statistics with a
+     *     schema)
      */
     public FeatureAccumulator(
             String name,
@@ -136,13 +142,13 @@ public final class FeatureAccumulator {
             StatsOptions options,
             boolean weighted,
             boolean strict,
-            boolean categorical) {
+            StatsRole role) {
         this.name = name;
         this.weighted = weighted;
         this.inSequence = inSequence;
         this.options = options;
         this.strict = strict;
-        this.categorical = categorical;
+        this.role = role;
         double eps = options.epsilon();
         top = new Presence(eps);
         steps = inSequence ? new Presence(eps) : null;
@@ -249,8 +255,28 @@ public final class FeatureAccumulator {
         return kind;
     }
 
-    /** Adds an int64 or float value (floats widened to double, as TFDV does first). */
+    /** Adds an int64 value. */
+    public void number(long v) {
+        if (role.numbersAsText(kind)) {
+            byte[] text = Long.toString(v).getBytes(StandardCharsets.US_ASCII);
+            text(text, text.length);
+            return;
+        }
+        number((double) v);
+    }
+
+    /** Adds a float value (widened to double, as TFDV does first), or an int64 one as a double. */
     public void number(double v) {
+        if (role.numbersAsText(kind)) {
+            if (kind == INT) {
+                number((long) v);
+                return;
+            }
+            // counted under C's %a as tfx-bsl's sketches do; Python's repr for the length
+            byte[] key = NumberText.hex(v).getBytes(StandardCharsets.US_ASCII);
+            text(key, NumberText.pythonRepr(v).length());
+            return;
+        }
         if (Double.isNaN(v)) {
             numNan++;
             return;
@@ -275,12 +301,40 @@ public final class FeatureAccumulator {
         }
     }
 
+    /**
+     * A categorical number as text: counted under {@code key}, {@code length} characters long in
+     * the average length.
+     */
+    private void text(byte[] key, int length) {
+        totalBytes += length;
+        if (distinct == null) {
+            counts.add(key, 0, key.length, 1);
+        } else {
+            distinct.add(key, 0, key.length);
+            counts.add(key, 0, key.length, 1);
+        }
+        if (weighted) {
+            weightedCounts.add(key, 0, key.length, weight);
+        }
+    }
+
+    /** Whether top values and unique values are counted for bytes values. */
+    private boolean countsStrings() {
+        return role != StatsRole.BYTES
+                && !(distinct != null && role == StatsRole.STRING_NOT_CATEGORICAL);
+    }
+
     /** Adds a bytes value {@code b[off, off+len)}. */
     public void string(byte[] b, int off, int len) {
         boolean utf8 = Utf8.valid(b, off, off + len);
         totalBytes += len;
+        minBytes = Math.min(minBytes, len);
+        maxBytes = Math.max(maxBytes, len);
         if (!utf8) {
             invalidUtf8++;
+        }
+        if (!countsStrings()) {
+            return; // TFDV's top-k generators skip these features
         }
         if (distinct == null) {
             counts.add(b, off, len, 1);
@@ -289,7 +343,7 @@ public final class FeatureAccumulator {
             // TFDV's sketch counts invalid and (non-categorical) long strings under placeholders
             if (!utf8) {
                 counts.add(NON_UTF8_KEY, 0, NON_UTF8_KEY.length, 1);
-            } else if (len > LARGE_STRING && !categorical) {
+            } else if (len > LARGE_STRING && role != StatsRole.STRING_CATEGORICAL) {
                 counts.add(LARGE_KEY, 0, LARGE_KEY.length, 1);
             } else {
                 counts.add(b, off, len, 1);
@@ -411,6 +465,8 @@ public final class FeatureAccumulator {
         }
         totalBytes += other.totalBytes;
         invalidUtf8 += other.invalidUtf8;
+        minBytes = Math.min(minBytes, other.minBytes);
+        maxBytes = Math.max(maxBytes, other.maxBytes);
     }
 
     /** Writes the state (not the name or options, which the reader supplies). */
@@ -445,10 +501,20 @@ public final class FeatureAccumulator {
         out.writeDouble(finiteMax);
         out.writeLong(totalBytes);
         out.writeLong(invalidUtf8);
+        out.writeLong(minBytes);
+        out.writeLong(maxBytes);
     }
 
     /** Reads into this (empty) accumulator what {@link #write} wrote with the same options. */
     public void read(DataInput in) throws IOException {
+        read(in, true);
+    }
+
+    /**
+     * Reads what {@link #write} wrote, or with {@code byteLengths} false what earlier builds wrote,
+     * without the shortest and longest bytes value (then known only from values added after).
+     */
+    public void read(DataInput in, boolean byteLengths) throws IOException {
         kind = in.readByte();
         top.read(in);
         if (inSequence) {
@@ -481,6 +547,10 @@ public final class FeatureAccumulator {
         finiteMax = in.readDouble();
         totalBytes = in.readLong();
         invalidUtf8 = in.readLong();
+        if (byteLengths) {
+            minBytes = in.readLong();
+            maxBytes = in.readLong();
+        }
     }
 
     /**
@@ -517,13 +587,22 @@ public final class FeatureAccumulator {
                 levelHistograms(f, o.numValuesHistogramBuckets());
             }
         }
+        if (role == StatsRole.BYTES && (kind == BYTES || kind == NONE)) {
+            f.setType(FeatureNameStatistics.Type.BYTES);
+            f.setBytesStats(bytes(common.build()));
+            return f.build();
+        }
         switch (kind) {
             case INT, FLOAT -> {
                 f.setType(
                         kind == INT
                                 ? FeatureNameStatistics.Type.INT
                                 : FeatureNameStatistics.Type.FLOAT);
-                f.setNumStats(numeric(common.build(), o));
+                if (role.numbersAsText(kind)) {
+                    f.setStringStats(strings(common.build(), o));
+                } else {
+                    f.setNumStats(numeric(common.build(), o));
+                }
             }
             default -> {
                 // bytes, or never a kind: TFDV reports both as STRING
@@ -615,17 +694,32 @@ public final class FeatureAccumulator {
         return Histogram.newBuilder().setType(type).setNumNan(numNan).build();
     }
 
+    /** TFDV's bytes statistics (of {@code image_domain} features): lengths, no top values. */
+    private BytesStatistics bytes(CommonStatistics common) {
+        BytesStatistics.Builder b = BytesStatistics.newBuilder().setCommonStats(common);
+        long leaves = inSequence ? stepValues.total : top.total;
+        if (leaves > 0) {
+            b.setAvgNumBytes((float) ((double) totalBytes / leaves))
+                    .setMinNumBytes(minBytes)
+                    .setMaxNumBytes(maxBytes)
+                    .setMaxNumBytesInt(maxBytes);
+        }
+        return b.build();
+    }
+
     private StringStatistics strings(CommonStatistics common, StatsOptions o) {
-        long unique = distinct != null ? distinct.estimate() : counts.size();
         StringStatistics.Builder s =
                 StringStatistics.newBuilder()
                         .setCommonStats(common)
-                        .setUnique(unique)
                         .setInvalidUtf8Count(invalidUtf8);
         long leaves = inSequence ? stepValues.total : top.total;
         if (leaves > 0 && totalBytes > 0) {
             s.setAvgLength((float) ((double) totalBytes / leaves));
         }
+        if (kind == BYTES && !countsStrings()) {
+            return s.build(); // no top-k output at all, as in TFDV
+        }
+        s.setUnique(distinct != null ? distinct.estimate() : counts.size());
         RankHistogram rank = ranked(counts, o, s::addTopValues);
         if (rank.getBucketsCount() > 0) {
             s.setRankHistogram(rank);
@@ -641,28 +735,46 @@ public final class FeatureAccumulator {
         return s.build();
     }
 
-    /** A value and its (reported) count. */
+    /** A value as ranked (its label's bytes, or the value itself) and its (reported) count. */
     private record Counted(byte[] value, double count) {}
 
     /**
-     * The values of {@code table} ranked by count, then by value (unsigned bytes), both descending
-     * as TFDV breaks ties; those below TFDV's threshold of 1 left out. The top values go to {@code
-     * top}; returns the rank histogram.
+     * The values of {@code table} ranked by count, then by value, both descending as TFDV breaks
+     * ties (by unsigned bytes of the label; by number for categorical ints counted exactly, as
+     * TFDV's exact top-k sorts Python ints); those below TFDV's threshold of 1 left out. The top
+     * values go to {@code top}; returns the rank histogram.
      */
-    private static RankHistogram ranked(
+    private RankHistogram ranked(
             TopValues table, StatsOptions o, Consumer<StringStatistics.FreqAndValue> top) {
         table.compress();
+        boolean floatText = kind == FLOAT && role.numbersAsText(kind);
+        boolean intsByNumber = kind == INT && role.numbersAsText(kind) && distinct == null;
         List<Counted> ranked = new ArrayList<>();
         table.forEach(
                 (b, off, len, count) -> {
                     if (count >= 1) {
-                        ranked.add(new Counted(Arrays.copyOfRange(b, off, off + len), count));
+                        byte[] v = Arrays.copyOfRange(b, off, off + len);
+                        if (floatText) {
+                            // tfx-bsl reports a float counted under %a as abseil prints it
+                            v =
+                                    NumberText.sixDigits(
+                                                    NumberText.fromHex(
+                                                            new String(
+                                                                    v, StandardCharsets.US_ASCII)))
+                                            .getBytes(StandardCharsets.US_ASCII);
+                        }
+                        ranked.add(new Counted(v, count));
                     }
                 });
         ranked.sort(
                 (a, b) -> {
                     int byCount = Double.compare(b.count(), a.count());
-                    return byCount != 0 ? byCount : Arrays.compareUnsigned(b.value(), a.value());
+                    if (byCount != 0) {
+                        return byCount;
+                    }
+                    return intsByNumber
+                            ? Long.compare(number(b.value()), number(a.value()))
+                            : Arrays.compareUnsigned(b.value(), a.value());
                 });
         RankHistogram.Builder rank = RankHistogram.newBuilder();
         for (int i = 0; i < ranked.size(); i++) {
@@ -688,6 +800,10 @@ public final class FeatureAccumulator {
             }
         }
         return rank.build();
+    }
+
+    private static long number(byte[] decimal) {
+        return Long.parseLong(new String(decimal, StandardCharsets.US_ASCII));
     }
 
     private static String label(byte[] v) {

@@ -70,6 +70,10 @@ final class FeatureRule {
     final byte[] falseValue;
 
     final boolean categorical;
+
+    /** What the schema makes of the feature's TFDV statistics. */
+    final io.tfstream.stats.StatsRole statsRole;
+
     final double lInfThreshold;
     final double jsdThreshold;
 
@@ -143,6 +147,7 @@ final class FeatureRule {
                         || f.getIntDomain().getIsCategorical()
                         || f.getFloatDomain().getIsCategorical()
                         || f.hasBoolDomain();
+        this.statsRole = io.tfstream.stats.StatsRole.of(f, resolvedDomain);
         this.lInfThreshold =
                 f.getDriftComparator().getInfinityNorm().hasThreshold()
                         ? f.getDriftComparator().getInfinityNorm().getThreshold()

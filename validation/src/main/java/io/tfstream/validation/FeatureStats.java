@@ -57,7 +57,7 @@ final class FeatureStats {
                                 o.statistics(),
                                 false,
                                 false,
-                                r.categorical)
+                                r.statsRole)
                         : null;
     }
 

@@ -16,12 +16,14 @@ import java.io.UncheckedIOException;
  */
 public final class WindowAccumulatorSerializer {
     /**
-     * Version 3: the layout written by {@link #serialize}, each feature's TFDV statistics after its
+     * Version 4: the layout written by {@link #serialize}, each feature's TFDV statistics after its
      * window statistics (length-prefixed, so that a job without window statistics skips them);
-     * version 2 (read) had none, version 1 (read) also lacked the numeric histograms' exact finite
-     * minimum and maximum, which are then taken from the occupied buckets.
+     * version 3 (read) lacked the statistics' shortest and longest bytes value (then taken from the
+     * values added after a restore); version 2 (read) had none, version 1 (read) also lacked the
+     * numeric histograms' exact finite minimum and maximum, which are then taken from the occupied
+     * buckets.
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     private final ValidationSchema schema;
 
@@ -126,7 +128,7 @@ public final class WindowAccumulatorSerializer {
         for (FeatureStats s : a.stats) {
             readStats(in, s, version);
             if (version >= 3) {
-                readTfdv(in, s);
+                readTfdv(in, s, version);
             }
         }
         expect(in.readInt(), a.rollUps.length, "paths");
@@ -219,7 +221,8 @@ public final class WindowAccumulatorSerializer {
     }
 
     /** A feature's TFDV statistics: read when kept, skipped when the job keeps none. */
-    private static void readTfdv(DataInputStream in, FeatureStats s) throws IOException {
+    private static void readTfdv(DataInputStream in, FeatureStats s, int version)
+            throws IOException {
         int len = in.readInt();
         if (len < 0) {
             return;
@@ -229,7 +232,7 @@ public final class WindowAccumulatorSerializer {
         }
         byte[] blob = in.readNBytes(len);
         if (s.tfdv != null) {
-            s.tfdv.read(new DataInputStream(new ByteArrayInputStream(blob)));
+            s.tfdv.read(new DataInputStream(new ByteArrayInputStream(blob)), version >= 4);
         }
     }
 

@@ -103,7 +103,8 @@ class MergeableStatisticsTest {
         List<Example> records = corpus(2, 2000);
         StatsOptions o = StatsOptions.DEFAULTS.withSketchTopValues(true);
         for (String name : new String[] {"ints", "floats", "strings"}) {
-            FeatureAccumulator a = new FeatureAccumulator(name, false, o, true, true, false);
+            FeatureAccumulator a =
+                    new FeatureAccumulator(name, false, o, true, true, StatsRole.PLAIN);
             for (Example e : records) {
                 Feature f = e.getFeatures().getFeatureOrDefault(name, null);
                 if (f != null) {
@@ -112,7 +113,8 @@ class MergeableStatisticsTest {
             }
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             a.write(new DataOutputStream(bytes));
-            FeatureAccumulator b = new FeatureAccumulator(name, false, o, true, true, false);
+            FeatureAccumulator b =
+                    new FeatureAccumulator(name, false, o, true, true, StatsRole.PLAIN);
             b.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
             assertEquals(a.build(2000, 4000), b.build(2000, 4000), name);
         }
@@ -139,9 +141,11 @@ class MergeableStatisticsTest {
     @Test
     void lenientKeepsTheFirstKind() {
         FeatureAccumulator strict =
-                new FeatureAccumulator("x", false, StatsOptions.DEFAULTS, false, true, false);
+                new FeatureAccumulator(
+                        "x", false, StatsOptions.DEFAULTS, false, true, StatsRole.PLAIN);
         FeatureAccumulator lenient =
-                new FeatureAccumulator("x", false, StatsOptions.DEFAULTS, false, false, false);
+                new FeatureAccumulator(
+                        "x", false, StatsOptions.DEFAULTS, false, false, StatsRole.PLAIN);
         for (FeatureAccumulator a : new FeatureAccumulator[] {strict, lenient}) {
             assertTrue(a.present(FeatureAccumulator.INT, 1, 1));
             a.number(3);

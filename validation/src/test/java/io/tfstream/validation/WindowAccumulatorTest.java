@@ -109,11 +109,11 @@ class WindowAccumulatorTest {
     }
 
     /**
-     * The version-3 layout, with TFDV's statistics kept, pinned by its stored bytes; a job without
+     * The version-4 layout, with TFDV's statistics kept, pinned by its stored bytes; a job without
      * statistics reads it too, skipping them.
      */
     @Test
-    void storedVersionThreeStateIsTheLayoutWrittenToday() throws IOException {
+    void storedVersionFourStateIsTheLayoutWrittenToday() throws IOException {
         ValidationSchema withStats = Fixtures.compiledWithStatistics(RandomExamples.SCHEMA);
         WindowAccumulatorSerializer statsSerializer = new WindowAccumulatorSerializer(withStats);
         WindowAccumulator a = Windows.window(withStats, RandomExamples.examples(7, 40));
@@ -121,25 +121,49 @@ class WindowAccumulatorTest {
         String write = System.getProperty("tfstream.snapshots.write");
         if (write != null) {
             java.nio.file.Files.write(
-                    java.nio.file.Path.of(write, "window-accumulator-v3.bin"), written);
+                    java.nio.file.Path.of(write, "window-accumulator-v4.bin"), written);
         }
-        byte[] v3;
-        try (var in = getClass().getResourceAsStream("/snapshots/window-accumulator-v3.bin")) {
-            v3 = in.readAllBytes();
-        }
-        assertArrayEquals(v3, written);
-        assertArrayEquals(v3, statsSerializer.serialize(statsSerializer.deserialize(3, v3)));
+        byte[] v4 = stored("v4");
+        assertArrayEquals(v4, written);
+        assertArrayEquals(v4, statsSerializer.serialize(statsSerializer.deserialize(4, v4)));
+        WindowAccumulator plain = Windows.window(schema, RandomExamples.examples(7, 40));
+        assertArrayEquals(
+                serializer.serialize(plain), serializer.serialize(serializer.deserialize(4, v4)));
+    }
+
+    /**
+     * State of the version-3 layout (the same window, stored bytes) is still read: the statistics
+     * it gives are the window's (its schema has no image feature, whose byte lengths version 3 did
+     * not keep).
+     */
+    @Test
+    void storedVersionThreeStateIsStillRead() throws IOException {
+        ValidationSchema withStats = Fixtures.compiledWithStatistics(RandomExamples.SCHEMA);
+        WindowAccumulatorSerializer statsSerializer = new WindowAccumulatorSerializer(withStats);
+        WindowAccumulator a = Windows.window(withStats, RandomExamples.examples(7, 40));
+        byte[] v3 = stored("v3");
+        assertEquals(
+                WindowStatistics.part(a, 0, 1, "w"),
+                WindowStatistics.part(statsSerializer.deserialize(3, v3), 0, 1, "w"));
         WindowAccumulator plain = Windows.window(schema, RandomExamples.examples(7, 40));
         assertArrayEquals(
                 serializer.serialize(plain), serializer.serialize(serializer.deserialize(3, v3)));
     }
 
+    private byte[] stored(String version) throws IOException {
+        try (var in =
+                getClass()
+                        .getResourceAsStream("/snapshots/window-accumulator-" + version + ".bin")) {
+            return in.readAllBytes();
+        }
+    }
+
     @Test
     void unknownVersionIsRejected() {
         byte[] bytes = serializer.serialize(new WindowAccumulator(schema));
-        IOException e = assertThrows(IOException.class, () -> serializer.deserialize(4, bytes));
+        IOException e = assertThrows(IOException.class, () -> serializer.deserialize(5, bytes));
         assertEquals(
-                "unknown WindowAccumulator serializer version 4; this build reads versions 1 to 3",
+                "unknown WindowAccumulator serializer version 5; this build reads versions 1 to 4",
                 e.getMessage());
     }
 

@@ -9,6 +9,7 @@ import io.tfstream.parse.RecordBatch;
 import io.tfstream.spec.schema.FeatureSpecFromSchema;
 import io.tfstream.stats.ExampleStatistics;
 import io.tfstream.stats.StatsOptions;
+import io.tfstream.stats.StatsRole;
 import io.tfstream.testing.ProtoFeatures;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,7 +107,8 @@ class WindowStatisticsTest {
                 Fixtures.compiled(SCHEMA, ValidationOptions.defaults().withStatistics(STATS));
         Random r = new Random(9);
         List<byte[]> records = new ArrayList<>();
-        ExampleStatistics command = new ExampleStatistics(STATS);
+        ExampleStatistics command =
+                new ExampleStatistics(STATS, null, StatsRole.of(schema.schema()));
         for (int i = 0; i < 3000; i++) {
             Example e = example(r);
             command.add(e);
@@ -154,6 +156,14 @@ class WindowStatisticsTest {
         assertTrue(batch.rowsFromColumns() > 2000, "from columns " + batch.rowsFromColumns());
         DatasetFeatureStatistics want = command.build("");
         assertEquals(6, want.getFeaturesCount());
+        // the schema's categorical int: string statistics of its values as text, as TFDV's
+        var cat =
+                want.getFeaturesList().stream()
+                        .filter(f -> f.getPath().getStep(0).equals("cat"))
+                        .findFirst()
+                        .orElseThrow();
+        assertEquals(org.tensorflow.metadata.v0.FeatureNameStatistics.Type.INT, cat.getType());
+        assertTrue(cat.hasStringStats() && !cat.hasNumStats());
         assertEquals(want, assembled(fromRecords, 1));
         assertEquals(want, assembled(fromRecords, 3));
         assertEquals(want, assembled(fromColumns, 4));
@@ -170,7 +180,8 @@ class WindowStatisticsTest {
         ValidationSchema schema =
                 Fixtures.compiled(schemaText, ValidationOptions.defaults().withStatistics(STATS));
         Random r = new Random(4);
-        ExampleStatistics command = new ExampleStatistics(STATS);
+        ExampleStatistics command =
+                new ExampleStatistics(STATS, null, StatsRole.of(schema.schema()));
         RecordValidator validator = new RecordValidator(schema);
         RecordResult result = new RecordResult();
         WindowAccumulator window = new WindowAccumulator(schema);
