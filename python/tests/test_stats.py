@@ -80,3 +80,14 @@ def test_a_key_that_is_no_window_is_refused():
 
     with pytest.raises(ValueError, match="not a statistics key"):
         stats.parse_message(b"no-window", b"")
+
+
+def test_datasets_named_after_data_splits_take_the_window_end_from_the_timestamp():
+    from tfstream._vendor import statistics_pb2
+
+    lst = statistics_pb2.DatasetFeatureStatisticsList()
+    lst.datasets.add(name="train", num_examples=3)
+    lst.datasets.add(name="eval", num_examples=1)
+    g = stats.parse_message(b"60000/abc", lst.SerializeToString(), timestamp_ms=119999)
+    assert (g.window_start_ms, g.window_end_ms) == (60000, 120000)
+    assert [d.name for d in g.statistics.datasets] == ["train", "eval"]

@@ -47,17 +47,21 @@ class WindowStatistics:
 
 
 def parse_message(key: bytes, value: bytes, topic: str = "", partition: int = -1,
-                  offset: int = -1) -> WindowStatistics:
+                  offset: int = -1, timestamp_ms: Optional[int] = None) -> WindowStatistics:
     """A message of ``statistics.topic``: key ``<window start ms>/<fingerprint>``, value the
-    serialized statistics (their one dataset named ``<start>/<end>`` in ISO-8601)."""
+    serialized statistics: one dataset named ``<start>/<end>`` in ISO-8601, or, with data
+    splits (``shards.splits``), one per split named after it; the message's timestamp is the
+    window's end - 1 ms."""
     text = key.decode("utf-8")
     start, sep, fingerprint = text.partition("/")
     if not sep or not start.lstrip("-").isdigit():
         raise ValueError(f"not a statistics key (<window start>/<fingerprint>): {text[:64]!r}")
     stats = statistics_pb2.DatasetFeatureStatisticsList.FromString(value)
     end = int(start)
-    if stats.datasets:
+    if stats.datasets and "/" in stats.datasets[0].name:
         end = _window_end(stats.datasets[0].name, int(start))
+    elif timestamp_ms is not None and timestamp_ms >= 0:
+        end = timestamp_ms + 1
     return WindowStatistics(int(start), end, fingerprint, bytes(value), stats, topic, partition,
                             offset)
 
@@ -127,8 +131,9 @@ def consume(
                 if msg.error().code() == KafkaError._PARTITION_EOF:
                     continue
                 raise KafkaException(msg.error())
+            kind, ts = msg.timestamp()
             item = parse_message(msg.key() or b"", msg.value() or b"", msg.topic(),
-                                 msg.partition(), msg.offset())
+                                 msg.partition(), msg.offset(), ts if kind else None)
             taken = TopicPartition(msg.topic(), msg.partition(), msg.offset() + 1)
             yield item
     finally:

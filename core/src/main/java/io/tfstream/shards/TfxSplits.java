@@ -125,7 +125,16 @@ public final class TfxSplits implements java.io.Serializable {
      * @throws SplitKeyException when the record has no usable partition feature
      */
     public Split of(byte[] record, String feature, boolean sequence) throws SplitKeyException {
-        return of(feature == null ? record : featureKey(record, sequence, feature));
+        return splits.get(indexOf(record, feature, sequence));
+    }
+
+    /**
+     * The index of the split of {@code record}, as {@link #of(byte[], String, boolean)}.
+     *
+     * @throws SplitKeyException when the record has no usable partition feature
+     */
+    public int indexOf(byte[] record, String feature, boolean sequence) throws SplitKeyException {
+        return indexOf(feature == null ? record : featureKey(record, sequence, feature));
     }
 
     /** The directory of a split in a bucket: {@code Split-<name>}, as TFX names it. */

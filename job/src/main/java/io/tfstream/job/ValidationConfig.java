@@ -124,6 +124,13 @@ final class ValidationConfig {
                         .setLag(c.get(JobOptions.EVENT_TIME_OUT_OF_ORDERNESS))
                         .setAnomalies(c.contains(JobOptions.VALIDATION_ANOMALIES_TOPIC))
                         .setStatistics(statistics(), c.get(JobOptions.STATISTICS_EPSILON))
+                        .setStatisticsSplits(
+                                c.contains(JobOptions.SHARDS_SPLITS)
+                                        ? c.get(JobOptions.SHARDS_SPLITS)
+                                        : null,
+                                c.contains(JobOptions.SHARDS_SPLIT_FEATURE)
+                                        ? c.get(JobOptions.SHARDS_SPLIT_FEATURE)
+                                        : null)
                         .setStatisticsUid(PipelineOperator.VALIDATION_STATISTICS.uid())
                         .setUids(
                                 PipelineOperator.VALIDATION_WINDOWS.uid(),

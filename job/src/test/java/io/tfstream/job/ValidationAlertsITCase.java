@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
+import io.tfstream.shards.TfxSplits;
 import io.tfstream.stats.ExampleStatistics;
 import io.tfstream.stats.StatsOptions;
 import io.tfstream.testing.ProtoFeatures;
@@ -40,7 +41,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.tensorflow.example.Example;
 import org.tensorflow.example.Features;
-import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
 import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
 
 /**
@@ -75,6 +75,11 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
     static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM * 2);
 
     private static boolean windowBatches;
+
+    /** TFX ExampleGen's default data splits. */
+    private static final String SPLITS = "train:2,eval:1";
+
+    private static boolean dataSplits;
     private static int liveTaskManager;
 
     @TempDir static Path dir;
@@ -93,12 +98,18 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
 
     /**
      * Event time from a feature: the parse operator's output is timed downstream, so the window
-     * deltas get watermarks of their own; the same alerts, the same exactly-once counts.
+     * deltas get watermarks of their own; the same alerts, the same exactly-once counts. With TFX
+     * data splits on the shards too: each window's statistics are one dataset per split.
      */
     @Test
     void theSameAlertsWithEventTimeFromAFeature(@InjectMiniCluster MiniCluster cluster)
             throws Exception {
-        run(cluster, "valfeat", false, true);
+        dataSplits = true;
+        try {
+            run(cluster, "valfeat", false, true);
+        } finally {
+            dataSplits = false;
+        }
     }
 
     /**
@@ -161,6 +172,10 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
         settings.put("validation.actions", "INT_TYPE_BIG_INT=divert");
         settings.put("statistics.enabled", "true");
         settings.put("statistics.topic", statistics);
+        if (dataSplits) {
+            // the statistics take the shards' data splits (shards themselves are another test's)
+            settings.put("shards.splits", SPLITS);
+        }
         settings.put("flink.restart-strategy.type", "fixed-delay");
         settings.put("flink.restart-strategy.fixed-delay.attempts", "1000");
         settings.put("flink.restart-strategy.fixed-delay.delay", "200 ms");
@@ -244,7 +259,7 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
         want.put("3:country/COMPARATOR_L_INFTY_HIGH", 1);
         assertEquals(want, kinds);
 
-        checkStatistics(kafka.readCommitted(statistics), windows);
+        checkStatistics(kafka.readCommitted(statistics), windows, dataSplits);
 
         List<ConsumerRecord<byte[], byte[]>> dead = kafka.readCommitted(dlq);
         assertEquals(BURST, dead.size(), "diverted records, each once");
@@ -272,31 +287,41 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
      */
     private static void checkStatistics(
             List<ConsumerRecord<byte[], byte[]>> messages,
-            Map<Integer, List<ProducerRecord<byte[], byte[]>>> windows)
+            Map<Integer, List<ProducerRecord<byte[], byte[]>>> windows,
+            boolean splits)
             throws Exception {
-        Map<Long, DatasetFeatureStatistics> byWindow = new TreeMap<>();
+        Map<Long, DatasetFeatureStatisticsList> byWindow = new TreeMap<>();
         for (ConsumerRecord<byte[], byte[]> r : messages) {
             DatasetFeatureStatisticsList list = DatasetFeatureStatisticsList.parseFrom(r.value());
-            assertEquals(1, list.getDatasetsCount());
             String key = new String(r.key(), StandardCharsets.UTF_8);
             long window = (Long.parseLong(key.substring(0, key.indexOf('/'))) - T0) / W;
-            assertEquals(
-                    null, byWindow.put(window, list.getDatasets(0)), "window " + window + " twice");
+            assertEquals(null, byWindow.put(window, list), "window " + window + " twice");
         }
         assertEquals(10, byWindow.size(), "statistics of windows 0 to 9: " + byWindow.keySet());
+        TfxSplits tfx = TfxSplits.parse(SPLITS);
         for (long w = 0; w < 10; w++) {
-            DatasetFeatureStatistics got = byWindow.get(w);
-            String name =
+            DatasetFeatureStatisticsList got = byWindow.get(w);
+            String window =
                     java.time.Instant.ofEpochMilli(T0 + w * W)
                             + "/"
                             + java.time.Instant.ofEpochMilli(T0 + (w + 1) * W);
-            assertEquals(name, got.getName());
-            ExampleStatistics want =
-                    new ExampleStatistics(StatsOptions.DEFAULTS.withSketchTopValues(true));
-            for (ProducerRecord<byte[], byte[]> r : windows.getOrDefault((int) w, List.of())) {
-                want.add(Example.parseFrom(r.value()));
+            List<String> names =
+                    splits
+                            ? tfx.splits().stream().map(TfxSplits.Split::name).toList()
+                            : List.of(window);
+            assertEquals(names.size(), got.getDatasetsCount(), "datasets of window " + w);
+            for (int d = 0; d < names.size(); d++) {
+                ExampleStatistics want =
+                        new ExampleStatistics(StatsOptions.DEFAULTS.withSketchTopValues(true));
+                for (ProducerRecord<byte[], byte[]> r : windows.getOrDefault((int) w, List.of())) {
+                    if (!splits || tfx.indexOf(r.value()) == d) {
+                        want.add(Example.parseFrom(r.value()));
+                    }
+                }
+                assertEquals(names.get(d), got.getDatasets(d).getName());
+                StatisticsAssertions.assertSameStatistics(
+                        want.build(names.get(d)), got.getDatasets(d));
             }
-            StatisticsAssertions.assertSameStatistics(want.build(name), got);
         }
     }
 

@@ -61,6 +61,8 @@ public final class TfstreamValidationBuilder {
     private double statisticsEpsilon =
             io.tfstream.api.options.StatisticsOptions.EPSILON.defaultValue();
     private String statisticsUid = DEFAULT_STATISTICS_UID;
+    private String statisticsSplits;
+    private String statisticsSplitFeature;
     private WatermarkStrategy<WindowPartial> partialsWatermarks;
     private String uid = DEFAULT_UID;
     private String partialsTimeUid = DEFAULT_PARTIALS_TIME_UID;
@@ -190,6 +192,19 @@ public final class TfstreamValidationBuilder {
         return this;
     }
 
+    /**
+     * With statistics: one dataset per TFX data split (default none, one dataset of every record),
+     * {@code name:buckets} entries as {@link TfRecordShardsBuilder#setSplits} takes them, each
+     * record in the split ExampleGen's rule gives it (by its bytes, or by {@code partitionFeature}
+     * when not null; a record without a usable partition feature is in no split's statistics), so
+     * that each split's statistics are those of the records its shards hold.
+     */
+    public TfstreamValidationBuilder setStatisticsSplits(String splits, String partitionFeature) {
+        this.statisticsSplits = splits;
+        this.statisticsSplitFeature = partitionFeature;
+        return this;
+    }
+
     /** The uid (and name) of the window statistics' assembly. */
     public TfstreamValidationBuilder setStatisticsUid(String uid) {
         this.statisticsUid = uid;
@@ -266,6 +281,12 @@ public final class TfstreamValidationBuilder {
                         jobName,
                         limits);
         ValidationSettings settings = statistics ? plain.withStatistics(statisticsEpsilon) : plain;
+        if (statistics && statisticsSplits != null) {
+            settings =
+                    settings.withStatisticsSplits(
+                            io.tfstream.shards.TfxSplits.parse(statisticsSplits),
+                            statisticsSplitFeature);
+        }
         ValidationSchema built;
         try {
             built = settings.buildSchema();

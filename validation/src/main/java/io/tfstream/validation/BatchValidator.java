@@ -47,6 +47,14 @@ public final class BatchValidator {
 
         /** Row {@code row} has findings ({@code result}, valid during the call). */
         void anomalous(int row, RecordResult result);
+
+        /**
+         * The data split of the row ({@link ValidationOptions#statisticsSplits()}, asked only when
+         * window statistics are kept per data split); -1: in no data split's statistics.
+         */
+        default int dataSplit(int row) {
+            return 0;
+        }
     }
 
     private final ValidationSchema schema;
@@ -75,6 +83,14 @@ public final class BatchValidator {
 
     private final long[] cleanMax;
     private boolean[] flags = new boolean[0];
+
+    /** With statistics per data split: the data split of each row of the batch (else null). */
+    private int[] rowSplit;
+
+    /** The TFDV statistics the value loops feed (null: none, or fed row by row). */
+    private FeatureAccumulator runTfdv;
+
+    private final boolean perSplit;
     private long fromColumns;
     private long fromBytes;
 
@@ -84,6 +100,8 @@ public final class BatchValidator {
         this.rules = schema.rules();
         this.sequence = sequence;
         this.tfdvPresence = schema.options().tfdvRecordPresence();
+        this.perSplit =
+                schema.options().statistics() != null && schema.options().statisticsDatasets() > 1;
         this.cleanMin = new long[rules.length];
         this.cleanMax = new long[rules.length];
         for (FeatureRule r : rules) {
@@ -125,6 +143,14 @@ public final class BatchValidator {
         map(columns);
         if (flags.length < n) {
             flags = new boolean[n];
+        }
+        if (perSplit) {
+            if (rowSplit == null || rowSplit.length < n) {
+                rowSplit = new int[Math.max(n, 64)];
+            }
+            for (int row = 0; row < n; row++) {
+                rowSplit[row] = rows.dataSplit(row);
+            }
         }
         int row = 0;
         while (row < n) {
@@ -169,7 +195,7 @@ public final class BatchValidator {
         if (w != null) {
             rows.ref(row, ref);
             if (stats) {
-                w.add(validator, result, ref);
+                w.add(validator, result, ref, perSplit ? rows.dataSplit(row) : 0);
             } else {
                 w.addFindings(result, ref);
             }
@@ -185,6 +211,13 @@ public final class BatchValidator {
         fromColumns += to - from;
         if (window != null) {
             window.numExamples += to - from;
+            if (window.examplesBySplit != null) {
+                for (int row = from; row < to; row++) {
+                    if (rowSplit[row] >= 0) {
+                        window.examplesBySplit[rowSplit[row]]++;
+                    }
+                }
+            }
         }
         for (FeatureRule r : rules) {
             if (r == schema.sequenceStruct()) {
@@ -229,7 +262,9 @@ public final class BatchValidator {
         long minN = Long.MAX_VALUE;
         long maxN = Long.MIN_VALUE;
         long tot = 0;
-        FeatureAccumulator tfdv = st == null ? null : st.tfdv;
+        // one dataset: fed over the run's values; per data split: row by row below
+        FeatureAccumulator tfdv = st == null || st.tfdv == null || perSplit ? null : st.tfdv[0];
+        runTfdv = tfdv;
         int dkind = kind(c.dtype(col));
         // Presence and value counts.
         if (fixed) {
@@ -301,6 +336,9 @@ public final class BatchValidator {
         if (st == null) {
             return;
         }
+        if (perSplit && st.tfdv != null) {
+            tfdvByRow(c, col, from, to, state, st.tfdv, dkind);
+        }
         st.present += present;
         st.minValues = Math.min(st.minValues, minN);
         st.maxValues = Math.max(st.maxValues, maxN);
@@ -349,6 +387,53 @@ public final class BatchValidator {
         }
     }
 
+    /**
+     * TFDV's statistics of each present row of {@code [from, to)} into its data split's
+     * accumulator: presence and value count, then its values when of the accumulator's kind.
+     */
+    private void tfdvByRow(
+            RawColumns c,
+            int col,
+            int from,
+            int to,
+            byte[] state,
+            FeatureAccumulator[] bySplit,
+            int dkind) {
+        DType dtype = c.dtype(col);
+        for (int row = from; row < to; row++) {
+            if (state[row] != RawColumns.PRESENT || rowSplit[row] < 0) {
+                continue;
+            }
+            FeatureAccumulator a = bySplit[rowSplit[row]];
+            int vFrom = c.from(col, row);
+            int vTo = c.to(col, row);
+            if (!a.present(dkind, vTo - vFrom, 1) || a.kind() != dkind) {
+                continue; // values of another kind than the split's first: presence only
+            }
+            switch (dtype) {
+                case INT64 -> {
+                    long[] v = c.int64s(col).array();
+                    for (int k = vFrom; k < vTo; k++) {
+                        a.number(v[k]);
+                    }
+                }
+                case FLOAT32 -> {
+                    float[] v = c.floats(col).array();
+                    for (int k = vFrom; k < vTo; k++) {
+                        a.number(v[k]);
+                    }
+                }
+                default -> {
+                    BytesBuffer b = c.bytes(col);
+                    int[] offs = b.offsets();
+                    for (int k = vFrom; k < vTo; k++) {
+                        a.string(b.data(), offs[k], offs[k + 1] - offs[k]);
+                    }
+                }
+            }
+        }
+    }
+
     /** The extremes a re-scan computes again and throws away. */
     private final NumericRun rescanRun = new NumericRun();
 
@@ -384,9 +469,9 @@ public final class BatchValidator {
         num.any = true;
         num.min = Math.min(num.min, (double) min);
         num.max = Math.max(num.max, (double) max);
-        if (st != null && st.tfdv != null && st.tfdv.kind() == FeatureValues.KIND_INT64) {
+        if (st != null && runTfdv != null && runTfdv.kind() == FeatureValues.KIND_INT64) {
             for (int k = from; k < to; k++) {
-                st.tfdv.number(v[k]);
+                runTfdv.number(v[k]);
             }
         }
         if (st != null && (st.histogram != null || st.values != null)) {
@@ -434,9 +519,9 @@ public final class BatchValidator {
             num.min = Math.min(num.min, min);
             num.max = Math.max(num.max, max);
         }
-        if (st != null && st.tfdv != null && st.tfdv.kind() == FeatureValues.KIND_FLOAT) {
+        if (st != null && runTfdv != null && runTfdv.kind() == FeatureValues.KIND_FLOAT) {
             for (int k = from; k < to; k++) {
-                st.tfdv.number(v[k]);
+                runTfdv.number(v[k]);
             }
         }
         if (st != null && st.histogram != null) {
@@ -481,8 +566,8 @@ public final class BatchValidator {
         ByteKeyTable domain = r.stringDomain;
         boolean check = r.domainKind == FeatureRule.DomainKind.STRING;
         FeatureAccumulator tfdv =
-                st != null && st.tfdv != null && st.tfdv.kind() == FeatureValues.KIND_BYTES
-                        ? st.tfdv
+                st != null && runTfdv != null && runTfdv.kind() == FeatureValues.KIND_BYTES
+                        ? runTfdv
                         : null;
         for (int k = from; k < to; k++) {
             int off = offs[k];

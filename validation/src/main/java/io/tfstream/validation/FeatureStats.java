@@ -37,8 +37,11 @@ final class FeatureStats {
     /** For a Jensen-Shannon comparator on numeric data, or null. */
     final ValueHistogram histogram;
 
-    /** TFDV's statistics of the feature, or null (no window statistics, or not a feature). */
-    final FeatureAccumulator tfdv;
+    /**
+     * TFDV's statistics of the feature, one per data split (one without splits), or null (no window
+     * statistics, or not a feature).
+     */
+    final FeatureAccumulator[] tfdv;
 
     FeatureStats(FeatureRule r, ValidationOptions o) {
         boolean needValues =
@@ -49,23 +52,28 @@ final class FeatureStats {
         values = needValues ? new ByteKeyTable(o.maxDistinctValues()) : null;
         offDomain = r.stringDomain != null ? new ByteKeyTable(o.maxDistinctValues()) : null;
         histogram = !Double.isNaN(r.jsdThreshold) && !r.categorical ? new ValueHistogram() : null;
-        tfdv =
-                o.statistics() != null && !r.skipped && r.type != FeatureType.STRUCT
-                        ? new FeatureAccumulator(
+        if (o.statistics() != null && !r.skipped && r.type != FeatureType.STRUCT) {
+            tfdv = new FeatureAccumulator[o.statisticsDatasets()];
+            for (int d = 0; d < tfdv.length; d++) {
+                tfdv[d] =
+                        new FeatureAccumulator(
                                 r.name(),
                                 r.nestLevel == 2,
                                 o.statistics(),
                                 false,
                                 false,
-                                r.statsRole)
-                        : null;
+                                r.statsRole);
+            }
+        } else {
+            tfdv = null;
+        }
     }
 
-    /** Adds what one record holds for the feature (it is present). */
-    void add(FeatureRule r, RecordFeatures f, byte[] scratch) {
+    /** Adds what one record of data split {@code split} holds for the feature (it is present). */
+    void add(FeatureRule r, RecordFeatures f, byte[] scratch, int split) {
         int rule = r.index;
-        if (tfdv != null) {
-            tfdv(r, f);
+        if (tfdv != null && split >= 0) {
+            tfdv(r, f, tfdv[split]);
         }
         present++;
         long n = f.count(rule);
@@ -109,7 +117,7 @@ final class FeatureStats {
     }
 
     /** TFDV's statistics of the record's feature: presence, steps of a list, its values. */
-    private void tfdv(FeatureRule r, RecordFeatures f) {
+    private static void tfdv(FeatureRule r, RecordFeatures f, FeatureAccumulator tfdv) {
         int rule = r.index;
         if (r.nestLevel == 1) {
             tfdv.present(f.kind(rule), f.count(rule), 1);
@@ -194,7 +202,9 @@ final class FeatureStats {
             histogram.merge(o.histogram);
         }
         if (tfdv != null) {
-            tfdv.merge(o.tfdv);
+            for (int d = 0; d < tfdv.length; d++) {
+                tfdv[d].merge(o.tfdv[d]);
+            }
         }
     }
 }

@@ -23,6 +23,8 @@ import io.tfstream.stats.StatsOptions;
  * @param parseLimits limits on the untrusted records
  * @param statistics TFDV's feature statistics of each window kept too, sized by these options
  *     (null: none)
+ * @param statisticsSplits the data splits ({@code shards.splits}) the statistics are kept per, one
+ *     dataset each, by name in order; empty: one dataset of every record
  */
 public record ValidationOptions(
         String environment,
@@ -33,7 +35,8 @@ public record ValidationOptions(
         int maxUnknownFeatures,
         long minDriftExamples,
         ParseLimits parseLimits,
-        StatsOptions statistics) {
+        StatsOptions statistics,
+        java.util.List<String> statisticsSplits) {
 
     public static final int DEFAULT_MAX_SAMPLES_PER_ANOMALY = 10;
     public static final int DEFAULT_MAX_EXAMPLE_REFS = 5;
@@ -53,6 +56,7 @@ public record ValidationOptions(
         if (parseLimits == null) {
             throw new IllegalArgumentException("parseLimits must be set");
         }
+        statisticsSplits = java.util.List.copyOf(statisticsSplits);
     }
 
     public static ValidationOptions defaults() {
@@ -65,7 +69,8 @@ public record ValidationOptions(
                 DEFAULT_MAX_UNKNOWN_FEATURES,
                 DEFAULT_MIN_DRIFT_EXAMPLES,
                 ParseLimits.defaults(),
-                null);
+                null,
+                java.util.List.of());
     }
 
     public ValidationOptions withEnvironment(String env) {
@@ -78,7 +83,8 @@ public record ValidationOptions(
                 maxUnknownFeatures,
                 minDriftExamples,
                 parseLimits,
-                statistics);
+                statistics,
+                statisticsSplits);
     }
 
     public ValidationOptions withTfdvRecordPresence(boolean v) {
@@ -91,7 +97,8 @@ public record ValidationOptions(
                 maxUnknownFeatures,
                 minDriftExamples,
                 parseLimits,
-                statistics);
+                statistics,
+                statisticsSplits);
     }
 
     public ValidationOptions withMinDriftExamples(long v) {
@@ -104,7 +111,8 @@ public record ValidationOptions(
                 maxUnknownFeatures,
                 v,
                 parseLimits,
-                statistics);
+                statistics,
+                statisticsSplits);
     }
 
     public ValidationOptions withMaxDistinctValues(int v) {
@@ -117,7 +125,8 @@ public record ValidationOptions(
                 maxUnknownFeatures,
                 minDriftExamples,
                 parseLimits,
-                statistics);
+                statistics,
+                statisticsSplits);
     }
 
     /** These options with window statistics sized by {@code stats} (null: none). */
@@ -131,7 +140,31 @@ public record ValidationOptions(
                 maxUnknownFeatures,
                 minDriftExamples,
                 parseLimits,
-                stats);
+                stats,
+                statisticsSplits);
+    }
+
+    /**
+     * These options with the statistics kept per data split: {@code splits} by name, in order
+     * (empty: one dataset of every record).
+     */
+    public ValidationOptions withStatisticsSplits(java.util.List<String> splits) {
+        return new ValidationOptions(
+                environment,
+                tfdvRecordPresence,
+                maxSamplesPerAnomaly,
+                maxExampleRefs,
+                maxDistinctValues,
+                maxUnknownFeatures,
+                minDriftExamples,
+                parseLimits,
+                statistics,
+                splits);
+    }
+
+    /** Datasets the statistics are kept as: one per data split, at least one. */
+    public int statisticsDatasets() {
+        return Math.max(1, statisticsSplits.size());
     }
 
     /** These options with limits {@code limits} on the records. */
@@ -145,7 +178,8 @@ public record ValidationOptions(
                 maxUnknownFeatures,
                 minDriftExamples,
                 limits,
-                statistics);
+                statistics,
+                statisticsSplits);
     }
 
     private static void positive(String name, int v) {

@@ -48,6 +48,9 @@ public final class WindowAccumulator {
     long overLimit;
     final FeatureStats[] stats;
 
+    /** With statistics per data split: the readable records of each (else null). */
+    final long[] examplesBySplit;
+
     /** Roll-ups by path id and slot; rows allocated on first use. */
     final RollUp[][] rollUps;
 
@@ -64,6 +67,9 @@ public final class WindowAccumulator {
         for (FeatureRule r : rules) {
             stats[r.index] = new FeatureStats(r, schema.options());
         }
+        int datasets =
+                schema.options().statistics() == null ? 1 : schema.options().statisticsDatasets();
+        examplesBySplit = datasets > 1 ? new long[datasets] : null;
         rollUps = new RollUp[schema.pathCount()][];
         unknownNames = new ByteKeyTable(schema.options().maxUnknownFeatures());
     }
@@ -76,6 +82,11 @@ public final class WindowAccumulator {
         return numExamples;
     }
 
+    /** The readable records of data split {@code split} (statistics per data split only). */
+    public long examplesOf(int split) {
+        return examplesBySplit == null ? numExamples - unreadable() : examplesBySplit[split];
+    }
+
     /** Records that could not be read (counted in {@link #numExamples()} too). */
     public long unreadable() {
         return malformed + overLimit;
@@ -86,6 +97,14 @@ public final class WindowAccumulator {
      * may be null.
      */
     public void add(RecordValidator validator, RecordResult result, RecordRef ref) {
+        add(validator, result, ref, 0);
+    }
+
+    /**
+     * Adds the record {@code validator} validated last, of data split {@code split} (its statistics
+     * go to that split's, {@link ValidationOptions#statisticsSplits()}; -1: to none).
+     */
+    public void add(RecordValidator validator, RecordResult result, RecordRef ref, int split) {
         numExamples++;
         if (result.status() != RecordResult.Status.OK) {
             if (result.status() == RecordResult.Status.MALFORMED) {
@@ -95,10 +114,13 @@ public final class WindowAccumulator {
             }
             return;
         }
+        if (examplesBySplit != null && split >= 0) {
+            examplesBySplit[split]++;
+        }
         RecordFeatures f = validator.features();
         for (FeatureRule r : schema.rules()) {
             if (!r.skipped && f.present(r.index)) {
-                stats[r.index].add(r, f, scratch);
+                stats[r.index].add(r, f, scratch, split);
             }
         }
         addFindings(result, ref);
@@ -193,6 +215,11 @@ public final class WindowAccumulator {
         numExamples += other.numExamples;
         malformed += other.malformed;
         overLimit += other.overLimit;
+        if (examplesBySplit != null) {
+            for (int d = 0; d < examplesBySplit.length; d++) {
+                examplesBySplit[d] += other.examplesBySplit[d];
+            }
+        }
         for (int r = 0; r < stats.length; r++) {
             stats[r].merge(other.stats[r]);
         }

@@ -1,6 +1,7 @@
 package io.tfstream.validation;
 
 import io.tfstream.stats.ByteKeyTable;
+import io.tfstream.stats.FeatureAccumulator;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -17,11 +18,12 @@ import java.io.UncheckedIOException;
 public final class WindowAccumulatorSerializer {
     /**
      * Version 4: the layout written by {@link #serialize}, each feature's TFDV statistics after its
-     * window statistics (length-prefixed, so that a job without window statistics skips them);
-     * version 3 (read) lacked the statistics' shortest and longest bytes value (then taken from the
-     * values added after a restore); version 2 (read) had none, version 1 (read) also lacked the
-     * numeric histograms' exact finite minimum and maximum, which are then taken from the occupied
-     * buckets.
+     * window statistics, one per data split (each length-prefixed, so that a job without window
+     * statistics skips them), and the readable records per data split; version 3 (read) had one
+     * dataset of statistics and lacked the statistics' shortest and longest bytes value (then taken
+     * from the values added after a restore); version 2 (read) had none, version 1 (read) also
+     * lacked the numeric histograms' exact finite minimum and maximum, which are then taken from
+     * the occupied buckets.
      */
     public static final int VERSION = 4;
 
@@ -64,6 +66,10 @@ public final class WindowAccumulatorSerializer {
             out.writeLong(a.numExamples);
             out.writeLong(a.malformed);
             out.writeLong(a.overLimit);
+            out.writeInt(a.examplesBySplit == null ? 0 : a.examplesBySplit.length);
+            for (int d = 0; a.examplesBySplit != null && d < a.examplesBySplit.length; d++) {
+                out.writeLong(a.examplesBySplit[d]);
+            }
             out.writeInt(a.stats.length);
             FeatureRule[] rules = a.schema.rules();
             for (int i = 0; i < a.stats.length; i++) {
@@ -124,11 +130,24 @@ public final class WindowAccumulatorSerializer {
         a.numExamples = in.readLong();
         a.malformed = in.readLong();
         a.overLimit = in.readLong();
+        int datasets = 1;
+        if (version >= 4) {
+            // statistics kept per data split; another split configuration: they restart here
+            int n = in.readInt();
+            datasets = Math.max(1, n);
+            for (int d = 0; d < n; d++) {
+                long examples = in.readLong();
+                if (a.examplesBySplit != null && a.examplesBySplit.length == n) {
+                    a.examplesBySplit[d] = examples;
+                }
+            }
+        }
+        boolean sameDatasets = datasets == schema.options().statisticsDatasets();
         expect(in.readInt(), a.stats.length, "features");
         for (FeatureStats s : a.stats) {
             readStats(in, s, version);
             if (version >= 3) {
-                readTfdv(in, s, version);
+                readTfdv(in, s, version, version >= 4 ? datasets : 1, sameDatasets);
             }
         }
         expect(in.readInt(), a.rollUps.length, "paths");
@@ -214,25 +233,33 @@ public final class WindowAccumulatorSerializer {
             out.writeInt(-1);
             return;
         }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        s.tfdv.write(new DataOutputStream(bytes));
-        out.writeInt(bytes.size());
-        bytes.writeTo(out);
+        for (FeatureAccumulator t : s.tfdv) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            t.write(new DataOutputStream(bytes));
+            out.writeInt(bytes.size());
+            bytes.writeTo(out);
+        }
     }
 
-    /** A feature's TFDV statistics: read when kept, skipped when the job keeps none. */
-    private static void readTfdv(DataInputStream in, FeatureStats s, int version)
+    /**
+     * A feature's TFDV statistics, {@code datasets} of them: read when kept for as many data splits
+     * ({@code same}), skipped when the job keeps none or another number.
+     */
+    private static void readTfdv(
+            DataInputStream in, FeatureStats s, int version, int datasets, boolean same)
             throws IOException {
-        int len = in.readInt();
-        if (len < 0) {
-            return;
-        }
-        if (len > in.available()) {
-            throw new IOException("feature statistics of " + len + " bytes in a shorter state");
-        }
-        byte[] blob = in.readNBytes(len);
-        if (s.tfdv != null) {
-            s.tfdv.read(new DataInputStream(new ByteArrayInputStream(blob)), version >= 4);
+        for (int d = 0; d < datasets; d++) {
+            int len = in.readInt();
+            if (len < 0) {
+                return; // written without statistics
+            }
+            if (len > in.available()) {
+                throw new IOException("feature statistics of " + len + " bytes in a shorter state");
+            }
+            byte[] blob = in.readNBytes(len);
+            if (s.tfdv != null && same) {
+                s.tfdv[d].read(new DataInputStream(new ByteArrayInputStream(blob)), version >= 4);
+            }
         }
     }
 

@@ -25,19 +25,39 @@ public final class WindowStatistics {
 
     /**
      * The statistics of the features split {@code split} of {@code splits} keeps and some record
+     * held, one dataset per data split ({@link ValidationOptions#statisticsSplits()}, named after
+     * it; one dataset named "" without data splits), each holding only them (and the window's, or
+     * the data split's, example count).
+     */
+    public static List<DatasetFeatureStatistics> parts(WindowAccumulator a, int split, int splits) {
+        List<String> names = a.schema.options().statisticsSplits();
+        List<DatasetFeatureStatistics> parts = new ArrayList<>();
+        for (int d = 0; d < a.schema.options().statisticsDatasets(); d++) {
+            parts.add(part(a, split, splits, d, names.isEmpty() ? "" : names.get(d)));
+        }
+        return parts;
+    }
+
+    /**
+     * The statistics of the features split {@code split} of {@code splits} keeps and some record
      * held, as a dataset named {@code name} holding only them (and the window's example count).
      */
     public static DatasetFeatureStatistics part(
             WindowAccumulator a, int split, int splits, String name) {
-        long examples = a.numExamples() - a.unreadable();
+        return part(a, split, splits, 0, name);
+    }
+
+    private static DatasetFeatureStatistics part(
+            WindowAccumulator a, int split, int splits, int dataset, String name) {
+        long examples = a.examplesOf(dataset);
         DatasetFeatureStatistics.Builder d =
                 DatasetFeatureStatistics.newBuilder().setName(name).setNumExamples(examples);
         for (FeatureRule r : a.schema.rules()) {
             FeatureStats s = a.stats[r.index];
             if (s.tfdv != null
-                    && !s.tfdv.isEmpty()
+                    && !s.tfdv[dataset].isEmpty()
                     && WindowSplits.splitOf(r.path, splits) == split) {
-                d.addFeatures(s.tfdv.build(examples, Double.NaN));
+                d.addFeatures(s.tfdv[dataset].build(examples, Double.NaN));
             }
         }
         return d.build();

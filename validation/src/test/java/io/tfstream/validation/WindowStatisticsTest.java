@@ -169,6 +169,111 @@ class WindowStatisticsTest {
         assertEquals(want, assembled(fromColumns, 4));
     }
 
+    /**
+     * With statistics per data split, each split's dataset (named after it) equals {@code tfstream
+     * stats} over the records of that split, from columns and from records, through state bytes and
+     * a merge of two halves; a record in no split is in none of them.
+     */
+    @Test
+    void eachDataSplitsStatisticsAreThoseOfItsRecords() throws Exception {
+        ValidationOptions o =
+                ValidationOptions.defaults()
+                        .withStatistics(STATS)
+                        .withStatisticsSplits(List.of("train", "eval"));
+        ValidationSchema schema = Fixtures.compiled(SCHEMA, o);
+        var roles = StatsRole.of(schema.schema());
+        ExampleStatistics[] want = {
+            new ExampleStatistics(STATS, null, roles), new ExampleStatistics(STATS, null, roles)
+        };
+        Random r = new Random(21);
+        List<byte[]> records = new ArrayList<>();
+        int[] split = new int[2000];
+        for (int i = 0; i < split.length; i++) {
+            Example e = example(r);
+            records.add(e.toByteArray());
+            split[i] = i % 7 == 6 ? -1 : r.nextInt(3) == 0 ? 1 : 0; // some rows in no split
+            if (split[i] >= 0) {
+                want[split[i]].add(e);
+            }
+        }
+        // records: two halves, each through its state bytes, merged
+        WindowAccumulatorSerializer ser = new WindowAccumulatorSerializer(schema);
+        RecordValidator validator = new RecordValidator(schema);
+        RecordResult result = new RecordResult();
+        WindowAccumulator[] halves = {new WindowAccumulator(schema), new WindowAccumulator(schema)};
+        for (int i = 0; i < records.size(); i++) {
+            byte[] b = records.get(i);
+            validator.validateExample(b, 0, b.length, result);
+            halves[i < 1000 ? 0 : 1].add(validator, result, null, split[i]);
+        }
+        WindowAccumulator fromRecords =
+                ser.deserialize(WindowAccumulatorSerializer.VERSION, ser.serialize(halves[0]));
+        fromRecords.merge(
+                ser.deserialize(WindowAccumulatorSerializer.VERSION, ser.serialize(halves[1])));
+        // columns, batches of 256
+        ExampleBatchParser parser =
+                ExampleBatchParser.create(
+                        FeatureSpecFromSchema.derive(schema.schema()).exampleSpecs());
+        parser.trackRows();
+        BatchValidator batch = new BatchValidator(schema, false);
+        WindowAccumulator fromColumns = new WindowAccumulator(schema);
+        for (int from = 0; from < records.size(); from += 256) {
+            int first = from;
+            RecordBatch rb = new RecordBatch(256, 1 << 16);
+            for (byte[] b : records.subList(from, Math.min(records.size(), from + 256))) {
+                rb.add(b, 0, b.length);
+            }
+            ParsedBatch parsed = parser.parseLenient(rb, e -> {});
+            batch.validate(
+                    parser.rawColumns(),
+                    rb,
+                    parsed::recordIndex,
+                    parsed.rows(),
+                    new BatchValidator.Rows() {
+                        @Override
+                        public WindowAccumulator window(int row) {
+                            return fromColumns;
+                        }
+
+                        @Override
+                        public void ref(int row, RecordRef ref) {}
+
+                        @Override
+                        public void anomalous(int row, RecordResult res) {}
+
+                        @Override
+                        public int dataSplit(int row) {
+                            return split[first + parsed.recordIndex(row)];
+                        }
+                    });
+        }
+        assertTrue(batch.rowsFromColumns() > 1500, "from columns " + batch.rowsFromColumns());
+        for (WindowAccumulator a : List.of(fromRecords, fromColumns)) {
+            for (int splits : new int[] {1, 3}) {
+                List<DatasetFeatureStatistics> parts = new ArrayList<>();
+                for (int s = 0; s < splits; s++) {
+                    WindowAccumulator copy =
+                            ser.deserialize(
+                                    WindowAccumulatorSerializer.VERSION,
+                                    ser.serialize(a, s, splits));
+                    parts.addAll(WindowStatistics.parts(copy, s, splits));
+                }
+                for (int d = 0; d < 2; d++) {
+                    String name = d == 0 ? "train" : "eval";
+                    List<DatasetFeatureStatistics> mine =
+                            parts.stream().filter(p -> p.getName().equals(name)).toList();
+                    assertEquals(splits, mine.size());
+                    io.tfstream.testing.StatisticsAssertions.assertSameStatistics(
+                            want[d].build(name), WindowStatistics.assemble(mine, name, STATS));
+                }
+            }
+        }
+        assertEquals(2000, fromColumns.numExamples());
+        assertEquals(
+                want[0].numExamples() + want[1].numExamples(),
+                fromColumns.examplesOf(0) + fromColumns.examplesOf(1));
+    }
+
     @Test
     void sequenceExamplesEqualTheCommand() {
         String schemaText =

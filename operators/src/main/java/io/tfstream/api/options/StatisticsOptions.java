@@ -33,7 +33,9 @@ public final class StatisticsOptions {
                             "Kafka topic of the window statistics: one serialized"
                                     + " DatasetFeatureStatisticsList per window and schema"
                                     + " fingerprint, key = <window start>/<fingerprint>, its"
-                                    + " dataset named <start>/<end> (ISO-8601), written exactly"
+                                    + " dataset named <start>/<end> (ISO-8601), or, with"
+                                    + " shards.splits, one dataset per data split named after it"
+                                    + " (each over the records of that split), written exactly"
                                     + " once with transactional id prefix <job.name>-statistics;"
                                     + " above 900 KiB rank histograms, then histograms, are left"
                                     + " out. Required with statistics.enabled.");

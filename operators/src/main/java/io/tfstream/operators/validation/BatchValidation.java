@@ -210,6 +210,11 @@ public final class BatchValidation {
                 }
 
                 @Override
+                public int dataSplit(int row) {
+                    return settings.dataSplitOf(pending.get(rows.recordIndex(row)).value());
+                }
+
+                @Override
                 public void anomalous(int row, RecordResult result) {
                     int i = rows.recordIndex(row);
                     if (errors[i] != null) {

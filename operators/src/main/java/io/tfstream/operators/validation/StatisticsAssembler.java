@@ -5,8 +5,11 @@ import io.tfstream.stats.StatsOptions;
 import io.tfstream.validation.WindowStatistics;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
@@ -28,7 +31,8 @@ import org.tensorflow.metadata.v0.StringStatistics;
  * WindowAlertFunction#STATISTICS_PARTS}) and, when the watermark passes the window's end (after
  * every split has fired for it, since each forwards the watermark only after its timers), emits the
  * window's TFDV statistics as one {@code DatasetFeatureStatisticsList} keyed {@code
- * <start>/<fingerprint>}, its dataset named after the window ({@code <start>/<end>}, ISO-8601).
+ * <start>/<fingerprint>}: its dataset named after the window ({@code <start>/<end>}, ISO-8601), or,
+ * with statistics per data split, one dataset per split named after it, in the splits' order.
  *
  * <p>A message above {@link #MAX_BYTES} (a Kafka producer's default limit is 1 MiB) is trimmed,
  * each step only when the previous one was not enough: rank histograms cut to the top values, rank
@@ -94,9 +98,11 @@ public final class StatisticsAssembler
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<ValidationOutput> out)
             throws Exception {
         String key = ctx.getCurrentKey();
-        List<DatasetFeatureStatistics> got = new ArrayList<>();
+        // the parts by dataset: "" without data splits, else each split's name
+        Map<String, List<DatasetFeatureStatistics>> got = new TreeMap<>(datasetOrder());
         for (byte[] p : parts.get()) {
-            got.add(DatasetFeatureStatistics.parseFrom(p));
+            DatasetFeatureStatistics part = DatasetFeatureStatistics.parseFrom(p);
+            got.computeIfAbsent(part.getName(), k -> new ArrayList<>()).add(part);
         }
         parts.clear();
         if (got.isEmpty()) {
@@ -105,12 +111,21 @@ public final class StatisticsAssembler
         long start = start(key);
         long end = end(key);
         String fingerprint = key.substring(key.indexOf('/', key.indexOf('/') + 1) + 1);
-        String name = Instant.ofEpochMilli(start) + "/" + Instant.ofEpochMilli(end);
-        DatasetFeatureStatisticsList list =
-                DatasetFeatureStatisticsList.newBuilder()
-                        .addDatasets(WindowStatistics.assemble(got, name, options))
-                        .build();
-        out.collect(new ValidationOutput(start + "/" + fingerprint, fit(list, key)));
+        String window = Instant.ofEpochMilli(start) + "/" + Instant.ofEpochMilli(end);
+        DatasetFeatureStatisticsList.Builder list = DatasetFeatureStatisticsList.newBuilder();
+        for (Map.Entry<String, List<DatasetFeatureStatistics>> e : got.entrySet()) {
+            String name = e.getKey().isEmpty() ? window : e.getKey();
+            list.addDatasets(WindowStatistics.assemble(e.getValue(), name, options));
+        }
+        out.collect(new ValidationOutput(start + "/" + fingerprint, fit(list.build(), key)));
+    }
+
+    /** Datasets in the data splits' order (names not configured after them, by name). */
+    private Comparator<String> datasetOrder() {
+        List<String> order = settings.dataSplitNames();
+        return Comparator.comparingInt(
+                        (String n) -> order.indexOf(n) < 0 ? order.size() : order.indexOf(n))
+                .thenComparing(Comparator.naturalOrder());
     }
 
     /** The message's bytes, trimmed step by step while above {@link #MAX_BYTES}. */

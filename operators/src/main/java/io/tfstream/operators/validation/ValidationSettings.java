@@ -2,6 +2,7 @@ package io.tfstream.operators.validation;
 
 import io.tfstream.api.model.ValidationActions;
 import io.tfstream.parse.ParseLimits;
+import io.tfstream.shards.TfxSplits;
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.schema.SchemaLoader;
 import io.tfstream.stats.StatsOptions;
@@ -38,6 +39,11 @@ public final class ValidationSettings implements Serializable {
 
     /** TFDV's statistics of each window: the quantile sketches' epsilon, or -1 for none. */
     private double statisticsEpsilon = -1;
+
+    /** The data splits the statistics are kept per (null: none), and their partition feature. */
+    private TfxSplits dataSplits;
+
+    private String splitFeature;
 
     /** Settings without severity overrides (every anomaly type is an {@code ERROR}). */
     public ValidationSettings(
@@ -127,7 +133,13 @@ public final class ValidationSettings implements Serializable {
                             .withParseLimits(
                                     new ParseLimits(
                                             limits[0], limits[1], limits[2], limits[3], limits[4]))
-                            .withStatistics(statisticsOptions());
+                            .withStatistics(statisticsOptions())
+                            .withStatisticsSplits(
+                                    dataSplits == null
+                                            ? List.of()
+                                            : dataSplits.splits().stream()
+                                                    .map(TfxSplits.Split::name)
+                                                    .toList());
             return ValidationSchema.build(SchemaLoader.parse(schemaBytes, schemaName), o);
         } catch (MalformedSpecFileException e) {
             throw new IllegalArgumentException(
@@ -159,6 +171,8 @@ public final class ValidationSettings implements Serializable {
                         job,
                         new ParseLimits(limits[0], limits[1], limits[2], limits[3], limits[4]));
         s.statisticsEpsilon = statisticsEpsilon;
+        s.dataSplits = dataSplits;
+        s.splitFeature = splitFeature;
         return s;
     }
 
@@ -175,6 +189,45 @@ public final class ValidationSettings implements Serializable {
         ValidationSettings s = withSchema(schemaBytes, schemaName);
         s.statisticsEpsilon = epsilon;
         return s;
+    }
+
+    /**
+     * These settings with the statistics kept per TFX data split ({@code shards.splits}): a
+     * record's split by ExampleGen's rule over its bytes, or over {@code splitFeature} when not
+     * null; a record without a usable partition feature is in no split's statistics.
+     */
+    public ValidationSettings withStatisticsSplits(TfxSplits splits, String splitFeature) {
+        ValidationSettings s = withSchema(schemaBytes, schemaName);
+        s.dataSplits = Objects.requireNonNull(splits, "splits");
+        s.splitFeature = splitFeature;
+        return s;
+    }
+
+    /**
+     * The data split of a record's bytes for its statistics ({@link #withStatisticsSplits}), -1 for
+     * none (no usable partition feature); 0 without data splits.
+     */
+    public int dataSplitOf(byte[] record) {
+        if (dataSplits == null) {
+            return 0;
+        }
+        try {
+            return dataSplits.indexOf(record, splitFeature, sequence);
+        } catch (TfxSplits.SplitKeyException e) {
+            return -1;
+        }
+    }
+
+    /** Whether the statistics are kept per data split. */
+    public boolean statisticsPerSplit() {
+        return dataSplits != null && statisticsEpsilon >= 0;
+    }
+
+    /** The data splits' names, in order (empty without data splits). */
+    public List<String> dataSplitNames() {
+        return dataSplits == null
+                ? List.of()
+                : dataSplits.splits().stream().map(TfxSplits.Split::name).toList();
     }
 
     /** The statistics kept per window, or null when none are. */

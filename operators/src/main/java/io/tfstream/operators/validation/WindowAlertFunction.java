@@ -507,11 +507,13 @@ public final class WindowAlertFunction
                                     .toByteArray()));
         }
         if (WindowStatistics.kept(window)) {
-            ctx.output(
-                    STATISTICS_PARTS,
-                    new ValidationOutput(
-                            StatisticsAssembler.partKey(start, end, fp),
-                            WindowStatistics.part(window, split, splits, "").toByteArray()));
+            // one part per data split (one without), the dataset named after it
+            for (var part : WindowStatistics.parts(window, split, splits)) {
+                ctx.output(
+                        STATISTICS_PARTS,
+                        new ValidationOutput(
+                                StatisticsAssembler.partKey(start, end, fp), part.toByteArray()));
+            }
         }
         if (window.numExamples() > 0) {
             previousBySchema.put(fp, write(fp, split, start, end, 0, window));
