@@ -416,6 +416,9 @@ public final class JobOptions {
     public static final ConfigOption<Double> STATISTICS_EPSILON =
             JobOptionStage.STATISTICS.option(StatisticsOptions.EPSILON);
 
+    public static final ConfigOption<String> STATISTICS_WEIGHT_FEATURE =
+            JobOptionStage.STATISTICS.option(StatisticsOptions.WEIGHT_FEATURE);
+
     // --- S3
 
     public static final ConfigOption<String> S3_ENDPOINT =

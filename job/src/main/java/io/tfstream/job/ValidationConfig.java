@@ -51,6 +51,12 @@ final class ValidationConfig {
                     "statistics.enabled needs statistics.topic (the Kafka topic the window"
                             + " statistics are written to)");
         }
+        if (c.contains(JobOptions.STATISTICS_WEIGHT_FEATURE)
+                && c.get(JobOptions.SCHEMA_KIND) == SchemaOptions.Kind.SEQUENCE_EXAMPLE) {
+            throw new JobConfigException(
+                    "statistics.weight-feature: weighted statistics of SequenceExamples are not"
+                            + " supported yet");
+        }
     }
 
     boolean enabled() {
@@ -130,6 +136,10 @@ final class ValidationConfig {
                                         : null,
                                 c.contains(JobOptions.SHARDS_SPLIT_FEATURE)
                                         ? c.get(JobOptions.SHARDS_SPLIT_FEATURE)
+                                        : null)
+                        .setStatisticsWeightFeature(
+                                c.contains(JobOptions.STATISTICS_WEIGHT_FEATURE)
+                                        ? c.get(JobOptions.STATISTICS_WEIGHT_FEATURE)
                                         : null)
                         .setStatisticsUid(PipelineOperator.VALIDATION_STATISTICS.uid())
                         .setUids(

@@ -80,6 +80,7 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
     private static final String SPLITS = "train:2,eval:1";
 
     private static boolean dataSplits;
+    private static boolean weighted;
     private static int liveTaskManager;
 
     @TempDir static Path dir;
@@ -115,15 +116,18 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
     /**
      * Batches closed by event-time windows ({@code batch.mode: event_time_window}): rows are parsed
      * and validated when their batch window closes, before its watermark goes on; the same alerts.
+     * With weighted statistics too ({@code statistics.weight-feature: age}).
      */
     @Test
     void theSameAlertsWithEventTimeWindowBatches(@InjectMiniCluster MiniCluster cluster)
             throws Exception {
         windowBatches = true;
+        weighted = true;
         try {
             run(cluster, "valwin", false, false);
         } finally {
             windowBatches = false;
+            weighted = false;
         }
     }
 
@@ -172,6 +176,9 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
         settings.put("validation.actions", "INT_TYPE_BIG_INT=divert");
         settings.put("statistics.enabled", "true");
         settings.put("statistics.topic", statistics);
+        if (weighted) {
+            settings.put("statistics.weight-feature", "age");
+        }
         if (dataSplits) {
             // the statistics take the shards' data splits (shards themselves are another test's)
             settings.put("shards.splits", SPLITS);
@@ -259,7 +266,7 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
         want.put("3:country/COMPARATOR_L_INFTY_HIGH", 1);
         assertEquals(want, kinds);
 
-        checkStatistics(kafka.readCommitted(statistics), windows, dataSplits);
+        checkStatistics(kafka.readCommitted(statistics), windows, dataSplits, weighted);
 
         List<ConsumerRecord<byte[], byte[]>> dead = kafka.readCommitted(dlq);
         assertEquals(BURST, dead.size(), "diverted records, each once");
@@ -288,7 +295,8 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
     private static void checkStatistics(
             List<ConsumerRecord<byte[], byte[]>> messages,
             Map<Integer, List<ProducerRecord<byte[], byte[]>>> windows,
-            boolean splits)
+            boolean splits,
+            boolean weighted)
             throws Exception {
         Map<Long, DatasetFeatureStatisticsList> byWindow = new TreeMap<>();
         for (ConsumerRecord<byte[], byte[]> r : messages) {
@@ -312,7 +320,9 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
             assertEquals(names.size(), got.getDatasetsCount(), "datasets of window " + w);
             for (int d = 0; d < names.size(); d++) {
                 ExampleStatistics want =
-                        new ExampleStatistics(StatsOptions.DEFAULTS.withSketchTopValues(true));
+                        new ExampleStatistics(
+                                StatsOptions.DEFAULTS.withSketchTopValues(true),
+                                weighted ? "age" : null);
                 for (ProducerRecord<byte[], byte[]> r : windows.getOrDefault((int) w, List.of())) {
                     if (!splits || tfx.indexOf(r.value()) == d) {
                         want.add(Example.parseFrom(r.value()));

@@ -63,6 +63,14 @@ class ValidationConfigTest {
         m.put("validation.enabled", "true");
         m.put("statistics.epsilon", "1.5");
         assertTrue(error(m).contains("statistics.epsilon"), error(m));
+        m.remove("statistics.epsilon");
+        m.put("statistics.weight-feature", "w");
+        m.put("schema.kind", "sequence_example");
+        assertTrue(
+                error(m).contains(
+                                "statistics.weight-feature: weighted statistics of SequenceExamples are"
+                                        + " not supported yet"),
+                error(m));
     }
 
     @Test

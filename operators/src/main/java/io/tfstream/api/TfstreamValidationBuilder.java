@@ -63,6 +63,7 @@ public final class TfstreamValidationBuilder {
     private String statisticsUid = DEFAULT_STATISTICS_UID;
     private String statisticsSplits;
     private String statisticsSplitFeature;
+    private String statisticsWeightFeature;
     private WatermarkStrategy<WindowPartial> partialsWatermarks;
     private String uid = DEFAULT_UID;
     private String partialsTimeUid = DEFAULT_PARTIALS_TIME_UID;
@@ -205,6 +206,16 @@ public final class TfstreamValidationBuilder {
         return this;
     }
 
+    /**
+     * With statistics: weighted statistics too (TFDV's {@code weight_feature}, default none), each
+     * record weighted by {@code feature}'s one value, a top-level INT or FLOAT feature of the
+     * schema (a record without exactly one value weighs 0); Examples only.
+     */
+    public TfstreamValidationBuilder setStatisticsWeightFeature(String feature) {
+        this.statisticsWeightFeature = feature;
+        return this;
+    }
+
     /** The uid (and name) of the window statistics' assembly. */
     public TfstreamValidationBuilder setStatisticsUid(String uid) {
         this.statisticsUid = uid;
@@ -281,6 +292,14 @@ public final class TfstreamValidationBuilder {
                         jobName,
                         limits);
         ValidationSettings settings = statistics ? plain.withStatistics(statisticsEpsilon) : plain;
+        if (statistics && statisticsWeightFeature != null) {
+            if (sequenceExample) {
+                throw new IllegalArgumentException(
+                        "statistics weight feature: weighted statistics of SequenceExamples are"
+                                + " not supported yet");
+            }
+            settings = settings.withStatisticsWeightFeature(statisticsWeightFeature);
+        }
         if (statistics && statisticsSplits != null) {
             settings =
                     settings.withStatisticsSplits(

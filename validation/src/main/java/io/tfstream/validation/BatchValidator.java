@@ -90,7 +90,14 @@ public final class BatchValidator {
     /** The TFDV statistics the value loops feed (null: none, or fed row by row). */
     private FeatureAccumulator runTfdv;
 
+    /** With weighted statistics: the weight of each row of the batch (else null). */
+    private double[] rowWeight;
+
     private final boolean perSplit;
+
+    /** Statistics fed row by row: per data split, or weighted. */
+    private final boolean perRow;
+
     private long fromColumns;
     private long fromBytes;
 
@@ -102,6 +109,7 @@ public final class BatchValidator {
         this.tfdvPresence = schema.options().tfdvRecordPresence();
         this.perSplit =
                 schema.options().statistics() != null && schema.options().statisticsDatasets() > 1;
+        this.perRow = perSplit || schema.weightRule() >= 0;
         this.cleanMin = new long[rules.length];
         this.cleanMax = new long[rules.length];
         for (FeatureRule r : rules) {
@@ -144,12 +152,14 @@ public final class BatchValidator {
         if (flags.length < n) {
             flags = new boolean[n];
         }
-        if (perSplit) {
+        if (perRow) {
             if (rowSplit == null || rowSplit.length < n) {
                 rowSplit = new int[Math.max(n, 64)];
+                rowWeight = new double[rowSplit.length];
             }
             for (int row = 0; row < n; row++) {
-                rowSplit[row] = rows.dataSplit(row);
+                rowSplit[row] = perSplit ? rows.dataSplit(row) : 0;
+                rowWeight[row] = weightOf(columns, row);
             }
         }
         int row = 0;
@@ -211,10 +221,13 @@ public final class BatchValidator {
         fromColumns += to - from;
         if (window != null) {
             window.numExamples += to - from;
-            if (window.examplesBySplit != null) {
-                for (int row = from; row < to; row++) {
-                    if (rowSplit[row] >= 0) {
+            for (int row = from; perRow && row < to; row++) {
+                if (rowSplit[row] >= 0) {
+                    if (window.examplesBySplit != null) {
                         window.examplesBySplit[rowSplit[row]]++;
+                    }
+                    if (window.weightBySplit != null) {
+                        window.weightBySplit[rowSplit[row]] += rowWeight[row];
                     }
                 }
             }
@@ -263,7 +276,7 @@ public final class BatchValidator {
         long maxN = Long.MIN_VALUE;
         long tot = 0;
         // one dataset: fed over the run's values; per data split: row by row below
-        FeatureAccumulator tfdv = st == null || st.tfdv == null || perSplit ? null : st.tfdv[0];
+        FeatureAccumulator tfdv = st == null || st.tfdv == null || perRow ? null : st.tfdv[0];
         runTfdv = tfdv;
         int dkind = kind(c.dtype(col));
         // Presence and value counts.
@@ -336,7 +349,7 @@ public final class BatchValidator {
         if (st == null) {
             return;
         }
-        if (perSplit && st.tfdv != null) {
+        if (perRow && st.tfdv != null) {
             tfdvByRow(c, col, from, to, state, st.tfdv, dkind);
         }
         st.present += present;
@@ -388,6 +401,30 @@ public final class BatchValidator {
     }
 
     /**
+     * The weight of a row: its weight feature's one number (0 when it holds none or several, 1
+     * without weighted statistics), as {@link WindowAccumulator} takes it from a record.
+     */
+    private double weightOf(RawColumns c, int row) {
+        int w = schema.weightRule();
+        if (w < 0) {
+            return 1;
+        }
+        int col = columnOf[w];
+        if (col < 0 || c.states(col)[row] != RawColumns.PRESENT) {
+            return 0;
+        }
+        int from = c.from(col, row);
+        if (c.to(col, row) - from != 1) {
+            return 0;
+        }
+        return switch (c.dtype(col)) {
+            case INT64 -> c.int64s(col).array()[from];
+            case FLOAT32 -> c.floats(col).array()[from];
+            default -> 0;
+        };
+    }
+
+    /**
      * TFDV's statistics of each present row of {@code [from, to)} into its data split's
      * accumulator: presence and value count, then its values when of the accumulator's kind.
      */
@@ -407,7 +444,7 @@ public final class BatchValidator {
             FeatureAccumulator a = bySplit[rowSplit[row]];
             int vFrom = c.from(col, row);
             int vTo = c.to(col, row);
-            if (!a.present(dkind, vTo - vFrom, 1) || a.kind() != dkind) {
+            if (!a.present(dkind, vTo - vFrom, rowWeight[row]) || a.kind() != dkind) {
                 continue; // values of another kind than the split's first: presence only
             }
             switch (dtype) {

@@ -60,7 +60,7 @@ final class FeatureStats {
                                 r.name(),
                                 r.nestLevel == 2,
                                 o.statistics(),
-                                false,
+                                o.statisticsWeightFeature() != null,
                                 false,
                                 r.statsRole);
             }
@@ -69,11 +69,14 @@ final class FeatureStats {
         }
     }
 
-    /** Adds what one record of data split {@code split} holds for the feature (it is present). */
-    void add(FeatureRule r, RecordFeatures f, byte[] scratch, int split) {
+    /**
+     * Adds what one record of data split {@code split} and weight {@code weight} holds for the
+     * feature (it is present).
+     */
+    void add(FeatureRule r, RecordFeatures f, byte[] scratch, int split, double weight) {
         int rule = r.index;
         if (tfdv != null && split >= 0) {
-            tfdv(r, f, tfdv[split]);
+            tfdv(r, f, tfdv[split], weight);
         }
         present++;
         long n = f.count(rule);
@@ -117,10 +120,11 @@ final class FeatureStats {
     }
 
     /** TFDV's statistics of the record's feature: presence, steps of a list, its values. */
-    private static void tfdv(FeatureRule r, RecordFeatures f, FeatureAccumulator tfdv) {
+    private static void tfdv(
+            FeatureRule r, RecordFeatures f, FeatureAccumulator tfdv, double weight) {
         int rule = r.index;
         if (r.nestLevel == 1) {
-            tfdv.present(f.kind(rule), f.count(rule), 1);
+            tfdv.present(f.kind(rule), f.count(rule), weight);
         } else {
             long all = 0;
             for (int s = f.stepFrom(rule); s < f.stepTo(rule); s++) {

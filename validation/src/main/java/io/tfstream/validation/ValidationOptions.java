@@ -25,6 +25,8 @@ import io.tfstream.stats.StatsOptions;
  *     (null: none)
  * @param statisticsSplits the data splits ({@code shards.splits}) the statistics are kept per, one
  *     dataset each, by name in order; empty: one dataset of every record
+ * @param statisticsWeightFeature the schema feature whose one value weighs each record in weighted
+ *     statistics too (TFDV's {@code weight_feature}), or null for none
  */
 public record ValidationOptions(
         String environment,
@@ -36,7 +38,8 @@ public record ValidationOptions(
         long minDriftExamples,
         ParseLimits parseLimits,
         StatsOptions statistics,
-        java.util.List<String> statisticsSplits) {
+        java.util.List<String> statisticsSplits,
+        String statisticsWeightFeature) {
 
     public static final int DEFAULT_MAX_SAMPLES_PER_ANOMALY = 10;
     public static final int DEFAULT_MAX_EXAMPLE_REFS = 5;
@@ -70,7 +73,8 @@ public record ValidationOptions(
                 DEFAULT_MIN_DRIFT_EXAMPLES,
                 ParseLimits.defaults(),
                 null,
-                java.util.List.of());
+                java.util.List.of(),
+                null);
     }
 
     public ValidationOptions withEnvironment(String env) {
@@ -84,7 +88,8 @@ public record ValidationOptions(
                 minDriftExamples,
                 parseLimits,
                 statistics,
-                statisticsSplits);
+                statisticsSplits,
+                statisticsWeightFeature);
     }
 
     public ValidationOptions withTfdvRecordPresence(boolean v) {
@@ -98,7 +103,8 @@ public record ValidationOptions(
                 minDriftExamples,
                 parseLimits,
                 statistics,
-                statisticsSplits);
+                statisticsSplits,
+                statisticsWeightFeature);
     }
 
     public ValidationOptions withMinDriftExamples(long v) {
@@ -112,7 +118,8 @@ public record ValidationOptions(
                 v,
                 parseLimits,
                 statistics,
-                statisticsSplits);
+                statisticsSplits,
+                statisticsWeightFeature);
     }
 
     public ValidationOptions withMaxDistinctValues(int v) {
@@ -126,7 +133,8 @@ public record ValidationOptions(
                 minDriftExamples,
                 parseLimits,
                 statistics,
-                statisticsSplits);
+                statisticsSplits,
+                statisticsWeightFeature);
     }
 
     /** These options with window statistics sized by {@code stats} (null: none). */
@@ -141,7 +149,8 @@ public record ValidationOptions(
                 minDriftExamples,
                 parseLimits,
                 stats,
-                statisticsSplits);
+                statisticsSplits,
+                statisticsWeightFeature);
     }
 
     /**
@@ -159,7 +168,24 @@ public record ValidationOptions(
                 minDriftExamples,
                 parseLimits,
                 statistics,
-                splits);
+                splits,
+                statisticsWeightFeature);
+    }
+
+    /** These options with weighted statistics too, weighted by {@code feature} (null: none). */
+    public ValidationOptions withStatisticsWeightFeature(String feature) {
+        return new ValidationOptions(
+                environment,
+                tfdvRecordPresence,
+                maxSamplesPerAnomaly,
+                maxExampleRefs,
+                maxDistinctValues,
+                maxUnknownFeatures,
+                minDriftExamples,
+                parseLimits,
+                statistics,
+                statisticsSplits,
+                feature);
     }
 
     /** Datasets the statistics are kept as: one per data split, at least one. */
@@ -179,7 +205,8 @@ public record ValidationOptions(
                 minDriftExamples,
                 limits,
                 statistics,
-                statisticsSplits);
+                statisticsSplits,
+                statisticsWeightFeature);
     }
 
     private static void positive(String name, int v) {

@@ -40,6 +40,9 @@ public final class ValidationSchema {
     private final SparseRule[] composites;
     private final FeaturePath[] paths;
 
+    /** The rule of the statistics' weight feature, or -1 (no weighted statistics). */
+    private final int weightRule;
+
     private ValidationSchema(Schema schema, ValidationOptions options) {
         SchemaLint.checkFatal(schema, options.environment());
         this.schema = schema;
@@ -126,6 +129,7 @@ public final class ValidationSchema {
                             new String[] {weight}));
         }
         this.composites = comps.toArray(new SparseRule[0]);
+        this.weightRule = weightRule(options);
         this.paths = new FeaturePath[rules.length + composites.length];
         for (FeatureRule r : rules) {
             paths[r.index] = r.path;
@@ -141,6 +145,39 @@ public final class ValidationSchema {
      */
     public static ValidationSchema build(Schema schema, ValidationOptions options) {
         return new ValidationSchema(schema, options);
+    }
+
+    /**
+     * The top-level INT or FLOAT feature weighting the statistics ({@link
+     * ValidationOptions#statisticsWeightFeature()}), -1 for none.
+     *
+     * @throws IllegalArgumentException when the schema has no such feature
+     */
+    private int weightRule(ValidationOptions o) {
+        String name = o.statistics() == null ? null : o.statisticsWeightFeature();
+        if (name == null) {
+            return -1;
+        }
+        for (FeatureRule r : rules) {
+            if (r.nestLevel == 1
+                    && r.path.steps().size() == 1
+                    && r.name().equals(name)
+                    && !r.skipped
+                    && (r.type == org.tensorflow.metadata.v0.FeatureType.INT
+                            || r.type == org.tensorflow.metadata.v0.FeatureType.FLOAT)) {
+                return r.index;
+            }
+        }
+        throw new IllegalArgumentException(
+                "the statistics' weight feature '"
+                        + name
+                        + "' is no INT or FLOAT feature of the schema (TFDV's weight_feature"
+                        + " holds one number per record)");
+    }
+
+    /** The rule index of the statistics' weight feature, -1 for none. */
+    int weightRule() {
+        return weightRule;
     }
 
     public Schema schema() {

@@ -51,6 +51,9 @@ public final class WindowAccumulator {
     /** With statistics per data split: the readable records of each (else null). */
     final long[] examplesBySplit;
 
+    /** With weighted statistics: the readable records' weight per data split (else null). */
+    final double[] weightBySplit;
+
     /** Roll-ups by path id and slot; rows allocated on first use. */
     final RollUp[][] rollUps;
 
@@ -70,6 +73,7 @@ public final class WindowAccumulator {
         int datasets =
                 schema.options().statistics() == null ? 1 : schema.options().statisticsDatasets();
         examplesBySplit = datasets > 1 ? new long[datasets] : null;
+        weightBySplit = schema.weightRule() >= 0 ? new double[datasets] : null;
         rollUps = new RollUp[schema.pathCount()][];
         unknownNames = new ByteKeyTable(schema.options().maxUnknownFeatures());
     }
@@ -80,6 +84,32 @@ public final class WindowAccumulator {
 
     public long numExamples() {
         return numExamples;
+    }
+
+    /**
+     * The weight of the record {@code f} holds: its weight feature's one number; 0 when it holds
+     * none or several (TFDV refuses such a record; here it weighs nothing), 1 without weights.
+     */
+    private double weightOf(RecordFeatures f) {
+        int w = schema.weightRule();
+        if (w < 0) {
+            return 1;
+        }
+        if (!f.present(w) || f.count(w) != 1) {
+            return 0;
+        }
+        if (f.int64To(w) - f.int64From(w) == 1) {
+            return f.values().int64s().get(f.int64From(w));
+        }
+        if (f.floatTo(w) - f.floatFrom(w) == 1) {
+            return f.values().floats().get(f.floatFrom(w));
+        }
+        return 0;
+    }
+
+    /** The total weight of data split {@code split}'s readable records (NaN without weights). */
+    public double weightOf(int split) {
+        return weightBySplit == null ? Double.NaN : weightBySplit[split];
     }
 
     /** The readable records of data split {@code split} (statistics per data split only). */
@@ -118,9 +148,13 @@ public final class WindowAccumulator {
             examplesBySplit[split]++;
         }
         RecordFeatures f = validator.features();
+        double weight = weightOf(f);
+        if (weightBySplit != null && split >= 0) {
+            weightBySplit[split] += weight;
+        }
         for (FeatureRule r : schema.rules()) {
             if (!r.skipped && f.present(r.index)) {
-                stats[r.index].add(r, f, scratch, split);
+                stats[r.index].add(r, f, scratch, split, weight);
             }
         }
         addFindings(result, ref);
@@ -218,6 +252,11 @@ public final class WindowAccumulator {
         if (examplesBySplit != null) {
             for (int d = 0; d < examplesBySplit.length; d++) {
                 examplesBySplit[d] += other.examplesBySplit[d];
+            }
+        }
+        if (weightBySplit != null) {
+            for (int d = 0; d < weightBySplit.length; d++) {
+                weightBySplit[d] += other.weightBySplit[d];
             }
         }
         for (int r = 0; r < stats.length; r++) {

@@ -70,6 +70,10 @@ public final class WindowAccumulatorSerializer {
             for (int d = 0; a.examplesBySplit != null && d < a.examplesBySplit.length; d++) {
                 out.writeLong(a.examplesBySplit[d]);
             }
+            out.writeInt(a.weightBySplit == null ? 0 : a.weightBySplit.length);
+            for (int d = 0; a.weightBySplit != null && d < a.weightBySplit.length; d++) {
+                out.writeDouble(a.weightBySplit[d]);
+            }
             out.writeInt(a.stats.length);
             FeatureRule[] rules = a.schema.rules();
             for (int i = 0; i < a.stats.length; i++) {
@@ -131,8 +135,10 @@ public final class WindowAccumulatorSerializer {
         a.malformed = in.readLong();
         a.overLimit = in.readLong();
         int datasets = 1;
+        boolean weighted = false;
         if (version >= 4) {
-            // statistics kept per data split; another split configuration: they restart here
+            // statistics kept per data split, maybe weighted; written otherwise than the job
+            // keeps them (another split configuration, weights on or off): they restart here
             int n = in.readInt();
             datasets = Math.max(1, n);
             for (int d = 0; d < n; d++) {
@@ -141,8 +147,24 @@ public final class WindowAccumulatorSerializer {
                     a.examplesBySplit[d] = examples;
                 }
             }
+            int w = in.readInt();
+            weighted = w > 0;
+            for (int d = 0; d < w; d++) {
+                double weight = in.readDouble();
+                if (a.weightBySplit != null && a.weightBySplit.length == w) {
+                    a.weightBySplit[d] = weight;
+                }
+            }
         }
-        boolean sameDatasets = datasets == schema.options().statisticsDatasets();
+        boolean sameDatasets =
+                datasets == schema.options().statisticsDatasets()
+                        && weighted == (a.weightBySplit != null);
+        if (!sameDatasets && a.weightBySplit != null) {
+            java.util.Arrays.fill(a.weightBySplit, 0);
+        }
+        if (!sameDatasets && a.examplesBySplit != null) {
+            java.util.Arrays.fill(a.examplesBySplit, 0);
+        }
         expect(in.readInt(), a.stats.length, "features");
         for (FeatureStats s : a.stats) {
             readStats(in, s, version);

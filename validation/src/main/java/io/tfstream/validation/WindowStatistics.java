@@ -50,14 +50,18 @@ public final class WindowStatistics {
     private static DatasetFeatureStatistics part(
             WindowAccumulator a, int split, int splits, int dataset, String name) {
         long examples = a.examplesOf(dataset);
+        double weight = a.weightOf(dataset);
         DatasetFeatureStatistics.Builder d =
                 DatasetFeatureStatistics.newBuilder().setName(name).setNumExamples(examples);
+        if (!Double.isNaN(weight)) {
+            d.setWeightedNumExamples(weight);
+        }
         for (FeatureRule r : a.schema.rules()) {
             FeatureStats s = a.stats[r.index];
             if (s.tfdv != null
                     && !s.tfdv[dataset].isEmpty()
                     && WindowSplits.splitOf(r.path, splits) == split) {
-                d.addFeatures(s.tfdv[dataset].build(examples, Double.NaN));
+                d.addFeatures(s.tfdv[dataset].build(examples, weight));
             }
         }
         return d.build();
@@ -70,9 +74,11 @@ public final class WindowStatistics {
     public static DatasetFeatureStatistics assemble(
             List<DatasetFeatureStatistics> parts, String name, StatsOptions options) {
         long examples = 0;
+        double weight = 0; // proto3: 0 is unset, as without weights
         List<FeatureNameStatistics> features = new ArrayList<>();
         for (DatasetFeatureStatistics p : parts) {
             examples = Math.max(examples, p.getNumExamples());
+            weight = Math.max(weight, p.getWeightedNumExamples()); // each part holds the dataset's
             features.addAll(p.getFeaturesList());
         }
         features.sort(
@@ -80,6 +86,7 @@ public final class WindowStatistics {
                         .thenComparing(f -> String.join(".", f.getPath().getStepList())));
         DatasetFeatureStatistics.Builder d =
                 DatasetFeatureStatistics.newBuilder().setName(name).setNumExamples(examples);
+        d.setWeightedNumExamples(weight);
         boolean struct = false;
         for (FeatureNameStatistics f : features) {
             if (f.getPath().getStepCount() > 1 && !struct) {

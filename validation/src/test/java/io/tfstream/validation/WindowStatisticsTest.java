@@ -274,6 +274,119 @@ class WindowStatisticsTest {
                 fromColumns.examplesOf(0) + fromColumns.examplesOf(1));
     }
 
+    /**
+     * Weighted statistics (TFDV's weight_feature): from columns and from records, per data split,
+     * equal {@code tfstream stats --weight-feature} over each split's records; a record without a
+     * weight counts in the unweighted statistics and weighs 0.
+     */
+    @Test
+    void weightedStatisticsAreTfdvsWithTheWeightFeature() throws Exception {
+        String schemaText = SCHEMA + "feature { name: \"w\" type: FLOAT }\n";
+        ValidationOptions o =
+                ValidationOptions.defaults()
+                        .withStatistics(STATS)
+                        .withStatisticsSplits(List.of("train", "eval"))
+                        .withStatisticsWeightFeature("w");
+        ValidationSchema schema = Fixtures.compiled(schemaText, o);
+        var roles = StatsRole.of(schema.schema());
+        ExampleStatistics[] want = {
+            new ExampleStatistics(STATS, "w", roles), new ExampleStatistics(STATS, "w", roles)
+        };
+        Random r = new Random(33);
+        List<byte[]> records = new ArrayList<>();
+        int[] split = new int[1500];
+        for (int i = 0; i < split.length; i++) {
+            Example e = example(r);
+            float w = r.nextInt(4) * 0.75f;
+            e =
+                    e.toBuilder()
+                            .setFeatures(
+                                    e.getFeatures().toBuilder()
+                                            .putFeature("w", ProtoFeatures.floats(w)))
+                            .build();
+            records.add(e.toByteArray());
+            split[i] = r.nextInt(3) == 0 ? 1 : 0;
+            want[split[i]].add(e);
+        }
+        RecordValidator validator = new RecordValidator(schema);
+        RecordResult result = new RecordResult();
+        WindowAccumulator fromRecords = new WindowAccumulator(schema);
+        for (int i = 0; i < records.size(); i++) {
+            byte[] b = records.get(i);
+            validator.validateExample(b, 0, b.length, result);
+            fromRecords.add(validator, result, null, split[i]);
+        }
+        ExampleBatchParser parser =
+                ExampleBatchParser.create(
+                        FeatureSpecFromSchema.derive(schema.schema()).exampleSpecs());
+        parser.trackRows();
+        BatchValidator batch = new BatchValidator(schema, false);
+        WindowAccumulator fromColumns = new WindowAccumulator(schema);
+        for (int from = 0; from < records.size(); from += 256) {
+            int first = from;
+            RecordBatch rb = new RecordBatch(256, 1 << 16);
+            for (byte[] b : records.subList(from, Math.min(records.size(), from + 256))) {
+                rb.add(b, 0, b.length);
+            }
+            ParsedBatch parsed = parser.parseLenient(rb, e -> {});
+            batch.validate(
+                    parser.rawColumns(),
+                    rb,
+                    parsed::recordIndex,
+                    parsed.rows(),
+                    new BatchValidator.Rows() {
+                        @Override
+                        public WindowAccumulator window(int row) {
+                            return fromColumns;
+                        }
+
+                        @Override
+                        public void ref(int row, RecordRef ref) {}
+
+                        @Override
+                        public void anomalous(int row, RecordResult res) {}
+
+                        @Override
+                        public int dataSplit(int row) {
+                            return split[first + parsed.recordIndex(row)];
+                        }
+                    });
+        }
+        assertTrue(batch.rowsFromColumns() > 1000, "from columns " + batch.rowsFromColumns());
+        WindowAccumulatorSerializer ser = new WindowAccumulatorSerializer(schema);
+        for (WindowAccumulator a : List.of(fromRecords, fromColumns)) {
+            WindowAccumulator copy =
+                    ser.deserialize(WindowAccumulatorSerializer.VERSION, ser.serialize(a));
+            List<DatasetFeatureStatistics> parts = WindowStatistics.parts(copy, 0, 1);
+            for (int d = 0; d < 2; d++) {
+                DatasetFeatureStatistics wanted = want[d].build(parts.get(d).getName());
+                assertTrue(wanted.getWeightedNumExamples() > 0);
+                io.tfstream.testing.StatisticsAssertions.assertSameStatistics(
+                        wanted,
+                        WindowStatistics.assemble(
+                                List.of(parts.get(d)), parts.get(d).getName(), STATS));
+            }
+        }
+        // a record without its weight: counted, weighing nothing
+        byte[] unweighted = example(r).toByteArray();
+        validator.validateExample(unweighted, 0, unweighted.length, result);
+        double before = fromRecords.weightOf(0);
+        long examples = fromRecords.examplesOf(0);
+        fromRecords.add(validator, result, null, 0);
+        assertEquals(before, fromRecords.weightOf(0));
+        assertEquals(examples + 1, fromRecords.examplesOf(0));
+        // a weight feature the schema lacks is refused
+        assertEquals(
+                "the statistics' weight feature 'nope' is no INT or FLOAT feature of the schema"
+                        + " (TFDV's weight_feature holds one number per record)",
+                org.junit.jupiter.api.Assertions.assertThrows(
+                                IllegalArgumentException.class,
+                                () ->
+                                        Fixtures.compiled(
+                                                schemaText, o.withStatisticsWeightFeature("nope")))
+                        .getMessage());
+    }
+
     @Test
     void sequenceExamplesEqualTheCommand() {
         String schemaText =

@@ -52,6 +52,19 @@ public final class StatisticsOptions {
                                     + " come from TFDV's Misra-Gries (1 024 counters) and KMV"
                                     + " (16 384 fingerprints) sketches.");
 
+    public static final ConfigOption<String> WEIGHT_FEATURE =
+            key("weight-feature")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Also weighted statistics (TFDV's weight_feature: weighted_num_examples,"
+                                    + " weighted common, numeric and string statistics), each"
+                                    + " record weighted by this top-level INT or FLOAT feature of"
+                                    + " the schema; a record without exactly one value of it"
+                                    + " weighs 0 (TFDV would stop: give the feature a shape or"
+                                    + " value_count of 1 and presence min_fraction 1, so that such"
+                                    + " a record is an anomaly too). Examples only.");
+
     /** Every option above, in order, with its type and check. */
     public static final OptionList OPTIONS =
             OptionList.builder()
@@ -64,5 +77,6 @@ public final class StatisticsOptions {
                                     throw OptionCheck.invalid(e, name, "a number in (0, 1)");
                                 }
                             })
+                    .add(WEIGHT_FEATURE, String.class, null)
                     .build();
 }

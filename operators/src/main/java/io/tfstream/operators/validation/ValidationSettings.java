@@ -45,6 +45,9 @@ public final class ValidationSettings implements Serializable {
 
     private String splitFeature;
 
+    /** The feature weighting the statistics (TFDV's weight_feature), or null. */
+    private String weightFeature;
+
     /** Settings without severity overrides (every anomaly type is an {@code ERROR}). */
     public ValidationSettings(
             byte[] schemaBytes,
@@ -139,7 +142,8 @@ public final class ValidationSettings implements Serializable {
                                             ? List.of()
                                             : dataSplits.splits().stream()
                                                     .map(TfxSplits.Split::name)
-                                                    .toList());
+                                                    .toList())
+                            .withStatisticsWeightFeature(weightFeature);
             return ValidationSchema.build(SchemaLoader.parse(schemaBytes, schemaName), o);
         } catch (MalformedSpecFileException e) {
             throw new IllegalArgumentException(
@@ -173,6 +177,7 @@ public final class ValidationSettings implements Serializable {
         s.statisticsEpsilon = statisticsEpsilon;
         s.dataSplits = dataSplits;
         s.splitFeature = splitFeature;
+        s.weightFeature = weightFeature;
         return s;
     }
 
@@ -200,6 +205,13 @@ public final class ValidationSettings implements Serializable {
         ValidationSettings s = withSchema(schemaBytes, schemaName);
         s.dataSplits = Objects.requireNonNull(splits, "splits");
         s.splitFeature = splitFeature;
+        return s;
+    }
+
+    /** These settings with weighted statistics too, by {@code feature} (TFDV's weight_feature). */
+    public ValidationSettings withStatisticsWeightFeature(String feature) {
+        ValidationSettings s = withSchema(schemaBytes, schemaName);
+        s.weightFeature = Objects.requireNonNull(feature, "feature");
         return s;
     }
 
