@@ -81,6 +81,7 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
 
     private static boolean dataSplits;
     private static boolean weighted;
+    private static boolean rescale;
     private static int liveTaskManager;
 
     @TempDir static Path dir;
@@ -95,6 +96,22 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
     void theSameAlertsExactlyOnceAcrossATaskManagerFailure(@InjectMiniCluster MiniCluster cluster)
             throws Exception {
         run(cluster, "valfail", true, false);
+    }
+
+    /**
+     * Stopped with a savepoint while windows 1 and 3 are open (their statistics in the window
+     * operator's state, written there before the savepoint's barrier), restored at another
+     * parallelism: the same alerts, and every window's statistics once, equal to the command's.
+     */
+    @Test
+    void theSameAlertsAndStatisticsThroughASavepointRestoredAtAnotherParallelism(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        rescale = true;
+        try {
+            run(cluster, "valsp", false, false);
+        } finally {
+            rescale = false;
+        }
     }
 
     /**
@@ -186,13 +203,12 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
         settings.put("flink.restart-strategy.type", "fixed-delay");
         settings.put("flink.restart-strategy.fixed-delay.attempts", "1000");
         settings.put("flink.restart-strategy.fixed-delay.delay", "200 ms");
-        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(
-                        JobLauncher.flinkConfiguration(job.config()));
-        TfstreamPipeline.build(env, job.config(), job.schema());
-        JobClient client = env.executeAsync(name);
-        JobID id = client.getJobID();
+        if (rescale) {
+            // open windows are kept per feature-path split: fixed across the rescale
+            settings.put("validation.splits", 2);
+        }
+        JobClient first = start(settings, name);
+        JobID firstId = first.getJobID();
 
         // Window 0: US-heavy with a burst of out-of-range ages; window 1: the same countries.
         Map<Integer, List<ProducerRecord<byte[], byte[]>>> windows = new TreeMap<>();
@@ -201,14 +217,31 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
         windows.put(3, window(3, "DE", 0));
         produce(in, windows.get(0));
         produce(in, windows.get(1));
-        if (kill) {
+        if (kill || rescale) {
             waitFor(
-                    () -> completedCheckpoints(cluster, id) >= 2,
+                    () -> completedCheckpoints(cluster, firstId) >= 2,
                     Duration.ofMinutes(2),
                     "two completed checkpoints");
+        }
+        if (kill) {
             cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
             cluster.startTaskManager();
         }
+        JobClient client = first;
+        if (rescale) {
+            JobTestSupport.waitForConsumed(
+                    kafka.bootstrapServers(), "tfstream", in, Duration.ofMinutes(2));
+            String savepoint =
+                    first.stopWithSavepoint(
+                                    false,
+                                    dir.resolve(name + "-sp").toUri().toString(),
+                                    org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                            .get(2, TimeUnit.MINUTES);
+            settings.put("parallelism", PARALLELISM + 1);
+            settings.put("flink.execution.state-recovery.path", savepoint);
+            client = start(settings, name + "-restored");
+        }
+        JobID id = client.getJobID();
         // Window 2: empty; window 3: DE-heavy; then one record per partition at window 10.
         produce(in, windows.get(3));
         List<ProducerRecord<byte[], byte[]>> ahead = new ArrayList<>();
@@ -285,6 +318,15 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
             rows += io.tfstream.proto.v1.TensorBatch.parseFrom(r.value()).getRows();
         }
         assertEquals(produced - BURST, rows, "payload rows = accepted records");
+    }
+
+    private static JobClient start(Map<String, Object> settings, String name) throws Exception {
+        JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        JobLauncher.flinkConfiguration(job.config()));
+        TfstreamPipeline.build(env, job.config(), job.schema());
+        return env.executeAsync(name);
     }
 
     /**
