@@ -77,7 +77,8 @@ final class StatsCommand implements Callable<Integer> {
             paramLabel = "NAME",
             description =
                     "Also weighted statistics, each record weighted by this feature's one int64"
-                            + " or float value (TFDV's weight_feature); Examples only.")
+                            + " or float value (TFDV's weight_feature; a SequenceExample's context"
+                            + " feature).")
     private String weightFeature;
 
     @Option(
@@ -145,12 +146,6 @@ final class StatsCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (out != null && json) {
             err.println("tfstream stats: --out and --json: choose one");
-            return ExitCodes.USAGE;
-        }
-        if (weightFeature != null && sequence) {
-            err.println(
-                    "tfstream stats: --weight-feature: weighted statistics of SequenceExamples are"
-                            + " not supported yet");
             return ExitCodes.USAGE;
         }
         StatsOptions options;

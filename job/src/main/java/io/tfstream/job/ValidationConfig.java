@@ -51,12 +51,6 @@ final class ValidationConfig {
                     "statistics.enabled needs statistics.topic (the Kafka topic the window"
                             + " statistics are written to)");
         }
-        if (c.contains(JobOptions.STATISTICS_WEIGHT_FEATURE)
-                && c.get(JobOptions.SCHEMA_KIND) == SchemaOptions.Kind.SEQUENCE_EXAMPLE) {
-            throw new JobConfigException(
-                    "statistics.weight-feature: weighted statistics of SequenceExamples are not"
-                            + " supported yet");
-        }
     }
 
     boolean enabled() {

@@ -171,9 +171,15 @@ class StatsCommandTest {
                 "tfstream stats: record 0: the weight feature 'nope' must hold exactly one int64 or"
                         + " float value\n",
                 missing.err());
+        // SequenceExamples weighted by a context feature (an Example's bytes read as one: its
+        // features are the context)
+        CliRun seq = CliRun.of("stats", "--seq", "--weight-feature", "feature1", f.toString());
+        assertEquals(0, seq.exitCode(), seq.err());
         assertEquals(
-                ExitCodes.USAGE,
-                CliRun.of("stats", "--seq", "--weight-feature", "w", f.toString()).exitCode());
+                d.getWeightedNumExamples(),
+                TextFormat.parse(seq.out(), DatasetFeatureStatisticsList.class)
+                        .getDatasets(0)
+                        .getWeightedNumExamples());
     }
 
     @Test

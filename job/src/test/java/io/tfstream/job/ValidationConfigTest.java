@@ -65,12 +65,7 @@ class ValidationConfigTest {
         assertTrue(error(m).contains("statistics.epsilon"), error(m));
         m.remove("statistics.epsilon");
         m.put("statistics.weight-feature", "w");
-        m.put("schema.kind", "sequence_example");
-        assertTrue(
-                error(m).contains(
-                                "statistics.weight-feature: weighted statistics of SequenceExamples are"
-                                        + " not supported yet"),
-                error(m));
+        assertEquals("w", JobConfig.of(m).get(JobOptions.STATISTICS_WEIGHT_FEATURE));
     }
 
     @Test

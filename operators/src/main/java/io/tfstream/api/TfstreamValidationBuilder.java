@@ -209,7 +209,7 @@ public final class TfstreamValidationBuilder {
     /**
      * With statistics: weighted statistics too (TFDV's {@code weight_feature}, default none), each
      * record weighted by {@code feature}'s one value, a top-level INT or FLOAT feature of the
-     * schema (a record without exactly one value weighs 0); Examples only.
+     * schema (a SequenceExample's context feature; a record without exactly one value weighs 0).
      */
     public TfstreamValidationBuilder setStatisticsWeightFeature(String feature) {
         this.statisticsWeightFeature = feature;
@@ -293,11 +293,6 @@ public final class TfstreamValidationBuilder {
                         limits);
         ValidationSettings settings = statistics ? plain.withStatistics(statisticsEpsilon) : plain;
         if (statistics && statisticsWeightFeature != null) {
-            if (sequenceExample) {
-                throw new IllegalArgumentException(
-                        "statistics weight feature: weighted statistics of SequenceExamples are"
-                                + " not supported yet");
-            }
             settings = settings.withStatisticsWeightFeature(statisticsWeightFeature);
         }
         if (statistics && statisticsSplits != null) {

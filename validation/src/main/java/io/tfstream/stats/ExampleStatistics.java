@@ -116,12 +116,10 @@ public final class ExampleStatistics {
      * @throws IllegalArgumentException when a feature holds values of another kind than before
      */
     public void add(SequenceExample example) {
-        if (weightFeature != null) {
-            throw new IllegalArgumentException(
-                    "weighted statistics of SequenceExamples are not supported yet");
-        }
+        double w = weightOf(example.getContext());
         numExamples++;
-        add(example.getContext(), 1);
+        weightedNumExamples += w;
+        add(example.getContext(), w);
         if (example.hasFeatureLists()) {
             sequences = true;
         }
@@ -135,11 +133,11 @@ public final class ExampleStatistics {
                                             k,
                                             true,
                                             options,
-                                            false,
+                                            weightFeature != null,
                                             true,
                                             roles.getOrDefault(
                                                     SEQUENCE + "." + k, StatsRole.PLAIN)))
-                    .add(e.getValue());
+                    .add(e.getValue(), w);
         }
     }
 
@@ -222,9 +220,10 @@ public final class ExampleStatistics {
             d.addFeatures(f.build(numExamples, weightedNumExamples));
         }
         if (featureLists != null) {
-            d.addFeatures(sequenceStruct(numExamples, options));
+            d.addFeatures(sequenceStruct(numExamples, weightedNumExamples, options));
             for (FeatureAccumulator f : featureLists) {
-                d.addFeatures(f.build(numExamples, Double.NaN));
+                // the struct is in every record: its weight is the records' (TFDV's parent total)
+                d.addFeatures(f.build(numExamples, weightedNumExamples));
             }
         }
         return d.build();
@@ -235,15 +234,32 @@ public final class ExampleStatistics {
      * in every record (never null), a list of one.
      */
     public static FeatureNameStatistics sequenceStruct(long numExamples, StatsOptions options) {
+        return sequenceStruct(numExamples, Double.NaN, options);
+    }
+
+    /**
+     * The same of SequenceExamples of total weight {@code weight} (NaN: unweighted): weighted, a
+     * list of one in every record.
+     */
+    public static FeatureNameStatistics sequenceStruct(
+            long numExamples, double weight, StatsOptions options) {
         Presence struct = new Presence(0);
         struct.add(1, numExamples);
+        var common = struct.common(0, options.numValuesHistogramBuckets());
+        if (!Double.isNaN(weight)) {
+            var w =
+                    org.tensorflow.metadata.v0.WeightedCommonStatistics.newBuilder()
+                            .setNumNonMissing(weight)
+                            .setTotNumValues(weight);
+            if (weight > 0) {
+                w.setAvgNumValues(1);
+            }
+            common.setWeightedCommonStats(w);
+        }
         return FeatureNameStatistics.newBuilder()
                 .setPath(Path.newBuilder().addStep(SEQUENCE))
                 .setType(FeatureNameStatistics.Type.STRUCT)
-                .setStructStats(
-                        StructStatistics.newBuilder()
-                                .setCommonStats(
-                                        struct.common(0, options.numValuesHistogramBuckets())))
+                .setStructStats(StructStatistics.newBuilder().setCommonStats(common))
                 .build();
     }
 }

@@ -114,6 +114,14 @@ public final class FeatureAccumulator {
     private long totalBytes;
     private long invalidUtf8;
 
+    /**
+     * Weighted feature lists: the weight of their steps (nest level 1's total) and of the steps
+     * with a kind (nest level 2's present ones).
+     */
+    private double weightedSteps;
+
+    private double weightedStepsPresent;
+
     /** The shortest and longest bytes value (bytes statistics of {@link StatsRole#BYTES}). */
     private long minBytes = Long.MAX_VALUE;
 
@@ -204,22 +212,36 @@ public final class FeatureAccumulator {
         return accepted;
     }
 
-    /** A feature list is in the record: {@code steps} features, {@code all} values in them. */
+    /**
+     * A feature list of a record of weight {@code w} follows: its steps ({@link #step}), then
+     * {@link #list}.
+     */
+    public void beginList(double w) {
+        weight = w;
+    }
+
+    /**
+     * The feature list begun ({@link #beginList}) is in the record: {@code steps} features, {@code
+     * all} values in them.
+     */
     public void list(long steps, long all) {
         this.steps.add(steps);
         top.add(all);
+        weightedNonMissing += weight;
+        weightedSteps += weight * steps;
+        weightedTotal += weight * all;
     }
 
     /**
      * A step of a feature list: of {@code kind} ({@link #NONE}: missing at that level) with {@code
-     * n} values; returns whether its values are to be added.
+     * n} values; returns whether its values are to be added (weighted by the list's record).
      */
     public boolean step(int kind, long n) {
         if (kind == NONE) {
             return false;
         }
-        weight = 1;
         stepValues.add(n);
+        weightedStepsPresent += weight;
         return kind(kind);
     }
 
@@ -369,7 +391,8 @@ public final class FeatureAccumulator {
      * Adds the feature list of one record: its steps, each step's values (a step without a kind is
      * missing at that level), and all of them for the record.
      */
-    void add(FeatureList list) {
+    void add(FeatureList list, double w) {
+        beginList(w);
         long all = 0;
         for (Feature step : list.getFeatureList()) {
             int k = kindOf(step);
@@ -441,6 +464,8 @@ public final class FeatureAccumulator {
         }
         weightedNonMissing += other.weightedNonMissing;
         weightedTotal += other.weightedTotal;
+        weightedSteps += other.weightedSteps;
+        weightedStepsPresent += other.weightedStepsPresent;
         if (!takeValues) {
             return;
         }
@@ -503,6 +528,8 @@ public final class FeatureAccumulator {
         out.writeLong(invalidUtf8);
         out.writeLong(minBytes);
         out.writeLong(maxBytes);
+        out.writeDouble(weightedSteps);
+        out.writeDouble(weightedStepsPresent);
     }
 
     /** Reads into this (empty) accumulator what {@link #write} wrote with the same options. */
@@ -550,6 +577,8 @@ public final class FeatureAccumulator {
         if (byteLengths) {
             minBytes = in.readLong();
             maxBytes = in.readLong();
+            weightedSteps = in.readDouble();
+            weightedStepsPresent = in.readDouble();
         }
     }
 
@@ -578,6 +607,19 @@ public final class FeatureAccumulator {
                 w.setAvgNumValues(weightedTotal / weightedNonMissing);
             }
             common.setWeightedCommonStats(w);
+            if (inSequence) {
+                // TFDV's per nest level: the lists, then their steps
+                common.addWeightedPresenceAndValencyStats(
+                                weightedLevel(
+                                        weightedNonMissing,
+                                        totalWeight - weightedNonMissing,
+                                        weightedSteps))
+                        .addWeightedPresenceAndValencyStats(
+                                weightedLevel(
+                                        weightedStepsPresent,
+                                        weightedSteps - weightedStepsPresent,
+                                        weightedTotal));
+            }
         }
         if (inSequence) {
             common.addPresenceAndValencyStats(steps.level(records - steps.nonMissing))
@@ -611,6 +653,19 @@ public final class FeatureAccumulator {
             }
         }
         return f.build();
+    }
+
+    private static WeightedCommonStatistics weightedLevel(
+            double nonMissing, double missing, double total) {
+        WeightedCommonStatistics.Builder w =
+                WeightedCommonStatistics.newBuilder()
+                        .setNumNonMissing(nonMissing)
+                        .setNumMissing(missing)
+                        .setTotNumValues(total);
+        if (nonMissing > 0) {
+            w.setAvgNumValues(total / nonMissing);
+        }
+        return w.build();
     }
 
     /**

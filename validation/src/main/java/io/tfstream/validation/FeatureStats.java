@@ -126,6 +126,7 @@ final class FeatureStats {
         if (r.nestLevel == 1) {
             tfdv.present(f.kind(rule), f.count(rule), weight);
         } else {
+            tfdv.beginList(weight);
             long all = 0;
             for (int s = f.stepFrom(rule); s < f.stepTo(rule); s++) {
                 if (f.stepKind(s) != FeatureValues.KIND_NONE) {

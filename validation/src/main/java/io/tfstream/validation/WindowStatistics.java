@@ -90,7 +90,9 @@ public final class WindowStatistics {
         boolean struct = false;
         for (FeatureNameStatistics f : features) {
             if (f.getPath().getStepCount() > 1 && !struct) {
-                d.addFeatures(ExampleStatistics.sequenceStruct(examples, options));
+                d.addFeatures(
+                        ExampleStatistics.sequenceStruct(
+                                examples, weight > 0 ? weight : Double.NaN, options));
                 struct = true;
             }
             d.addFeatures(f);

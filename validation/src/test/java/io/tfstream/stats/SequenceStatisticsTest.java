@@ -90,6 +90,103 @@ class SequenceStatisticsTest {
         return TextFormat.parse(text, type);
     }
 
+    /**
+     * Weighted by the context feature {@code example_weight} (A: 5, B: 10): the weighted parts of
+     * TFDV's golden {@code _WEIGHT_AND_LABEL_GOLDEN_STATS} of the same test file (each example's
+     * weight on its lists, their steps and their values; per nesting level).
+     */
+    @Test
+    void weightedByAContextFeatureAsTfdvsWeightAndLabelGolden() throws Exception {
+        ExampleStatistics s =
+                new ExampleStatistics(new StatsOptions(20, 3, 3, 3, 3), "example_weight");
+        for (int i = 0; i < 10; i++) {
+            s.add(A);
+            s.add(B);
+        }
+        DatasetFeatureStatistics d = s.build("");
+        assertEquals(150.0, d.getWeightedNumExamples());
+        assertClose(
+                parse(
+                        "num_non_missing: 150.0 avg_num_values: 1.0 tot_num_values: 150.0",
+                        org.tensorflow.metadata.v0.WeightedCommonStatistics.class),
+                feature(d, "##SEQUENCE##")
+                        .getStructStats()
+                        .getCommonStats()
+                        .getWeightedCommonStats());
+        var floats =
+                feature(d, "##SEQUENCE##", "sequence_float_feature").getNumStats().getCommonStats();
+        assertClose(
+                parse(
+                        "num_non_missing: 50.0 num_missing: 100.0 avg_num_values: 2.0"
+                                + " tot_num_values: 100.0",
+                        org.tensorflow.metadata.v0.WeightedCommonStatistics.class),
+                floats.getWeightedCommonStats());
+        assertEquals(2, floats.getWeightedPresenceAndValencyStatsCount());
+        assertClose(
+                parse(
+                        "num_non_missing: 50.0 num_missing: 100.0 avg_num_values: 1.0"
+                                + " tot_num_values: 50.0",
+                        org.tensorflow.metadata.v0.WeightedCommonStatistics.class),
+                floats.getWeightedPresenceAndValencyStats(0));
+        assertClose(
+                parse(
+                        "num_non_missing: 50.0 avg_num_values: 2.0 tot_num_values: 100.0",
+                        org.tensorflow.metadata.v0.WeightedCommonStatistics.class),
+                floats.getWeightedPresenceAndValencyStats(1));
+        var ints = feature(d, "##SEQUENCE##", "sequence_int64_feature").getNumStats();
+        assertClose(
+                parse(
+                        "num_non_missing: 150.0 avg_num_values: 2.6666666666666667"
+                                + " tot_num_values: 400.0",
+                        org.tensorflow.metadata.v0.WeightedCommonStatistics.class),
+                ints.getCommonStats().getWeightedCommonStats());
+        assertClose(
+                parse(
+                        "num_non_missing: 150.0 avg_num_values: 1.6666666666666667"
+                                + " tot_num_values: 250.0",
+                        org.tensorflow.metadata.v0.WeightedCommonStatistics.class),
+                ints.getCommonStats().getWeightedPresenceAndValencyStats(0));
+        assertClose(
+                parse(
+                        "num_non_missing: 200.0 num_missing: 50.0 avg_num_values: 2.0"
+                                + " tot_num_values: 400.0",
+                        org.tensorflow.metadata.v0.WeightedCommonStatistics.class),
+                ints.getCommonStats().getWeightedPresenceAndValencyStats(1));
+        assertClose(
+                parse(
+                        """
+                        mean: 2.625 std_dev: 0.9921567416492215 median: 3.0
+                        histograms { type: STANDARD
+                          buckets { low_value: 1.0 high_value: 2.0 sample_count: 200.0 }
+                          buckets { low_value: 2.0 high_value: 3.0 sample_count: 100.0 }
+                          buckets { low_value: 3.0 high_value: 4.0 sample_count: 100.0 } }
+                        histograms { type: QUANTILES
+                          buckets { low_value: 1.0 high_value: 2.0 sample_count: 200.0 }
+                          buckets { low_value: 2.0 high_value: 3.0 sample_count: 100.0 }
+                          buckets { low_value: 3.0 high_value: 4.0 sample_count: 100.0 } }
+                        """,
+                        org.tensorflow.metadata.v0.WeightedNumericStatistics.class),
+                ints.getWeightedNumericStats());
+        assertClose(
+                parse(
+                        "num_non_missing: 50.0 num_missing: 100.0",
+                        org.tensorflow.metadata.v0.WeightedCommonStatistics.class),
+                feature(d, "context_int64_feature")
+                        .getNumStats()
+                        .getCommonStats()
+                        .getWeightedCommonStats());
+        assertClose(
+                parse(
+                        """
+                        top_values { value: "1" frequency: 100.0 }
+                        top_values { value: "0" frequency: 50.0 }
+                        rank_histogram { buckets { label: "1" sample_count: 100.0 }
+                          buckets { low_rank: 1 high_rank: 1 label: "0" sample_count: 50.0 } }
+                        """,
+                        org.tensorflow.metadata.v0.WeightedStringStatistics.class),
+                feature(d, "context_bytes_feature").getStringStats().getWeightedStringStats());
+    }
+
     @Test
     void theSequenceStructAndItsFeatureLists() throws Exception {
         DatasetFeatureStatistics d = golden();

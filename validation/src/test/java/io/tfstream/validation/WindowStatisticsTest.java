@@ -389,17 +389,24 @@ class WindowStatisticsTest {
 
     @Test
     void sequenceExamplesEqualTheCommand() {
+        sequenceExamples(false);
+        sequenceExamples(true); // weighted by the context feature user (TFDV's weight_feature)
+    }
+
+    private void sequenceExamples(boolean weighted) {
         String schemaText =
                 "feature { name: \"user\" type: INT }\n"
                         + "feature { name: \"##SEQUENCE##\" type: STRUCT struct_domain {\n"
                         + "  feature { name: \"clicks\" type: INT }\n"
                         + "  feature { name: \"words\" type: BYTES }\n"
                         + "} }\n";
+        ValidationOptions o = ValidationOptions.defaults().withStatistics(STATS);
         ValidationSchema schema =
-                Fixtures.compiled(schemaText, ValidationOptions.defaults().withStatistics(STATS));
+                Fixtures.compiled(schemaText, weighted ? o.withStatisticsWeightFeature("user") : o);
         Random r = new Random(4);
         ExampleStatistics command =
-                new ExampleStatistics(STATS, null, StatsRole.of(schema.schema()));
+                new ExampleStatistics(
+                        STATS, weighted ? "user" : null, StatsRole.of(schema.schema()));
         RecordValidator validator = new RecordValidator(schema);
         RecordResult result = new RecordResult();
         WindowAccumulator window = new WindowAccumulator(schema);
@@ -434,7 +441,8 @@ class WindowStatisticsTest {
         }
         DatasetFeatureStatistics want = command.build("");
         assertEquals(4, want.getFeaturesCount());
-        assertEquals(want, assembled(window, 1));
-        assertEquals(want, assembled(window, 2));
+        assertEquals(weighted, want.getWeightedNumExamples() > 0);
+        io.tfstream.testing.StatisticsAssertions.assertSameStatistics(want, assembled(window, 1));
+        io.tfstream.testing.StatisticsAssertions.assertSameStatistics(want, assembled(window, 2));
     }
 }

@@ -63,7 +63,8 @@ public final class StatisticsOptions {
                                     + " the schema; a record without exactly one value of it"
                                     + " weighs 0 (TFDV would stop: give the feature a shape or"
                                     + " value_count of 1 and presence min_fraction 1, so that such"
-                                    + " a record is an anomaly too). Examples only.");
+                                    + " a record is an anomaly too); of SequenceExamples, a context"
+                                    + " feature.");
 
     /** Every option above, in order, with its type and check. */
     public static final OptionList OPTIONS =
