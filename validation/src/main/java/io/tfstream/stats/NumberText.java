@@ -15,43 +15,7 @@ final class NumberText {
 
     /** Python's {@code repr(float(v))}: the shortest text that reads back as {@code v}. */
     static String pythonRepr(double v) {
-        if (Double.isNaN(v)) {
-            return "nan";
-        }
-        if (Double.isInfinite(v)) {
-            return v > 0 ? "inf" : "-inf";
-        }
-        if (v == 0) {
-            return (1 / v < 0) ? "-0.0" : "0.0";
-        }
-        BigDecimal shortest = shortest(v);
-        String digits = shortest.unscaledValue().abs().toString();
-        // strip trailing zeros of the digit string (BigDecimal may keep them after rounding)
-        int end = digits.length();
-        while (end > 1 && digits.charAt(end - 1) == '0') {
-            end--;
-        }
-        int exponent = digits.length() - 1 - shortest.scale(); // of the first digit
-        digits = digits.substring(0, end);
-        String sign = v < 0 ? "-" : "";
-        if (exponent >= -4 && exponent < 16) {
-            return sign + positional(digits, exponent, true);
-        }
-        String mantissa =
-                digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
-        return sign + mantissa + exponentText(exponent);
-    }
-
-    /** The decimal of fewest significant digits that reads back as {@code v}, the nearest one. */
-    private static BigDecimal shortest(double v) {
-        BigDecimal exact = new BigDecimal(v);
-        for (int p = 1; p <= 17; p++) {
-            BigDecimal r = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
-            if (r.doubleValue() == v) {
-                return r;
-            }
-        }
-        return exact.round(new MathContext(17, RoundingMode.HALF_EVEN));
+        return io.tfstream.spec.schema.PyRepr.ofDouble(v);
     }
 
     /** {@code digits} (no sign) with its first digit at decimal {@code exponent}, positional. */

@@ -83,6 +83,50 @@ class WindowStatisticsTest {
         return Example.newBuilder().setFeatures(f).build();
     }
 
+    /**
+     * Feeds {@code records} through the parser's columns in batches of 256 into {@code window},
+     * record {@code i} of data split {@code split[i]}; returns the rows read from columns.
+     */
+    private static long fromColumns(
+            ValidationSchema schema, List<byte[]> records, int[] split, WindowAccumulator window) {
+        ExampleBatchParser parser =
+                ExampleBatchParser.create(
+                        FeatureSpecFromSchema.derive(schema.schema()).exampleSpecs());
+        parser.trackRows();
+        BatchValidator batch = new BatchValidator(schema, false);
+        for (int from = 0; from < records.size(); from += 256) {
+            int first = from;
+            RecordBatch rb = new RecordBatch(256, 1 << 16);
+            for (byte[] b : records.subList(from, Math.min(records.size(), from + 256))) {
+                rb.add(b, 0, b.length);
+            }
+            ParsedBatch parsed = parser.parseLenient(rb, e -> {});
+            batch.validate(
+                    parser.rawColumns(),
+                    rb,
+                    parsed::recordIndex,
+                    parsed.rows(),
+                    new BatchValidator.Rows() {
+                        @Override
+                        public WindowAccumulator window(int row) {
+                            return window;
+                        }
+
+                        @Override
+                        public void ref(int row, RecordRef ref) {}
+
+                        @Override
+                        public void anomalous(int row, RecordResult res) {}
+
+                        @Override
+                        public int dataSplit(int row) {
+                            return split[first + parsed.recordIndex(row)];
+                        }
+                    });
+        }
+        return batch.rowsFromColumns();
+    }
+
     /** Split {@code splits} ways, one part per split, assembled. */
     private static DatasetFeatureStatistics assembled(WindowAccumulator whole, int splits) {
         WindowAccumulatorSerializer ser = new WindowAccumulatorSerializer(whole.schema());
@@ -211,43 +255,9 @@ class WindowStatisticsTest {
         fromRecords.merge(
                 ser.deserialize(WindowAccumulatorSerializer.VERSION, ser.serialize(halves[1])));
         // columns, batches of 256
-        ExampleBatchParser parser =
-                ExampleBatchParser.create(
-                        FeatureSpecFromSchema.derive(schema.schema()).exampleSpecs());
-        parser.trackRows();
-        BatchValidator batch = new BatchValidator(schema, false);
         WindowAccumulator fromColumns = new WindowAccumulator(schema);
-        for (int from = 0; from < records.size(); from += 256) {
-            int first = from;
-            RecordBatch rb = new RecordBatch(256, 1 << 16);
-            for (byte[] b : records.subList(from, Math.min(records.size(), from + 256))) {
-                rb.add(b, 0, b.length);
-            }
-            ParsedBatch parsed = parser.parseLenient(rb, e -> {});
-            batch.validate(
-                    parser.rawColumns(),
-                    rb,
-                    parsed::recordIndex,
-                    parsed.rows(),
-                    new BatchValidator.Rows() {
-                        @Override
-                        public WindowAccumulator window(int row) {
-                            return fromColumns;
-                        }
-
-                        @Override
-                        public void ref(int row, RecordRef ref) {}
-
-                        @Override
-                        public void anomalous(int row, RecordResult res) {}
-
-                        @Override
-                        public int dataSplit(int row) {
-                            return split[first + parsed.recordIndex(row)];
-                        }
-                    });
-        }
-        assertTrue(batch.rowsFromColumns() > 1500, "from columns " + batch.rowsFromColumns());
+        long fromColumnRows = fromColumns(schema, records, split, fromColumns);
+        assertTrue(fromColumnRows > 1500, "from columns " + fromColumnRows);
         for (WindowAccumulator a : List.of(fromRecords, fromColumns)) {
             for (int splits : new int[] {1, 3}) {
                 List<DatasetFeatureStatistics> parts = new ArrayList<>();
@@ -316,43 +326,9 @@ class WindowStatisticsTest {
             validator.validateExample(b, 0, b.length, result);
             fromRecords.add(validator, result, null, split[i]);
         }
-        ExampleBatchParser parser =
-                ExampleBatchParser.create(
-                        FeatureSpecFromSchema.derive(schema.schema()).exampleSpecs());
-        parser.trackRows();
-        BatchValidator batch = new BatchValidator(schema, false);
         WindowAccumulator fromColumns = new WindowAccumulator(schema);
-        for (int from = 0; from < records.size(); from += 256) {
-            int first = from;
-            RecordBatch rb = new RecordBatch(256, 1 << 16);
-            for (byte[] b : records.subList(from, Math.min(records.size(), from + 256))) {
-                rb.add(b, 0, b.length);
-            }
-            ParsedBatch parsed = parser.parseLenient(rb, e -> {});
-            batch.validate(
-                    parser.rawColumns(),
-                    rb,
-                    parsed::recordIndex,
-                    parsed.rows(),
-                    new BatchValidator.Rows() {
-                        @Override
-                        public WindowAccumulator window(int row) {
-                            return fromColumns;
-                        }
-
-                        @Override
-                        public void ref(int row, RecordRef ref) {}
-
-                        @Override
-                        public void anomalous(int row, RecordResult res) {}
-
-                        @Override
-                        public int dataSplit(int row) {
-                            return split[first + parsed.recordIndex(row)];
-                        }
-                    });
-        }
-        assertTrue(batch.rowsFromColumns() > 1000, "from columns " + batch.rowsFromColumns());
+        long fromColumnRows = fromColumns(schema, records, split, fromColumns);
+        assertTrue(fromColumnRows > 1000, "from columns " + fromColumnRows);
         WindowAccumulatorSerializer ser = new WindowAccumulatorSerializer(schema);
         for (WindowAccumulator a : List.of(fromRecords, fromColumns)) {
             WindowAccumulator copy =

@@ -4,12 +4,16 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 
-/** Python's {@code str()} of the values upstream error messages interpolate. */
-final class PyRepr {
+/**
+ * Python's {@code str()} of the values upstream error messages interpolate (and of the numbers
+ * TFDV's statistics measure as text).
+ */
+@org.apache.flink.annotation.Internal
+public final class PyRepr {
     private PyRepr() {}
 
     /** {@code repr(float)}: shortest round-trip digits, {@code 1e-05}, {@code 0.5}, {@code nan}. */
-    static String ofDouble(double d) {
+    public static String ofDouble(double d) {
         if (Double.isNaN(d)) {
             return "nan";
         }
