@@ -167,37 +167,9 @@ class WindowStatisticsTest {
             fromRecords.add(validator, result, null);
         }
         // the parser's columns, batches of 256 in one window
-        ExampleBatchParser parser =
-                ExampleBatchParser.create(
-                        FeatureSpecFromSchema.derive(schema.schema()).exampleSpecs());
-        parser.trackRows();
-        BatchValidator batch = new BatchValidator(schema, false);
         WindowAccumulator fromColumns = new WindowAccumulator(schema);
-        for (int from = 0; from < records.size(); from += 256) {
-            RecordBatch rb = new RecordBatch(256, 1 << 16);
-            for (byte[] b : records.subList(from, Math.min(records.size(), from + 256))) {
-                rb.add(b, 0, b.length);
-            }
-            ParsedBatch parsed = parser.parseLenient(rb, e -> {});
-            batch.validate(
-                    parser.rawColumns(),
-                    rb,
-                    parsed::recordIndex,
-                    parsed.rows(),
-                    new BatchValidator.Rows() {
-                        @Override
-                        public WindowAccumulator window(int row) {
-                            return fromColumns;
-                        }
-
-                        @Override
-                        public void ref(int row, RecordRef ref) {}
-
-                        @Override
-                        public void anomalous(int row, RecordResult res) {}
-                    });
-        }
-        assertTrue(batch.rowsFromColumns() > 2000, "from columns " + batch.rowsFromColumns());
+        long fromColumnRows = fromColumns(schema, records, new int[records.size()], fromColumns);
+        assertTrue(fromColumnRows > 2000, "from columns " + fromColumnRows);
         DatasetFeatureStatistics want = command.build("");
         assertEquals(6, want.getFeaturesCount());
         // the schema's categorical int: string statistics of its values as text, as TFDV's
