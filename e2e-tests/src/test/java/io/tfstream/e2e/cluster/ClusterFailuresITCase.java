@@ -227,6 +227,7 @@ class ClusterFailuresITCase {
                 ShardRunChecks.s3ProxyStore(
                         s.shardPath(), cluster.s3Endpoint(), cluster.s3CredentialsFile());
         long at;
+        long checkpoints;
         CompletableFuture<Map<String, RecordMetadata>> producing;
         try (S3Client s3 = store.newClient()) {
             java.util.function.BooleanSupplier uploaded =
@@ -238,6 +239,7 @@ class ClusterFailuresITCase {
             s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
             assertTrue(!uploaded.getAsBoolean(), "less than a part in every shard so far");
             // right after a checkpoint, at full speed: a first part fills well before the next
+            checkpoints = s.watch.completedCheckpoints();
             producing = s.produceAsync(rest, 0);
             JobTestSupport.waitFor(uploaded::getAsBoolean, RECOVERY_TIMEOUT, "a first upload");
             at = System.currentTimeMillis();
@@ -245,6 +247,9 @@ class ClusterFailuresITCase {
         for (int k = 0; k < 2; k++) {
             cluster.killTaskManager(TASK_MANAGERS.removeFirst());
         }
+        // A checkpoint completed while the input was produced may hold the upload (on a slow
+        // machine the part fills later): then it is resumed, not left.
+        boolean heldByNone = s.watch.completedCheckpoints() == checkpoints;
         for (int k = 0; k < 2; k++) {
             TASK_MANAGERS.addLast(cluster.startTaskManager());
         }
@@ -256,7 +261,8 @@ class ClusterFailuresITCase {
                         recoveries,
                         true);
         assertTrue(
-                leftovers >= 1, "the upload created after the checkpoint was left: " + leftovers);
+                leftovers >= 1 || !heldByNone,
+                "the upload created after the checkpoint was left: " + leftovers);
     }
 
     /** {@code n} records, every other one random bytes of 1 to 300 bytes, else a good Example. */
