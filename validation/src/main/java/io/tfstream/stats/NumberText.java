@@ -19,7 +19,7 @@ final class NumberText {
     }
 
     /** {@code digits} (no sign) with its first digit at decimal {@code exponent}, positional. */
-    private static String positional(String digits, int exponent, boolean pointZero) {
+    private static String positional(String digits, int exponent) {
         StringBuilder s = new StringBuilder();
         if (exponent < 0) {
             s.append("0.");
@@ -28,9 +28,6 @@ final class NumberText {
         } else if (digits.length() <= exponent + 1) {
             s.append(digits);
             s.append("0".repeat(exponent + 1 - digits.length()));
-            if (pointZero) {
-                s.append(".0");
-            }
         } else {
             s.append(digits, 0, exponent + 1).append('.').append(digits.substring(exponent + 1));
         }
@@ -96,7 +93,7 @@ final class NumberText {
         digits = digits.substring(0, end);
         String sign = v < 0 ? "-" : "";
         if (exponent >= -4 && exponent < 6) {
-            return sign + positional(digits, exponent, false);
+            return sign + positional(digits, exponent);
         }
         String mantissa =
                 digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);

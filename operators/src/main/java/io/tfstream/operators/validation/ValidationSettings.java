@@ -137,12 +137,7 @@ public final class ValidationSettings implements Serializable {
                                     new ParseLimits(
                                             limits[0], limits[1], limits[2], limits[3], limits[4]))
                             .withStatistics(statisticsOptions())
-                            .withStatisticsSplits(
-                                    dataSplits == null
-                                            ? List.of()
-                                            : dataSplits.splits().stream()
-                                                    .map(TfxSplits.Split::name)
-                                                    .toList())
+                            .withStatisticsSplits(dataSplitNames())
                             .withStatisticsWeightFeature(weightFeature);
             return ValidationSchema.build(SchemaLoader.parse(schemaBytes, schemaName), o);
         } catch (MalformedSpecFileException e) {
@@ -228,11 +223,6 @@ public final class ValidationSettings implements Serializable {
         } catch (TfxSplits.SplitKeyException e) {
             return -1;
         }
-    }
-
-    /** Whether the statistics are kept per data split. */
-    public boolean statisticsPerSplit() {
-        return dataSplits != null && statisticsEpsilon >= 0;
     }
 
     /** The data splits' names, in order (empty without data splits). */
