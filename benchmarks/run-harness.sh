@@ -9,7 +9,8 @@
 # shards and with gzip shards), harness.batch-sizes [128,1024,4096],
 # harness.warm-up [true] (one unmeasured run of each job first), harness.repeat [1] (interleaved
 # repeats of the measured runs, the median of each job reported), harness.validation [true] (the
-# job with TFDV validation on, from the profile's TFMD schema), harness.profiled-job [local] (the
+# job with TFDV validation on, from the profile's TFMD schema, with window statistics too, and the
+# shards local job with bucket statistics, shards.statistics), harness.profiled-job [local] (the
 # job profiled with JFR: local, "local, validation", "local, validation, statistics", none, ...;
 # the recording is kept as <out>/<profile>.jfr), harness.out [target/harness].
 # Example: benchmarks/run-harness.sh -Dharness.records=200000

@@ -90,3 +90,34 @@ def test_splits_since_index_files_and_both_layouts(tmp_path):
 def test_an_empty_or_missing_directory_lists_nothing(tmp_path):
     assert shards.files(tmp_path) == []
     assert shards.files(tmp_path / "absent") == []
+
+
+def test_the_statistics_of_complete_buckets_by_their_markers(tmp_path):
+    from tfstream import stats
+
+    base = tmp_path / "shards"
+    _bucket(base, "dt=2026-11-24/hour=16", HOUR_16,
+            ["Split-train/part-a-0.tfrecord", "Split-eval/part-a-1.tfrecord"])
+    meta = base / "_tfstream/_dt=2026-11-24/_hour=16"
+    marker = json.loads((meta / "_SUCCESS").read_text())
+    names = ["_statistics/Split-train/FeatureStats.pb", "_statistics/Split-eval/FeatureStats.pb"]
+    for n, name in enumerate(names):
+        listed = stats.DatasetFeatureStatisticsList()
+        listed.datasets.add(name="", num_examples=n + 1)
+        (meta / name).parent.mkdir(parents=True)
+        (meta / name).write_bytes(listed.SerializeToString())
+    marker["statistics"] = names
+    (meta / "_SUCCESS").write_text(json.dumps(marker) + "\n")
+    # a bucket without statistics (written before shards.statistics)
+    _bucket(base, "dt=2026-11-24/hour=15", HOUR_16 - 3_600_000, ["part-b-0.tfrecord"])
+
+    found = shards.statistics(base)
+    assert [(os.path.relpath(f.path, base), f.bucket, f.split) for f in found] == [
+        ("_tfstream/_dt=2026-11-24/_hour=16/_statistics/Split-eval/FeatureStats.pb",
+         "dt=2026-11-24/hour=16", "eval"),
+        ("_tfstream/_dt=2026-11-24/_hour=16/_statistics/Split-train/FeatureStats.pb",
+         "dt=2026-11-24/hour=16", "train"),
+    ]
+    assert [stats.load(f.path).datasets[0].num_examples for f in found] == [2, 1]
+    assert [f.split for f in shards.statistics(base, split="train")] == ["train"]
+    assert shards.statistics(base, since=HOUR_16) == []

@@ -44,17 +44,9 @@ def files(path, since: Since = None, split: Optional[str] = None) -> List[ShardF
     layout) and beside the shards (``shards.metadata-layout: inline``, and versions before it) are
     both read.
     """
-    base = os.fspath(path)
-    if base.startswith("file://"):
-        base = urllib.parse.urlparse(base).path
-    fs = _fs(base)
-    base = base.rstrip("/") or "/"
-    since_ms = _millis(since)
+    fs, base = _open(path)
     out = []
-    for marker_dir, bucket_dir in _markers(fs, base):
-        marker = json.loads(fs.read(fs.join(marker_dir, MARKER)))
-        if since_ms is not None and marker.get("end_ms", 0) <= since_ms:
-            continue
+    for marker_dir, bucket_dir, marker in _complete(fs, base, since):
         separate = marker_dir != bucket_dir
         for s in marker.get("shards", []):
             rel = s["shard"]
@@ -75,6 +67,36 @@ def files(path, since: Since = None, split: Optional[str] = None) -> List[ShardF
                 bytes=int(s.get("bytes", 0)),
                 index=index_path if fs.exists(index_path) else None,
             ))
+    out.sort(key=lambda f: f.path)
+    return out
+
+
+class StatisticsFile(NamedTuple):
+    """A complete bucket's TFDV statistics (``shards.statistics``): the path of its
+    ``FeatureStats.pb`` (a ``DatasetFeatureStatisticsList`` with one dataset, as TFX's
+    ``ExampleStatistics`` artifact holds it), its bucket and data split (or None)."""
+
+    path: str
+    bucket: str
+    split: Optional[str]
+
+
+def statistics(path, since: Since = None, split: Optional[str] = None) -> List[StatisticsFile]:
+    """The statistics files of every complete bucket under shard directory ``path`` whose marker
+    names them, sorted by path; ``since`` and ``split`` as in :func:`files`. Load one with
+    ``tfstream.stats.load(f.path)`` or ``tfdv.load_stats_binary(f.path)``; the directory above the
+    ``Split-<name>`` ones is the ``ExampleStatistics`` artifact's URI."""
+    fs, base = _open(path)
+    out = []
+    for marker_dir, _bucket_dir, marker in _complete(fs, base, since):
+        for rel in marker.get("statistics", []):
+            parent = rel.rsplit("/", 2)[-2] if rel.count("/") >= 2 else ""
+            stats_split = parent[len("Split-"):] if parent.startswith("Split-") else None
+            if split is not None and stats_split != split:
+                continue
+            out.append(StatisticsFile(
+                path=fs.join(marker_dir, rel), bucket=marker.get("bucket", ""),
+                split=stats_split))
     out.sort(key=lambda f: f.path)
     return out
 
@@ -115,6 +137,25 @@ def _millis(since: Since) -> Optional[int]:
             raise ValueError("since: give an aware datetime (with tzinfo), or epoch milliseconds")
         return int(since.timestamp() * 1000)
     return int(since)
+
+
+def _open(path):
+    """(file system, base path without a trailing '/') of shard directory ``path``."""
+    base = os.fspath(path)
+    if base.startswith("file://"):
+        base = urllib.parse.urlparse(base).path
+    fs = _fs(base)
+    return fs, base.rstrip("/") or "/"
+
+
+def _complete(fs, base: str, since: Since) -> Iterator[tuple]:
+    """(marker directory, bucket directory, marker) of every bucket that ends after ``since``."""
+    since_ms = _millis(since)
+    for marker_dir, bucket_dir in _markers(fs, base):
+        marker = json.loads(fs.read(fs.join(marker_dir, MARKER)))
+        if since_ms is not None and marker.get("end_ms", 0) <= since_ms:
+            continue
+        yield marker_dir, bucket_dir, marker
 
 
 def _markers(fs, base: str) -> Iterator[tuple]:

@@ -38,6 +38,18 @@ public enum ShardLayout {
     /** The suffix of a DALI index file's name, after the shard's own name. */
     public static final String INDEX_SUFFIX = ".idx";
 
+    /**
+     * The directory of a bucket's feature statistics in its metadata directory: a TFX {@code
+     * ExampleStatistics} artifact ({@code Split-<name>/FeatureStats.pb}) with data splits.
+     */
+    public static final String STATISTICS_DIR = "_statistics";
+
+    /** The file of one data split's (or the bucket's) statistics, as TFX names it. */
+    public static final String STATISTICS_FILE = "FeatureStats.pb";
+
+    /** The suffix of a shard's own statistics file, after {@code _<shard>}. */
+    public static final String SHARD_STATISTICS_SUFFIX = ".statistics";
+
     /** The data directory of bucket {@code bucket} ("" is the base path itself). */
     public static String dataDir(String base, String bucket) {
         String b = trimSlash(base);
@@ -66,6 +78,25 @@ public enum ShardLayout {
     /** The DALI index file of shard {@code shard} of bucket {@code bucket}. */
     public String indexPath(String base, String bucket, String shard) {
         return metadataDir(base, bucket) + "/" + name(shard + INDEX_SUFFIX);
+    }
+
+    /**
+     * The file name of shard {@code shard}'s own statistics, beside its manifest: hidden in both
+     * layouts (readers of the inline layout's bucket directories skip names starting with {@code
+     * _}).
+     */
+    public static String shardStatisticsName(String shard) {
+        return "_" + shard + SHARD_STATISTICS_SUFFIX;
+    }
+
+    /**
+     * The statistics of event-time bucket {@code bucket}: of data split {@code split}'s records
+     * ({@code _statistics/Split-<split>/FeatureStats.pb}, TFX's layout), or of all its records for
+     * a null split ({@code _statistics/FeatureStats.pb}).
+     */
+    public String statisticsPath(String base, String bucket, String split) {
+        String dir = metadataDir(base, bucket) + "/" + STATISTICS_DIR;
+        return (split == null ? dir : dir + "/Split-" + split) + "/" + STATISTICS_FILE;
     }
 
     /** The {@code _SUCCESS} marker of event-time bucket {@code bucket}. */

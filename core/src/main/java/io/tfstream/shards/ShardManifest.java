@@ -28,7 +28,9 @@ import java.util.Objects;
  * "last_offset","records"}} for Kafka, {@code {"file","first_byte_offset","last_byte_offset",
  * "records"}} for a file source; {@code schema} (when the sink found one): the copy of the schema
  * with that fingerprint, relative to the base path ({@code _tfstream/_schemas/_<fingerprint>/
- * _schema.pbtxt}).
+ * _schema.pbtxt}); {@code statistics} (with {@code shards.statistics}): the file of the shard's
+ * mergeable feature statistics, a name in the manifest's own directory ({@code
+ * _<shard>.statistics}).
  */
 public record ShardManifest(
         String shard,
@@ -43,7 +45,8 @@ public record ShardManifest(
         Long maxEventTimeMs,
         int segments,
         List<Source> sources,
-        String schema) {
+        String schema,
+        String statistics) {
     /** The suffix of a manifest's file name, after the shard's own name. */
     public static final String SUFFIX = ".manifest.json";
 
@@ -91,11 +94,24 @@ public record ShardManifest(
                 stats.maxEventTime(),
                 segments,
                 sources,
+                null,
                 null);
     }
 
     /** This manifest naming the schema copy at {@code schema} (relative to the base path). */
     public ShardManifest withSchema(String schema) {
+        return with(schema, statistics);
+    }
+
+    /**
+     * This manifest naming its shard's statistics file {@code statistics} (a name in the manifest's
+     * directory).
+     */
+    public ShardManifest withStatistics(String statistics) {
+        return with(schema, statistics);
+    }
+
+    private ShardManifest with(String schema, String statistics) {
         return new ShardManifest(
                 shard,
                 bucket,
@@ -109,7 +125,8 @@ public record ShardManifest(
                 maxEventTimeMs,
                 segments,
                 sources,
-                schema);
+                schema,
+                statistics);
     }
 
     /** The manifest's file name for shard file name {@code shard}. */
@@ -162,6 +179,9 @@ public record ShardManifest(
             g.writeEndArray();
             if (schema != null) {
                 g.writeStringField("schema", schema);
+            }
+            if (statistics != null) {
+                g.writeStringField("statistics", statistics);
             }
             g.writeEndObject();
         } catch (IOException e) {
@@ -232,7 +252,8 @@ public record ShardManifest(
                     // manifests of the compacting sink (before segments) said "parts"
                     (int) number(n, n.has("segments") ? "segments" : "parts"),
                     sources,
-                    n.hasNonNull("schema") ? text(n, "schema") : null);
+                    n.hasNonNull("schema") ? text(n, "schema") : null,
+                    n.hasNonNull("statistics") ? text(n, "statistics") : null);
         } catch (NumberFormatException e) {
             throw new IOException("crc32c of a shard manifest must be hex, got '" + crc + "'");
         }

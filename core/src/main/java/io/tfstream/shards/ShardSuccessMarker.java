@@ -23,7 +23,9 @@ import java.util.Objects;
  * Split-<name>/<file>}: a shard's path is always {@code <base>/<bucket>/<shard>}.
  *
  * <p>JSON: {@code {"bucket","end_ms","end","records","bytes","jobs":[...],"shards":[{"shard",
- * "records","bytes"}]}}, shards sorted by name.
+ * "records","bytes"}]}}, shards sorted by name; with {@code shards.statistics} also {@code
+ * "statistics":[...]}: the bucket's statistics files, relative to the marker's directory, written
+ * before it.
  */
 public record ShardSuccessMarker(
         String bucket,
@@ -31,7 +33,8 @@ public record ShardSuccessMarker(
         long records,
         long bytes,
         List<String> jobs,
-        List<Shard> shards) {
+        List<Shard> shards,
+        List<String> statistics) {
     /** The marker's file name. */
     public static final String FILE_NAME = "_SUCCESS";
 
@@ -42,6 +45,23 @@ public record ShardSuccessMarker(
         Objects.requireNonNull(bucket, "bucket");
         jobs = List.copyOf(jobs);
         shards = List.copyOf(shards);
+        statistics = List.copyOf(statistics);
+    }
+
+    /** A marker without statistics files. */
+    public ShardSuccessMarker(
+            String bucket,
+            long endMs,
+            long records,
+            long bytes,
+            List<String> jobs,
+            List<Shard> shards) {
+        this(bucket, endMs, records, bytes, jobs, shards, List.of());
+    }
+
+    /** This marker naming the bucket's statistics files {@code files}. */
+    public ShardSuccessMarker withStatistics(List<String> files) {
+        return new ShardSuccessMarker(bucket, endMs, records, bytes, jobs, shards, files);
     }
 
     /** One shard of the bucket. */
@@ -106,6 +126,13 @@ public record ShardSuccessMarker(
                 g.writeEndObject();
             }
             g.writeEndArray();
+            if (!statistics.isEmpty()) {
+                g.writeArrayFieldStart("statistics");
+                for (String f : statistics) {
+                    g.writeString(f);
+                }
+                g.writeEndArray();
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new IllegalStateException("writing JSON to a string failed", e);
@@ -135,12 +162,17 @@ public record ShardSuccessMarker(
         for (JsonNode j : n.path("jobs")) {
             jobs.add(j.asText());
         }
+        List<String> statistics = new ArrayList<>();
+        for (JsonNode f : n.path("statistics")) {
+            statistics.add(f.asText());
+        }
         return new ShardSuccessMarker(
                 n.path("bucket").asText(),
                 n.path("end_ms").asLong(),
                 n.path("records").asLong(),
                 n.path("bytes").asLong(),
                 jobs,
-                shards);
+                shards,
+                statistics);
     }
 }

@@ -22,6 +22,14 @@ class ShardLayoutTest {
                 l.manifestPath("s3://b/shards", BUCKET + "/Split-train", "part-0.tfrecord.gz"));
         assertEquals("/out/shards/" + meta + "/_SUCCESS", l.markerPath("/out/shards", BUCKET));
         assertEquals(
+                "/out/shards/" + meta + "/_statistics/Split-train/FeatureStats.pb",
+                l.statisticsPath("/out/shards", BUCKET, "train"));
+        assertEquals(
+                "/out/shards/" + meta + "/_statistics/FeatureStats.pb",
+                l.statisticsPath("/out/shards", BUCKET, null));
+        assertEquals(
+                "_part-1.tfrecord.statistics", ShardLayout.shardStatisticsName("part-1.tfrecord"));
+        assertEquals(
                 "/out/shards/" + meta + "/_part-0.tfrecord.idx",
                 l.indexPath("/out/shards/", BUCKET, "part-0.tfrecord"));
         assertEquals("/out/_tfstream", l.metadataDir("/out", ""), "no bucket pattern");
@@ -37,6 +45,9 @@ class ShardLayoutTest {
                 "/out/" + BUCKET + "/part-0.tfrecord.manifest.json",
                 l.manifestPath("/out", BUCKET, "part-0.tfrecord"));
         assertEquals("/out/" + BUCKET + "/_SUCCESS", l.markerPath("/out", BUCKET));
+        assertEquals(
+                "/out/" + BUCKET + "/_statistics/Split-eval/FeatureStats.pb",
+                l.statisticsPath("/out", BUCKET, "eval"));
     }
 
     @Test

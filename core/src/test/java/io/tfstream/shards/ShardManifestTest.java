@@ -58,6 +58,14 @@ class ShardManifestTest {
                 named.toJson().endsWith(",\"schema\":\"_tfstream/schemas/f00d/schema.pbtxt\"}"),
                 named.toJson());
         assertEquals(named, ShardManifest.fromJson(named.toJson()));
+        ShardManifest withStatistics = named.withStatistics("_part-u-3.tfrecord.statistics");
+        assertTrue(
+                withStatistics
+                        .toJson()
+                        .endsWith(
+                                "schema.pbtxt\",\"statistics\":\"_part-u-3.tfrecord.statistics\"}"),
+                withStatistics.toJson());
+        assertEquals(withStatistics, ShardManifest.fromJson(withStatistics.toJson()));
         assertEquals("part-u-3.tfrecord.manifest.json", ShardManifest.fileNameOf(m.shard()));
         assertTrue(ShardManifest.isManifest("part-u-3.tfrecord.manifest.json"));
     }
@@ -129,6 +137,7 @@ class ShardManifestTest {
                         null,
                         1,
                         List.of(),
+                        null,
                         null);
         try (InputStream in = Files.newInputStream(shard)) {
             assertEquals(
@@ -169,6 +178,14 @@ class ShardManifestTest {
                         + "\"bytes\":70},{\"shard\":\"part-b\",\"records\":1,\"bytes\":40}]}",
                 m.toJson());
         assertEquals(m, ShardSuccessMarker.fromJson(m.toJson()));
+        ShardSuccessMarker withStatistics =
+                m.withStatistics(List.of("_statistics/Split-train/FeatureStats.pb"));
+        assertTrue(
+                withStatistics
+                        .toJson()
+                        .endsWith("\"statistics\":[\"_statistics/Split-train/FeatureStats.pb\"]}"),
+                withStatistics.toJson());
+        assertEquals(withStatistics, ShardSuccessMarker.fromJson(withStatistics.toJson()));
     }
 
     @Test

@@ -343,6 +343,9 @@ public final class JobOptions {
     public static final ConfigOption<ShardIndex> SHARDS_INDEX =
             JobOptionStage.SHARDS.option(ShardOptions.INDEX);
 
+    public static final ConfigOption<Boolean> SHARDS_STATISTICS =
+            JobOptionStage.SHARDS.option(ShardOptions.STATISTICS);
+
     public static final ConfigOption<Boolean> SHARDS_SCHEMA_COPIES =
             JobOptionStage.SHARDS.option(ShardOptions.SCHEMA_COPIES);
 

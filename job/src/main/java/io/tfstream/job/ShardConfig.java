@@ -1,6 +1,7 @@
 package io.tfstream.job;
 
 import io.tfstream.api.TfRecordShards;
+import io.tfstream.api.TfRecordShardsBuilder;
 import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
 import io.tfstream.api.options.SchemaOptions;
@@ -87,6 +88,11 @@ final class ShardConfig {
                             + " TFRecords); set shards.compression: none, not "
                             + compression().cliName());
         }
+        if (c.get(JobOptions.SHARDS_STATISTICS) && !c.get(JobOptions.SHARDS_SUCCESS_MARKERS)) {
+            throw new JobConfigException(
+                    "shards.statistics: true writes a bucket's statistics with its _SUCCESS; set"
+                            + " shards.success-markers: true or shards.statistics: false");
+        }
         if (c.get(JobOptions.SHARDS_SUCCESS_MARKERS) && !c.get(JobOptions.SHARDS_MANIFESTS)) {
             throw new JobConfigException(
                     "shards.success-markers: true lists the shards by their manifests; set"
@@ -102,14 +108,16 @@ final class ShardConfig {
     }
 
     /**
-     * Refuses S3 shards without a durable file-system checkpoint storage: the job's {@code
-     * flink.execution.checkpointing.dir}, or the cluster's {@code execution.checkpointing.dir}
-     * ({@code flink}: the job's effective Flink configuration), and not the {@code jobmanager}
-     * storage. The unfinished tail of every open S3 shard is kept in the checkpoint, not as a
-     * temporary object.
+     * Refuses S3 shards, and shard statistics, without a durable file-system checkpoint storage:
+     * the job's {@code flink.execution.checkpointing.dir}, or the cluster's {@code
+     * execution.checkpointing.dir} ({@code flink}: the job's effective Flink configuration), and
+     * not the {@code jobmanager} storage. The unfinished tail of every open S3 shard is kept in the
+     * checkpoint, not as a temporary object; so are the statistics sketches of every open shard,
+     * megabytes each on wide records, beyond what the JobManager's storage holds.
      */
     void checkDurableCheckpoints(ReadableConfig flink) {
-        if (!onS3()) {
+        boolean statistics = c.get(JobOptions.SHARDS_STATISTICS);
+        if (!onS3() && !statistics) {
             return;
         }
         String dir =
@@ -120,6 +128,18 @@ final class ShardConfig {
                                                         CheckpointingOptions.CHECKPOINTS_DIRECTORY)
                                                 .orElse(""));
         String storage = flink.getOptional(CheckpointingOptions.CHECKPOINT_STORAGE).orElse("");
+        if ((!dir.contains("://") || storage.equalsIgnoreCase("jobmanager")) && !onS3()) {
+            throw new JobConfigException(
+                    "shards.statistics: true keeps the statistics sketches of every open shard in"
+                            + " the checkpoint (megabytes per shard on wide records, beyond the"
+                            + " jobmanager checkpoint storage's limit): set"
+                            + " flink.execution.checkpointing.dir (or the cluster's"
+                            + " execution.checkpointing.dir) to a durable file-system path"
+                            + " (file://... or s3://...), got '"
+                            + dir
+                            + "'"
+                            + (storage.isEmpty() ? "" : " with checkpoint storage " + storage));
+        }
         if (!dir.contains("://") || storage.equalsIgnoreCase("jobmanager")) {
             throw new JobConfigException(
                     "shards.path "
@@ -227,14 +247,30 @@ final class ShardConfig {
 
     /** The sink's settings; {@code flink}: the configuration the job is built with. */
     ShardSettings settings(String schemaFingerprint, ReadableConfig flink) {
-        return shards(schemaFingerprint, flink).settings();
+        return builder(schemaFingerprint, flink).build().settings();
     }
 
     /**
      * The shard sink and its guards (bucket skew, late buckets), built with the library's builder
-     * under the job's operator uids.
+     * under the job's operator uids; {@code schema} shapes the statistics ({@code
+     * shards.statistics}).
      */
-    TfRecordShards shards(String schemaFingerprint, ReadableConfig flink) {
+    TfRecordShards shards(JobSchema schema, ReadableConfig flink) {
+        TfRecordShardsBuilder b = builder(schema.fingerprint(), flink);
+        if (c.get(JobOptions.SHARDS_STATISTICS) && c.contains(JobOptions.SCHEMA_PATH)) {
+            b.setStatisticsSchema(schema.bytes(), schema.fileName());
+        }
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("statistics:")) {
+                throw new JobConfigException("shards." + e.getMessage(), e);
+            }
+            throw e;
+        }
+    }
+
+    private TfRecordShardsBuilder builder(String schemaFingerprint, ReadableConfig flink) {
         return TfRecordShards.builder(c.get(JobOptions.SHARDS_PATH))
                 .setStoreFactory(storeFactory(flink))
                 .setCompression(compression())
@@ -269,6 +305,13 @@ final class ShardConfig {
                         PipelineOperator.SHARD_COMMITTABLE_ROUTER.uid())
                 .setGuardUids(
                         PipelineOperator.SKEW_GUARD.uid(), PipelineOperator.LATE_BUCKET_GUARD.uid())
-                .build();
+                .setSequenceExample(
+                        c.get(JobOptions.SCHEMA_KIND) == SchemaOptions.Kind.SEQUENCE_EXAMPLE)
+                .setStatistics(
+                        c.get(JobOptions.SHARDS_STATISTICS), c.get(JobOptions.STATISTICS_EPSILON))
+                .setStatisticsWeightFeature(
+                        c.contains(JobOptions.STATISTICS_WEIGHT_FEATURE)
+                                ? c.get(JobOptions.STATISTICS_WEIGHT_FEATURE)
+                                : null);
     }
 }

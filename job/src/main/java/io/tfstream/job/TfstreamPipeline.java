@@ -139,7 +139,7 @@ public final class TfstreamPipeline {
         if (shards.enabled()) {
             shards.checkDurableCheckpoints(env.getConfiguration());
             shards.probeStore(env.getConfiguration());
-            shardSink = shards.shards(schema.fingerprint(), env.getConfiguration());
+            shardSink = shards.shards(schema, env.getConfiguration());
             // The guards (bucket skew, late buckets) sit in front of the shards and the records.
             GuardedRecords guarded = shardSink.guard(timed);
             timed = guarded.records();

@@ -89,6 +89,17 @@ class JobConfigTest {
         m.put("shards.split-feature", "user");
         assertTrue(
                 error(m).startsWith("shards.split-feature names the partition feature"), error(m));
+        m.remove("shards.split-feature");
+        m.put("shards.statistics", true);
+        m.put("statistics.epsilon", 0.005);
+        var statistics = JobConfig.of(m).shards().settings("f").statistics();
+        assertEquals(0.005, statistics.epsilon());
+        assertEquals(null, statistics.weightFeature());
+        m.put("shards.success-markers", false);
+        assertTrue(
+                error(m).startsWith(
+                                "shards.statistics: true writes a bucket's statistics with its _SUCCESS"),
+                error(m));
     }
 
     @Test
@@ -403,6 +414,25 @@ class JobConfigTest {
                 JobConfigException.class, () -> noDir.shards().checkDurableCheckpoints(cluster));
         m.put("flink.execution.checkpointing.dir", "file:///data/checkpoints");
         JobConfig.of(m)
+                .shards()
+                .checkDurableCheckpoints(new org.apache.flink.configuration.Configuration());
+        // the statistics sketches of open shards live in the checkpoint too
+        Map<String, Object> local = minimal();
+        local.put("shards.path", "file:///data/shards");
+        local.put("shards.statistics", true);
+        JobConfig statistics = JobConfig.of(local);
+        JobConfigException s =
+                org.junit.jupiter.api.Assertions.assertThrows(
+                        JobConfigException.class,
+                        () ->
+                                statistics
+                                        .shards()
+                                        .checkDurableCheckpoints(
+                                                new org.apache.flink.configuration
+                                                        .Configuration()));
+        assertTrue(s.getMessage().startsWith("shards.statistics: true keeps"), s.getMessage());
+        local.put("flink.execution.checkpointing.dir", "file:///data/checkpoints");
+        JobConfig.of(local)
                 .shards()
                 .checkDurableCheckpoints(new org.apache.flink.configuration.Configuration());
         m.put("shards.compression-level", 10);

@@ -71,13 +71,7 @@ public final class ShardRunChecks {
      * counts; the bucket directories hold shards only.
      */
     static void checkMarkers(Path base, List<Path> shards) throws Exception {
-        Map<Path, List<Path>> byBucket = new HashMap<>();
-        for (Path shard : shards) {
-            Path dir = shard.getParent();
-            Path time =
-                    ShardLayout.isSplitDir(dir.getFileName().toString()) ? dir.getParent() : dir;
-            byBucket.computeIfAbsent(time, k -> new ArrayList<>()).add(shard);
-        }
+        Map<Path, List<Path>> byBucket = byTimeBucket(shards);
         for (Map.Entry<Path, List<Path>> e : byBucket.entrySet()) {
             Path file = metadataDir(base, e.getKey()).resolve(ShardSuccessMarker.FILE_NAME);
             assertTrue(Files.exists(file), "no marker of " + e.getKey());
@@ -112,6 +106,75 @@ public final class ShardRunChecks {
                     marker.endMs(),
                     "end of " + marker.bucket());
         }
+    }
+
+    /**
+     * Each bucket's marker names its statistics ({@code shards.statistics}): one file per data
+     * split of {@code splits} (one for the bucket without), each equal to TFDV's statistics of the
+     * records of that split's finished shards in one pass, as the job keeps them (lenient, sketched
+     * top values, epsilon 0.01, no weights, no schema roles).
+     */
+    static void checkStatistics(Path base, List<Path> shards, List<String> splits)
+            throws Exception {
+        Map<Path, List<Path>> byBucket = byTimeBucket(shards);
+        io.tfstream.stats.StatsOptions options =
+                io.tfstream.stats.StatsOptions.DEFAULTS.withSketchTopValues(true);
+        for (Map.Entry<Path, List<Path>> e : byBucket.entrySet()) {
+            Path meta = metadataDir(base, e.getKey());
+            ShardSuccessMarker marker =
+                    ShardSuccessMarker.fromJson(
+                            Files.readString(meta.resolve(ShardSuccessMarker.FILE_NAME)));
+            List<String> want =
+                    splits.isEmpty()
+                            ? List.of("_statistics/FeatureStats.pb")
+                            : splits.stream()
+                                    .map(s -> "_statistics/Split-" + s + "/FeatureStats.pb")
+                                    .toList();
+            assertEquals(want, marker.statistics(), "statistics of " + e.getKey());
+            for (int i = 0; i < want.size(); i++) {
+                String split = splits.isEmpty() ? null : "Split-" + splits.get(i);
+                io.tfstream.stats.ExampleStatistics expected =
+                        io.tfstream.stats.ExampleStatistics.lenient(options, null, Map.of());
+                for (Path shard : e.getValue()) {
+                    if (split != null
+                            && !shard.getParent().getFileName().toString().equals(split)) {
+                        continue;
+                    }
+                    try (TfRecordReader r =
+                            TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
+                        while (r.next()) {
+                            expected.add(org.tensorflow.example.Example.parseFrom(r.copy()));
+                        }
+                    }
+                }
+                var got =
+                        org.tensorflow.metadata.v0.DatasetFeatureStatisticsList.parseFrom(
+                                Files.readAllBytes(meta.resolve(want.get(i))));
+                assertEquals(1, got.getDatasetsCount(), want.get(i));
+                io.tfstream.testing.StatisticsAssertions.assertSameStatistics(
+                        expected.build(""), got.getDatasets(0));
+            }
+        }
+    }
+
+    /** {@code shards} by the directory of their event-time bucket (a split's parent). */
+    private static Map<Path, List<Path>> byTimeBucket(List<Path> shards) {
+        Map<Path, List<Path>> byBucket = new HashMap<>();
+        for (Path shard : shards) {
+            Path dir = shard.getParent();
+            Path time =
+                    ShardLayout.isSplitDir(dir.getFileName().toString()) ? dir.getParent() : dir;
+            byBucket.computeIfAbsent(time, k -> new ArrayList<>()).add(shard);
+        }
+        return byBucket;
+    }
+
+    /** Whether {@code p} is a statistics file of the shard sink (a shard's or a bucket's). */
+    static boolean isStatistics(Path p) {
+        String f = p.getFileName().toString();
+        return f.endsWith(ShardLayout.SHARD_STATISTICS_SUFFIX)
+                || (f.equals(ShardLayout.STATISTICS_FILE)
+                        && p.toString().contains("/" + ShardLayout.STATISTICS_DIR + "/"));
     }
 
     /**

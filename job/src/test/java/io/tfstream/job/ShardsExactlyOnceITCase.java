@@ -90,25 +90,35 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
 
     @ParameterizedTest
     @CsvSource({
-        "file,none,,",
-        "file,gzip,train:2;eval:1,",
-        "file,zlib,train:3;eval:1;test:1,feature2",
-        "s3,none,,",
-        "s3,gzip,,",
-        "s3,zlib,,",
-        "hdfs,none,,",
-        "hdfs,gzip,,"
+        "file,none,,,false",
+        "file,gzip,train:2;eval:1,,true",
+        "file,zlib,train:3;eval:1;test:1,feature2,false",
+        "s3,none,,,false",
+        "s3,gzip,,,true",
+        "s3,zlib,,,false",
+        "hdfs,none,,,false",
+        "hdfs,gzip,,,false"
     })
     void everyGoodRecordInExactlyOneFinishedShardOfItsBucket(
             String store,
             String compression,
             String splits,
             String splitFeature,
+            boolean statistics,
             @InjectMiniCluster MiniCluster cluster)
             throws Exception {
         String name = "shards-" + store + "-" + compression + (splits == null ? "" : "-splits");
         Map<String, Object> settings = new HashMap<>();
         settings.put("shards.compression", compression);
+        if (statistics) {
+            // every bucket's statistics, kept per shard across the kill (in the checkpoints)
+            settings.put("shards.statistics", true);
+            if (!store.equals("s3")) { // S3 sets its own
+                settings.put(
+                        "flink.execution.checkpointing.dir",
+                        dir.resolve(name + "-checkpoints").toUri().toString());
+            }
+        }
         if (splits != null) {
             // TFX data splits: every bucket holds Split-<name>/ directories, by TFX's rule
             settings.put("shards.splits", splits.replace(';', ','));
@@ -192,13 +202,16 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
             for (String key : keys) {
                 String file = key.substring(key.lastIndexOf('/') + 1);
                 boolean metadata =
-                        file.equals(ShardSuccessMarker.FILE_NAME) || ShardManifest.isManifest(file);
+                        file.equals(ShardSuccessMarker.FILE_NAME)
+                                || ShardManifest.isManifest(file)
+                                || ShardRunChecks.isStatistics(java.nio.file.Path.of(key));
                 assertTrue(
                         key.startsWith("shards/")
                                 && !file.startsWith(".")
                                 && (metadata || file.matches(SHARD_NAME + "\\.tfrecord.*"))
                                 && metadata == key.startsWith("shards/_tfstream/"),
-                        "only shards, and manifests and markers in the metadata tree, on S3: "
+                        "only shards, and manifests, markers and statistics in the metadata tree,"
+                                + " on S3: "
                                 + key);
             }
             // What the killed attempt opened after its last checkpoint is left (no restore can
@@ -370,6 +383,14 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                 "records in shards");
         assertEquals(expected, seen, "each good record once, in the bucket of its event time");
         ShardRunChecks.checkMarkers(base, shards);
+        if (Boolean.TRUE.equals(extra.get("shards.statistics"))) {
+            ShardRunChecks.checkStatistics(
+                    base,
+                    shards,
+                    splits == null
+                            ? List.of()
+                            : splits.splits().stream().map(TfxSplits.Split::name).toList());
+        }
         assertTrue(
                 shards.size() < checkpoints,
                 shards.size() + " shards, " + checkpoints + " checkpoints");
@@ -379,6 +400,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                 .filter(p -> !shards.contains(p))
                 .filter(p -> !shards.contains(ShardRunChecks.manifestShard(base, p)))
                 .filter(p -> !p.getFileName().toString().equals(ShardSuccessMarker.FILE_NAME))
+                .filter(p -> !ShardRunChecks.isStatistics(p))
                 .forEach(
                         p -> {
                             String f = p.getFileName().toString();

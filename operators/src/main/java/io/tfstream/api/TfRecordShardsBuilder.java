@@ -7,20 +7,28 @@ import io.tfstream.api.model.SkewAction;
 import io.tfstream.api.options.ShardOptions;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
+import io.tfstream.operators.shards.ShardFeatureStatistics;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.SplitGuard;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
 import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.TfxSplits;
+import io.tfstream.spec.MalformedSpecFileException;
+import io.tfstream.spec.schema.SchemaLoader;
+import io.tfstream.stats.StatsOptions;
+import io.tfstream.stats.StatsRole;
 import io.tfstream.tfrecord.Compression;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ReadableConfig;
+import org.tensorflow.metadata.v0.FeatureType;
+import org.tensorflow.metadata.v0.Schema;
 
 /**
  * Settings of {@link TfRecordShards}, with the defaults of {@code tfstream run}'s {@code shards.*}
@@ -77,6 +85,11 @@ public final class TfRecordShardsBuilder {
     private String splits;
     private String splitFeature;
     private boolean sequenceExample;
+    private boolean statistics = ShardOptions.STATISTICS.defaultValue();
+    private double statisticsEpsilon = StatsOptions.DEFAULT_EPSILON;
+    private String statisticsWeightFeature;
+    private byte[] statisticsSchema;
+    private String statisticsSchemaName;
 
     TfRecordShardsBuilder(String basePath) {
         this.basePath = basePath;
@@ -116,6 +129,7 @@ public final class TfRecordShardsBuilder {
                                         sequenceExample));
         config.getOptional(ShardOptions.CHECKPOINT_BUDGET)
                 .ifPresent(m -> setCheckpointBudget(m.getBytes()));
+        config.getOptional(ShardOptions.STATISTICS).ifPresent(b -> this.statistics = b);
         return this;
     }
 
@@ -131,6 +145,47 @@ public final class TfRecordShardsBuilder {
         this.splits = splits;
         this.splitFeature = partitionFeature;
         this.sequenceExample = sequenceExample;
+        return this;
+    }
+
+    /** Whether records are SequenceExamples (default false): for statistics and data splits. */
+    public TfRecordShardsBuilder setSequenceExample(boolean sequenceExample) {
+        this.sequenceExample = sequenceExample;
+        return this;
+    }
+
+    /**
+     * TFDV's feature statistics of each shard and, merged, of each finished bucket (default off),
+     * written before the bucket's {@code _SUCCESS} as {@code _statistics/Split-<name>/
+     * FeatureStats.pb} in its metadata directory (without splits {@code _statistics/
+     * FeatureStats.pb}), as TFX's {@code ExampleStatistics} artifact holds them; quantiles from
+     * sketches of error {@code epsilon} (TFDV's 0.01), top values and uniques from TFDV's sketches.
+     * Needs success markers. Each record is parsed once more in the sink for them.
+     */
+    public TfRecordShardsBuilder setStatistics(boolean statistics, double epsilon) {
+        this.statistics = statistics;
+        this.statisticsEpsilon = epsilon;
+        return this;
+    }
+
+    /**
+     * With statistics: weighted statistics too (TFDV's {@code weight_feature}, default none), each
+     * record weighted by {@code feature}'s one INT or FLOAT value (a SequenceExample's context
+     * feature); a record without exactly one value weighs 0.
+     */
+    public TfRecordShardsBuilder setStatisticsWeightFeature(String feature) {
+        this.statisticsWeightFeature = feature;
+        return this;
+    }
+
+    /**
+     * With statistics: the TFMD schema (text or binary, named {@code fileName} in errors) whose
+     * domains shape them as TFDV's {@code StatsOptions(schema=...)} does (default none): image
+     * domains get bytes statistics, categorical ints and floats string statistics of their text.
+     */
+    public TfRecordShardsBuilder setStatisticsSchema(byte[] schema, String fileName) {
+        this.statisticsSchema = schema == null ? null : schema.clone();
+        this.statisticsSchemaName = fileName;
         return this;
     }
 
@@ -354,6 +409,7 @@ public final class TfRecordShardsBuilder {
                                 && skewAction == SkewAction.PROCESSING_TIME
                         ? skewGuard
                         : maxBucketSkew;
+        ShardFeatureStatistics featureStatistics = statistics ? featureStatistics() : null;
         ShardStoreFactory store =
                 storeFactory != null ? storeFactory : new RecoverableShardStoreFactory(basePath);
         return new TfRecordShards(
@@ -378,7 +434,8 @@ public final class TfRecordShardsBuilder {
                         splitFeature,
                         sequenceExample,
                         layout,
-                        index),
+                        index,
+                        featureStatistics),
                 uid,
                 coordinatorUid,
                 routerUid,
@@ -396,6 +453,45 @@ public final class TfRecordShardsBuilder {
                                 ? null
                                 : new SplitGuard(dataSplits, splitFeature, sequenceExample),
                         DEFAULT_SPLIT_GUARD_UID));
+    }
+
+    private ShardFeatureStatistics featureStatistics() {
+        check(
+                successMarkers,
+                "statistics: a bucket's statistics are written with its _SUCCESS marker: they"
+                        + " need setSuccessMarkers(true)");
+        check(
+                statisticsEpsilon >= 0 && statisticsEpsilon < 1,
+                "statistics: epsilon must be in [0, 1), got " + statisticsEpsilon);
+        check(
+                statisticsWeightFeature == null || !statisticsWeightFeature.isEmpty(),
+                "statistics: the weight feature must be a non-empty name");
+        Map<String, StatsRole> roles = Map.of();
+        if (statisticsSchema != null) {
+            Schema schema;
+            try {
+                schema = SchemaLoader.parse(statisticsSchema, statisticsSchemaName);
+            } catch (MalformedSpecFileException e) {
+                throw new IllegalArgumentException(
+                        "statistics: schema " + statisticsSchemaName + ": " + e.getMessage(), e);
+            }
+            roles = StatsRole.of(schema);
+            check(
+                    statisticsWeightFeature == null
+                            || schema.getFeatureList().stream()
+                                    .anyMatch(
+                                            f ->
+                                                    f.getName().equals(statisticsWeightFeature)
+                                                            && (f.getType() == FeatureType.INT
+                                                                    || f.getType()
+                                                                            == FeatureType.FLOAT)),
+                    "statistics: the weight feature '"
+                            + statisticsWeightFeature
+                            + "' is no top-level INT or FLOAT feature of schema "
+                            + statisticsSchemaName);
+        }
+        return ShardFeatureStatistics.of(
+                statisticsEpsilon, statisticsWeightFeature, roles, sequenceExample);
     }
 
     private static boolean nonEmpty(String s) {

@@ -1,5 +1,8 @@
 package io.tfstream.stats;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
@@ -38,6 +41,7 @@ public final class ExampleStatistics {
     private final StatsOptions options;
     private final String weightFeature;
     private final Map<String, StatsRole> roles;
+    private final boolean strict;
     private double weightedNumExamples;
     private final Map<String, FeatureAccumulator> features = new TreeMap<>();
     private final Map<String, FeatureAccumulator> featureLists = new TreeMap<>();
@@ -65,14 +69,33 @@ public final class ExampleStatistics {
      */
     public ExampleStatistics(
             StatsOptions options, String weightFeature, Map<String, StatsRole> roles) {
+        this(options, weightFeature, roles, true);
+    }
+
+    private ExampleStatistics(
+            StatsOptions options,
+            String weightFeature,
+            Map<String, StatsRole> roles,
+            boolean strict) {
         this.options = options;
         this.weightFeature = weightFeature;
         this.roles = Map.copyOf(roles);
+        this.strict = strict;
         if (!options.sketchTopValues() && roles.containsValue(StatsRole.CATEGORICAL_FLOAT)) {
             throw new IllegalArgumentException(
                     "categorical float features in the schema need sketched top values"
                             + " (TFDV: use_sketch_based_topk_uniques)");
         }
+    }
+
+    /**
+     * Statistics of records a running job has already accepted, which must never stop it: a record
+     * without exactly one value of {@code weightFeature} weighs 0, and a feature's values of
+     * another kind than its first are left out (TFDV would stop at both).
+     */
+    public static ExampleStatistics lenient(
+            StatsOptions options, String weightFeature, Map<String, StatsRole> roles) {
+        return new ExampleStatistics(options, weightFeature, roles, false);
     }
 
     /**
@@ -98,6 +121,8 @@ public final class ExampleStatistics {
             value = w.getInt64List().getValue(0);
         } else if (w.getFloatList().getValueCount() == 1) {
             value = w.getFloatList().getValue(0);
+        } else if (!strict) {
+            value = 0;
         } else {
             throw new IllegalArgumentException(
                     "record "
@@ -134,7 +159,7 @@ public final class ExampleStatistics {
                                             true,
                                             options,
                                             weightFeature != null,
-                                            true,
+                                            strict,
                                             roles.getOrDefault(
                                                     SEQUENCE + "." + k, StatsRole.PLAIN)))
                     .add(e.getValue(), w);
@@ -151,7 +176,7 @@ public final class ExampleStatistics {
                                             false,
                                             options,
                                             weightFeature != null,
-                                            true,
+                                            strict,
                                             roles.getOrDefault(k, StatsRole.PLAIN)))
                     .add(e.getValue(), w);
         }
@@ -183,6 +208,67 @@ public final class ExampleStatistics {
             } else {
                 mine.merge(e.getValue());
             }
+        }
+    }
+
+    /**
+     * Writes what was added (not the options, weight feature or roles, which the reader supplies):
+     * counts, then each feature's name and accumulator, context features before feature lists.
+     */
+    public void write(DataOutput out) throws IOException {
+        out.writeLong(numExamples);
+        out.writeDouble(weightedNumExamples);
+        out.writeBoolean(sequences);
+        writeAll(out, features);
+        writeAll(out, featureLists);
+    }
+
+    private static void writeAll(DataOutput out, Map<String, FeatureAccumulator> all)
+            throws IOException {
+        out.writeInt(all.size());
+        for (Map.Entry<String, FeatureAccumulator> e : all.entrySet()) {
+            out.writeUTF(e.getKey());
+            e.getValue().write(out);
+        }
+    }
+
+    /**
+     * Reads what {@link #write} wrote into these empty statistics, which must have been built as
+     * the writer's were.
+     *
+     * @throws IOException for a negative count or more features than {@code maxFeatures}
+     */
+    public void read(DataInput in, int maxFeatures) throws IOException {
+        if (numExamples != 0 || !features.isEmpty() || !featureLists.isEmpty()) {
+            throw new IllegalStateException("read into statistics that are not empty");
+        }
+        numExamples = in.readLong();
+        weightedNumExamples = in.readDouble();
+        sequences = in.readBoolean();
+        readAll(in, maxFeatures, features, false);
+        readAll(in, maxFeatures, featureLists, true);
+    }
+
+    private void readAll(
+            DataInput in, int max, Map<String, FeatureAccumulator> into, boolean inSequence)
+            throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > max) {
+            throw new IOException("bad feature count " + n + " in statistics bytes");
+        }
+        for (int i = 0; i < n; i++) {
+            String name = in.readUTF();
+            FeatureAccumulator a =
+                    new FeatureAccumulator(
+                            name,
+                            inSequence,
+                            options,
+                            weightFeature != null,
+                            strict,
+                            roles.getOrDefault(
+                                    inSequence ? SEQUENCE + "." + name : name, StatsRole.PLAIN));
+            a.read(in);
+            into.put(name, a);
         }
     }
 

@@ -411,5 +411,45 @@ final class HarnessReport {
                             ratio,
                             withStatistics));
         }
+        bucketStatisticsCost(md, cost);
+    }
+
+    /** CPU per record of each finished bucket's statistics: shards local with and without. */
+    private void bucketStatisticsCost(StringBuilder md, ObjectNode cost) {
+        md.append(
+                "\n## Bucket statistics cost (shards.statistics, CPU per record, the same job with"
+                        + " and without)\n\n");
+        md.append(
+                "| profile | shards local (CPU s per million) | with bucket statistics | added |"
+                        + " throughput vs pass-through |\n");
+        md.append("| --- | --- | --- | --- | --- |\n");
+        for (String profile : s.profiles()) {
+            HarnessRun local = find(profile, "tfstream (shards local)");
+            HarnessRun buckets =
+                    find(
+                            profile,
+                            ThroughputHarness.jobName(
+                                    ThroughputHarness.BUCKET_STATISTICS,
+                                    ThroughputHarness.DEFAULT_BATCH));
+            HarnessRun pass = find(profile, "pass-through");
+            if (local == null || buckets == null || pass == null) {
+                continue;
+            }
+            double added = buckets.cpuSecondsPerMillion() / local.cpuSecondsPerMillion() - 1;
+            double ratio = buckets.recordsPerSecond() / pass.recordsPerSecond();
+            ObjectNode p =
+                    cost.has(profile) ? (ObjectNode) cost.get(profile) : cost.putObject(profile);
+            p.put("bucket_statistics_added_cpu", added);
+            p.put("bucket_statistics_throughput_vs_pass_through", ratio);
+            md.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %.1f | %.1f | %+.0f%% | %.2f |%n",
+                            profile,
+                            local.cpuSecondsPerMillion(),
+                            buckets.cpuSecondsPerMillion(),
+                            added * 100,
+                            ratio));
+        }
     }
 }

@@ -83,6 +83,9 @@ public final class ThroughputHarness {
     /** The same with each window's TFDV statistics written too. */
     static final String WITH_STATISTICS = "local, validation, statistics";
 
+    /** The shards local job with each finished bucket's statistics ({@code shards.statistics}). */
+    static final String BUCKET_STATISTICS = "local, bucket statistics";
+
     /** The job's default batch.max-records. */
     static final int DEFAULT_BATCH = 1024;
 
@@ -143,6 +146,7 @@ public final class ThroughputHarness {
                     if (s.validation()) {
                         sample(samples, tfstream(profile, in, specFile, VALIDATED, false));
                         sample(samples, tfstream(profile, in, specFile, WITH_STATISTICS, false));
+                        sample(samples, tfstream(profile, in, specFile, BUCKET_STATISTICS, false));
                     }
                     for (int size : s.batchSizes()) {
                         if (size != DEFAULT_BATCH) {
@@ -330,6 +334,18 @@ public final class ThroughputHarness {
                     m.put("statistics.enabled", true);
                     m.put("statistics.topic", in + "-statistics");
                 }
+            }
+            if (shards.equals(BUCKET_STATISTICS)) {
+                // The shards local job with bucket statistics shaped by the profile's schema; the
+                // open shards' sketches are in every checkpoint, kept in a directory.
+                Path schemaFile = work.resolve(profile + "-schema.pbtxt");
+                Files.writeString(schemaFile, HarnessSchemas.of(profile));
+                m.remove("spec.path");
+                m.put("schema.path", schemaFile.toString());
+                m.put("shards.statistics", true);
+                m.put(
+                        "flink.execution.checkpointing.dir",
+                        work.resolve(profile + "-checkpoints-" + id).toUri().toString());
             }
             if (shards.equals("none")) {
                 // the same job without shards: what shard writing costs

@@ -63,14 +63,19 @@ class ThroughputHarnessITCase {
                         "| seed001 | tfstream (shards local, validation) |",
                         "| wide | tfstream (shards local, validation) |",
                         "| wide | tfstream (shards local, validation, statistics) |",
+                        "| wide | tfstream (shards local, bucket statistics) |",
                         "## Shard writing cost",
-                        "## Validation cost")) {
+                        "## Validation cost",
+                        "## Bucket statistics cost")) {
             assertTrue(md.contains(row), row + " in\n" + md);
         }
         JsonNode json = new ObjectMapper().readTree(out.resolve("report.json").toFile());
         // per profile: pass-through, shards local, s3proxy, no shards, local gzip (levels 6 and
-        // 1), validation, validation with statistics, batch 256
-        assertEquals(18, json.get("runs").size());
+        // 1), validation, validation with statistics, bucket statistics, batch 256
+        assertEquals(20, json.get("runs").size());
+        assertTrue(
+                json.get("validation_cost").get("wide").has("bucket_statistics_added_cpu"),
+                json.get("validation_cost").toString());
         JsonNode cost = json.get("shard_cost").get("wide");
         assertTrue(cost.get("shard_bytes_gzip_1").asLong() > 0, cost.toString());
         assertTrue(

@@ -96,7 +96,8 @@ class ShardSinkTensorFlowITCase {
                                         null,
                                         false,
                                         ShardLayout.SEPARATE,
-                                        c == Compression.NONE ? ShardIndex.DALI : ShardIndex.NONE),
+                                        c == Compression.NONE ? ShardIndex.DALI : ShardIndex.NONE,
+                                        null),
                                 "shard-marker-coordinator",
                                 "shard-committable-router"))
                 .uid("shard-sink");

@@ -90,7 +90,8 @@ class ShardCheckpointBudgetITCase {
                         null,
                         false,
                         ShardLayout.SEPARATE,
-                        ShardIndex.NONE);
+                        ShardIndex.NONE,
+                        null);
         long[] now = {Instant.parse("2026-11-27T00:00:00Z").toEpochMilli()};
         UnregisteredMetricsGroup group = new UnregisteredMetricsGroup();
         ShardWriterMetrics metrics = new ShardWriterMetrics(group);

@@ -149,6 +149,27 @@ public final class ShardOptions {
                                     + " default compression none then, also with shards.splits;"
                                     + " the committer reads each shard back once to write it.");
 
+    public static final ConfigOption<Boolean> STATISTICS =
+            key("statistics")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "TFDV's feature statistics of every finished bucket, written before its"
+                                    + " _SUCCESS (needs shards.success-markers) in its metadata"
+                                    + " directory as _statistics/Split-<name>/FeatureStats.pb per"
+                                    + " data split (without shards.splits"
+                                    + " _statistics/FeatureStats.pb): a binary"
+                                    + " DatasetFeatureStatisticsList, one dataset named \"\", of"
+                                    + " every feature of the records in the shards the marker lists,"
+                                    + " as TFX's ExampleStatistics artifact holds it and"
+                                    + " tfdv.load_stats_binary reads it. Shaped by the schema"
+                                    + " (schema.path) and statistics.epsilon and"
+                                    + " statistics.weight-feature as the window statistics are;"
+                                    + " top values and uniques sketched. Each shard keeps the"
+                                    + " statistics of its records (the sink parses each record once"
+                                    + " more), in checkpoints while open and in"
+                                    + " _<shard>.statistics beside its manifest once committed.");
+
     public static final ConfigOption<Boolean> SCHEMA_COPIES =
             key("schema-copies")
                     .booleanType()
@@ -304,6 +325,7 @@ public final class ShardOptions {
                     .add(SUCCESS_MARKERS)
                     .add(METADATA_LAYOUT)
                     .add(INDEX)
+                    .add(STATISTICS)
                     .add(SCHEMA_COPIES)
                     .add(SUCCESS_DELAY, OptionCheck.notNegative())
                     .add(LATE_RECORDS)

@@ -6,6 +6,7 @@ import io.tfstream.operators.shards.store.ShardOutput;
 import io.tfstream.operators.shards.store.ShardStore;
 import io.tfstream.shards.ShardEncoder;
 import io.tfstream.shards.ShardStats;
+import io.tfstream.stats.ExampleStatistics;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFraming;
 import java.io.IOException;
@@ -13,7 +14,9 @@ import java.io.IOException;
 /**
  * One shard open on a writer subtask: records are encoded ({@link ShardEncoder}) straight into the
  * store's {@link ShardOutput}, each byte written once; {@link #persist} makes it resumable at a
- * checkpoint, {@link #close} finishes it for commit. Not thread-safe.
+ * checkpoint, {@link #close} finishes it for commit. With {@code shards.statistics} it also keeps
+ * TFDV's statistics of its records ({@link ShardFeatureStatistics}), which its state and
+ * committable carry. Not thread-safe.
  */
 final class OpenShard {
     final String bucket;
@@ -25,6 +28,11 @@ final class OpenShard {
     private final ShardOutput output;
     private final ShardEncoder encoder;
     private final ShardStats stats;
+    private final ShardFeatureStatistics featureSettings;
+
+    /** TFDV's statistics of its records, or null: not kept (off, or not from its first record). */
+    private final ExampleStatistics features;
+
     private int segments;
     private long framedBytes; // uncompressed shards: stored bytes, including those still buffered
 
@@ -38,8 +46,12 @@ final class OpenShard {
             ShardStats stats,
             int segments,
             Compression compression,
-            String schemaFingerprint) {
+            String schemaFingerprint,
+            ShardFeatureStatistics featureSettings,
+            ExampleStatistics features) {
         this.bucket = bucket;
+        this.featureSettings = featureSettings;
+        this.features = features;
         this.schemaFingerprint = schemaFingerprint;
         this.name = name;
         this.bucketEnd = bucketEnd;
@@ -78,7 +90,9 @@ final class OpenShard {
                 new ShardStats(),
                 1,
                 settings.compression(),
-                schemaFingerprint);
+                schemaFingerprint,
+                settings.statistics(),
+                settings.statistics() == null ? null : settings.statistics().empty());
     }
 
     /**
@@ -110,6 +124,13 @@ final class OpenShard {
                             + " bytes, but its encoder state is at "
                             + s.encoder().bytesOut());
         }
+        ShardFeatureStatistics featureSettings = settings.statistics();
+        // Statistics kept with other settings, or none at all (an earlier version, or statistics
+        // turned on at this restore): none; the bucket's writer reads the shard back instead.
+        ExampleStatistics features =
+                featureSettings == null || s.features() == null
+                        ? null
+                        : featureSettings.fromBytes(s.features());
         return new OpenShard(
                 s.bucket(),
                 out.target().equals(copyTarget) ? copyName : s.name(),
@@ -120,7 +141,9 @@ final class OpenShard {
                 s.stats(),
                 s.segments(),
                 s.encoder().compression(),
-                s.schemaFingerprint());
+                s.schemaFingerprint(),
+                featureSettings,
+                features);
     }
 
     /**
@@ -145,6 +168,9 @@ final class OpenShard {
         encoder.write(v, 0, v.length);
         framedBytes += v.length + TfRecordFraming.HEADER_SIZE + TfRecordFraming.FOOTER_SIZE;
         stats.add(r.topic(), r.partition(), r.offset(), v.length, eventTime);
+        if (features != null) {
+            featureSettings.add(features, v);
+        }
     }
 
     /**
@@ -169,7 +195,12 @@ final class OpenShard {
                 copy(stats),
                 openedAt,
                 segments,
-                schemaFingerprint);
+                schemaFingerprint,
+                featureBytes());
+    }
+
+    private byte[] featureBytes() throws IOException {
+        return features == null ? null : featureSettings.toBytes(features);
     }
 
     /** Finishes the shard; nothing is visible before its commit. */
@@ -184,7 +215,8 @@ final class OpenShard {
                 Integer.toUnsignedLong(s.crc32c()),
                 s.bytesOut(),
                 segments,
-                schemaFingerprint);
+                schemaFingerprint,
+                featureBytes());
     }
 
     /** Frees buffers and streams; what a checkpoint holds stays as it is. */

@@ -29,6 +29,8 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
      * @param segments checkpoints the shard was persisted across, plus one
      * @param schemaFingerprint the schema that accepted its records, or null: the job's configured
      *     one
+     * @param features TFDV's statistics of its records ({@link ShardFeatureStatistics} bytes), or
+     *     null: none kept
      */
     record Shard(
             String bucket,
@@ -38,7 +40,8 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
             long crc32c,
             long fileBytes,
             int segments,
-            String schemaFingerprint)
+            String schemaFingerprint,
+            byte[] features)
             implements ShardCommittable {
 
         /** A shard of the job's configured schema. */
@@ -50,7 +53,7 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
                 long crc32c,
                 long fileBytes,
                 int segments) {
-            this(bucket, name, closed, stats, crc32c, fileBytes, segments, null);
+            this(bucket, name, closed, stats, crc32c, fileBytes, segments, null, null);
         }
 
         public Shard {
@@ -70,7 +73,8 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
                     && crc32c == s.crc32c
                     && fileBytes == s.fileBytes
                     && segments == s.segments
-                    && Objects.equals(schemaFingerprint, s.schemaFingerprint);
+                    && Objects.equals(schemaFingerprint, s.schemaFingerprint)
+                    && java.util.Arrays.equals(features, s.features);
         }
 
         @Override

@@ -13,15 +13,17 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * Serializes {@link ShardCommittable}s (writer results, coordinator output, committer state).
  * Version {@link #VERSION}: a kind byte; a shard: bucket, name, the store's closed bytes, {@link
  * ShardStats}, CRC32C, file bytes, segments, from version 4 on the schema fingerprint (a presence
- * flag, then UTF; version 3 is still read, without it); a marker: bucket directory, bucket, end,
- * shard names, from version 5 on the job ids whose shards it lists (earlier: none, every shard).
- * Versions 1 and 2 were the committables of the compacting sink (Flink's {@code
- * FileSinkCommittable}) and are refused with what to do.
+ * flag, then UTF; version 3 is still read, without it), from version 6 on its feature statistics (a
+ * presence flag, then length-prefixed bytes; earlier versions are read without them); a marker:
+ * bucket directory, bucket, end, shard names, from version 5 on the job ids whose shards it lists
+ * (earlier: none, every shard). Versions 1 and 2 were the committables of the compacting sink
+ * (Flink's {@code FileSinkCommittable}) and are refused with what to do.
  */
 @Internal
 public final class ShardCommittableSerializer
         implements SimpleVersionedSerializer<ShardCommittable> {
-    static final int VERSION = 5;
+    static final int VERSION = 6;
+    private static final int MAX_FEATURE_BYTES = 1 << 30;
     private static final byte SHARD = 1;
     private static final byte MARKER = 2;
     private static final int MAX_CLOSED_BYTES = 64 << 20;
@@ -49,6 +51,7 @@ public final class ShardCommittableSerializer
             if (s.schemaFingerprint() != null) {
                 out.writeUTF(s.schemaFingerprint());
             }
+            ShardStateVersions.writeOptionalBytes(out, s.features());
         } else {
             ShardCommittable.Marker m = (ShardCommittable.Marker) c;
             out.writeByte(MARKER);
@@ -81,8 +84,13 @@ public final class ShardCommittableSerializer
             long fileBytes = in.readLong();
             int segments = in.readInt();
             String fingerprint = version >= 4 && in.readBoolean() ? in.readUTF() : null;
+            byte[] features =
+                    version >= 6
+                            ? ShardStateVersions.readOptionalBytes(
+                                    in, MAX_FEATURE_BYTES, "feature statistics of shard " + name)
+                            : null;
             return new ShardCommittable.Shard(
-                    bucket, name, closed, stats, crc, fileBytes, segments, fingerprint);
+                    bucket, name, closed, stats, crc, fileBytes, segments, fingerprint, features);
         }
         if (kind != MARKER) {
             throw new IOException("unknown kind " + kind + " of a shard committable");

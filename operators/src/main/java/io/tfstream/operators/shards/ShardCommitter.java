@@ -27,7 +27,8 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
  * idempotent), then writes each one's manifest ({@code <shard>.manifest.json}) from what its
  * committable carries, so a manifest appears only once its shard is visible; a commit repeated
  * after a recovery writes the same shard and manifest again. Manifests are written whole ({@link
- * SuccessMarkers#writeWhole}). A bucket's {@link ShardCommittable.Marker}s are handled after the
+ * SuccessMarkers#writeWhole}); with {@code shards.statistics}, the shard's statistics go before its
+ * manifest, which names them. A bucket's {@link ShardCommittable.Marker}s are handled after the
  * shards committed with them: its {@code _SUCCESS} is written by {@link SuccessMarkers}.
  *
  * <p>Metrics under {@code tfstream}: {@code shardsFinished}, {@code shardRecordsFinished}, {@code
@@ -107,9 +108,17 @@ final class ShardCommitter implements Committer<ShardCommittable> {
                     daliIndex(new Path(uri)));
         }
         if (settings.manifests()) {
+            ShardManifest manifest = withSchemaCopy(manifestOf(s, settings));
+            if (s.features() != null && settings.statistics() != null) {
+                // before the manifest: a listed manifest that names statistics finds them
+                String file = ShardLayout.shardStatisticsName(name);
+                SuccessMarkers.writeWhole(
+                        new Path(settings.metadataDir(s.bucket()) + "/" + file), s.features());
+                manifest = manifest.withStatistics(file);
+            }
             SuccessMarkers.writeWhole(
                     new Path(settings.layout().manifestPath(settings.basePath(), s.bucket(), name)),
-                    withSchemaCopy(manifestOf(s, settings)).toJson());
+                    manifest.toJson());
         }
         finished.inc();
         finishedRecords.inc(s.stats().records());

@@ -43,6 +43,8 @@ import org.apache.flink.configuration.MemorySize;
  * @param sequence whether records are SequenceExamples (the partition feature is of the context)
  * @param layout where manifests and markers go: a metadata tree of their own, or beside the shards
  * @param index the index file written for each finished shard
+ * @param statistics TFDV's statistics of each shard and, merged, of each finished bucket; null:
+ *     none
  */
 @Internal
 public record ShardSettings(
@@ -66,7 +68,8 @@ public record ShardSettings(
         String splitFeature,
         boolean sequence,
         ShardLayout layout,
-        ShardIndex index)
+        ShardIndex index,
+        ShardFeatureStatistics statistics)
         implements Serializable {
 
     /** {@code shards.checkpoint-budget} unless set. */
@@ -108,6 +111,11 @@ public record ShardSettings(
             throw new IllegalArgumentException(
                     "successMarkers lists the shards' manifests: it needs manifests");
         }
+        if (statistics != null && !successMarkers) {
+            throw new IllegalArgumentException(
+                    "statistics are merged per bucket where its _SUCCESS is written: they need"
+                            + " successMarkers");
+        }
     }
 
     /**
@@ -124,6 +132,19 @@ public record ShardSettings(
 
     /** These settings with data splits {@code splits} by {@code splitFeature} (or the bytes). */
     public ShardSettings withSplits(TfxSplits splits, String splitFeature, boolean sequence) {
+        return copy(splits, splitFeature, sequence, statistics);
+    }
+
+    /** These settings with TFDV's statistics of shards and buckets {@code statistics}. */
+    public ShardSettings withStatistics(ShardFeatureStatistics statistics) {
+        return copy(splits, splitFeature, sequence, statistics);
+    }
+
+    private ShardSettings copy(
+            TfxSplits splits,
+            String splitFeature,
+            boolean sequence,
+            ShardFeatureStatistics statistics) {
         return new ShardSettings(
                 basePath,
                 storeFactory,
@@ -145,7 +166,8 @@ public record ShardSettings(
                 splitFeature,
                 sequence,
                 layout,
-                index);
+                index,
+                statistics);
     }
 
     /** The file name suffix of {@link #compression()}: .tfrecord, .tfrecord.gz, .tfrecord.zz. */

@@ -2,6 +2,7 @@ package io.tfstream.operators.shards;
 
 import java.io.IOException;
 import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 
 /** Version checks and bounded reads shared by the shard sink's state serializers. */
 final class ShardStateVersions {
@@ -54,5 +55,20 @@ final class ShardStateVersions {
         byte[] b = new byte[length];
         in.readFully(b);
         return b;
+    }
+
+    /** {@code bytes} (may be null) as a presence flag, then length-prefixed. */
+    static void writeOptionalBytes(DataOutputSerializer out, byte[] bytes) throws IOException {
+        out.writeBoolean(bytes != null);
+        if (bytes != null) {
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
+    }
+
+    /** What {@link #writeOptionalBytes} wrote: null, or the bytes, their length checked. */
+    static byte[] readOptionalBytes(DataInputDeserializer in, int max, String what)
+            throws IOException {
+        return in.readBoolean() ? readBytes(in, max, what) : null;
     }
 }

@@ -39,6 +39,8 @@ public sealed interface ShardWriterState permits ShardWriterState.Lineage, Shard
      * @param segments checkpoints it was persisted across so far, plus one
      * @param schemaFingerprint the schema that accepted its records, or null: the job's configured
      *     one
+     * @param features TFDV's statistics of its records so far ({@link ShardFeatureStatistics}
+     *     bytes), or null: none kept
      */
     record Open(
             String bucket,
@@ -49,7 +51,8 @@ public sealed interface ShardWriterState permits ShardWriterState.Lineage, Shard
             ShardStats stats,
             long openedAt,
             int segments,
-            String schemaFingerprint)
+            String schemaFingerprint,
+            byte[] features)
             implements ShardWriterState {
 
         /** An open shard of the job's configured schema. */
@@ -62,7 +65,9 @@ public sealed interface ShardWriterState permits ShardWriterState.Lineage, Shard
                 ShardStats stats,
                 long openedAt,
                 int segments) {
-            this(bucket, name, bucketEnd, persisted, encoder, stats, openedAt, segments, null);
+            this(
+                    bucket, name, bucketEnd, persisted, encoder, stats, openedAt, segments, null,
+                    null);
         }
 
         public Open {
@@ -84,7 +89,8 @@ public sealed interface ShardWriterState permits ShardWriterState.Lineage, Shard
                     && stats.equals(s.stats)
                     && openedAt == s.openedAt
                     && segments == s.segments
-                    && Objects.equals(schemaFingerprint, s.schemaFingerprint);
+                    && Objects.equals(schemaFingerprint, s.schemaFingerprint)
+                    && java.util.Arrays.equals(features, s.features);
         }
 
         @Override

@@ -13,13 +13,16 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * subtask, checkpoint id, next counter; an open shard: bucket, name, bucket end, the store's
  * persisted bytes (length-prefixed), the encoder's state (its own version first), {@link
  * ShardStats}, opened-at time, segments, from version 5 on the schema fingerprint (a presence flag,
- * then UTF; version 4 is still read, without it). Versions 1 to 3 were the writer state of the
- * compacting sink (Flink's {@code FileWriterBucketState}) and are refused with what to do.
+ * then UTF; version 4 is still read, without it), from version 6 on the shard's feature statistics
+ * (a presence flag, then length-prefixed bytes; versions 4 and 5 are read without them). Versions 1
+ * to 3 were the writer state of the compacting sink (Flink's {@code FileWriterBucketState}) and are
+ * refused with what to do.
  */
 @Internal
 public final class ShardWriterStateSerializer
         implements SimpleVersionedSerializer<ShardWriterState> {
-    static final int VERSION = 5;
+    static final int VERSION = 6;
+    private static final int MAX_FEATURE_BYTES = 1 << 30;
     private static final byte LINEAGE = 1;
     private static final byte OPEN = 2;
 
@@ -53,6 +56,7 @@ public final class ShardWriterStateSerializer
             if (o.schemaFingerprint() != null) {
                 out.writeUTF(o.schemaFingerprint());
             }
+            ShardStateVersions.writeOptionalBytes(out, o.features());
         }
         return out.getCopyOfBuffer();
     }
@@ -79,7 +83,21 @@ public final class ShardWriterStateSerializer
         long openedAt = in.readLong();
         int segments = in.readInt();
         String fingerprint = version >= 5 && in.readBoolean() ? in.readUTF() : null;
+        byte[] features =
+                version >= 6
+                        ? ShardStateVersions.readOptionalBytes(
+                                in, MAX_FEATURE_BYTES, "feature statistics of shard " + name)
+                        : null;
         return new ShardWriterState.Open(
-                bucket, name, end, persisted, encoder, stats, openedAt, segments, fingerprint);
+                bucket,
+                name,
+                end,
+                persisted,
+                encoder,
+                stats,
+                openedAt,
+                segments,
+                fingerprint,
+                features);
     }
 }

@@ -23,7 +23,8 @@ import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
  * Writes a bucket's {@code _SUCCESS}: lists the bucket's shards by their manifests (every visible
  * shard that has one, of the jobs the request names: other jobs writing to the same path are left
  * out), checks that the shards the marker request names are among them, and writes the marker whole
- * through the file system's recoverable writer. Writing it again (a commit repeated after a
+ * through the file system's recoverable writer, after the bucket's statistics ({@link
+ * BucketStatistics}, with {@code shards.statistics}). Writing it again (a commit repeated after a
  * recovery, a late shard) replaces it with the current listing.
  *
  * <p>Manifests are listed in the bucket's metadata directory and its {@code Split-<name>}
@@ -83,6 +84,11 @@ final class SuccessMarkers {
         }
         ShardSuccessMarker marker =
                 ShardSuccessMarker.of(m.bucket(), m.endMs(), m.jobs(), manifests);
+        if (settings.statistics() != null) {
+            marker =
+                    marker.withStatistics(
+                            new BucketStatistics(settings).write(fs, m.bucket(), manifests));
+        }
         writeWhole(new Path(dir, ShardSuccessMarker.FILE_NAME), marker.toJson());
     }
 

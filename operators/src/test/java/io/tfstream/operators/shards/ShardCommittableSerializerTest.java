@@ -36,28 +36,39 @@ class ShardCommittableSerializerTest {
         }
         String shard = HexFormat.of().formatHex(ser.serialize(SHARD));
         String marker = HexFormat.of().formatHex(ser.serialize(MARKER));
-        // Version 4: a shard as in version 3, then the schema fingerprint (absent: one 0 byte).
-        assertEquals(STORED_SHARD_V3 + "00", shard);
+        // Version 4: a shard as in version 3, then the schema fingerprint (absent: one 0 byte);
+        // version 6 then its feature statistics (absent: one 0 byte).
+        assertEquals(STORED_SHARD_V3 + "0000", shard);
         // Version 5: a marker as before, then its job ids (none: 0 as an int).
         assertEquals(STORED_MARKER_V3 + "00000000", marker);
         ShardCommittable.Marker withJobs =
                 new ShardCommittable.Marker(
                         MARKER.bucketDir(), MARKER.bucket(), 1L, MARKER.shards(), List.of("j"));
         assertEquals(withJobs, ser.deserialize(5, ser.serialize(withJobs)));
-        ShardCommittable.Shard live =
-                new ShardCommittable.Shard(
-                        SHARD.bucket(),
-                        SHARD.name(),
-                        SHARD.closed(),
-                        SHARD.stats(),
-                        SHARD.crc32c(),
-                        SHARD.fileBytes(),
-                        SHARD.segments(),
-                        "ab");
-        assertEquals(STORED_SHARD_V3 + "0100026162", HexFormat.of().formatHex(ser.serialize(live)));
-        assertEquals(live, ser.deserialize(4, ser.serialize(live)));
+        ShardCommittable.Shard live = shard("ab", new byte[] {5});
+        assertEquals(
+                STORED_SHARD_V3 + "0100026162" + "010000000105",
+                HexFormat.of().formatHex(ser.serialize(live)));
+        assertEquals(live, ser.deserialize(6, ser.serialize(live)));
+        ShardCommittable.Shard v4 = shard("ab", null);
+        assertEquals(
+                v4, ser.deserialize(4, HexFormat.of().parseHex(STORED_SHARD_V3 + "0100026162")));
         assertEquals(SHARD, ser.deserialize(3, HexFormat.of().parseHex(STORED_SHARD_V3)));
         assertEquals(MARKER, ser.deserialize(3, HexFormat.of().parseHex(STORED_MARKER_V3)));
+    }
+
+    /** {@link #SHARD} of schema {@code fingerprint} with feature statistics {@code features}. */
+    private static ShardCommittable.Shard shard(String fingerprint, byte[] features) {
+        return new ShardCommittable.Shard(
+                SHARD.bucket(),
+                SHARD.name(),
+                SHARD.closed(),
+                SHARD.stats(),
+                SHARD.crc32c(),
+                SHARD.fileBytes(),
+                SHARD.segments(),
+                fingerprint,
+                features);
     }
 
     @Test

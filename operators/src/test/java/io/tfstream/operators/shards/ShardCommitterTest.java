@@ -102,7 +102,8 @@ class ShardCommitterTest {
                 null,
                 false,
                 layout,
-                index);
+                index,
+                null);
     }
 
     /** A real closed gzip shard of {@code records} records in {@link #BUCKET}. */

@@ -52,7 +52,8 @@ final class ShardTesting {
                 null,
                 false,
                 ShardLayout.SEPARATE,
-                ShardIndex.NONE);
+                ShardIndex.NONE,
+                null);
     }
 
     static ShardStats stats(int records, long firstEventTime) {

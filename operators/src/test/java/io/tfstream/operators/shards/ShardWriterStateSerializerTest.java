@@ -57,9 +57,11 @@ class ShardWriterStateSerializerTest {
         byte[] bytes = ser.serialize(o);
         assertEquals(o, ser.deserialize(ser.getVersion(), bytes));
         assertEquals(Compression.ZLIB, o.encoder().compression());
-        // Version 5 = version 4's layout, then the schema fingerprint (absent: one 0 byte).
-        assertEquals(STORED_OPEN_V4 + "00", HexFormat.of().formatHex(bytes));
+        // Version 5 = version 4's layout, then the schema fingerprint (absent: one 0 byte);
+        // version 6 then the feature statistics (absent: one 0 byte).
+        assertEquals(STORED_OPEN_V4 + "0000", HexFormat.of().formatHex(bytes));
         assertEquals(o, ser.deserialize(4, HexFormat.of().parseHex(STORED_OPEN_V4)));
+        assertEquals(o, ser.deserialize(5, HexFormat.of().parseHex(STORED_OPEN_V4 + "00")));
         ShardWriterState.Open live =
                 new ShardWriterState.Open(
                         o.bucket(),
@@ -70,10 +72,16 @@ class ShardWriterStateSerializerTest {
                         o.stats(),
                         o.openedAt(),
                         o.segments(),
-                        "ab");
+                        "ab",
+                        new byte[] {7, 8});
         byte[] withFingerprint = ser.serialize(live);
-        assertEquals(STORED_OPEN_V4 + "0100026162", HexFormat.of().formatHex(withFingerprint));
-        assertEquals(live, ser.deserialize(5, withFingerprint));
+        assertEquals(
+                STORED_OPEN_V4 + "0100026162" + "01000000020708",
+                HexFormat.of().formatHex(withFingerprint));
+        assertEquals(live, ser.deserialize(6, withFingerprint));
+        byte[] damaged = HexFormat.of().parseHex(STORED_OPEN_V4 + "0100026162" + "017fffffff07");
+        IOException e = assertThrows(IOException.class, () -> ser.deserialize(6, damaged));
+        assertTrue(e.getMessage().contains("feature statistics"), e.getMessage());
     }
 
     @Test
@@ -84,7 +92,7 @@ class ShardWriterStateSerializerTest {
             assertTrue(e.getMessage().contains("--drain"), e.getMessage());
             assertTrue(e.getMessage().contains("without its state"), e.getMessage());
         }
-        IOException newer = assertThrows(IOException.class, () -> ser.deserialize(6, new byte[8]));
+        IOException newer = assertThrows(IOException.class, () -> ser.deserialize(7, new byte[8]));
         assertTrue(newer.getMessage().contains("newer"), newer.getMessage());
     }
 

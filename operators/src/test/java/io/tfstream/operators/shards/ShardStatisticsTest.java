@@ -1,0 +1,225 @@
+package io.tfstream.operators.shards;
+
+import static io.tfstream.operators.shards.ShardTesting.JOB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tfstream.api.model.SourceRecord;
+import io.tfstream.shards.ShardLayout;
+import io.tfstream.shards.ShardManifest;
+import io.tfstream.shards.ShardSuccessMarker;
+import io.tfstream.shards.TfxSplits;
+import io.tfstream.stats.ExampleStatistics;
+import io.tfstream.stats.StatsRole;
+import io.tfstream.testing.ProtoFeatures;
+import io.tfstream.testing.StatisticsAssertions;
+import io.tfstream.tfrecord.Compression;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tensorflow.example.Example;
+import org.tensorflow.example.Features;
+import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
+
+/**
+ * {@code shards.statistics}: each shard's statistics travel through a restore and its committable,
+ * land beside its manifest, and a bucket's {@code _SUCCESS} writer merges them per data split into
+ * TFX's {@code Split-<name>/FeatureStats.pb}, equal to TFDV's statistics of the split's records in
+ * one pass; a shard without its own statistics is read back.
+ */
+class ShardStatisticsTest {
+    private static final long HOUR_10 = Instant.parse("2026-11-24T10:00:00Z").toEpochMilli();
+    private static final String BUCKET = "dt=2026-11-24/hour=10";
+    private static final TfxSplits SPLITS = TfxSplits.parse("train:2,eval:1");
+    private static final Map<String, StatsRole> ROLES =
+            Map.of("country_id", StatsRole.CATEGORICAL_INT);
+
+    @TempDir Path base;
+
+    private ShardSettings settings(String weightFeature) {
+        return ShardTesting.settings(base, Compression.GZIP, 1 << 30, Duration.ofHours(1), true)
+                .withSplits(SPLITS, null, false)
+                .withStatistics(ShardFeatureStatistics.of(0.01, weightFeature, ROLES, false));
+    }
+
+    private ShardWriter writer(ShardSettings s, int subtask, Collection<ShardWriterState> state)
+            throws Exception {
+        return new ShardWriter(
+                s,
+                s.storeFactory().create(),
+                JOB,
+                subtask,
+                state,
+                () -> HOUR_10,
+                new ShardWriterMetrics(new UnregisteredMetricsGroup()),
+                new LostShards(s.onLostShard(), new UnregisteredMetricsGroup()));
+    }
+
+    /** Records of every kind: missing and empty features, lists, a categorical int, weights. */
+    private static List<byte[]> records(int n) {
+        Random random = new Random(7);
+        String[] countries = {"US", "DE", "FR", "JP"};
+        List<byte[]> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Features.Builder f = Features.newBuilder();
+            f.putFeature("age", ProtoFeatures.int64s(18 + random.nextInt(60)));
+            float[] scores = new float[random.nextInt(4)];
+            for (int k = 0; k < scores.length; k++) {
+                scores[k] = random.nextFloat() * 10;
+            }
+            f.putFeature("score", ProtoFeatures.floats(scores));
+            if (random.nextInt(5) > 0) {
+                f.putFeature("country", ProtoFeatures.strings(countries[random.nextInt(4)]));
+            }
+            f.putFeature("country_id", ProtoFeatures.int64s(random.nextInt(4)));
+            if (i % 7 != 0) {
+                f.putFeature("w", ProtoFeatures.floats(0.5f + random.nextInt(3)));
+            }
+            out.add(Example.newBuilder().setFeatures(f).build().toByteArray());
+        }
+        return out;
+    }
+
+    private static void write(ShardWriter w, List<byte[]> records, int from, int to)
+            throws Exception {
+        for (int i = from; i < to; i++) {
+            w.write(
+                    SourceRecord.of(records.get(i), "examples", 0, i, HOUR_10 + i),
+                    new ShardTesting.Context(HOUR_10 + i, Long.MIN_VALUE));
+        }
+    }
+
+    private static List<ShardCommittable.Shard> shards(Collection<ShardCommittable> cs) {
+        return cs.stream().map(c -> (ShardCommittable.Shard) c).toList();
+    }
+
+    @Test
+    void bucketStatisticsPerSplitEqualOnePassOverTheRecordsAcrossARestore() throws Exception {
+        ShardSettings s = settings("w");
+        List<byte[]> records = records(600);
+        // subtask 0: half its records before a checkpoint, the rest after a restore from it
+        ShardWriter w = writer(s, 0, List.of());
+        write(w, records, 0, 200);
+        w.prepareCommit();
+        List<ShardWriterState> state = w.snapshotState(1);
+        w.close();
+        ShardWriter restored = writer(s, 0, state);
+        write(restored, records, 200, 400);
+        restored.flush(true);
+        List<ShardCommittable.Shard> committed = new ArrayList<>(shards(restored.prepareCommit()));
+        // subtask 1: committed without statistics of its own (an earlier version): read back
+        ShardWriter other = writer(s, 1, List.of());
+        write(other, records, 400, 600);
+        other.flush(true);
+        for (ShardCommittable.Shard x : shards(other.prepareCommit())) {
+            committed.add(
+                    new ShardCommittable.Shard(
+                            x.bucket(),
+                            x.name(),
+                            x.closed(),
+                            x.stats(),
+                            x.crc32c(),
+                            x.fileBytes(),
+                            x.segments(),
+                            x.schemaFingerprint(),
+                            null));
+        }
+        assertEquals(4, committed.size(), "a shard per split and subtask: " + committed);
+        List<ShardCommittable> requests = new ArrayList<>(committed);
+        requests.add(
+                new ShardCommittable.Marker(
+                        s.bucketDir(BUCKET),
+                        BUCKET,
+                        HOUR_10 + 3_600_000,
+                        committed.stream().map(ShardCommittable.Shard::name).toList(),
+                        List.of(JOB)));
+        ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
+        List<org.apache.flink.api.connector.sink2.Committer.CommitRequest<ShardCommittable>> rs =
+                new ArrayList<>();
+        requests.forEach(x -> rs.add(new ShardCommitterTest.Request(x)));
+        c.commit(rs);
+        c.commit(rs); // a commit repeated after a recovery changes nothing
+        c.close();
+
+        Path meta = base.resolve("_tfstream/_dt=2026-11-24/_hour=10");
+        for (ShardCommittable.Shard x : committed) {
+            Path manifest =
+                    meta.resolve("_" + x.bucket().substring(BUCKET.length() + 1))
+                            .resolve("_" + x.name() + ShardManifest.SUFFIX);
+            ShardManifest m = ShardManifest.fromJson(Files.readString(manifest));
+            if (x.features() == null) {
+                assertNull(m.statistics(), "no statistics of its own: " + m.toJson());
+            } else {
+                assertEquals(ShardLayout.shardStatisticsName(x.name()), m.statistics());
+                assertTrue(Files.isRegularFile(manifest.resolveSibling(m.statistics())));
+            }
+        }
+        ShardSuccessMarker marker =
+                ShardSuccessMarker.fromJson(Files.readString(meta.resolve("_SUCCESS")));
+        assertEquals(
+                List.of(
+                        "_statistics/Split-train/FeatureStats.pb",
+                        "_statistics/Split-eval/FeatureStats.pb"),
+                marker.statistics());
+        for (int split = 0; split < 2; split++) {
+            ExampleStatistics want =
+                    ExampleStatistics.lenient(
+                            s.statistics().options(), "w", Map.copyOf(s.statistics().roles()));
+            for (byte[] r : records.subList(0, 600)) {
+                if (SPLITS.indexOf(r) == split) {
+                    want.add(Example.parseFrom(r));
+                }
+            }
+            DatasetFeatureStatisticsList got =
+                    DatasetFeatureStatisticsList.parseFrom(
+                            Files.readAllBytes(meta.resolve(marker.statistics().get(split))));
+            assertEquals(1, got.getDatasetsCount());
+            assertEquals("", got.getDatasets(0).getName());
+            assertTrue(got.getDatasets(0).getNumExamples() > 100);
+            StatisticsAssertions.assertSameStatistics(want.build(""), got.getDatasets(0));
+        }
+    }
+
+    @Test
+    void statisticsBytesRoundTripAndOnlyMergeWithTheirOwnSettings() throws Exception {
+        ShardFeatureStatistics settings = settings("w").statistics();
+        ExampleStatistics stats = settings.empty();
+        List<byte[]> records = records(50);
+        records.forEach(r -> settings.add(stats, r));
+        // lenient: another kind of a feature and a record without its weight stop nothing
+        settings.add(
+                stats,
+                Example.newBuilder()
+                        .setFeatures(
+                                Features.newBuilder()
+                                        .putFeature("age", ProtoFeatures.strings("old")))
+                        .build()
+                        .toByteArray());
+        settings.add(stats, new byte[] {(byte) 0xff}); // not an Example: a record without features
+        byte[] bytes = settings.toBytes(stats);
+        ExampleStatistics back = settings.fromBytes(bytes);
+        assertNotNull(back);
+        assertEquals(stats.build("x"), back.build("x"));
+        assertEquals(52, back.numExamples());
+        assertNull(
+                ShardFeatureStatistics.of(0.02, "w", ROLES, false).fromBytes(bytes),
+                "kept with another epsilon");
+        assertNull(
+                ShardFeatureStatistics.of(0.01, null, ROLES, false).fromBytes(bytes),
+                "kept with a weight feature");
+        assertNull(
+                ShardFeatureStatistics.of(0.01, "w", Map.of(), false).fromBytes(bytes),
+                "kept with other roles");
+    }
+}
