@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.tensorflow.example.Example;
 import org.tensorflow.example.SequenceExample;
 import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
 import picocli.CommandLine;
@@ -248,7 +247,7 @@ final class StatsCommand implements Callable<Integer> {
                         if (sequence) {
                             stats.add(SequenceExample.parseFrom(r.copy()));
                         } else {
-                            stats.add(Example.parseFrom(r.copy()));
+                            stats.addSerialized(r.copy());
                         }
                     } catch (InvalidProtocolBufferException e) {
                         err.println(

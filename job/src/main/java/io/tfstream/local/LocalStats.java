@@ -8,7 +8,6 @@ import io.tfstream.tfrecord.TfRecordReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.tensorflow.example.Example;
 import org.tensorflow.example.SequenceExample;
 import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
 
@@ -39,7 +38,7 @@ final class LocalStats {
                     if (sequence) {
                         stats.add(SequenceExample.parseFrom(r.copy()));
                     } else {
-                        stats.add(Example.parseFrom(r.copy()));
+                        stats.addSerialized(r.copy());
                     }
                 }
             }

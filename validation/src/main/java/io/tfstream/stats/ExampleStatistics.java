@@ -1,5 +1,6 @@
 package io.tfstream.stats;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -43,10 +44,15 @@ public final class ExampleStatistics {
     private final Map<String, StatsRole> roles;
     private final boolean strict;
     private double weightedNumExamples;
-    private final Map<String, FeatureAccumulator> features = new TreeMap<>();
+
+    /** By name; sorted where order matters (build, write). */
+    private final Map<String, FeatureAccumulator> features = new java.util.HashMap<>();
+
     private final Map<String, FeatureAccumulator> featureLists = new TreeMap<>();
     private long numExamples;
     private boolean sequences;
+    private SerializedExample wire;
+    private long[] counts = new long[16];
 
     public ExampleStatistics(StatsOptions options) {
         this(options, null);
@@ -110,6 +116,82 @@ public final class ExampleStatistics {
         add(example.getFeatures(), w);
     }
 
+    /**
+     * Adds one serialized Example, its features read straight from the bytes where they are
+     * unambiguous ({@link SerializedExample}), else parsed by protobuf: the same statistics either
+     * way, without building the message for most records.
+     *
+     * @throws InvalidProtocolBufferException when protobuf cannot parse it
+     * @throws IllegalArgumentException as {@link #add(Example)}
+     */
+    public void addSerialized(byte[] record) throws InvalidProtocolBufferException {
+        if (wire == null) {
+            wire = new SerializedExample();
+        }
+        SerializedExample r = wire;
+        if (!r.scan(record) || !countAll(r)) {
+            add(Example.parseFrom(record));
+            return;
+        }
+        double w = 1;
+        if (weightFeature != null) {
+            w = Double.NaN;
+            for (int i = 0; i < r.count; i++) {
+                if (r.names[i].equals(weightFeature)) {
+                    w = r.single(i);
+                }
+            }
+            if (Double.isNaN(w)) {
+                w = noWeight();
+            }
+        }
+        numExamples++;
+        weightedNumExamples += w;
+        for (int i = 0; i < r.count; i++) {
+            FeatureAccumulator a = features.computeIfAbsent(r.names[i], this::newFeature);
+            if (a.present(r.kinds[i], counts[i], w)) {
+                r.feed(i, a);
+            }
+        }
+    }
+
+    /** Counts every feature's values of {@code r}; false when one is not a plain list. */
+    private boolean countAll(SerializedExample r) {
+        if (counts.length < r.count) {
+            counts = new long[r.names.length];
+        }
+        for (int i = 0; i < r.count; i++) {
+            counts[i] = r.kinds[i] == FeatureAccumulator.NONE ? 0 : r.values(i);
+            if (counts[i] < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The weight of a record without one value of the weight feature: 0, or (strict) none. */
+    private double noWeight() {
+        if (!strict) {
+            return 0;
+        }
+        throw new IllegalArgumentException(
+                "record "
+                        + numExamples
+                        + ": the weight feature '"
+                        + weightFeature
+                        + "' must hold exactly one int64 or float value");
+    }
+
+    private FeatureAccumulator newFeature(String name) {
+        return new FeatureAccumulator(
+                name,
+                false,
+                options,
+                weightFeature != null,
+                strict,
+                roles.getOrDefault(name, StatsRole.PLAIN));
+    }
+
     /** The record's weight: its weight feature's one value (1 without a weight feature). */
     private double weightOf(Features f) {
         if (weightFeature == null) {
@@ -121,15 +203,8 @@ public final class ExampleStatistics {
             value = w.getInt64List().getValue(0);
         } else if (w.getFloatList().getValueCount() == 1) {
             value = w.getFloatList().getValue(0);
-        } else if (!strict) {
-            value = 0;
         } else {
-            throw new IllegalArgumentException(
-                    "record "
-                            + numExamples
-                            + ": the weight feature '"
-                            + weightFeature
-                            + "' must hold exactly one int64 or float value");
+            value = noWeight();
         }
         return value;
     }
@@ -168,17 +243,7 @@ public final class ExampleStatistics {
 
     private void add(Features f, double w) {
         for (Map.Entry<String, Feature> e : f.getFeatureMap().entrySet()) {
-            features.computeIfAbsent(
-                            e.getKey(),
-                            k ->
-                                    new FeatureAccumulator(
-                                            k,
-                                            false,
-                                            options,
-                                            weightFeature != null,
-                                            strict,
-                                            roles.getOrDefault(k, StatsRole.PLAIN)))
-                    .add(e.getValue(), w);
+            features.computeIfAbsent(e.getKey(), this::newFeature).add(e.getValue(), w);
         }
     }
 
@@ -226,7 +291,7 @@ public final class ExampleStatistics {
     private static void writeAll(DataOutput out, Map<String, FeatureAccumulator> all)
             throws IOException {
         out.writeInt(all.size());
-        for (Map.Entry<String, FeatureAccumulator> e : all.entrySet()) {
+        for (Map.Entry<String, FeatureAccumulator> e : new TreeMap<>(all).entrySet()) {
             out.writeUTF(e.getKey());
             e.getValue().write(out);
         }
@@ -278,7 +343,7 @@ public final class ExampleStatistics {
                 name,
                 numExamples,
                 weightFeature == null ? Double.NaN : weightedNumExamples,
-                features.values(),
+                new TreeMap<>(features).values(),
                 sequences ? featureLists.values() : null,
                 options);
     }

@@ -75,7 +75,7 @@ public record ShardFeatureStatistics(
             if (sequence) {
                 stats.add(SequenceExample.parseFrom(record));
             } else {
-                stats.add(Example.parseFrom(record));
+                stats.addSerialized(record);
             }
         } catch (InvalidProtocolBufferException e) {
             if (sequence) {
