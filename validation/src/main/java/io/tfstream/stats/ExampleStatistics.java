@@ -52,6 +52,10 @@ public final class ExampleStatistics {
     private long numExamples;
     private boolean sequences;
     private SerializedExample wire;
+
+    /** The accumulators of {@link #wire}'s name ids (cleared when accumulators are replaced). */
+    private FeatureAccumulator[] byId = new FeatureAccumulator[0];
+
     private long[] counts = new long[16];
 
     public ExampleStatistics(StatsOptions options) {
@@ -147,8 +151,15 @@ public final class ExampleStatistics {
         }
         numExamples++;
         weightedNumExamples += w;
+        if (byId.length < r.names()) {
+            byId = java.util.Arrays.copyOf(byId, Math.max(r.names(), byId.length * 2));
+        }
         for (int i = 0; i < r.count; i++) {
-            FeatureAccumulator a = features.computeIfAbsent(r.names[i], this::newFeature);
+            FeatureAccumulator a = byId[r.ids[i]];
+            if (a == null) {
+                a = features.computeIfAbsent(r.names[i], this::newFeature);
+                byId[r.ids[i]] = a;
+            }
             if (a.present(r.kinds[i], counts[i], w)) {
                 r.feed(i, a);
             }
@@ -260,6 +271,7 @@ public final class ExampleStatistics {
         numExamples += other.numExamples;
         weightedNumExamples += other.weightedNumExamples;
         sequences |= other.sequences;
+        byId = new FeatureAccumulator[0];
         mergeInto(features, other.features);
         mergeInto(featureLists, other.featureLists);
     }

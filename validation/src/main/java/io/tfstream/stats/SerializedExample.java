@@ -2,8 +2,6 @@ package io.tfstream.stats;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * The features of a serialized {@code tf.train.Example} read straight from its wire bytes, for
@@ -20,20 +18,27 @@ final class SerializedExample {
     private static final int WIRE_LENGTH = 2;
     private static final int WIRE_FIXED32 = 5;
 
+    /** Names remembered across records, so that a name's bytes become its string once. */
+    private static final int MAX_NAMES = 1 << 16;
+
     private byte[] b;
     private int pos;
     int count;
     String[] names = new String[16];
+    int[] ids = new int[16];
     int[] kinds = new int[16];
     int[] from = new int[16];
     int[] to = new int[16];
-    private final Set<String> seen = new HashSet<>();
+    private final ByteKeyTable known = new ByteKeyTable(MAX_NAMES);
+    private String[] nameOf = new String[16];
+    private long[] seenIn = new long[16];
+    private long record;
 
     /** Reads record {@code bytes}; false when it has to be parsed by protobuf instead. */
     boolean scan(byte[] bytes) {
         b = bytes;
         count = 0;
-        seen.clear();
+        record++;
         try {
             return example(0, bytes.length);
         } catch (ArrayIndexOutOfBoundsException | NegativeArraySizeException e) {
@@ -120,15 +125,17 @@ final class SerializedExample {
                 return false;
             }
         }
-        if (pos != end || keyFrom < 0 || valueFrom < 0 || !Utf8.valid(b, keyFrom, keyTo)) {
+        if (pos != end || keyFrom < 0 || valueFrom < 0) {
             return false;
         }
-        String name = new String(b, keyFrom, keyTo - keyFrom, StandardCharsets.UTF_8);
-        if (!seen.add(name)) {
-            return false;
+        int id = idOf(keyFrom, keyTo);
+        if (id < 0 || seenIn[id] == record) {
+            return false; // not UTF-8, too many names, or a name twice in the record
         }
+        seenIn[id] = record;
         grow();
-        names[count] = name;
+        names[count] = nameOf[id];
+        ids[count] = id;
         if (!feature(valueFrom, valueTo)) {
             return false;
         }
@@ -304,10 +311,37 @@ final class SerializedExample {
         return v;
     }
 
+    /** The id of the name {@code b[from, to)}, remembered from now on; -1 for none. */
+    private int idOf(int from, int to) {
+        int id = known.find(b, from, to - from);
+        if (id >= 0) {
+            return id;
+        }
+        if (!Utf8.valid(b, from, to)) {
+            return -1;
+        }
+        id = known.add(b, from, to - from, 0);
+        if (id < 0) {
+            return -1;
+        }
+        if (id == nameOf.length) {
+            nameOf = Arrays.copyOf(nameOf, id * 2);
+            seenIn = Arrays.copyOf(seenIn, id * 2);
+        }
+        nameOf[id] = new String(b, from, to - from, StandardCharsets.UTF_8);
+        return id;
+    }
+
+    /** Ids of names are below this. */
+    int names() {
+        return known.size();
+    }
+
     private void grow() {
         if (count == names.length) {
             int n = count * 2;
             names = Arrays.copyOf(names, n);
+            ids = Arrays.copyOf(ids, n);
             kinds = Arrays.copyOf(kinds, n);
             from = Arrays.copyOf(from, n);
             to = Arrays.copyOf(to, n);
