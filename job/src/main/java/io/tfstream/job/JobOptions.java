@@ -303,6 +303,9 @@ public final class JobOptions {
     public static final ConfigOption<Duration> OUTPUT_TRANSACTION_TIMEOUT =
             JobOptionStage.KAFKA_SINKS.option(KafkaSinkOptions.TRANSACTION_TIMEOUT);
 
+    public static final ConfigOption<Boolean> OUTPUT_ADOPT_TRANSACTIONS =
+            JobOptionStage.KAFKA_SINKS.option(KafkaSinkOptions.ADOPT_TRANSACTIONS);
+
     // --- TFRecord shards
 
     public static final ConfigOption<String> SHARDS_PATH =

@@ -1,6 +1,8 @@
 package io.tfstream.job;
 
+import io.tfstream.api.OwnTransactionsKafkaSink;
 import io.tfstream.api.TfstreamKafkaSinkBuilder;
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 
 /**
@@ -25,10 +27,17 @@ final class KafkaSinks {
      * The sink {@code output} (e.g. dlq) builds, with the producer properties as configured; the
      * output's own producer settings (e.g. the payloads' message size) are applied over them.
      */
-    <T, B extends TfstreamKafkaSinkBuilder<T, B>> KafkaSink<T> exactlyOnce(B output, String name) {
-        return output.setProperties(c.outputProperties())
-                .setTransactionTimeout(c.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT))
-                .setTransactionalIdPrefix(c.get(JobOptions.JOB_NAME) + "-" + name)
-                .build();
+    <T, B extends TfstreamKafkaSinkBuilder<T, B>> Sink<T> exactlyOnce(B output, String name) {
+        String prefix = c.get(JobOptions.JOB_NAME) + "-" + name;
+        KafkaSink<T> sink =
+                output.setProperties(c.outputProperties())
+                        .setTransactionTimeout(c.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT))
+                        .setTransactionalIdPrefix(prefix)
+                        .build();
+        // output.adopt-transactions: false leaves another job name's transactions in a restored
+        // savepoint to that job (blue/green), instead of the connector's take-over
+        return c.get(JobOptions.OUTPUT_ADOPT_TRANSACTIONS)
+                ? sink
+                : OwnTransactionsKafkaSink.of(sink, prefix);
     }
 }

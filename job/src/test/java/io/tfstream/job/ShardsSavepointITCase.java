@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.operators.shards.store.Leftovers;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.shards.ShardManifest;
@@ -126,9 +127,10 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
      * (another job name, as two jobs on one Kafka cluster need) on the same shards path; both read
      * more input and are drained. The second job continues the shards open at the savepoint in
      * copies of its own, so no file is written by both: each job's shards hold every good record
-     * exactly once, every shard reads back whole against its manifest, and nothing is left, but the
-     * originals of the first job's shards when the second job's Kafka sinks fenced it into a
-     * failover (the connector aborts the restored prefix's transactions).
+     * exactly once, every shard reads back whole against its manifest, and nothing is left. The
+     * second job runs with {@code output.adopt-transactions: false}: its Kafka sinks leave the
+     * first job's transactions alone, so the first job never fails over and each job's dead letters
+     * are on the topic exactly once.
      */
     @ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"file", "hdfs"})
@@ -155,6 +157,8 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
             Map<String, Object> green = new HashMap<>(blue);
             green.put("job.name", name + "-green");
             green.put("source.group-id", name + "-green");
+            // the first job keeps running: its Kafka transactions in the savepoint stay its own
+            green.put("output.adopt-transactions", false);
             JobClient second = start(green, savepoint);
             produce(name + "-in", inputs, n / 2, n, setup.start(), setup.step(), 3);
             for (String group : List.of("tfstream", name + "-green")) {
@@ -195,32 +199,19 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 assertEquals(expected, seen, "each good record once in the shards of " + id);
             }
             assertTrue(continued >= 1, "the second job continued the shards open at the savepoint");
-            var firstFailure = cluster.getExecutionGraph(first.getJobID()).get().getFailureInfo();
-            List<io.tfstream.operators.shards.store.LeftoverUpload> left =
-                    Leftovers.listFiles(path, "part");
-            if (firstFailure == null) {
-                assertEquals(
-                        List.of(),
-                        left,
-                        () ->
-                                "the first job finished its own shards; the second its copies; "
-                                        + failures(cluster, first, second)
-                                        + "; files: "
-                                        + listing(view));
-            } else {
-                // The Kafka connector's restored sink writers in the second job abort the
-                // transactions of the prefix in the savepoint, the first job's: its producers are
-                // fenced and it fails over (docs/design.md, "Two jobs from one savepoint"). Its
-                // shards went on in copies after the failover; the originals are what it left.
-                assertTrue(
-                        firstFailure.getExceptionAsString().contains("Fenced")
-                                || firstFailure.getExceptionAsString().contains("fenced")
-                                || firstFailure.getExceptionAsString().contains("epoch"),
-                        firstFailure.getExceptionAsString());
-                for (var u : left) {
-                    assertEquals(first.getJobID().toHexString(), u.shard().jobId(), u.toString());
-                }
-            }
+            assertEquals(
+                    List.of(),
+                    Leftovers.listFiles(path, "part"),
+                    () ->
+                            "the first job finished its own shards; the second its copies; "
+                                    + failures(cluster, first, second)
+                                    + "; files: "
+                                    + listing(view));
+            assertEquals(
+                    null,
+                    cluster.getExecutionGraph(first.getJobID()).get().getFailureInfo(),
+                    "the second job left the first job's transactions alone: no failover");
+            checkDeadLettersOfBothJobs(inputs, kafka.readCommitted(name + "-dlq"));
         } finally {
             if (hdfs != null) {
                 hdfs.close();
@@ -561,6 +552,49 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
             s.put("flink.execution.state-recovery.path", savepoint);
         }
         return JobTestSupport.startPipeline(s, (String) settings.get("job.name"));
+    }
+
+    /**
+     * Each job wrote its dead letters exactly once: the first job one of every bad record, the
+     * second one of every bad record after the savepoint's offsets. So per source partition the
+     * offsets seen once come before those seen twice, and every bad record is there.
+     */
+    private static void checkDeadLettersOfBothJobs(
+            List<InputCorpus.Input> inputs,
+            List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> deadLetters) {
+        Map<Integer, java.util.TreeMap<Long, Integer>> byPartition = new HashMap<>();
+        for (var r : deadLetters) {
+            int partition =
+                    Integer.parseInt(
+                            new String(
+                                    r.headers()
+                                            .lastHeader(DeadLetterHeaders.SOURCE_PARTITION)
+                                            .value(),
+                                    java.nio.charset.StandardCharsets.UTF_8));
+            long offset =
+                    Long.parseLong(
+                            new String(
+                                    r.headers().lastHeader(DeadLetterHeaders.SOURCE_OFFSET).value(),
+                                    java.nio.charset.StandardCharsets.UTF_8));
+            byPartition
+                    .computeIfAbsent(partition, k -> new java.util.TreeMap<>())
+                    .merge(offset, 1, Integer::sum);
+        }
+        long bad = inputs.stream().filter(i -> i.reason() != null).count();
+        assertEquals(
+                bad,
+                byPartition.values().stream().mapToLong(java.util.Map::size).sum(),
+                "every bad record dead-lettered");
+        for (var e : byPartition.entrySet()) {
+            boolean twice = false;
+            for (var o : e.getValue().entrySet()) {
+                assertTrue(o.getValue() <= 2, "once per job: " + e.getKey() + "/" + o);
+                assertTrue(
+                        !twice || o.getValue() == 2,
+                        "the second job's from the savepoint's offset on: " + e);
+                twice |= o.getValue() == 2;
+            }
+        }
     }
 
     /** The last failure of each job, if any, for a failure text. */

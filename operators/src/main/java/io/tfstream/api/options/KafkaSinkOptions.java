@@ -39,11 +39,26 @@ public final class KafkaSinkOptions {
                                     + " broker's transaction.max.timeout.ms and well above"
                                     + " checkpoint.interval plus the longest expected restart.");
 
+    public static final ConfigOption<Boolean> ADOPT_TRANSACTIONS =
+            key("adopt-transactions")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Restored from a savepoint or checkpoint whose Kafka outputs wrote under"
+                                    + " another job.name, take that name's transactions over:"
+                                    + " commit its pending ones and abort its open ones (a renamed"
+                                    + " job, the Kafka connector's behaviour). false leaves them to"
+                                    + " their own job: for a second job started from the savepoint of"
+                                    + " a job that keeps running (blue/green), which would otherwise"
+                                    + " fence that job's producers and lose its pre-committed"
+                                    + " output.");
+
     /** Every option above, in order, with its type and check. */
     public static final OptionList OPTIONS =
             OptionList.builder()
                     .add(BOOTSTRAP_SERVERS, String.class, null)
                     .add(RECORDS_TOPIC, String.class, null)
                     .add(TRANSACTION_TIMEOUT, OptionCheck.positive())
+                    .add(ADOPT_TRANSACTIONS)
                     .build();
 }
