@@ -41,7 +41,7 @@ import org.tensorflow.metadata.v0.WeightedStringStatistics;
  * mismatch is an anomaly reported apart) keeps the first kind and leaves other values out.
  */
 @Internal
-public final class FeatureAccumulator {
+public final class FeatureAccumulator implements SerializedExample.Values {
     /** TFDV's label for a value that is not UTF-8 ({@code NON_UTF8_PLACEHOLDER}). */
     static final String NON_UTF8 = "__BYTES_VALUE__";
 
@@ -278,6 +278,7 @@ public final class FeatureAccumulator {
     }
 
     /** Adds an int64 value. */
+    @Override
     public void number(long v) {
         if (role.numbersAsText(kind)) {
             byte[] text = Long.toString(v).getBytes(StandardCharsets.US_ASCII);
@@ -288,6 +289,7 @@ public final class FeatureAccumulator {
     }
 
     /** Adds a float value (widened to double, as TFDV does first), or an int64 one as a double. */
+    @Override
     public void number(double v) {
         if (role.numbersAsText(kind)) {
             if (kind == INT) {
@@ -347,6 +349,7 @@ public final class FeatureAccumulator {
     }
 
     /** Adds a bytes value {@code b[off, off+len)}. */
+    @Override
     public void string(byte[] b, int off, int len) {
         boolean utf8 = Utf8.valid(b, off, off + len);
         totalBytes += len;

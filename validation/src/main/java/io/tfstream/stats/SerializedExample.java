@@ -241,8 +241,17 @@ final class SerializedExample {
         return pos == end ? n : -1;
     }
 
+    /** What {@link #feed} gives a feature's values to. */
+    interface Values {
+        void number(long v);
+
+        void number(double v);
+
+        void string(byte[] b, int off, int len);
+    }
+
     /** Feeds feature {@code i}'s values (checked by {@link #values}) to {@code a}. */
-    void feed(int i, FeatureAccumulator a) {
+    void feed(int i, Values a) {
         int end = to[i];
         pos = from[i];
         while (pos < end) {
@@ -287,28 +296,24 @@ final class SerializedExample {
                 || values(i) != 1) {
             return Double.NaN;
         }
-        double v = Double.NaN;
-        int end = to[i];
-        pos = from[i];
-        while (pos < end) {
-            long tag = varint();
-            int wire = (int) tag & 7;
-            if (tag >>> 3 != 1) {
-                skip(wire, end);
-                continue;
-            }
-            boolean ints = kinds[i] == FeatureAccumulator.INT;
-            if (wire == WIRE_LENGTH) {
-                int len = length(end);
-                int stop = pos + len;
-                while (pos < stop) {
-                    v = ints ? varint() : Float.intBitsToFloat(fixed32());
-                }
-            } else {
-                v = ints ? varint() : Float.intBitsToFloat(fixed32());
-            }
-        }
-        return v;
+        double[] value = {Double.NaN};
+        feed(
+                i,
+                new Values() {
+                    @Override
+                    public void number(long v) {
+                        value[0] = v;
+                    }
+
+                    @Override
+                    public void number(double v) {
+                        value[0] = v;
+                    }
+
+                    @Override
+                    public void string(byte[] bytes, int off, int len) {}
+                });
+        return value[0];
     }
 
     /** The id of the name {@code b[from, to)}, remembered from now on; -1 for none. */
