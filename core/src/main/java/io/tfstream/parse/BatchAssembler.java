@@ -88,7 +88,7 @@ final class BatchAssembler {
                     splits[r] = c.ends[r];
                 }
                 Column values = c.finish();
-                return new RaggedTensor(
+                return RaggedTensor.ofOwned(
                         values, new long[] {values.size()}, List.of(splits), key.splitsDtype);
         }
     }

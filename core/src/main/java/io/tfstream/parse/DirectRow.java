@@ -22,6 +22,8 @@ final class DirectRow implements ExampleScanner.Visitor {
 
     final int maxBytesPerValue;
 
+    final int maxValuesPerFeature;
+
     /** The row being parsed. */
     int row;
 
@@ -36,6 +38,7 @@ final class DirectRow implements ExampleScanner.Visitor {
         this.limits = limits;
         this.scalars = limits.maxValuesPerFeature() >= 1 && limits.maxBytesPerValue() >= 1;
         this.maxBytesPerValue = limits.maxBytesPerValue();
+        this.maxValuesPerFeature = limits.maxValuesPerFeature();
     }
 
     /** A one-value feature appended directly, anything else through {@link #visitOther}. */
@@ -116,6 +119,12 @@ final class DirectRow implements ExampleScanner.Visitor {
         seen++;
         RawKey key = col.key;
         if (!col.dense) {
+            if (col.kindByte != 0x0a
+                    && PackedList.decode(col, buf, start, end, maxValuesPerFeature)
+                            != PackedList.DECLINED) {
+                col.ends[row + 1] = col.size();
+                return true;
+            }
             if (decodeQuietly(col, buf, start, end, FeatureListDecoder.NO_CAP) < 0) {
                 return false;
             }

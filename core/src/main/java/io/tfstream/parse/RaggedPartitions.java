@@ -84,7 +84,7 @@ final class RaggedPartitions {
         if (outer != null) {
             splits.add(0, outer);
         }
-        return new RaggedTensor(values.values(), shape, splits, spec.rowSplitsDtype());
+        return RaggedTensor.ofOwned(values.values(), shape, splits, spec.rowSplitsDtype());
     }
 
     /**
@@ -136,7 +136,7 @@ final class RaggedPartitions {
         if (splits.isEmpty()) {
             return new DenseTensor(shape, values);
         }
-        return new RaggedTensor(values, shape, splits, spec.rowSplitsDtype());
+        return RaggedTensor.ofOwned(values, shape, splits, spec.rowSplitsDtype());
     }
 
     private static long checkUniform(String feature, Partition.UniformRowLength u)

@@ -50,7 +50,7 @@ final class SequenceColumnTensors {
                     for (int e = 1; e <= b; e++) {
                         splits[e] = col.recordEnds[e];
                     }
-                    return new RaggedTensor(
+                    return RaggedTensor.ofOwned(
                             col.finish(), new long[] {splits[b]}, List.of(splits), key.splitsDtype);
                 }
         }
@@ -155,7 +155,7 @@ final class SequenceColumnTensors {
             inner[s] = col.stepEnds[s];
         }
         int n = col.stepEnds[col.steps];
-        return new RaggedTensor(
+        return RaggedTensor.ofOwned(
                 col.finish(), new long[] {n}, List.of(outer, inner), col.key.splitsDtype);
     }
 }

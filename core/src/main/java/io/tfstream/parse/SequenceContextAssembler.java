@@ -138,7 +138,7 @@ final class SequenceContextAssembler {
         if (!in.batch) {
             return new DenseTensor(new long[] {n}, values);
         }
-        return new RaggedTensor(values, new long[] {n}, List.of(splits), key.splitsDtype);
+        return RaggedTensor.ofOwned(values, new long[] {n}, List.of(splits), key.splitsDtype);
     }
 
     private static ExampleParseException unexpectedTotal(Key key, int record) {

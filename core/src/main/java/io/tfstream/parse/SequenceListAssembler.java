@@ -203,7 +203,7 @@ final class SequenceListAssembler {
             throw unexpected("Unexpected number of elements for feature ", key, -1);
         }
         List<long[]> splits = in.batch ? List.of(outer, inner) : List.of(inner);
-        return new RaggedTensor(sink.column(), new long[] {n}, splits, key.splitsDtype);
+        return RaggedTensor.ofOwned(sink.column(), new long[] {n}, splits, key.splitsDtype);
     }
 
     /** Reads the tag and length of the next FeatureList element. */

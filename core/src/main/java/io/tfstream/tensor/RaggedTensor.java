@@ -2,7 +2,6 @@ package io.tfstream.tensor;
 
 import io.tfstream.spec.DType;
 import io.tfstream.spec.RowSplitsDType;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -23,13 +22,15 @@ public final class RaggedTensor implements Tensor {
 
     public RaggedTensor(
             Column values, long[] valuesShape, List<long[]> rowSplits, RowSplitsDType dtype) {
+        this(values, valuesShape.clone(), copies(rowSplits), dtype);
+    }
+
+    /** Takes the arrays as they are. */
+    private RaggedTensor(
+            Column values, long[] valuesShape, long[][] rowSplits, RowSplitsDType dtype) {
         this.values = Objects.requireNonNull(values);
-        this.valuesShape = valuesShape.clone();
-        List<long[]> copy = new ArrayList<>(rowSplits.size());
-        for (long[] s : rowSplits) {
-            copy.add(s.clone());
-        }
-        this.rowSplits = List.copyOf(copy);
+        this.valuesShape = valuesShape;
+        this.rowSplits = List.of(rowSplits);
         this.rowSplitsDtype = Objects.requireNonNull(dtype);
         long n = 1;
         for (long d : valuesShape) {
@@ -44,6 +45,23 @@ public final class RaggedTensor implements Tensor {
                             + " values, have "
                             + values.size());
         }
+    }
+
+    /**
+     * As the constructor, but taking {@code valuesShape} and the splits as they are: the caller
+     * hands the arrays over and never writes them again (a parser's output, spared the copies).
+     */
+    public static RaggedTensor ofOwned(
+            Column values, long[] valuesShape, List<long[]> rowSplits, RowSplitsDType dtype) {
+        return new RaggedTensor(values, valuesShape, rowSplits.toArray(new long[0][]), dtype);
+    }
+
+    private static long[][] copies(List<long[]> rowSplits) {
+        long[][] copy = new long[rowSplits.size()][];
+        for (int i = 0; i < copy.length; i++) {
+            copy[i] = rowSplits.get(i).clone();
+        }
+        return copy;
     }
 
     @Override

@@ -65,7 +65,7 @@ class ExampleBatchParserAllocationTest {
         long allocated = THREADS.getThreadAllocatedBytes(id) - before;
         long output = 0;
         for (Tensor t : out.features().values()) {
-            output += OutputBytes.of(t, 1);
+            output += OutputBytes.of(t);
         }
         return new long[] {allocated, output};
     }

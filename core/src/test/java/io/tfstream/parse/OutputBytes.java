@@ -11,11 +11,8 @@ import io.tfstream.tensor.Tensor;
 final class OutputBytes {
     private OutputBytes() {}
 
-    /**
-     * Bytes of {@code t}'s values, indices and row splits; each splits array counts {@code
-     * splitsCopies} times, for parsers whose RaggedTensor keeps a copy of the splits it is given.
-     */
-    static long of(Tensor t, int splitsCopies) {
+    /** Bytes of {@code t}'s values, indices and row splits (the parsers hand their arrays over). */
+    static long of(Tensor t) {
         if (t instanceof DenseTensor d) {
             return of(d.values());
         } else if (t instanceof SparseTensor s) {
@@ -24,7 +21,7 @@ final class OutputBytes {
         RaggedTensor r = (RaggedTensor) t;
         long n = of(r.values());
         for (long[] splits : r.rowSplits()) {
-            n += splitsCopies * 8L * splits.length;
+            n += 8L * splits.length;
         }
         return n;
     }

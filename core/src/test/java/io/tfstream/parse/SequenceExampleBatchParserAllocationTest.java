@@ -61,7 +61,7 @@ class SequenceExampleBatchParserAllocationTest {
         for (Map<String, ? extends Tensor> m :
                 List.of(out.context(), out.featureLists(), out.featureListLengths())) {
             for (Tensor t : m.values()) {
-                output += OutputBytes.of(t, 2);
+                output += OutputBytes.of(t);
             }
         }
         return new long[] {allocated, output};
