@@ -64,15 +64,8 @@ final class ExampleScanner {
 
     private boolean aborted;
 
-    private static final int HEADER_WORDS = 6;
-
-    /**
-     * Per entry position, {@link #HEADER_WORDS} words (see {@link #remember}): the first 8 bytes of
-     * an entry taken there and the next 0 to 8, each less its lengths' last value times the next
-     * two words (a one in each length byte), the mask of the second, and (key id or -1, header
-     * length, largest last length); all zero when nothing is remembered.
-     */
-    private long[] headers = new long[0];
+    /** The layouts of the entries taken at each position, for the next record's entries. */
+    private final EntryLayouts layouts = new EntryLayouts();
 
     ExampleScanner(KeyTable keys) {
         this.keys = keys;
@@ -126,27 +119,28 @@ final class ExampleScanner {
         int p = c.pos;
         int lim = c.limit;
         DirectRow d = direct;
-        long[] h = headers;
+        long[] h = layouts.words;
         while (p < lim) {
             int at = totalEntries;
             // The entry has the tags, key and kind of one the checks below took at this position
             // before, with lengths in the same relation: the same decision without them.
-            int m = at * HEADER_WORDS;
+            int m = at * EntryLayouts.WORDS;
             if (d != null && at < maxEntries && m < h.length && p + 16 <= b.length) {
                 // The next entry's position depends on one load, the entry length byte; the
                 // checks hang off it (a longer chain made the projection's skipping slower).
                 long meta = h[m + 5];
                 long w = (long) LE_LONG.get(b, p);
                 int entryLen = (int) (w >>> 8) & 0xff;
-                int drv = entryLen - (int) (meta >>> 32);
+                int lastLen = entryLen - (int) (meta >>> 32);
                 if (meta != 0
                         && entryLen < 0x80
-                        && drv >= 0
-                        && w == h[m] + drv * h[m + 2]
-                        && ((long) LE_LONG.get(b, p + 8) & h[m + 4]) == h[m + 1] + drv * h[m + 3]) {
+                        && lastLen >= 0
+                        && w == h[m] + lastLen * h[m + 2]
+                        && ((long) LE_LONG.get(b, p + 8) & h[m + 4])
+                                == h[m + 1] + lastLen * h[m + 3]) {
                     int id = (int) meta;
                     int end = p + 2 + entryLen;
-                    int vp = end - drv;
+                    int vp = end - lastLen;
                     if (end <= lim) {
                         if (id < 0) {
                             if (d.unrequested == null) {
@@ -157,10 +151,12 @@ final class ExampleScanner {
                         } else {
                             KeyColumn col = d.columns[id];
                             int row = d.row;
-                            if (col.seenRow != row && drv > 0) {
+                            if (col.seenRow != row && lastLen > 0) {
                                 int size = -1;
                                 if (col.scalarShortcut && d.scalars) {
-                                    size = appendScalar(col, b, vp, drv, d);
+                                    size =
+                                            ScalarFeature.appendPayload(
+                                                    col, b, vp, lastLen, d.maxBytesPerValue);
                                 }
                                 if (size < 0
                                         && !col.dense
@@ -220,7 +216,7 @@ final class ExampleScanner {
                             if (id < 0) {
                                 if (d.unrequested == null) {
                                     totalEntries = at + 1;
-                                    h = remember(at, b, p, value, keyLen, 2, -1);
+                                    h = layouts.remember(at, b, p, value, keyLen, 2, -1);
                                     p = end;
                                     continue;
                                 }
@@ -238,7 +234,9 @@ final class ExampleScanner {
                                                     && b[value + 3] == inner;
                                     int size = -1;
                                     if (oneField && col.scalarShortcut && d.scalars) {
-                                        size = appendScalar(col, b, vp, inner, d);
+                                        size =
+                                                ScalarFeature.appendPayload(
+                                                        col, b, vp, inner, d.maxBytesPerValue);
                                     }
                                     if (size < 0
                                             && !col.dense
@@ -259,7 +257,7 @@ final class ExampleScanner {
                                             col.ends[row + 1] = size;
                                         }
                                         if (oneField) {
-                                            h = remember(at, b, p, vp, keyLen, 4, id);
+                                            h = layouts.remember(at, b, p, vp, keyLen, 4, id);
                                         }
                                         p = end;
                                         continue;
@@ -290,103 +288,6 @@ final class ExampleScanner {
         c.pos = p;
         c.popLimit(outer);
         return true;
-    }
-
-    /**
-     * Appends the one value of a one-value feature whose payload is {@code b[vp, vp + inner)} to
-     * {@code col}: a varint filling it exactly, four bytes of a float, or a string within the
-     * limit. Returns the column's new size, or -1 (nothing appended) when the payload is not that.
-     */
-    private static int appendScalar(KeyColumn col, byte[] b, int vp, int inner, DirectRow d) {
-        byte kind = col.kindByte;
-        if (kind == 0x1a) {
-            if (inner <= 8) {
-                if (vp + 8 <= b.length) {
-                    long mask = -1L >>> (64 - (inner << 3));
-                    long w = (long) LE_LONG.get(b, vp) & mask;
-                    if ((w & HIGH_BITS) == (HIGH_BITS & (mask >>> 8))) {
-                        col.int64s.add(WireCursor.compact7(w));
-                        return col.int64s.size();
-                    }
-                }
-            } else if (inner <= 10) {
-                // Nine or ten bytes (large and negative values): the word holds the first eight.
-                long w = (long) LE_LONG.get(b, vp);
-                byte b8 = b[vp + 8];
-                byte b9 = inner == 10 ? b[vp + 9] : 0;
-                if ((w & HIGH_BITS) == HIGH_BITS && (inner == 9 ? b8 >= 0 : b8 < 0 && b9 >= 0)) {
-                    // Of a tenth byte only the lowest bit lands.
-                    col.int64s.add(
-                            WireCursor.compact7(w) | (long) (b8 & 0x7f) << 56 | (long) b9 << 63);
-                    return col.int64s.size();
-                }
-            }
-            return -1;
-        }
-        if (kind == 0x12) {
-            if (inner != 4) {
-                return -1;
-            }
-            col.floats.add(ScalarFeature.floatAt(b, vp));
-            return col.floats.size();
-        }
-        if (inner > d.maxBytesPerValue) {
-            return -1;
-        }
-        col.bytes.add(b, vp, inner);
-        return col.bytes.size();
-    }
-
-    /**
-     * Remembers the entry at {@code p} for its position: its bytes up to {@code headerEnd} (the
-     * value's payload for a one-value feature, the value for an entry skipped), with the {@code
-     * lengths} one-byte lengths in it (entry, value, and the feature's list and field) stored as
-     * their difference to the last, which the check adds back. Only when those bytes are 8 to 16
-     * and the lengths one byte each; returns the (possibly grown) table.
-     */
-    private long[] remember(
-            int at, byte[] b, int p, int headerEnd, int keyLen, int lengths, int id) {
-        int len = headerEnd - p;
-        long[] h = headers;
-        if (len < 8 || len > 16 || b[p + 1] < 0 || p + 16 > b.length) {
-            return h;
-        }
-        int m = at * HEADER_WORDS;
-        if (m >= h.length) {
-            if (at >= KeyTable.MEMO_POSITIONS) {
-                return h;
-            }
-            int positions =
-                    Math.min(KeyTable.MEMO_POSITIONS, Math.max(64, Integer.highestOneBit(at) * 2));
-            h = headers = Arrays.copyOf(h, positions * HEADER_WORDS);
-        }
-        // The lengths sit at byte 1 (entry), 5 + key (value) and, in a one-value feature, at
-        // 7 + key (list) and 9 + key (field, the last byte): each is the last plus a constant.
-        long ones = 1L << 8;
-        long onesHigh = 0;
-        for (int i = 0; i < lengths - 2; i++) {
-            int at8 = 5 + keyLen + 2 * i;
-            if (at8 < 8) {
-                ones |= 1L << (at8 << 3);
-            } else {
-                onesHigh |= 1L << ((at8 - 8) << 3);
-            }
-        }
-        int last = len - 1;
-        if (last < 8) {
-            ones |= 1L << (last << 3);
-        } else {
-            onesHigh |= 1L << ((last - 8) << 3);
-        }
-        long drv = b[p + last] & 0xff;
-        long mask = KeyTable.WORD_MASKS[len - 8];
-        h[m] = (long) LE_LONG.get(b, p) - drv * ones;
-        h[m + 1] = ((long) LE_LONG.get(b, p + 8) & mask) - drv * onesHigh;
-        h[m + 2] = ones;
-        h[m + 3] = onesHigh;
-        h[m + 4] = mask;
-        h[m + 5] = (id & 0xffffffffL) | (b[p + 1] - drv) << 32;
-        return h;
     }
 
     private boolean entry(WireCursor c) {

@@ -136,4 +136,49 @@ final class ScalarFeature {
                 return true;
         }
     }
+
+    /**
+     * Appends the one value of a one-value feature whose payload is {@code b[vp, vp + inner)} to
+     * {@code col}: a varint filling it exactly, four bytes of a float, or a string within the
+     * limit. Returns the column's new size, or -1 (nothing appended) when the payload is not that.
+     */
+    static int appendPayload(KeyColumn col, byte[] b, int vp, int inner, int maxBytesPerValue) {
+        byte kind = col.kindByte;
+        if (kind == 0x1a) {
+            if (inner <= 8) {
+                if (vp + 8 <= b.length) {
+                    long mask = -1L >>> (64 - (inner << 3));
+                    long w = (long) LE_LONG.get(b, vp) & mask;
+                    if ((w & HIGH_BITS) == (HIGH_BITS & (mask >>> 8))) {
+                        col.int64s.add(WireCursor.compact7(w));
+                        return col.int64s.size();
+                    }
+                }
+            } else if (inner <= 10) {
+                // Nine or ten bytes (large and negative values): the word holds the first eight.
+                long w = (long) LE_LONG.get(b, vp);
+                byte b8 = b[vp + 8];
+                byte b9 = inner == 10 ? b[vp + 9] : 0;
+                if ((w & HIGH_BITS) == HIGH_BITS && (inner == 9 ? b8 >= 0 : b8 < 0 && b9 >= 0)) {
+                    // Of a tenth byte only the lowest bit lands.
+                    col.int64s.add(
+                            WireCursor.compact7(w) | (long) (b8 & 0x7f) << 56 | (long) b9 << 63);
+                    return col.int64s.size();
+                }
+            }
+            return -1;
+        }
+        if (kind == 0x12) {
+            if (inner != 4) {
+                return -1;
+            }
+            col.floats.add(ScalarFeature.floatAt(b, vp));
+            return col.floats.size();
+        }
+        if (inner > maxBytesPerValue) {
+            return -1;
+        }
+        col.bytes.add(b, vp, inner);
+        return col.bytes.size();
+    }
 }
