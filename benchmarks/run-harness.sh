@@ -16,7 +16,15 @@
 # Example: benchmarks/run-harness.sh -Dharness.records=200000
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+quick=()
+if [[ "${1:-}" == "--quick" ]]; then
+  shift
+  quick=(-Dharness.records.seed001=500000 -Dharness.records.wide=120000 -Dharness.s3=false
+    -Dharness.shard-cost=false -Dharness.validation=false -Dharness.batch-sizes=1024
+    -Dharness.batch-delays-ms=200 -Dharness.latency-seconds=10 -Dharness.profiled-job=off
+    -Dharness.out=target/harness-quick)
+fi
 mvn -B -ntp -q -pl job -am install -DskipTests -Dspotless.check.skip=true
 exec mvn -B -ntp -pl e2e-tests verify -Dspotless.check.skip=true \
   -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dit.test=ThroughputHarnessITCase -Dharness.records=1000000 "$@"
+  -Dit.test=ThroughputHarnessITCase -Dharness.records=1000000 "${quick[@]}" "$@"

@@ -101,6 +101,55 @@ final class HarnessReport {
         }
     }
 
+    /**
+     * JSON and Avro input against Example input, the job without shards (payloads and dead letters)
+     * over the same records: records/s and CPU per record of each, as ratios.
+     */
+    private void inputFormats(StringBuilder md, ObjectNode root) {
+        if (s.inputs().isEmpty()) {
+            return;
+        }
+        md.append("\n## Input formats (the job without shards, the same records)\n\n");
+        md.append(
+                "| profile | input | records/s | CPU s per million | throughput vs Example input |"
+                        + " CPU per record vs Example input |\n| --- | --- | --- | --- | --- | --- |\n");
+        ObjectNode formats = root.putObject("input_formats");
+        for (String profile : s.profiles()) {
+            HarnessRun example =
+                    find(
+                            profile,
+                            ThroughputHarness.jobName("none", ThroughputHarness.DEFAULT_BATCH));
+            if (example == null) {
+                continue;
+            }
+            ObjectNode p = formats.putObject(profile);
+            for (String format : s.inputs()) {
+                HarnessRun r =
+                        find(
+                                profile,
+                                ThroughputHarness.jobName(
+                                        "none", ThroughputHarness.DEFAULT_BATCH, format));
+                if (r == null) {
+                    continue;
+                }
+                double throughput = r.recordsPerSecond() / example.recordsPerSecond();
+                double cpu = r.cpuSecondsPerMillion() / example.cpuSecondsPerMillion();
+                p.put(format + "_throughput_vs_example", throughput);
+                p.put(format + "_cpu_vs_example", cpu);
+                md.append(
+                        String.format(
+                                Locale.ROOT,
+                                "| %s | %s | %.0f | %.1f | %.2f | %.2f |%n",
+                                profile,
+                                format,
+                                r.recordsPerSecond(),
+                                r.cpuSecondsPerMillion(),
+                                throughput,
+                                cpu));
+            }
+        }
+    }
+
     /** What S3Proxy read and wrote for the shards of the S3 run, against the shards' bytes. */
     private void s3Io(StringBuilder md, ObjectNode root) {
         if (!s.s3()) {
@@ -213,10 +262,14 @@ final class HarnessReport {
             bars.addValue(r.recordsPerSecond(), r.job(), r.profile());
         }
         shardCost(md, root);
+        inputFormats(md, root);
         s3Io(md, root);
         validationCost(md, root);
         md.append(
                 "\n## CPU by stage (JFR execution samples of the tfstream run, shards local)\n\n");
+        if (stages.isEmpty()) {
+            md.append("Not profiled (harness.profiled-job off).\n");
+        }
         ObjectNode st = root.putObject("stages");
         for (Map.Entry<String, Map<String, Long>> e : stages.entrySet()) {
             long total = e.getValue().values().stream().mapToLong(Long::longValue).sum();

@@ -22,7 +22,8 @@ public record HarnessSettings(
         Path out,
         int repeat,
         boolean validation,
-        String profiledJob) {
+        String profiledJob,
+        List<String> inputs) {
     /** The defaults of the full run, from system properties {@code harness.*}. */
     public static HarnessSettings fromSystemProperties() {
         return new HarnessSettings(
@@ -47,6 +48,10 @@ public record HarnessSettings(
                 Path.of(System.getProperty("harness.out", "target/harness")),
                 Integer.getInteger("harness.repeat", 1),
                 Boolean.parseBoolean(System.getProperty("harness.validation", "true")),
-                System.getProperty("harness.profiled-job", "local"));
+                System.getProperty("harness.profiled-job", "local"),
+                Arrays.stream(System.getProperty("harness.inputs", "json,avro").split(","))
+                        .map(String::trim)
+                        .filter(x -> !x.isEmpty())
+                        .toList());
     }
 }

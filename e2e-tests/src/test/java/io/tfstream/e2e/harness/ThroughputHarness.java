@@ -45,6 +45,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -86,6 +87,12 @@ public final class ThroughputHarness {
     /** The shards local job with each finished bucket's statistics ({@code shards.statistics}). */
     static final String BUCKET_STATISTICS = "local, bucket statistics";
 
+    /** The input format of the Example topic (the others: {@link ConvertedInputs}). */
+    static final String EXAMPLE_INPUT = "example";
+
+    /** {@code harness.profiled-job} of a run without a JFR profile. */
+    static final String NOT_PROFILED = "off";
+
     /** The job's default batch.max-records. */
     static final int DEFAULT_BATCH = 1024;
 
@@ -122,7 +129,24 @@ public final class ThroughputHarness {
                         in + "-records",
                         in + "-alerts",
                         in + "-statistics");
-                load(in, pool(profile), recordsOf(profile));
+                List<byte[]> examples = pool(profile);
+                load(in, examples, recordsOf(profile));
+                for (String format : s.inputs()) {
+                    // The same records as JSON or Avro, read by the job without shards.
+                    String converted = ConvertedInputs.topic(profile, format);
+                    createTopics(
+                            converted,
+                            converted + "-copy",
+                            converted + "-dlq",
+                            converted + "-batches",
+                            converted + "-records",
+                            converted + "-alerts",
+                            converted + "-statistics");
+                    load(
+                            converted,
+                            ConvertedInputs.pool(format, profile, spec, examples),
+                            recordsOf(profile));
+                }
                 if (s.warmUp()) {
                     // Unmeasured: the first job in a JVM pays for class loading and compilation,
                     // which would otherwise count against whichever job runs first.
@@ -138,8 +162,13 @@ public final class ThroughputHarness {
                     if (s.s3()) {
                         sample(samples, tfstream(profile, in, specFile, "s3proxy", false));
                     }
-                    if (s.shardCost()) {
+                    if (s.shardCost() || !s.inputs().isEmpty()) {
                         sample(samples, tfstream(profile, in, specFile, "none", false));
+                    }
+                    for (String format : s.inputs()) {
+                        sample(samples, converted(profile, format, specFile));
+                    }
+                    if (s.shardCost()) {
                         sample(samples, tfstream(profile, in, specFile, "local gzip", false));
                         sample(samples, tfstream(profile, in, specFile, "local gzip-1", false));
                     }
@@ -156,7 +185,9 @@ public final class ThroughputHarness {
                 }
                 samples.values().forEach(list -> runs.add(HarnessRun.median(list)));
                 // Profiled apart from the measured runs: JFR sampling slows the job it records.
-                tfstream(profile, in, specFile, s.profiledJob(), true);
+                if (!s.profiledJob().equals(NOT_PROFILED)) {
+                    tfstream(profile, in, specFile, s.profiledJob(), true);
+                }
             }
             String profile = s.profiles().get(0);
             Path specFile = work.resolve(profile + "-spec.json");
@@ -308,10 +339,44 @@ public final class ThroughputHarness {
             boolean profiled,
             int batchSize)
             throws Exception {
+        return tfstream(profile, in, specFile, shards, profiled, batchSize, EXAMPLE_INPUT);
+    }
+
+    /**
+     * The job without shards over the profile's records as {@code format}: payloads and dead
+     * letters, where converting is all that differs from the Example input. Every record must
+     * convert and parse: a dead letter fails the run.
+     */
+    private HarnessRun converted(String profile, String format, Path specFile) throws Exception {
+        return tfstream(
+                profile,
+                ConvertedInputs.topic(profile, format),
+                specFile,
+                "none",
+                false,
+                DEFAULT_BATCH,
+                format);
+    }
+
+    private HarnessRun tfstream(
+            String profile,
+            String in,
+            Path specFile,
+            String shards,
+            boolean profiled,
+            int batchSize,
+            String format)
+            throws Exception {
         Map<String, Object> m = jobSettings(profile, in, specFile);
         m.put("source.stopping-offsets", "latest");
         m.put("batch.max-records", batchSize);
-        String id = shards.replace(' ', '-') + (batchSize == DEFAULT_BATCH ? "" : "-" + batchSize);
+        String id =
+                shards.replace(' ', '-')
+                        + (batchSize == DEFAULT_BATCH ? "" : "-" + batchSize)
+                        + (format.equals(EXAMPLE_INPUT) ? "" : "-" + format);
+        if (!format.equals(EXAMPLE_INPUT)) {
+            ConvertedInputs.configure(m, format, profile, spec(profile), work);
+        }
         m.put("source.group-id", profile + "-tfstream-" + id);
         m.put("job.name", profile + "-tfstream-" + id);
         S3ProxyProcess proxy = null;
@@ -381,10 +446,17 @@ public final class ThroughputHarness {
             HarnessRun r =
                     measure(
                             profile,
-                            jobName(shards, batchSize),
+                            jobName(shards, batchSize, format),
                             flink,
                             env,
                             profiled ? profile : null);
+            if (!format.equals(EXAMPLE_INPUT)) {
+                long dead = countRecords(in + "-dlq");
+                if (dead > 0) {
+                    throw new IllegalStateException(
+                            dead + " records of " + in + " did not convert and parse");
+                }
+            }
             long[] proxyAfter = proxy != null ? proxy.ioBytes() : new long[2];
             Path shardDir =
                     proxy != null
@@ -476,8 +548,39 @@ public final class ThroughputHarness {
 
     /** The report's name of a tfstream run. */
     static String jobName(String shards, int batchSize) {
+        return jobName(shards, batchSize, EXAMPLE_INPUT);
+    }
+
+    static String jobName(String shards, int batchSize, String format) {
         String base = shards.equals("none") ? "tfstream (no shards" : "tfstream (shards " + shards;
-        return base + (batchSize == DEFAULT_BATCH ? ")" : ", batch " + batchSize + ")");
+        return base
+                + (batchSize == DEFAULT_BATCH ? "" : ", batch " + batchSize)
+                + (format.equals(EXAMPLE_INPUT) ? ")" : ", " + format + " input)");
+    }
+
+    /** The records a read_committed consumer finds in {@code topic}. */
+    private long countRecords(String topic) {
+        Properties p = new Properties();
+        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<byte[], byte[]> c =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> parts = new ArrayList<>();
+            c.partitionsFor(topic)
+                    .forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = c.endOffsets(parts);
+            long n = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + topic + " to its end");
+                }
+                n += c.poll(Duration.ofMillis(200)).count();
+            }
+            return n;
+        }
     }
 
     /** Runs the job to its end; wall and process CPU time, and a JFR profile when asked. */

@@ -44,7 +44,8 @@ class ThroughputHarnessITCase {
                         out,
                         1,
                         true,
-                        ThroughputHarness.WITH_STATISTICS);
+                        ThroughputHarness.WITH_STATISTICS,
+                        List.of("json", "avro"));
         Path report = new ThroughputHarness(settings).run();
         String md = Files.readString(report);
         assertTrue(Files.size(out.resolve("wide.jfr")) > 0, "the profiled run's recording is kept");
@@ -66,13 +67,20 @@ class ThroughputHarnessITCase {
                         "| wide | tfstream (shards local, bucket statistics) |",
                         "## Shard writing cost",
                         "## Validation cost",
-                        "## Bucket statistics cost")) {
+                        "## Bucket statistics cost",
+                        "| seed001 | tfstream (no shards, json input) |",
+                        "| wide | tfstream (no shards, avro input) |",
+                        "## Input formats")) {
             assertTrue(md.contains(row), row + " in\n" + md);
         }
         JsonNode json = new ObjectMapper().readTree(out.resolve("report.json").toFile());
         // per profile: pass-through, shards local, s3proxy, no shards, local gzip (levels 6 and
-        // 1), validation, validation with statistics, bucket statistics, batch 256
-        assertEquals(20, json.get("runs").size());
+        // 1), validation, validation with statistics, bucket statistics, batch 256, JSON and
+        // Avro input without shards
+        assertEquals(24, json.get("runs").size());
+        JsonNode formats = json.get("input_formats").get("wide");
+        assertTrue(formats.get("json_throughput_vs_example").asDouble() > 0, formats.toString());
+        assertTrue(formats.get("avro_cpu_vs_example").asDouble() > 0, formats.toString());
         assertTrue(
                 json.get("validation_cost").get("wide").has("bucket_statistics_added_cpu"),
                 json.get("validation_cost").toString());
