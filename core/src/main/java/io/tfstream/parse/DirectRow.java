@@ -88,6 +88,36 @@ final class DirectRow implements ExampleScanner.Visitor {
         return true;
     }
 
+    /**
+     * Appends the value of the feature {@code buf[start, end)} (kind byte included, the column's)
+     * when it is the one-value layout ({@code oneValue}, {@link ScalarFeature}) or a packed list of
+     * a VarLen or Ragged key ({@link PackedList}); returns the column's new size, or -1 with
+     * nothing appended. The scanner's loop calls this for the entries it decides itself.
+     */
+    int append(KeyColumn col, byte[] buf, int start, int end, boolean oneValue) {
+        int size = -1;
+        if (oneValue && col.scalarShortcut && scalars) {
+            int p = start + ScalarFeature.PAYLOAD;
+            size = ScalarFeature.appendPayload(col, buf, p, end - p, maxBytesPerValue);
+        }
+        if (size < 0
+                && !col.dense
+                && PackedList.decode(col, buf, start, end, maxValuesPerFeature)
+                        != PackedList.DECLINED) {
+            size = col.size();
+        }
+        return size;
+    }
+
+    /** Marks {@code col} given its value in this row, {@code size} values in its column now. */
+    void took(KeyColumn col, int size) {
+        col.seenRow = row;
+        seen++;
+        if (!col.dense) {
+            col.ends[row + 1] = size;
+        }
+    }
+
     @Override
     public boolean visitUnrequested(byte[] buf, int keyStart, int keyLen, int start, int end) {
         if (unrequested != null) {

@@ -151,34 +151,21 @@ final class ExampleScanner {
                         } else {
                             KeyColumn col = d.columns[id];
                             int row = d.row;
-                            if (col.seenRow != row && lastLen > 0) {
-                                int size = -1;
-                                if (col.scalarShortcut && d.scalars) {
-                                    size =
-                                            ScalarFeature.appendPayload(
-                                                    col, b, vp, lastLen, d.maxBytesPerValue);
-                                }
-                                if (size < 0
-                                        && !col.dense
-                                        && PackedList.decode(
-                                                        col,
-                                                        b,
-                                                        vp - ScalarFeature.PAYLOAD,
-                                                        end,
-                                                        d.maxValuesPerFeature)
-                                                != PackedList.DECLINED) {
-                                    size = col.size();
-                                }
-                                if (size >= 0) {
-                                    totalEntries = at + 1;
-                                    col.seenRow = row;
-                                    d.seen++;
-                                    if (!col.dense) {
-                                        col.ends[row + 1] = size;
-                                    }
-                                    p = end;
-                                    continue;
-                                }
+                            int size;
+                            if (col.seenRow != row
+                                    && lastLen > 0
+                                    && (size =
+                                                    d.append(
+                                                            col,
+                                                            b,
+                                                            vp - ScalarFeature.PAYLOAD,
+                                                            end,
+                                                            true))
+                                            >= 0) {
+                                totalEntries = at + 1;
+                                d.took(col, size);
+                                p = end;
+                                continue;
                             }
                         }
                     }
@@ -225,39 +212,26 @@ final class ExampleScanner {
                                 int row = d.row;
                                 if (col.seenRow != row && b[value] == col.kindByte) {
                                     int inner = end - value - ScalarFeature.PAYLOAD;
-                                    int vp = value + ScalarFeature.PAYLOAD;
                                     boolean oneField =
                                             inner >= 1
                                                     && inner <= 127
                                                     && b[value + 1] == inner + 2
                                                     && b[value + 2] == 0x0a
                                                     && b[value + 3] == inner;
-                                    int size = -1;
-                                    if (oneField && col.scalarShortcut && d.scalars) {
-                                        size =
-                                                ScalarFeature.appendPayload(
-                                                        col, b, vp, inner, d.maxBytesPerValue);
-                                    }
-                                    if (size < 0
-                                            && !col.dense
-                                            && PackedList.decode(
-                                                            col,
-                                                            b,
-                                                            value,
-                                                            end,
-                                                            d.maxValuesPerFeature)
-                                                    != PackedList.DECLINED) {
-                                        size = col.size();
-                                    }
+                                    int size = d.append(col, b, value, end, oneField);
                                     if (size >= 0) {
                                         totalEntries = at + 1;
-                                        col.seenRow = row;
-                                        d.seen++;
-                                        if (!col.dense) {
-                                            col.ends[row + 1] = size;
-                                        }
+                                        d.took(col, size);
                                         if (oneField) {
-                                            h = layouts.remember(at, b, p, vp, keyLen, 4, id);
+                                            h =
+                                                    layouts.remember(
+                                                            at,
+                                                            b,
+                                                            p,
+                                                            value + ScalarFeature.PAYLOAD,
+                                                            keyLen,
+                                                            4,
+                                                            id);
                                         }
                                         p = end;
                                         continue;

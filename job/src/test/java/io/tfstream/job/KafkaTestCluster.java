@@ -142,8 +142,14 @@ public final class KafkaTestCluster implements AutoCloseable {
      * at the time of the call).
      */
     public List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
+        return readCommitted(bootstrapServers(), topic);
+    }
+
+    /** As {@link #readCommitted(String)}, from the plain broker at {@code bootstrapServers}. */
+    public static List<ConsumerRecord<byte[], byte[]>> readCommitted(
+            String bootstrapServers, String topic) {
         Properties p = new Properties();
-        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         try (KafkaConsumer<byte[], byte[]> c =

@@ -3,6 +3,7 @@ package io.tfstream.e2e.harness;
 import io.tfstream.job.EmbeddedCluster;
 import io.tfstream.job.JobConfig;
 import io.tfstream.job.JobLauncher;
+import io.tfstream.job.KafkaTestCluster;
 import io.tfstream.job.TfstreamPipeline;
 import io.tfstream.local.EmbeddedKafka;
 import io.tfstream.local.S3ProxyProcess;
@@ -45,7 +46,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -179,7 +179,16 @@ public final class ThroughputHarness {
                     }
                     for (int size : s.batchSizes()) {
                         if (size != DEFAULT_BATCH) {
-                            sample(samples, tfstream(profile, in, specFile, "local", false, size));
+                            sample(
+                                    samples,
+                                    tfstream(
+                                            profile,
+                                            in,
+                                            specFile,
+                                            "local",
+                                            false,
+                                            size,
+                                            EXAMPLE_INPUT));
                         }
                     }
                 }
@@ -328,18 +337,7 @@ public final class ThroughputHarness {
     private HarnessRun tfstream(
             String profile, String in, Path specFile, String shards, boolean profiled)
             throws Exception {
-        return tfstream(profile, in, specFile, shards, profiled, DEFAULT_BATCH);
-    }
-
-    private HarnessRun tfstream(
-            String profile,
-            String in,
-            Path specFile,
-            String shards,
-            boolean profiled,
-            int batchSize)
-            throws Exception {
-        return tfstream(profile, in, specFile, shards, profiled, batchSize, EXAMPLE_INPUT);
+        return tfstream(profile, in, specFile, shards, profiled, DEFAULT_BATCH, EXAMPLE_INPUT);
     }
 
     /**
@@ -451,7 +449,9 @@ public final class ThroughputHarness {
                             env,
                             profiled ? profile : null);
             if (!format.equals(EXAMPLE_INPUT)) {
-                long dead = countRecords(in + "-dlq");
+                long dead =
+                        KafkaTestCluster.readCommitted(kafka.bootstrapServers(), in + "-dlq")
+                                .size();
                 if (dead > 0) {
                     throw new IllegalStateException(
                             dead + " records of " + in + " did not convert and parse");
@@ -556,31 +556,6 @@ public final class ThroughputHarness {
         return base
                 + (batchSize == DEFAULT_BATCH ? "" : ", batch " + batchSize)
                 + (format.equals(EXAMPLE_INPUT) ? ")" : ", " + format + " input)");
-    }
-
-    /** The records a read_committed consumer finds in {@code topic}. */
-    private long countRecords(String topic) {
-        Properties p = new Properties();
-        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<byte[], byte[]> c =
-                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = new ArrayList<>();
-            c.partitionsFor(topic)
-                    .forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            long n = 0;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read " + topic + " to its end");
-                }
-                n += c.poll(Duration.ofMillis(200)).count();
-            }
-            return n;
-        }
     }
 
     /** Runs the job to its end; wall and process CPU time, and a JFR profile when asked. */
