@@ -38,16 +38,8 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The throughput harness: the whole tfstream job against a pass-through job (Kafka → Kafka, bytes
@@ -100,6 +92,7 @@ public final class ThroughputHarness {
     private final List<Latency> latencies = new ArrayList<>();
     private final Map<String, Map<String, Long>> stages = new LinkedHashMap<>();
     private EmbeddedKafka kafka;
+    private HarnessTopics topics;
     private Path work;
 
     public ThroughputHarness(HarnessSettings settings) {
@@ -116,12 +109,13 @@ public final class ThroughputHarness {
         work = Files.createTempDirectory("tfstream-harness");
         try (EmbeddedKafka k = EmbeddedKafka.start(Duration.ofMinutes(15).toMillis())) {
             kafka = k;
+            topics = new HarnessTopics(k, s.partitions());
             for (String profile : s.profiles()) {
                 ParseSpec spec = spec(profile);
                 Path specFile = work.resolve(profile + "-spec.json");
                 Files.writeString(specFile, SpecJsonWriter.write(spec));
                 String in = profile + "-in";
-                createTopics(
+                topics.create(
                         in,
                         in + "-copy",
                         in + "-dlq",
@@ -130,11 +124,11 @@ public final class ThroughputHarness {
                         in + "-alerts",
                         in + "-statistics");
                 List<byte[]> examples = pool(profile);
-                load(in, examples, recordsOf(profile));
+                topics.load(in, examples, recordsOf(profile));
                 for (String format : s.inputs()) {
                     // The same records as JSON or Avro, read by the job without shards.
                     String converted = ConvertedInputs.topic(profile, format);
-                    createTopics(
+                    topics.create(
                             converted,
                             converted + "-copy",
                             converted + "-dlq",
@@ -142,7 +136,7 @@ public final class ThroughputHarness {
                             converted + "-records",
                             converted + "-alerts",
                             converted + "-statistics");
-                    load(
+                    topics.load(
                             converted,
                             ConvertedInputs.pool(format, profile, spec, examples),
                             recordsOf(profile));
@@ -204,7 +198,7 @@ public final class ThroughputHarness {
                 latencies.add(latency(profile, specFile, d));
             }
         } finally {
-            deleteTree(work);
+            HarnessFiles.deleteTree(work);
         }
         return new HarnessReport(s, runs, latencies, stages, this::recordsOf).write();
     }
@@ -236,42 +230,6 @@ public final class ThroughputHarness {
         return profile.equals("wide")
                 ? WideProfileCorpus.records(10_000, 1)
                 : Seed001Corpus.records(50_000, 1);
-    }
-
-    private void createTopics(String... names) throws Exception {
-        Properties p = new Properties();
-        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
-        try (Admin admin = Admin.create(p)) {
-            List<NewTopic> topics = new ArrayList<>();
-            for (String n : names) {
-                topics.add(new NewTopic(n, s.partitions(), (short) 1));
-            }
-            admin.createTopics(topics).all().get(60, TimeUnit.SECONDS);
-        }
-        awaitTopics(List.of(names));
-    }
-
-    private void load(String topic, List<byte[]> pool, long n) throws Exception {
-        try (KafkaProducer<byte[], byte[]> producer = producer()) {
-            for (long i = 0; i < n; i++) {
-                producer.send(
-                        new ProducerRecord<>(
-                                topic,
-                                (int) (i % s.partitions()),
-                                null,
-                                pool.get((int) (i % pool.size()))));
-            }
-            producer.flush();
-        }
-    }
-
-    private KafkaProducer<byte[], byte[]> producer() {
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.setProperty(ProducerConfig.ACKS_CONFIG, "1");
-        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "10");
-        p.setProperty(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 << 10));
-        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     private Configuration flink() {
@@ -313,7 +271,7 @@ public final class ThroughputHarness {
         try {
             return measure(profile, "pass-through", flink, env, null);
         } finally {
-            resetOutputs(in);
+            topics.resetOutputs(in);
         }
     }
 
@@ -463,7 +421,7 @@ public final class ThroughputHarness {
                             ? proxy.bucketDir("harness").resolve(profile)
                             : work.resolve(profile + "-shards-" + id);
             return r.withShards(
-                    shardBytes(shardDir),
+                    HarnessFiles.shardBytes(shardDir),
                     proxyAfter[0] - proxyBefore[0],
                     proxyAfter[1] - proxyBefore[1],
                     proxy != null ? proxy.cpuSeconds() : 0);
@@ -472,80 +430,13 @@ public final class ThroughputHarness {
                 proxy.close();
             }
             // What a run leaves (gigabytes at full size) must not pile up over the runs.
-            deleteTree(work.resolve(profile + "-shards-" + id));
-            deleteTree(work.resolve(profile + "-s3"));
-            resetOutputs(in);
-        }
-    }
-
-    /** Bytes of the finished shards under {@code dir} (no manifests, markers or hidden files). */
-    private static long shardBytes(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return 0;
-        }
-        try (var files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile)
-                    .filter(
-                            p ->
-                                    p.getFileName()
-                                            .toString()
-                                            .matches("[^._].*\\.tfrecord(\\.gz|\\.zz)?"))
-                    .mapToLong(p -> p.toFile().length())
-                    .sum();
+            HarnessFiles.deleteTree(work.resolve(profile + "-shards-" + id));
+            HarnessFiles.deleteTree(work.resolve(profile + "-s3"));
+            topics.resetOutputs(in);
         }
     }
 
     /** Deletes and creates again the output topics of {@code in}: each run starts empty. */
-    private void resetOutputs(String in) throws Exception {
-        List<String> outputs =
-                List.of(
-                        in + "-copy",
-                        in + "-dlq",
-                        in + "-batches",
-                        in + "-records",
-                        in + "-alerts",
-                        in + "-statistics");
-        Properties p = new Properties();
-        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
-        try (Admin admin = Admin.create(p)) {
-            admin.deleteTopics(outputs).all().get(60, TimeUnit.SECONDS);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (admin.listTopics().names().get(60, TimeUnit.SECONDS).stream()
-                    .anyMatch(outputs::contains)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("output topics of " + in + " not deleted");
-                }
-                Thread.sleep(100);
-            }
-        }
-        createTopics(outputs.toArray(String[]::new));
-    }
-
-    /** Waits until every broker answers for {@code topics} (a new job checks them at start). */
-    private void awaitTopics(List<String> topics) throws Exception {
-        Properties p = new Properties();
-        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
-        try (Admin admin = Admin.create(p)) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (true) {
-                try {
-                    admin.describeTopics(topics).allTopicNames().get(10, TimeUnit.SECONDS);
-                    if (admin.listTopics().names().get(10, TimeUnit.SECONDS).containsAll(topics)) {
-                        return;
-                    }
-                } catch (java.util.concurrent.ExecutionException notYet) {
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("topics " + topics + " not ready", notYet);
-                    }
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("topics " + topics + " not listed");
-                }
-                Thread.sleep(100);
-            }
-        }
-    }
-
     /** The report's name of a tfstream run. */
     static String jobName(String shards, int batchSize) {
         return jobName(shards, batchSize, EXAMPLE_INPUT);
@@ -624,7 +515,7 @@ public final class ThroughputHarness {
      */
     private Latency latency(String profile, Path specFile, Duration batchDelay) throws Exception {
         String in = profile + "-lat-" + batchDelay.toMillis();
-        createTopics(in, in + "-dlq", in + "-batches", in + "-records");
+        topics.create(in, in + "-dlq", in + "-batches", in + "-records");
         Map<String, Object> m = jobSettings(profile, in, specFile);
         m.put("job.name", in);
         m.put("source.group-id", in);
@@ -644,10 +535,17 @@ public final class ThroughputHarness {
             AtomicBoolean producing = new AtomicBoolean(true);
             long total = s.latencyRate() * s.latencyDuration().toSeconds();
             Thread consumerThread =
-                    new Thread(() -> consume(in + "-records", total, samples, producing));
+                    new Thread(
+                            () ->
+                                    LatencyConsumer.consume(
+                                            kafka.bootstrapServers(),
+                                            in + "-records",
+                                            total,
+                                            samples,
+                                            producing));
             consumerThread.start();
             Thread.sleep(3000); // the job is running and has taken its first checkpoint
-            try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            try (KafkaProducer<byte[], byte[]> producer = topics.producer()) {
                 long start = System.nanoTime();
                 for (long i = 0; i < total; i++) {
                     long due = start + (long) (i * 1e9 / s.latencyRate());
@@ -675,8 +573,8 @@ public final class ThroughputHarness {
                 new Latency(
                         batchDelay.toMillis(),
                         sorted.size(),
-                        percentile(sorted, 0.50),
-                        percentile(sorted, 0.99),
+                        LatencyConsumer.percentile(sorted, 0.50),
+                        LatencyConsumer.percentile(sorted, 0.99),
                         sorted.isEmpty() ? Double.NaN : sorted.get(sorted.size() - 1),
                         sorted);
         System.out.printf(
@@ -688,49 +586,5 @@ public final class ThroughputHarness {
                 l.max(),
                 l.samples());
         return l;
-    }
-
-    private void consume(
-            String topic, long expected, List<Double> samples, AtomicBoolean producing) {
-        Properties p = new Properties();
-        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.setProperty(ConsumerConfig.GROUP_ID_CONFIG, topic + "-latency");
-        p.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        try (KafkaConsumer<byte[], byte[]> c =
-                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            c.subscribe(List.of(topic));
-            long idleSince = System.nanoTime();
-            while (samples.size() < expected) {
-                var records = c.poll(Duration.ofMillis(20));
-                long now = System.currentTimeMillis();
-                for (ConsumerRecord<byte[], byte[]> r : records) {
-                    samples.add((double) (now - r.timestamp()));
-                }
-                if (!records.isEmpty()) {
-                    idleSince = System.nanoTime();
-                } else if (!producing.get() && System.nanoTime() - idleSince > 30e9) {
-                    return;
-                }
-            }
-        }
-    }
-
-    private static double percentile(List<Double> sorted, double q) {
-        if (sorted.isEmpty()) {
-            return Double.NaN;
-        }
-        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (var all = Files.walk(root)) {
-            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }
