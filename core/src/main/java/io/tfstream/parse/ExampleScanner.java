@@ -210,7 +210,7 @@ final class ExampleScanner {
                             } else {
                                 KeyColumn col = d.columns[id];
                                 int row = d.row;
-                                if (col.seenRow != row && b[value] == col.kindByte) {
+                                if (col.seenRow != row && value < end && b[value] == col.kindByte) {
                                     int inner = end - value - ScalarFeature.PAYLOAD;
                                     boolean oneField =
                                             inner >= 1
