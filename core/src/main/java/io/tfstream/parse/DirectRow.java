@@ -80,11 +80,7 @@ final class DirectRow implements ExampleScanner.Visitor {
                 col.bytes.add(buf, p, inner);
                 size = col.bytes.size();
         }
-        col.seenRow = row;
-        seen++;
-        if (!col.dense) {
-            col.ends[row + 1] = size;
-        }
+        took(col, size);
         return true;
     }
 
@@ -149,9 +145,8 @@ final class DirectRow implements ExampleScanner.Visitor {
         seen++;
         RawKey key = col.key;
         if (!col.dense) {
-            if (col.kindByte != 0x0a
-                    && PackedList.decode(col, buf, start, end, maxValuesPerFeature)
-                            != PackedList.DECLINED) {
+            if (PackedList.decode(col, buf, start, end, maxValuesPerFeature)
+                    != PackedList.DECLINED) {
                 col.ends[row + 1] = col.size();
                 return true;
             }
