@@ -62,15 +62,26 @@ final class HarnessTopics {
         return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
+    /** The topics the jobs reading {@code in} write to. */
+    static List<String> outputsOf(String in) {
+        return List.of(
+                in + "-copy",
+                in + "-dlq",
+                in + "-batches",
+                in + "-records",
+                in + "-alerts",
+                in + "-statistics");
+    }
+
+    /** Creates the input topic {@code in} and the topics its jobs write to. */
+    void createWithOutputs(String in) throws Exception {
+        List<String> all = new ArrayList<>(List.of(in));
+        all.addAll(outputsOf(in));
+        create(all.toArray(String[]::new));
+    }
+
     void resetOutputs(String in) throws Exception {
-        List<String> outputs =
-                List.of(
-                        in + "-copy",
-                        in + "-dlq",
-                        in + "-batches",
-                        in + "-records",
-                        in + "-alerts",
-                        in + "-statistics");
+        List<String> outputs = outputsOf(in);
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", kafka.bootstrapServers());
         try (Admin admin = Admin.create(p)) {

@@ -115,27 +115,13 @@ public final class ThroughputHarness {
                 Path specFile = work.resolve(profile + "-spec.json");
                 Files.writeString(specFile, SpecJsonWriter.write(spec));
                 String in = profile + "-in";
-                topics.create(
-                        in,
-                        in + "-copy",
-                        in + "-dlq",
-                        in + "-batches",
-                        in + "-records",
-                        in + "-alerts",
-                        in + "-statistics");
+                topics.createWithOutputs(in);
                 List<byte[]> examples = pool(profile);
                 topics.load(in, examples, recordsOf(profile));
                 for (String format : s.inputs()) {
                     // The same records as JSON or Avro, read by the job without shards.
                     String converted = ConvertedInputs.topic(profile, format);
-                    topics.create(
-                            converted,
-                            converted + "-copy",
-                            converted + "-dlq",
-                            converted + "-batches",
-                            converted + "-records",
-                            converted + "-alerts",
-                            converted + "-statistics");
+                    topics.createWithOutputs(converted);
                     topics.load(
                             converted,
                             ConvertedInputs.pool(format, profile, spec, examples),
