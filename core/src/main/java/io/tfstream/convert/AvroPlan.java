@@ -21,6 +21,10 @@ final class AvroPlan {
     final int action;
     final String path;
     final int slot;
+
+    /** The feature's type ({@link #FEATURE} only). */
+    final DType type;
+
     final AvroValue value;
     final Schema schema;
     final boolean counted;
@@ -34,6 +38,19 @@ final class AvroPlan {
             Schema schema,
             boolean counted,
             AvroPlan[] children) {
+        this(action, path, slot, null, value, schema, counted, children);
+    }
+
+    private AvroPlan(
+            int action,
+            String path,
+            int slot,
+            DType type,
+            AvroValue value,
+            Schema schema,
+            boolean counted,
+            AvroPlan[] children) {
+        this.type = type;
         this.action = action;
         this.path = path;
         this.slot = slot;
@@ -88,7 +105,7 @@ final class AvroPlan {
                                 + path
                                 + "'");
             }
-            return new AvroPlan(FEATURE, path, slot, v, s, false, null);
+            return new AvroPlan(FEATURE, path, slot, type, v, s, false, null);
         }
         boolean nested = s.getType() == Schema.Type.RECORD || unionWithRecord(s);
         if (nested && !flatten && features.isPrefix(path)) {

@@ -1,5 +1,7 @@
 package io.tfstream.convert;
 
+import io.tfstream.parse.ExampleBuilder;
+import io.tfstream.parse.FeatureSink;
 import org.apache.avro.Schema;
 
 /**
@@ -17,7 +19,8 @@ public final class AvroToExample implements ExampleConverter {
     static final int MAX_SKIP_DEPTH = 1000;
 
     private final AvroPlan plan;
-    private final ExampleBuilder builder;
+    private final ExampleBuilder example;
+    private FeatureSink builder;
     private final Integer schemaId;
     private final AvroCursor cursor = new AvroCursor();
     private int ignored;
@@ -25,7 +28,7 @@ public final class AvroToExample implements ExampleConverter {
     /** Refuses ({@link AvroSchemaRejectedException}) a writer schema that cannot convert. */
     public AvroToExample(Schema writer, ConvertFeatures features, ConvertOptions options) {
         this.plan = AvroPlan.of(writer, features, options.flatten());
-        this.builder = new ExampleBuilder(features);
+        this.example = features.exampleBuilder();
         this.schemaId = options.avroSchemaId();
     }
 
@@ -48,6 +51,14 @@ public final class AvroToExample implements ExampleConverter {
 
     @Override
     public byte[] convert(byte[] in, int off, int len) throws ConversionException {
+        convertInto(in, off, len, example);
+        return example.toBytes();
+    }
+
+    @Override
+    public void convertInto(byte[] in, int off, int len, FeatureSink sink)
+            throws ConversionException {
+        builder = sink;
         int start = off;
         if (schemaId != null) {
             if (len < 5 || in[off] != 0) {
@@ -68,12 +79,13 @@ public final class AvroToExample implements ExampleConverter {
         } else if (len >= 5 && in[off] == 0) {
             // Framed or plain: plain Avro may start with 0 too; framed wins when it decodes whole.
             try {
-                return decode(in, off + 5, len - 5);
+                decode(in, off + 5, len - 5);
+                return;
             } catch (ConversionException e) {
                 // not framed after all: fall through to the plain decode
             }
         }
-        return decode(in, start, len - (start - off));
+        decode(in, start, len - (start - off));
     }
 
     private static int framedId(byte[] in, int off) {
@@ -83,7 +95,7 @@ public final class AvroToExample implements ExampleConverter {
                 | (in[off + 4] & 0xFF);
     }
 
-    private byte[] decode(byte[] in, int off, int len) throws ConversionException {
+    private void decode(byte[] in, int off, int len) throws ConversionException {
         builder.reset();
         ignored = 0;
         cursor.at(ConversionException.RECORD);
@@ -95,7 +107,6 @@ public final class AvroToExample implements ExampleConverter {
                     ConversionException.RECORD,
                     "Avro does not decode: " + cursor.remaining() + " bytes left after the record");
         }
-        return builder.toBytes();
     }
 
     private void record(AvroPlan p) throws ConversionException {

@@ -1,10 +1,12 @@
 package io.tfstream.convert;
 
+import io.tfstream.parse.FeatureSink;
+
 /** Reads one feature field's Avro value (scalar, array, or a union of them) into its slot. */
 final class AvroValues {
     private AvroValues() {}
 
-    static void feature(AvroCursor c, ExampleBuilder b, AvroPlan p) throws ConversionException {
+    static void feature(AvroCursor c, FeatureSink b, AvroPlan p) throws ConversionException {
         AvroValue v = p.value;
         if (v.kind == AvroValue.UNION) {
             v = v.branches[AvroToExample.branch(c, v.branches.length)];
@@ -17,7 +19,7 @@ final class AvroValues {
                         "union branch "
                                 + v.typeName()
                                 + " does not fit "
-                                + ConvertFeatures.kind(b.type(p.slot))
+                                + ConvertFeatures.kind(p.type)
                                 + " feature '"
                                 + p.path
                                 + "'");
@@ -48,7 +50,7 @@ final class AvroValues {
                                             ? "null inside the list"
                                             : "union branch " + item.typeName() + " does not fit")
                                     + " ("
-                                    + ConvertFeatures.kind(b.type(p.slot))
+                                    + ConvertFeatures.kind(p.type)
                                     + " feature '"
                                     + p.path
                                     + "')");
@@ -58,12 +60,12 @@ final class AvroValues {
         }
     }
 
-    private static void scalar(AvroCursor c, ExampleBuilder b, AvroValue v, int slot)
+    private static void scalar(AvroCursor c, FeatureSink b, AvroValue v, int slot)
             throws ConversionException {
         switch (v.kind) {
-            case AvroValue.INT -> b.addInt(slot, c.readInt());
-            case AvroValue.LONG -> b.addInt(slot, c.readLong());
-            case AvroValue.BOOLEAN -> b.addInt(slot, c.readBoolean() ? 1 : 0);
+            case AvroValue.INT -> b.addInt64(slot, c.readInt());
+            case AvroValue.LONG -> b.addInt64(slot, c.readLong());
+            case AvroValue.BOOLEAN -> b.addInt64(slot, c.readBoolean() ? 1 : 0);
             case AvroValue.FLOAT -> b.addFloat(slot, c.readFloat());
             case AvroValue.DOUBLE -> b.addFloat(slot, (float) c.readDouble());
             case AvroValue.STRING, AvroValue.BYTES -> {

@@ -112,6 +112,12 @@ public final class ConvertFeatures implements Serializable {
         return s == null ? -1 : s;
     }
 
+    /** A writer of these features' Examples. */
+    public io.tfstream.parse.ExampleBuilder exampleBuilder() {
+        return new io.tfstream.parse.ExampleBuilder(
+                java.util.List.of(names), java.util.List.of(types));
+    }
+
     /** Whether some feature is named {@code path.<something>}: a nested object that matters. */
     public boolean isPrefix(String path) {
         if (prefixes == null) {

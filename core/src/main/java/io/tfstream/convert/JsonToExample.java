@@ -1,5 +1,7 @@
 package io.tfstream.convert;
 
+import io.tfstream.parse.ExampleBuilder;
+import io.tfstream.parse.FeatureSink;
 import io.tfstream.spec.DType;
 import io.tfstream.text.Quoted;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +23,9 @@ public final class JsonToExample implements ExampleConverter {
 
     private final ConvertFeatures features;
     private final ConvertOptions options;
-    private final ExampleBuilder builder;
+    private final ExampleBuilder example;
+    private FeatureSink builder;
+    private byte[] scratch = new byte[64];
     private final JsonScanner sc = new JsonScanner();
     private final FieldNames names;
     // The slot of the i-th top-level field of the last record: records of one topic mostly keep
@@ -33,7 +37,7 @@ public final class JsonToExample implements ExampleConverter {
     public JsonToExample(ConvertFeatures features, ConvertOptions options) {
         this.features = features;
         this.options = options;
-        this.builder = new ExampleBuilder(features);
+        this.example = features.exampleBuilder();
         this.names = new FieldNames(features);
         this.lastOrder = new int[features.size()];
         java.util.Arrays.fill(lastOrder, -1);
@@ -46,7 +50,15 @@ public final class JsonToExample implements ExampleConverter {
 
     @Override
     public byte[] convert(byte[] in, int off, int len) throws ConversionException {
-        builder.reset();
+        convertInto(in, off, len, example);
+        return example.toBytes();
+    }
+
+    @Override
+    public void convertInto(byte[] in, int off, int len, FeatureSink sink)
+            throws ConversionException {
+        builder = sink;
+        sink.reset();
         ignored = 0;
         sc.wrap(in, off, len);
         int c = sc.peek();
@@ -69,7 +81,6 @@ public final class JsonToExample implements ExampleConverter {
                     ConversionException.RECORD,
                     "more JSON after the object (" + ahead(sc.peek()) + ")");
         }
-        return builder.toBytes();
     }
 
     private static String ahead(int c) {
@@ -182,7 +193,7 @@ public final class JsonToExample implements ExampleConverter {
 
     /** One scalar starting with byte {@code c} into {@code slot}; {@code index} >= 0 in a list. */
     private void value(int slot, int c, int index) throws ConversionException {
-        DType type = builder.type(slot);
+        DType type = features.type(slot);
         boolean number = c == '-' || (c >= '0' && c <= '9');
         switch (type) {
             case INT64 -> {
@@ -202,12 +213,12 @@ public final class JsonToExample implements ExampleConverter {
                                 "JSON number " + Quoted.cut(sc.numberText()),
                                 "is out of the int64 range");
                     }
-                    builder.addInt(slot, this.number[0]);
+                    builder.addInt64(slot, this.number[0]);
                     return;
                 }
                 if (c == 't' || c == 'f') {
                     sc.readLiteral(c == 't' ? "true" : "false");
-                    builder.addInt(slot, c == 't' ? 1 : 0);
+                    builder.addInt64(slot, c == 't' ? 1 : 0);
                     return;
                 }
             }
@@ -223,7 +234,7 @@ public final class JsonToExample implements ExampleConverter {
                     sc.readString();
                     if (options.jsonBase64()) {
                         try {
-                            builder.addBase64(slot, sc.stringBytes(), sc.start(), sc.length());
+                            addBase64(slot, sc.stringBytes(), sc.start(), sc.length());
                         } catch (IllegalArgumentException e) {
                             throw misfit(
                                     slot,
@@ -240,6 +251,19 @@ public final class JsonToExample implements ExampleConverter {
         }
         String where = index >= 0 ? " inside the list" : "";
         throw misfit(slot, index, describe(c, number), "does not fit" + where);
+    }
+
+    /**
+     * Appends the base64 text {@code b[off, off + len)} decoded ({@link Base64Bytes}) as one value.
+     *
+     * @throws IllegalArgumentException when the text is not base64
+     */
+    private void addBase64(int slot, byte[] b, int off, int len) {
+        int max = Base64Bytes.maxDecoded(len);
+        if (scratch.length < max) {
+            scratch = new byte[Math.max(max, scratch.length * 2)];
+        }
+        builder.addBytes(slot, scratch, 0, Base64Bytes.decode(b, off, len, scratch, 0));
     }
 
     /** The value starting with {@code c}, read, as a message names it. */

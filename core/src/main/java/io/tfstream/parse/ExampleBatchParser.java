@@ -48,6 +48,14 @@ public final class ExampleBatchParser {
     private int lastRows = -1;
     private RawColumns raw;
 
+    // Converted input (parseLenient with a RecordDecoder): the decoder the row writer was made for.
+    private RecordDecoder rowDecoder;
+    private ColumnRow columnRow;
+    private ExampleBuilder exampleBuilder;
+    private boolean keepExamples;
+    private ConvertedExamples lastExamples;
+    private long ignoredFields;
+
     private ExampleBatchParser(ExampleParsePlan plan, ParseLimits limits) {
         this.plan = plan;
         this.limits = limits;
@@ -175,6 +183,126 @@ public final class ExampleBatchParser {
             return LenientRetry.retry(
                     this::parse, ParsedBatch::withRows, records, rowToRecord, row, rejected);
         }
+    }
+
+    /**
+     * Write the Example of every converted record while it is parsed ({@link #parseLenient(
+     * SerializedRecords, RecordDecoder, Consumer)}), for a caller that reads them all from {@link
+     * #lastExamples()}; otherwise an Example is written only when asked for.
+     */
+    public void keepExamples(boolean keep) {
+        keepExamples = keep;
+    }
+
+    /**
+     * Parses records of another format as the Examples {@code decoder} converts them to, with the
+     * result, the rejections and their messages of {@link #parseLenient(SerializedRecords,
+     * Consumer)} over those Examples: the values go straight into the columns, and only a record
+     * the columns cannot take as is (a shape, limit or required-key error) has its Example written
+     * and parsed. A record that does not convert is rejected with an {@link
+     * InputRejectedException}. {@link #lastExamples()} then gives the Examples.
+     */
+    public ParsedBatch parseLenient(
+            SerializedRecords inputs,
+            RecordDecoder decoder,
+            Consumer<ExampleParseException> rejected) {
+        ColumnRow cr = columnRow(decoder);
+        ConvertedExamples examples = new ConvertedExamples(inputs, decoder, exampleBuilder);
+        int n = inputs.size();
+        begin(inputs);
+        ignoredFields = 0;
+        cr.tee = keepExamples ? exampleBuilder : null;
+        int[] rowToRecord = new int[n];
+        int row = 0;
+        for (int i = 0; i < n; i++) {
+            try {
+                convertOne(inputs, examples, decoder, cr, i, row);
+                rowToRecord[row++] = i;
+            } catch (ExampleParseException e) {
+                for (KeyColumn c : columns) {
+                    c.rollback(row);
+                }
+                rejected.accept(e);
+            }
+        }
+        lastExamples = examples;
+        try {
+            ParsedBatch b = assembler.assemble(columns, row, rowToRecord);
+            lastRows = row;
+            return b;
+        } catch (ExampleParseException e) {
+            return LenientRetry.retry(
+                    this::parse, ParsedBatch::withRows, examples, rowToRecord, row, rejected);
+        }
+    }
+
+    /**
+     * The Examples of the last {@link #parseLenient(SerializedRecords, RecordDecoder, Consumer)}.
+     */
+    public ConvertedExamples lastExamples() {
+        return lastExamples;
+    }
+
+    /** Input fields the records of the last converted parse ignored ({@link RecordDecoder}). */
+    public long ignoredFields() {
+        return ignoredFields;
+    }
+
+    private ColumnRow columnRow(RecordDecoder decoder) {
+        if (decoder != rowDecoder) {
+            rowDecoder = decoder;
+            columnRow = ColumnRow.of(decoder, columns, limits);
+            if (columnRow == null) {
+                throw new IllegalArgumentException(
+                        "the decoder's features "
+                                + decoder.featureNames()
+                                + " are not the spec's keys");
+            }
+            exampleBuilder = new ExampleBuilder(decoder.featureNames(), decoder.featureTypes());
+        }
+        return columnRow;
+    }
+
+    private void convertOne(
+            SerializedRecords inputs,
+            ConvertedExamples examples,
+            RecordDecoder decoder,
+            ColumnRow cr,
+            int index,
+            int row)
+            throws ExampleParseException {
+        if (minibatches.startsAt(index)) {
+            for (KeyColumn c : columns) {
+                c.minibatchBase = c.size();
+            }
+        }
+        cr.row = row;
+        byte[] buf = inputs.buffer(index);
+        int off = inputs.offset(index);
+        int len = inputs.length(index);
+        String why = decoder.decode(buf, off, len, cr);
+        if (why != null) {
+            throw new InputRejectedException(index, why);
+        }
+        ignoredFields += decoder.ignoredFields();
+        byte[] example = null;
+        if (cr.tee != null) {
+            example = cr.tee.toBytes();
+            examples.set(index, example);
+        }
+        if (cr.finish(example == null ? -1 : example.length, trackRows)) {
+            if (trackRows) {
+                irregular[row] = false;
+                unrequested[row] = false;
+            }
+            return;
+        }
+        // Not certainly fine: the Example path decides, with TensorFlow's error if any.
+        for (KeyColumn c : columns) {
+            c.rollback(row);
+        }
+        examples.example(index);
+        parseOne(examples, index, row);
     }
 
     private void begin(SerializedRecords records) {

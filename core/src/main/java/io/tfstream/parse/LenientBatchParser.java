@@ -24,12 +24,17 @@ public final class LenientBatchParser {
     private final SequenceExampleBatchParser sequences;
     private final List<ExampleParseException> pending = new ArrayList<>();
 
+    /** Records are JSON or Avro read through this decoder, or null for serialized Examples. */
+    private final RecordDecoder decoder;
+
     /** Parses rejected records alone, so that the batch parser keeps its columns. */
     private ExampleBatchParser alone;
 
-    private LenientBatchParser(ExampleBatchParser e, SequenceExampleBatchParser s) {
+    private LenientBatchParser(
+            ExampleBatchParser e, SequenceExampleBatchParser s, RecordDecoder decoder) {
         this.examples = e;
         this.sequences = s;
+        this.decoder = decoder;
     }
 
     /**
@@ -40,12 +45,52 @@ public final class LenientBatchParser {
     public static LenientBatchParser create(ParseSpec spec, ParseLimits limits) {
         Objects.requireNonNull(limits, "limits");
         if (spec instanceof FeatureSpecs f) {
-            return new LenientBatchParser(ExampleBatchParser.create(f, limits), null);
+            return new LenientBatchParser(ExampleBatchParser.create(f, limits), null, null);
         }
         if (spec instanceof SequenceFeatureSpecs s) {
-            return new LenientBatchParser(null, SequenceExampleBatchParser.create(s, limits));
+            return new LenientBatchParser(null, SequenceExampleBatchParser.create(s, limits), null);
         }
         throw new IllegalArgumentException("unsupported spec " + spec);
+    }
+
+    /**
+     * A parser of records that {@code decoder} converts to {@code spec}'s Examples ({@link
+     * ExampleBatchParser#parseLenient(SerializedRecords, RecordDecoder, Consumer)}); a record that
+     * does not convert is rejected with an {@link InputRejectedException}.
+     *
+     * @throws IllegalArgumentException when the spec is not an Example spec, or the decoder's
+     *     features are not its keys
+     */
+    public static LenientBatchParser create(
+            ParseSpec spec, ParseLimits limits, RecordDecoder decoder) {
+        Objects.requireNonNull(decoder, "decoder");
+        if (!(spec instanceof FeatureSpecs f)) {
+            throw new IllegalArgumentException("converted records are Examples, not " + spec);
+        }
+        ExampleBatchParser p =
+                ExampleBatchParser.create(f, Objects.requireNonNull(limits, "limits"));
+        p.parseLenient(RecordBatch.of(List.of()), decoder, e -> {}); // checks the features
+        return new LenientBatchParser(p, null, decoder);
+    }
+
+    /**
+     * The Examples of the records of the last {@link #parse} or {@link #parseSubset}, for a parser
+     * of converted records; null otherwise.
+     */
+    public ConvertedExamples convertedExamples() {
+        return decoder == null ? null : examples.lastExamples();
+    }
+
+    /** {@link ExampleBatchParser#keepExamples}, for a parser of converted records. */
+    public void keepExamples(boolean keep) {
+        if (examples != null) {
+            examples.keepExamples(keep);
+        }
+    }
+
+    /** Input fields the converted records of the last parse ignored (0 for Examples). */
+    public long ignoredFields() {
+        return decoder == null ? 0 : examples.ignoredFields();
     }
 
     /**
@@ -75,12 +120,15 @@ public final class LenientBatchParser {
     public ParsedRows parse(SerializedRecords records, Consumer<ExampleParseException> rejected) {
         pending.clear();
         ParsedRows rows =
-                examples != null
-                        ? examples.parseLenient(records, pending::add)
-                        : sequences.parseLenient(records, pending::add);
+                decoder != null
+                        ? examples.parseLenient(records, decoder, pending::add)
+                        : examples != null
+                                ? examples.parseLenient(records, pending::add)
+                                : sequences.parseLenient(records, pending::add);
         // The parser is reused for the records alone only once the batch is done with it.
+        SerializedRecords parsed = decoder != null ? examples.lastExamples() : records;
         for (ExampleParseException e : pending) {
-            rejected.accept(alone(records, e));
+            rejected.accept(e instanceof InputRejectedException ? e : alone(parsed, e));
         }
         pending.clear();
         return rows;

@@ -15,5 +15,10 @@ public enum ParseErrorKind {
     /** A record exceeds one of the {@link ParseLimits}. */
     LIMIT_EXCEEDED,
     /** A composite feature (SparseFeature, ragged partitions) is inconsistent across the batch. */
-    INCONSISTENT_BATCH
+    INCONSISTENT_BATCH,
+    /**
+     * A JSON or Avro record that does not convert to the schema's Example ({@link
+     * InputRejectedException}).
+     */
+    CONVERSION
 }

@@ -1,8 +1,9 @@
-package io.tfstream.convert;
+package io.tfstream.parse;
 
 import io.tfstream.spec.DType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Collects one record's feature values by slot and writes them as {@code tf.train.Example} wire
@@ -12,7 +13,7 @@ import java.util.Arrays;
  * elements), so that writing the Example is sizes per feature and array copies, no pass over the
  * values. Buffers are reused across records; only the returned array is new. Not thread-safe.
  */
-final class ExampleBuilder {
+public final class ExampleBuilder implements FeatureSink {
     private final DType[] types;
     // Per slot: the map entry's bytes up to the Feature's length: tag and key, tag of the value.
     private final byte[][] heads;
@@ -21,12 +22,12 @@ final class ExampleBuilder {
     private final byte[][] data;
     private final int[] used;
     private final int[] entrySizes;
-    private byte[] scratch = new byte[64];
     private byte[] out = new byte[256];
     private int pos;
 
-    ExampleBuilder(ConvertFeatures features) {
-        int n = features.size();
+    /** A builder of the features {@code names} (slot order), of types {@code dtypes}. */
+    public ExampleBuilder(List<String> names, List<DType> dtypes) {
+        int n = names.size();
         types = new DType[n];
         heads = new byte[n][];
         present = new boolean[n];
@@ -35,8 +36,8 @@ final class ExampleBuilder {
         used = new int[n];
         entrySizes = new int[n];
         for (int i = 0; i < n; i++) {
-            types[i] = features.type(i);
-            byte[] key = features.name(i).getBytes(StandardCharsets.UTF_8);
+            types[i] = dtypes.get(i);
+            byte[] key = names.get(i).getBytes(StandardCharsets.UTF_8);
             byte[] head = new byte[2 + varintSize(key.length) + key.length];
             int p = 0;
             head[p++] = 0x0A; // MapEntry.key
@@ -48,20 +49,13 @@ final class ExampleBuilder {
         }
     }
 
-    /** Starts a record: no feature present. */
-    void reset() {
+    @Override
+    public void reset() {
         Arrays.fill(present, false);
     }
 
-    DType type(int slot) {
-        return types[slot];
-    }
-
-    /**
-     * Marks {@code slot} present with an empty list; false when it already was (the same feature
-     * twice in one record).
-     */
-    boolean start(int slot) {
+    @Override
+    public boolean start(int slot) {
         if (present[slot]) {
             return false;
         }
@@ -80,7 +74,8 @@ final class ExampleBuilder {
         return d;
     }
 
-    void addInt(int slot, long v) {
+    @Override
+    public void addInt64(int slot, long v) {
         byte[] d = room(slot, 10);
         int p = used[slot];
         while ((v & ~0x7FL) != 0) {
@@ -92,7 +87,8 @@ final class ExampleBuilder {
         counts[slot]++;
     }
 
-    void addFloat(int slot, float v) {
+    @Override
+    public void addFloat(int slot, float v) {
         byte[] d = room(slot, 4);
         int p = used[slot];
         int bits = Float.floatToRawIntBits(v);
@@ -105,7 +101,8 @@ final class ExampleBuilder {
     }
 
     /** Appends one bytes value, as its {@code BytesList.value} element. */
-    void addBytes(int slot, byte[] b, int off, int len) {
+    @Override
+    public void addBytes(int slot, byte[] b, int off, int len) {
         byte[] d = room(slot, 6 + len);
         int p = used[slot];
         d[p++] = 0x0A; // BytesList.value
@@ -115,21 +112,8 @@ final class ExampleBuilder {
         counts[slot]++;
     }
 
-    /**
-     * Appends the base64 text {@code b[off, off + len)} decoded ({@link Base64Bytes}) as one value.
-     *
-     * @throws IllegalArgumentException when the text is not base64
-     */
-    void addBase64(int slot, byte[] b, int off, int len) {
-        int max = Base64Bytes.maxDecoded(len);
-        if (scratch.length < max) {
-            scratch = new byte[Math.max(max, scratch.length * 2)];
-        }
-        addBytes(slot, scratch, 0, Base64Bytes.decode(b, off, len, scratch, 0));
-    }
-
-    /** The Example of the present features. */
-    byte[] toBytes() {
+    /** The Example of the present features, in a new array. */
+    public byte[] toBytes() {
         int n = present.length;
         long featuresSize = 0;
         for (int i = 0; i < n; i++) {
