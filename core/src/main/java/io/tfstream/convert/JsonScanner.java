@@ -74,11 +74,21 @@ final class JsonScanner {
 
     /**
      * Consumes the string whose opening quote is next when it is exactly {@code key} (given without
-     * escapes: no quote, backslash or control byte in it), else nothing; true when consumed.
+     * escapes: no quote, backslash or control byte in it), else nothing; true when consumed. {@code
+     * word} is {@link #quotedWord} of a key below 8 bytes.
      */
-    boolean skipString(byte[] key) {
+    boolean skipString(byte[] key, long word) {
         int n = key.length;
         int p = pos;
+        if (n < 8 && p + 9 <= limit) {
+            // one word: the key and its closing quote, the bytes after them masked off
+            long x = (long) LONGS.get(buf, p + 1);
+            if ((x & quotedMask(n)) != word) {
+                return false;
+            }
+            pos = p + n + 2;
+            return true;
+        }
         if (p + n + 1 >= limit || buf[p + n + 1] != '"') {
             return false;
         }
@@ -89,10 +99,43 @@ final class JsonScanner {
         return true;
     }
 
+    /** The mask of the first {@code n + 1} bytes of a word: a key below 8 bytes and its quote. */
+    static long quotedMask(int n) {
+        return n == 7 ? -1L : (1L << (8 * (n + 1))) - 1;
+    }
+
+    /** {@code key} (below 8 bytes) and a closing quote as a little-endian word. */
+    static long quotedWord(byte[] key) {
+        long w = 0;
+        for (int i = key.length - 1; i >= 0; i--) {
+            w = (w << 8) | (key[i] & 0xFF);
+        }
+        return w | ((long) '"' << (8 * key.length));
+    }
+
     /** Reads a string whose opening quote is next. */
     void readString() throws ConversionException {
         pos++; // the quote
         int s = pos;
+        // Eight bytes at a time up to the first byte the loop below must look at: a quote, a
+        // backslash, a control byte or a non-ASCII byte (only bytes after such a byte can be
+        // flagged wrongly, through borrows).
+        while (pos + 8 <= limit) {
+            long x = (long) LONGS.get(buf, pos);
+            long q = x ^ 0x2222222222222222L;
+            long bs = x ^ 0x5C5C5C5C5C5C5C5CL;
+            long flags =
+                    ((q - 0x0101010101010101L) & ~q)
+                            | ((bs - 0x0101010101010101L) & ~bs)
+                            | ((x - 0x2020202020202020L) & ~x)
+                            | x;
+            flags &= 0x8080808080808080L;
+            if (flags != 0) {
+                pos += Long.numberOfTrailingZeros(flags) >>> 3;
+                break;
+            }
+            pos += 8;
+        }
         while (pos < limit) {
             int c = buf[pos];
             if (c == '"') {
@@ -324,6 +367,28 @@ final class JsonScanner {
         if (p < lim && b[p] == '0') {
             p++;
         } else {
+            // Eight digits at a time while no overflow is possible (18 digits) and the float's
+            // 15 significant digits are not full; the loop below takes the rest one by one.
+            while (p + 8 <= lim) {
+                long x = (long) LONGS.get(b, p);
+                int k = digitRun(x);
+                int n = p - digits + k;
+                if (k == 0 || n > 18 || (wantFloat && n > 15)) {
+                    break;
+                }
+                long chunk = eightDigits(x, k);
+                v = v * POW10_LONG[k] - chunk; // negative, as below
+                m = m * POW10_LONG[k] + chunk;
+                sig = n;
+                p += k;
+                if (k < 8) {
+                    break;
+                }
+            }
+            if (!wantFloat) {
+                m = 0;
+                sig = 0;
+            }
             while (p < lim) {
                 int d = b[p] - '0';
                 if (d < 0 || d > 9) {
@@ -357,6 +422,27 @@ final class JsonScanner {
         if (p < lim && b[p] == '.') {
             p++;
             int f = p;
+            while (p + 8 <= lim) {
+                long x = (long) LONGS.get(b, p);
+                int k = digitRun(x);
+                if (k == 0) {
+                    break;
+                }
+                if (wantFloat) {
+                    long chunk = eightDigits(x, k);
+                    int chunkSig = sig > 0 ? k : decimalDigits(chunk);
+                    if (sig + chunkSig > 15) {
+                        break;
+                    }
+                    m = m * POW10_LONG[k] + chunk;
+                    sig += chunkSig;
+                    exp10 -= k;
+                }
+                p += k;
+                if (k < 8) {
+                    break;
+                }
+            }
             while (p < lim) {
                 int d = b[p] - '0';
                 if (d < 0 || d > 9) {
@@ -414,6 +500,50 @@ final class JsonScanner {
     }
 
     private static final long LONG_MUL_MIN = Long.MIN_VALUE / 10;
+
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+                    long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    private static final long[] POW10_LONG = new long[19];
+
+    static {
+        long p = 1;
+        for (int k = 0; k < POW10_LONG.length; k++) {
+            POW10_LONG[k] = p;
+            p *= 10;
+        }
+    }
+
+    /** How many of the eight bytes of {@code x} (little-endian) are ASCII digits before another. */
+    static int digitRun(long x) {
+        // A digit's byte stays below 0x80 both plus 0x46 and minus 0x30; any other byte, and
+        // only bytes after it through carries, gets its top bit set.
+        long flags = ((x + 0x4646464646464646L) | (x - 0x3030303030303030L)) & 0x8080808080808080L;
+        return flags == 0 ? 8 : Long.numberOfTrailingZeros(flags) >>> 3;
+    }
+
+    /** The value of the first {@code k} (1 to 8) bytes of {@code x}, ASCII digits, in order. */
+    static long eightDigits(long x, int k) {
+        if (k < 8) {
+            // the k digits to the top, '0's below them: the same value as eight digits
+            x = (x << (8 * (8 - k))) | (0x3030303030303030L >>> (8 * k));
+        }
+        x -= 0x3030303030303030L;
+        x = (x * 10) + (x >>> 8); // pairs of digits
+        return (((x & 0x000000FF000000FFL) * (100 + (1000000L << 32)))
+                        + (((x >>> 16) & 0x000000FF000000FFL) * (1 + (10000L << 32))))
+                >>> 32;
+    }
+
+    /** The number of decimal digits of {@code v} (0 for 0), v below 10^8. */
+    private static int decimalDigits(long v) {
+        int n = 0;
+        while (n < 8 && v >= POW10_LONG[n]) {
+            n++;
+        }
+        return n;
+    }
 
     boolean integral() {
         return integral;

@@ -28,9 +28,10 @@ public final class JsonToExample implements ExampleConverter {
     private byte[] scratch = new byte[64];
     private final JsonScanner sc = new JsonScanner();
     private final FieldNames names;
-    // The slot of the i-th top-level field of the last record: records of one topic mostly keep
-    // their field order, so a name is checked against this guess before it is looked up.
-    private final int[] lastOrder;
+    // The slot of the top-level field that followed slot s - 1 (index 0: the first field) in the
+    // last record that had both: records of one topic keep their field order, also when fields
+    // are missing, so a name is checked against this guess before it is looked up.
+    private final int[] after;
     private final long[] number = new long[1];
     private int ignored;
 
@@ -39,8 +40,8 @@ public final class JsonToExample implements ExampleConverter {
         this.options = options;
         this.example = features.exampleBuilder();
         this.names = new FieldNames(features);
-        this.lastOrder = new int[features.size()];
-        java.util.Arrays.fill(lastOrder, -1);
+        this.after = new int[features.size() + 1];
+        java.util.Arrays.fill(after, -1);
     }
 
     @Override
@@ -104,20 +105,25 @@ public final class JsonToExample implements ExampleConverter {
             sc.skipByte();
             return;
         }
-        for (int field = 0; ; field++) {
+        int previous = -1; // the slot of the last top-level field of a feature
+        while (true) {
             if (sc.peek() != '"') {
                 throw sc.invalid("expected a field name");
             }
             String path = null;
             int slot;
-            int guess = prefix == null && field < lastOrder.length ? lastOrder[field] : -1;
-            if (guess >= 0 && names.plain(guess) && sc.skipString(names.key(guess))) {
+            int guess = prefix == null ? after[previous + 1] : -1;
+            if (guess >= 0
+                    && names.plain(guess)
+                    && sc.skipString(names.key(guess), names.word(guess))) {
                 slot = guess;
+                previous = slot;
             } else if (prefix == null) {
                 sc.readString();
                 slot = names.slot(sc.stringBytes(), sc.start(), sc.length());
-                if (slot >= 0 && field < lastOrder.length) {
-                    lastOrder[field] = slot;
+                if (slot >= 0) {
+                    after[previous + 1] = slot;
+                    previous = slot;
                 }
             } else {
                 sc.readString();
@@ -312,16 +318,19 @@ public final class JsonToExample implements ExampleConverter {
         private final int mask;
         private final byte[][] bySlot;
         private final boolean[] plain;
+        private final long[] words;
 
         FieldNames(ConvertFeatures f) {
             bySlot = new byte[f.size()][];
             plain = new boolean[f.size()];
+            words = new long[f.size()];
             for (int s = 0; s < f.size(); s++) {
                 bySlot[s] = f.name(s).getBytes(StandardCharsets.UTF_8);
                 plain[s] = true;
                 for (byte b : bySlot[s]) {
                     plain[s] &= b != '"' && b != '\\' && (b < 0 || b >= 0x20);
                 }
+                words[s] = bySlot[s].length < 8 ? JsonScanner.quotedWord(bySlot[s]) : 0;
             }
             int size = Integer.highestOneBit(Math.max(4, f.size() * 4) - 1) << 1;
             keys = new byte[size][];
@@ -341,6 +350,11 @@ public final class JsonToExample implements ExampleConverter {
         /** The UTF-8 name of {@code slot}. */
         byte[] key(int slot) {
             return bySlot[slot];
+        }
+
+        /** The name of {@code slot} and its closing quote as one word, for names below 8 bytes. */
+        long word(int slot) {
+            return words[slot];
         }
 
         /** Whether the name of {@code slot} is written in JSON as its bytes, without escapes. */

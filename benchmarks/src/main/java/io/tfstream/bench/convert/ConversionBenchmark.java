@@ -4,6 +4,7 @@ import io.tfstream.bench.parse.ExampleProfile;
 import io.tfstream.convert.AvroToExample;
 import io.tfstream.convert.ConvertFeatures;
 import io.tfstream.convert.ConvertOptions;
+import io.tfstream.convert.ConverterDecoder;
 import io.tfstream.convert.ExampleConverter;
 import io.tfstream.convert.JsonToExample;
 import io.tfstream.parse.LenientBatchParser;
@@ -32,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * with them, side by side on the same data (the profile's Examples, and the same Examples written
  * as JSON objects or Avro records). {@code example}: the batch of serialized Examples parsed by the
  * lenient batch parser (the {@code source.format: example} path); {@code json} / {@code avro}: each
- * record converted to an Example and added to the batch, then the same parse. One op = one batch.
+ * record converted to an Example and added to the batch, then the same parse; {@code jsonColumns}
+ * / {@code avroColumns}: the records decoded straight into the parser's columns ({@link
+ * ConverterDecoder}), as batch-and-parse does them. One op = one batch.
  * The wide profile's random bytes are written as base64 JSON strings ({@code source.json.bytes:
  * base64}).
  */
@@ -57,6 +60,10 @@ public class ConversionBenchmark {
     LenientBatchParser parser;
     ExampleConverter jsonConverter;
     ExampleConverter avroConverter;
+    RecordBatch jsonBatch;
+    RecordBatch avroBatch;
+    LenientBatchParser jsonColumnsParser;
+    LenientBatchParser avroColumnsParser;
 
     @Setup
     public void setUp() {
@@ -76,6 +83,33 @@ public class ConversionBenchmark {
         ConvertOptions options = new ConvertOptions(base64, false, null);
         jsonConverter = new JsonToExample(features, options);
         avroConverter = new AvroToExample(avroWriter.schema(), features, options);
+        jsonBatch = RecordBatch.of(json);
+        avroBatch = RecordBatch.of(avro);
+        ParseLimits limits = ParseLimits.defaults();
+        jsonColumnsParser =
+                LenientBatchParser.create(
+                        profile.spec(),
+                        limits,
+                        new ConverterDecoder(new JsonToExample(features, options), features));
+        avroColumnsParser =
+                LenientBatchParser.create(
+                        profile.spec(),
+                        limits,
+                        new ConverterDecoder(
+                                new AvroToExample(avroWriter.schema(), features, options),
+                                features));
+    }
+
+    /** JSON straight into the parser's columns, no Example written (the job without shards). */
+    @Benchmark
+    public ParsedRows jsonColumns() {
+        return jsonColumnsParser.parse(jsonBatch, e -> {});
+    }
+
+    /** Avro straight into the parser's columns, no Example written. */
+    @Benchmark
+    public ParsedRows avroColumns() {
+        return avroColumnsParser.parse(avroBatch, e -> {});
     }
 
     @Benchmark

@@ -5,10 +5,11 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 
 /**
- * {@link ConversionBenchmark}'s three paths timed by the calling thread's CPU time, interleaved
- * round by round, so that a busy shared machine moves all three alike: records per second of thread
- * CPU (best round) for the Example path and for JSON and Avro conversion plus parse, and their
- * ratio to the Example path.
+ * {@link ConversionBenchmark}'s paths timed by the calling thread's CPU time, interleaved
+ * round by round, so that a busy shared machine moves all of them alike: records per second of thread
+ * CPU (best round) for the Example path, for JSON and Avro converted to Examples and parsed, and
+ * for JSON and Avro decoded straight into the parser's columns, with their ratio to the Example
+ * path.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
  * io.tfstream.bench.convert.ConversionThreadCpuTime [rounds]}
@@ -27,20 +28,23 @@ public final class ConversionThreadCpuTime {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         System.out.println(
-                "| profile | example records/s | json records/s (ratio) | avro records/s (ratio) |");
-        System.out.println("|---|---|---|---|");
+                "| profile | example records/s | json → Example + parse (ratio)"
+                        + " | avro → Example + parse (ratio) | json → columns (ratio)"
+                        + " | avro → columns (ratio) |");
+        System.out.println("|---|---|---|---|---|---|");
         for (ExampleProfile p :
                 new ExampleProfile[] {ExampleProfile.SEED001, ExampleProfile.WIDE}) {
             ConversionBenchmark b = new ConversionBenchmark();
             b.profile = p;
             b.batch = 1024;
             b.setUp();
-            Op[] ops = {b::example, b::json, b::avro};
+            Op[] ops = {b::example, b::json, b::avro, b::jsonColumns, b::avroColumns};
             int[] perSample = new int[ops.length];
             for (int k = 0; k < ops.length; k++) {
                 perSample[k] = warmUp(ops[k]);
             }
-            long[] best = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+            long[] best = new long[ops.length];
+            java.util.Arrays.fill(best, Long.MAX_VALUE);
             for (int r = 0; r < rounds; r++) {
                 for (int k = 0; k < ops.length; k++) {
                     long t0 = THREADS.getCurrentThreadCpuTime();
@@ -54,14 +58,11 @@ public final class ConversionThreadCpuTime {
             for (int k = 0; k < ops.length; k++) {
                 rate[k] = perSample[k] * (double) b.batch / (best[k] / 1e9);
             }
-            System.out.printf(
-                    "| %s | %.0f | %.0f (%.0f%%) | %.0f (%.0f%%) |%n",
-                    p.name(),
-                    rate[0],
-                    rate[1],
-                    100 * rate[1] / rate[0],
-                    rate[2],
-                    100 * rate[2] / rate[0]);
+            StringBuilder row = new StringBuilder("| " + p.name() + String.format(" | %.0f", rate[0]));
+            for (int k = 1; k < ops.length; k++) {
+                row.append(String.format(" | %.0f (%.0f%%)", rate[k], 100 * rate[k] / rate[0]));
+            }
+            System.out.println(row.append(" |"));
         }
         if (sink == 42) {
             System.out.println();
