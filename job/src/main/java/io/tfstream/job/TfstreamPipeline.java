@@ -73,10 +73,10 @@ public final class TfstreamPipeline {
                                         sourceWatermarks,
                                         KAFKA_SOURCE.displayName()));
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
-        // With schema updates and count batches a record is converted in the parse, with the
-        // schema that parses it; otherwise in its own step (uid convert).
-        boolean convertInParse =
-                config.convert().enabled() && parseConfig.schemaUpdates() && !parseConfig.windows();
+        // With count batches a record is decoded straight into the parse, with the schema that
+        // parses it; event-time windows are keyed before the parse, so there it is converted in
+        // its own step (uid convert).
+        boolean convertInParse = config.convert().enabled() && !parseConfig.windows();
         if (config.convert().enabled() && !convertInParse) {
             // Chained to the source: the converted record reaches the parse without serialization.
             ConvertResult converted =
@@ -91,7 +91,11 @@ public final class TfstreamPipeline {
                                 schema.fingerprint());
         if (convertInParse) {
             parse.setConversion(
-                    config.convert().convert(schema, config.deadLetters().guard()).settings());
+                            config.convert()
+                                    .convert(schema, config.deadLetters().guard())
+                                    .settings())
+                    // An accepted record's Example is written only for the outputs that carry it.
+                    .setAcceptedExamples(config.shards().enabled() || config.payloads().records());
         }
         TfstreamValidation validation = null;
         if (config.validation().enabled()) {

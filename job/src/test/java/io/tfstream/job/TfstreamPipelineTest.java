@@ -154,17 +154,32 @@ class TfstreamPipelineTest {
     }
 
     @Test
-    void conversionIsChainedToTheSourceUnderItsUid() throws Exception {
+    void conversionRunsInsideTheParseAndInItsOwnStepBeforeWindows() throws Exception {
         Path schema = dir.resolve("schema.pbtxt");
         Files.write(schema, io.tfstream.sample.SeedDataset.schemaPbtxt());
+        // Count batches: decoded straight into the parse; no convert operator (a savepoint of an
+        // earlier job with one restores: it had no state, which Flink skips).
         JobGraph g = graph(Map.of("schema.path", schema.toString(), "source.format", "json"));
         JobVertex source = vertexOf(g, "kafka-source");
-        // Built through TfstreamConvert with the job's uid: savepoints keep matching it.
-        assertTrue(source.getName().contains("convert"), source.getName());
+        assertTrue(source.getName().contains("batch-and-parse"), source.getName());
         assertTrue(
                 source.getOperatorIDs().stream()
-                        .anyMatch(p -> "convert".equals(p.getUserDefinedOperatorUid())),
+                        .noneMatch(p -> "convert".equals(p.getUserDefinedOperatorUid())),
                 source.getName());
+        // Windows are keyed before the parse: the records are Examples by then.
+        JobGraph windowed =
+                graph(
+                        Map.of(
+                                "schema.path", schema.toString(),
+                                "source.format", "json",
+                                "batch.mode", "event_time_window",
+                                "batch.window", "1 s",
+                                "output.batches.topic", "batches"));
+        JobVertex windowSource = vertexOf(windowed, "kafka-source");
+        assertTrue(
+                windowSource.getOperatorIDs().stream()
+                        .anyMatch(p -> "convert".equals(p.getUserDefinedOperatorUid())),
+                windowSource.getName());
     }
 
     @Test

@@ -53,6 +53,7 @@ public final class TfstreamParseBuilder {
     private SchemaUpdates schemaUpdates;
     private String schemaCopies;
     private ConvertSettings conversion;
+    private boolean acceptedExamples = true;
     private WindowSettings windows;
     private BatchKeySelector windowKey;
     private String uid;
@@ -209,16 +210,27 @@ public final class TfstreamParseBuilder {
     }
 
     /**
-     * Convert JSON or Avro records inside the parse, with the schema in force, instead of in a
-     * {@link TfstreamConvert} step before it: with {@link #setSchemaUpdates} and count batches
-     * only, so that a record is converted to the Example of the schema that then parses it and a
-     * new schema it cannot convert to is refused ({@code settings} from {@link
-     * TfstreamConvert#settings()}; docs/schema-changes.md).
+     * Decode JSON or Avro records straight into the parse, with the schema in force, instead of
+     * converting them to Examples in a {@link TfstreamConvert} step before it (count batches only):
+     * no Example is written for a record unless an output carries it, and with {@link
+     * #setSchemaUpdates} a new schema the input cannot convert to is refused ({@code settings} from
+     * {@link TfstreamConvert#settings()}; docs/schema-changes.md).
      */
     @Internal
     public TfstreamParseBuilder setConversion(ConvertSettings settings) {
         require(settings, "conversion");
         this.conversion = settings;
+        return this;
+    }
+
+    /**
+     * With {@link #setConversion}: whether each accepted record leaves with its Example as value
+     * (default true: for shards, the records topic, or a step of yours), or keeps its JSON or Avro
+     * bytes when nothing after the parse reads the records.
+     */
+    @Internal
+    public TfstreamParseBuilder setAcceptedExamples(boolean examples) {
+        this.acceptedExamples = examples;
         return this;
     }
 
@@ -288,16 +300,15 @@ public final class TfstreamParseBuilder {
         if (schemaUpdates != null) {
             // With validation on, records are checked against the schema in force and window
             // statistics are kept per fingerprint (WindowAlertFunction).
-            settings =
-                    settings.withSchemaUpdates(
-                            conversion == null
-                                    ? schemaUpdates
-                                    : schemaUpdates.withConversion(conversion));
+            settings = settings.withSchemaUpdates(schemaUpdates);
         }
-        if (conversion != null && (schemaUpdates == null || windows != null)) {
-            throw new IllegalArgumentException(
-                    "conversion inside the parse needs schemaUpdates and count batches; convert"
-                            + " with TfstreamConvert before the parse otherwise");
+        if (conversion != null) {
+            if (windows != null) {
+                throw new IllegalArgumentException(
+                        "conversion inside the parse needs count batches; convert with"
+                                + " TfstreamConvert before event-time windows");
+            }
+            settings = settings.withConversion(conversion, acceptedExamples);
         }
         if (windows != null) {
             require(windowKey, "eventTimeWindows key");

@@ -169,19 +169,33 @@ class TfstreamParseBuilderTest {
     }
 
     @Test
-    void conversionInTheParseNeedsSchemaUpdatesAndCountBatches() {
+    void conversionInTheParseNeedsCountBatches() {
         ConvertSettings json =
                 TfstreamConvert.builder()
                         .setSchema(SPEC, "spec.json")
                         .setFormat(InputFormat.JSON)
                         .build()
                         .settings();
-        TfstreamParse p =
+        TfstreamParse live =
                 seed().setSchemaUpdates("spec.json", Duration.ofSeconds(1), SchemaCompatibility.ANY)
                         .setConversion(json)
                         .build();
-        assertEquals(json, p.settings().schemaUpdates().conversion());
-        String alone = failure(seed().setConversion(json));
-        assertTrue(alone.startsWith("conversion inside the parse needs schemaUpdates"), alone);
+        assertEquals(json, live.settings().conversion());
+        assertTrue(live.settings().acceptedExamples());
+        TfstreamParse fixed = seed().setConversion(json).setAcceptedExamples(false).build();
+        assertEquals(json, fixed.settings().conversion());
+        assertFalse(fixed.settings().acceptedExamples());
+        String windowed =
+                failure(
+                        seed().setConversion(json)
+                                .setEventTimeWindows(
+                                        new WindowSettings(
+                                                60_000,
+                                                0,
+                                                WindowSettings.LateRecords.DEAD_LETTER,
+                                                1 << 20),
+                                        BatchKeySelector.sourcePartition()));
+        assertTrue(
+                windowed.startsWith("conversion inside the parse needs count batches"), windowed);
     }
 }

@@ -1,6 +1,7 @@
 package io.tfstream.api.model;
 
 import io.tfstream.parse.ExampleParseException;
+import io.tfstream.parse.InputRejectedException;
 import io.tfstream.parse.ParseLimitException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
@@ -40,7 +41,9 @@ public enum DeadLetterReason {
     /** The reason for a record the parser rejected. */
     @Internal
     public static DeadLetterReason of(ExampleParseException e) {
-        return e instanceof ParseLimitException ? LIMIT_EXCEEDED : PARSE_ERROR;
+        return e instanceof ParseLimitException
+                ? LIMIT_EXCEEDED
+                : e instanceof InputRejectedException ? CONVERSION_ERROR : PARSE_ERROR;
     }
 
     /** The reason with code {@code code}. */

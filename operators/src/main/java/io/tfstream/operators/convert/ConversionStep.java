@@ -15,7 +15,7 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
 /**
  * One record's JSON or Avro conversion with its metrics under {@code tfstream} ({@code
  * convertRecordsIn}, {@code converted}, {@code conversionErrors}, {@code ignoredFields}) and the
- * dead-letter guard: the step {@link ConvertFunction} and {@link LiveConversion} share.
+ * dead-letter guard, for {@link ConvertFunction}.
  */
 final class ConversionStep {
     private final DeadLetterRate rate;

@@ -8,7 +8,9 @@ import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterRate;
 import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.operators.validation.BatchValidation;
+import io.tfstream.parse.ConvertedExamples;
 import io.tfstream.parse.ExampleParseException;
+import io.tfstream.parse.InputRejectedException;
 import io.tfstream.parse.Int64FeatureColumn;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParsedRows;
@@ -17,6 +19,7 @@ import io.tfstream.payload.EncodedTensorBatch;
 import io.tfstream.payload.TensorBatchSplitter;
 import io.tfstream.payload.TensorBatchWriter;
 import io.tfstream.proto.v1.TensorBatch;
+import io.tfstream.spec.ParseSpec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -59,7 +62,7 @@ public final class BatchEmitter {
 
     public BatchEmitter(ParseSettings settings, org.apache.flink.metrics.MetricGroup group)
             throws Exception {
-        this.metrics = new BatchParseMetrics(group);
+        this.metrics = new BatchParseMetrics(group, settings.conversion() != null);
         useSchema(settings);
         this.rate = settings.guard().enabled() ? new DeadLetterRate(settings.guard()) : null;
         this.validation =
@@ -77,7 +80,14 @@ public final class BatchEmitter {
         this.fingerprint = s.schemaFingerprint();
         // Only a schema that may change needs naming per record (no allocation otherwise).
         this.tagRecords = s.schemaUpdates() != null;
-        this.parser = LenientBatchParser.create(s.spec(), s.limits());
+        ParseSpec spec = s.spec();
+        if (s.conversion() != null) {
+            // JSON or Avro straight into the columns, with the schema in force.
+            this.parser = LenientBatchParser.create(spec, s.limits(), s.conversion().decoder(spec));
+            parser.keepExamples(s.acceptedExamples());
+        } else {
+            this.parser = LenientBatchParser.create(spec, s.limits());
+        }
         if (s.validation() != null) {
             parser.trackRows(); // validation reads the parser's columns
         }
@@ -184,7 +194,10 @@ public final class BatchEmitter {
         rejected.clear();
         ParsedRows rows = parser.parse(batch, rejected::add);
         metrics.batchParsed(n, System.nanoTime() - start);
+        // Converted input: the records' Examples, written or converted when asked for.
+        ConvertedExamples examples = parser.convertedExamples();
         Arrays.fill(errors, 0, n, null);
+        int conversionErrors = 0;
         for (ExampleParseException e : rejected) {
             int i = e.recordIndex();
             if (i < 0 || i >= n) {
@@ -192,6 +205,12 @@ public final class BatchEmitter {
             }
             errors[i] = e.getMessage();
             reasons[i] = DeadLetterReason.of(e);
+            if (e instanceof InputRejectedException) {
+                conversionErrors++;
+            }
+        }
+        if (examples != null) {
+            metrics.converted(n, conversionErrors, parser.ignoredFields());
         }
         EventTimeSettings et = settings.eventTime();
         if (et.source() == EventTimeSettings.Source.FEATURE) {
@@ -200,7 +219,7 @@ public final class BatchEmitter {
         if (validation != null) {
             validation.validate(
                     parser.rawColumns(),
-                    batch,
+                    examples != null ? examples : batch,
                     rows,
                     pending,
                     timestamps,
@@ -225,6 +244,9 @@ public final class BatchEmitter {
                         new StreamRecord<>(new DeadLetter(r, reasons[i], errors[i], fingerprint)));
             } else {
                 metrics.accepted();
+                if (examples != null && settings.acceptedExamples()) {
+                    r = r.withConvertedValue(examples.example(i));
+                }
                 if (validation != null) {
                     r = validation.marked(r, i);
                 }

@@ -12,8 +12,9 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
  * The batch-and-parse operator's metrics, in the operator's group under {@code tfstream}: records
  * in, bytes in, accepted, dead-lettered (in total and per reason under {@code reason.<code>}),
  * batches, batch size and parse time per batch (microseconds) histograms; with tensor payloads on,
- * payloads emitted, their bytes, batches split by size and encode time per batch (microseconds).
- * Per subtask, records in = accepted + dead-lettered.
+ * payloads emitted, their bytes, batches split by size and encode time per batch (microseconds);
+ * with JSON or Avro converted in the parse, the convert step's counters. Per subtask, records in =
+ * accepted + dead-lettered.
  */
 final class BatchParseMetrics {
     private static final int HISTOGRAM_WINDOW = 1000;
@@ -30,8 +31,12 @@ final class BatchParseMetrics {
     private final Counter payloadBytes;
     private final Counter batchesSplit;
     private final Histogram encodeMicros;
+    private Counter convertRecordsIn;
+    private Counter converted;
+    private Counter conversionErrors;
+    private Counter ignoredFields;
 
-    BatchParseMetrics(MetricGroup operator) {
+    BatchParseMetrics(MetricGroup operator, boolean conversion) {
         MetricGroup g = operator.addGroup("tfstream");
         recordsIn = g.counter("recordsIn");
         bytesIn = g.counter("bytesIn");
@@ -51,6 +56,12 @@ final class BatchParseMetrics {
         encodeMicros =
                 g.histogram(
                         "encodeTimeMicros", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        if (conversion) {
+            convertRecordsIn = g.counter("convertRecordsIn");
+            converted = g.counter("converted");
+            conversionErrors = g.counter("conversionErrors");
+            ignoredFields = g.counter("ignoredFields");
+        }
     }
 
     void payload(int bytes) {
@@ -74,6 +85,18 @@ final class BatchParseMetrics {
         batches.inc();
         batchSize.update(records);
         parseMicros.update(nanos / 1000);
+    }
+
+    /**
+     * A batch of {@code records} JSON or Avro records of which {@code errors} did not convert and
+     * the others ignored {@code ignored} fields: the convert step's counters ({@code
+     * convertRecordsIn}, {@code converted}, {@code conversionErrors}, {@code ignoredFields}).
+     */
+    void converted(int records, int errors, long ignored) {
+        convertRecordsIn.inc(records);
+        converted.inc(records - errors);
+        conversionErrors.inc(errors);
+        ignoredFields.inc(ignored);
     }
 
     void accepted() {

@@ -34,8 +34,10 @@ import org.apache.flink.util.OutputTag;
  *
  * <p>With {@link ParseSettings#withSchemaUpdates schema updates} a changed schema file is taken up
  * right after that flush ({@link LiveSchema}): every batch, payload and dead letter carries the
- * fingerprint of the one schema it was parsed with, and the schema in force is checkpointed. JSON
- * or Avro input is then converted here, before a record joins a batch, with the schema in force.
+ * fingerprint of the one schema it was parsed with, and the schema in force is checkpointed.
+ *
+ * <p>With {@link ParseSettings#withConversion conversion} the records are JSON or Avro, buffered as
+ * they arrived and decoded straight into the parse of their batch, with the schema in force.
  */
 @Internal
 public final class BatchParseOperator extends AbstractStreamOperator<SourceRecord>
@@ -96,18 +98,12 @@ public final class BatchParseOperator extends AbstractStreamOperator<SourceRecor
         hasTimestamp = new boolean[initial];
         emitter = new BatchEmitter(schema.settings(), getMetricGroup());
         schema.start(subtask());
-        schema.openConversion(getMetricGroup());
     }
 
     @Override
     public void processElement(StreamRecord<SourceRecord> element) throws Exception {
         SourceRecord r = element.getValue();
         if (emitter.corruptRegion(r, output)) {
-            return;
-        }
-        // JSON or Avro with schema updates: converted with the schema this batch is parsed with.
-        r = schema.convert(r, d -> output.collect(DeadLetterOutput.TAG, element.replace(d)), now());
-        if (r == null) {
             return;
         }
         int i = pending.size();

@@ -1,7 +1,6 @@
 package io.tfstream.operators.parse;
 
 import io.tfstream.operators.convert.ConvertSettings;
-import io.tfstream.operators.convert.LiveConversion;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.ParseSpec;
@@ -10,9 +9,10 @@ import java.util.Objects;
 
 /**
  * What a new schema must keep for the records reaching the operator, checked by {@link LiveSchema}
- * before a switch: JSON or Avro input must still convert to its Examples ({@link LiveConversion}),
- * and the feature the windows are keyed by ({@code batch.key: feature:<name>}), read before the
- * operator with the spec the job started with, must stay as it is.
+ * before a switch: JSON or Avro input must still convert to its Examples ({@link
+ * ConvertSettings#problem}), and the feature the windows are keyed by ({@code batch.key:
+ * feature:<name>}), read before the operator with the spec the job started with, must stay as it
+ * is.
  */
 final class InputChecks {
     private InputChecks() {}
@@ -41,7 +41,7 @@ final class InputChecks {
                         + "); the key is read with the schema the job started with";
             }
         }
-        return conversion == null ? null : LiveConversion.problem(conversion, next);
+        return conversion == null ? null : conversion.problem(next);
     }
 
     private static FeatureSpec keyed(ParseSpec spec, String feature) {

@@ -1,11 +1,8 @@
 package io.tfstream.operators.parse;
 
-import io.tfstream.api.model.DeadLetter;
 import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.model.SchemaCompatibility;
-import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.model.ValidationOutput;
-import io.tfstream.operators.convert.LiveConversion;
 import io.tfstream.operators.shards.SchemaCopies;
 import io.tfstream.operators.validation.ValidationOutputSerializer;
 import io.tfstream.parse.LenientBatchParser;
@@ -22,9 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Consumer;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.operators.Output;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
@@ -41,9 +36,9 @@ import org.slf4j.LoggerFactory;
  * with {@link SchemaCompatibility#BACKWARD} passes {@link SpecDiff#compatible()}; otherwise a
  * {@code SCHEMA} alert with the reason goes to {@link #ALERTS} and the log, once per refused
  * content, and the schema in force stays. With JSON or Avro input ({@link
- * SchemaUpdates#conversion}) records are converted here with the schema in force ({@link #convert})
- * and a candidate the input cannot convert to is refused; with {@link #keyedBy a key feature} one
- * that removes or changes it ({@link InputChecks}).
+ * ParseSettings#conversion}, decoded into the parse with the schema in force) a candidate the input
+ * cannot convert to is refused; with {@link #keyedBy a key feature} one that removes or changes it
+ * ({@link InputChecks}).
  */
 @Internal
 public final class LiveSchema implements AutoCloseable {
@@ -62,7 +57,6 @@ public final class LiveSchema implements AutoCloseable {
     private long switchedAt;
     private SchemaPoller poller;
     private SchemaInForceState state;
-    private LiveConversion conversion;
     private String keyFeature;
 
     /**
@@ -189,9 +183,6 @@ public final class LiveSchema implements AutoCloseable {
             if (why == null) {
                 String old = fingerprint;
                 inForce(next, parsed);
-                if (conversion != null) {
-                    conversion.switchTo(parsed);
-                }
                 if (settings.schemaCopies() != null) {
                     try {
                         copySchema();
@@ -251,8 +242,7 @@ public final class LiveSchema implements AutoCloseable {
             }
         }
         SchemaUpdates u = settings.schemaUpdates();
-        String input =
-                InputChecks.problem(spec, next, u == null ? null : u.conversion(), keyFeature);
+        String input = InputChecks.problem(spec, next, settings.conversion(), keyFeature);
         if (input != null) {
             return input;
         }
@@ -276,26 +266,6 @@ public final class LiveSchema implements AutoCloseable {
             }
         }
         return null;
-    }
-
-    /**
-     * Starts converting JSON or Avro records inside the operator when the updates ask for it
-     * ({@link SchemaUpdates#conversion}); its metrics go to {@code group}. Call in {@code open()}.
-     */
-    public void openConversion(MetricGroup group) {
-        SchemaUpdates u = settings.schemaUpdates();
-        if (u != null && u.conversion() != null) {
-            conversion = new LiveConversion(u.conversion(), spec, group);
-        }
-    }
-
-    /**
-     * {@code r} converted to the Example of the schema in force (as it is without a conversion), or
-     * null when it does not convert: its dead letter, naming the schema in force, went to {@code
-     * deadLetters}.
-     */
-    public SourceRecord convert(SourceRecord r, Consumer<DeadLetter> deadLetters, long now) {
-        return conversion == null ? r : conversion.convert(r, fingerprint, deadLetters, now);
     }
 
     /** Refuses candidates that remove or change {@code feature}, the one batches are keyed by. */

@@ -2,6 +2,7 @@ package io.tfstream.operators.parse;
 
 import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.MalformedSpecFileException;
@@ -35,6 +36,8 @@ public final class ParseSettings implements Serializable {
     private final long validationLagMillis;
     private final SchemaUpdates updates;
     private final String schemaCopies;
+    private final ConvertSettings conversion;
+    private final boolean acceptedExamples;
 
     public ParseSettings(
             byte[] specFile,
@@ -64,6 +67,8 @@ public final class ParseSettings implements Serializable {
         this.validationLagMillis = 0;
         this.updates = null;
         this.schemaCopies = null;
+        this.conversion = null;
+        this.acceptedExamples = true;
     }
 
     private ParseSettings(
@@ -89,6 +94,48 @@ public final class ParseSettings implements Serializable {
         this.validationLagMillis = validationLagMillis;
         this.updates = updates;
         this.schemaCopies = schemaCopies;
+        this.conversion = s.conversion;
+        this.acceptedExamples = s.acceptedExamples;
+    }
+
+    private ParseSettings(ParseSettings s, ConvertSettings conversion, boolean acceptedExamples) {
+        this.specFile = s.specFile;
+        this.specFileName = s.specFileName;
+        this.legacyDefaults = s.legacyDefaults;
+        this.limits = s.limits;
+        this.triggers = s.triggers;
+        this.eventTime = s.eventTime;
+        this.guard = s.guard;
+        this.tensorBatchFingerprint = s.tensorBatchFingerprint;
+        this.maxPayloadBytes = s.maxPayloadBytes;
+        this.validation = s.validation;
+        this.validationLagMillis = s.validationLagMillis;
+        this.updates = s.updates;
+        this.schemaCopies = s.schemaCopies;
+        this.conversion = conversion;
+        this.acceptedExamples = acceptedExamples;
+    }
+
+    /**
+     * These settings with JSON or Avro records decoded straight into the parse with the schema in
+     * force, no Example written in between ({@link io.tfstream.parse.RecordDecoder}); a record that
+     * does not convert is a {@code conversion_error} dead letter. With {@code acceptedExamples}
+     * each accepted record leaves with its Example as value (for the shards and the records topic);
+     * without, it keeps its JSON or Avro bytes.
+     */
+    public ParseSettings withConversion(ConvertSettings conversion, boolean acceptedExamples) {
+        return new ParseSettings(
+                this, Objects.requireNonNull(conversion, "conversion"), acceptedExamples);
+    }
+
+    /** The conversion inside the parse, or null when records are Examples. */
+    public ConvertSettings conversion() {
+        return conversion;
+    }
+
+    /** Whether accepted converted records carry their Example ({@link #withConversion}). */
+    public boolean acceptedExamples() {
+        return acceptedExamples;
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.tfstream.operators.parse;
 
 import io.tfstream.api.model.SchemaCompatibility;
-import io.tfstream.operators.convert.ConvertSettings;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,12 +15,9 @@ import org.apache.flink.annotation.Internal;
  *     or a local path)
  * @param pollMillis the time between two reads of the file
  * @param compatibility which new schemas are taken up
- * @param conversion JSON or Avro input converted inside the operator with the schema in force
- *     ({@link io.tfstream.operators.convert.LiveConversion}), or null when the input is Examples
  */
 @Internal
-public record SchemaUpdates(
-        String path, long pollMillis, SchemaCompatibility compatibility, ConvertSettings conversion)
+public record SchemaUpdates(String path, long pollMillis, SchemaCompatibility compatibility)
         implements Serializable {
 
     public SchemaUpdates {
@@ -34,20 +30,6 @@ public record SchemaUpdates(
             throw new IllegalArgumentException(
                     "schema updates: poll interval must be positive, got " + pollMillis + " ms");
         }
-    }
-
-    /** Updates of Example input. */
-    public SchemaUpdates(String path, long pollMillis, SchemaCompatibility compatibility) {
-        this(path, pollMillis, compatibility, null);
-    }
-
-    /**
-     * These updates with JSON or Avro records converted in the batch-and-parse operator, with the
-     * schema that then parses them: the converter is rebuilt at each switch.
-     */
-    public SchemaUpdates withConversion(ConvertSettings settings) {
-        return new SchemaUpdates(
-                path, pollMillis, compatibility, Objects.requireNonNull(settings, "settings"));
     }
 
     /** Updates polled every {@code interval}. */

@@ -73,8 +73,8 @@ class LiveConversionTest {
         byte[] spec = Files.readAllBytes(file);
         return specSettings(spec)
                 .withTensorBatches(SchemaFingerprint.of(spec, "spec.json"), Integer.MAX_VALUE)
-                .withSchemaUpdates(
-                        polling(file, SchemaCompatibility.ANY).withConversion(conversion));
+                .withSchemaUpdates(polling(file, SchemaCompatibility.ANY))
+                .withConversion(conversion, true);
     }
 
     private static ConvertSettings conversion(InputFormat format, String avsc) {
