@@ -1,6 +1,5 @@
 package io.tfstream.convert;
 
-import io.tfstream.parse.ExampleBuilder;
 import io.tfstream.parse.FeatureSink;
 import org.apache.avro.Schema;
 
@@ -14,21 +13,19 @@ import org.apache.avro.Schema;
  * 0, a 4-byte big-endian schema id) is accepted; with {@link ConvertOptions#avroSchemaId} set the
  * framing is required and the id must match.
  */
-public final class AvroToExample implements ExampleConverter {
+public final class AvroToExample extends BuildingConverter {
     /** Values of a skipped field (a recursive schema's data) nested at most this deep. */
     static final int MAX_SKIP_DEPTH = 1000;
 
     private final AvroPlan plan;
-    private final ExampleBuilder example;
-    private FeatureSink builder;
+    private FeatureSink sink; // of the record being converted
     private final Integer schemaId;
     private final AvroCursor cursor = new AvroCursor();
-    private int ignored;
 
     /** Refuses ({@link AvroSchemaRejectedException}) a writer schema that cannot convert. */
     public AvroToExample(Schema writer, ConvertFeatures features, ConvertOptions options) {
+        super(features);
         this.plan = AvroPlan.of(writer, features, options.flatten());
-        this.example = features.exampleBuilder();
         this.schemaId = options.avroSchemaId();
     }
 
@@ -45,20 +42,9 @@ public final class AvroToExample implements ExampleConverter {
     }
 
     @Override
-    public int ignoredFields() {
-        return ignored;
-    }
-
-    @Override
-    public byte[] convert(byte[] in, int off, int len) throws ConversionException {
-        convertInto(in, off, len, example);
-        return example.toBytes();
-    }
-
-    @Override
     public void convertInto(byte[] in, int off, int len, FeatureSink sink)
             throws ConversionException {
-        builder = sink;
+        this.sink = sink;
         int start = off;
         if (schemaId != null) {
             if (len < 5 || in[off] != 0) {
@@ -96,7 +82,7 @@ public final class AvroToExample implements ExampleConverter {
     }
 
     private void decode(byte[] in, int off, int len) throws ConversionException {
-        builder.reset();
+        sink.reset();
         ignored = 0;
         cursor.at(ConversionException.RECORD);
         cursor.wrap(in, off, len);
@@ -113,7 +99,7 @@ public final class AvroToExample implements ExampleConverter {
         for (AvroPlan c : p.children) {
             cursor.at(c.path);
             switch (c.action) {
-                case AvroPlan.FEATURE -> AvroValues.feature(cursor, builder, c);
+                case AvroPlan.FEATURE -> AvroValues.feature(cursor, sink, c);
                 case AvroPlan.RECORD -> record(c);
                 case AvroPlan.UNION -> {
                     AvroPlan chosen = c.children[branch(cursor, c.children.length)];

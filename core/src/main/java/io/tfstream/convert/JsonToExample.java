@@ -1,6 +1,5 @@
 package io.tfstream.convert;
 
-import io.tfstream.parse.ExampleBuilder;
 import io.tfstream.parse.FeatureSink;
 import io.tfstream.spec.DType;
 import io.tfstream.text.Quoted;
@@ -17,14 +16,13 @@ import java.nio.charset.StandardCharsets;
  * feature are skipped (still checked as JSON) and counted. Unlike TFX's {@code dict_to_example},
  * the schema decides the types, not the values.
  */
-public final class JsonToExample implements ExampleConverter {
+public final class JsonToExample extends BuildingConverter {
     /** Nested objects read with {@code flatten}, at most this deep. */
     static final int MAX_FLATTEN_DEPTH = 64;
 
     private final ConvertFeatures features;
     private final ConvertOptions options;
-    private final ExampleBuilder example;
-    private FeatureSink builder;
+    private FeatureSink sink; // of the record being converted
     private byte[] scratch = new byte[64];
     private final JsonScanner sc = new JsonScanner();
     private final FieldNames names;
@@ -33,32 +31,20 @@ public final class JsonToExample implements ExampleConverter {
     // are missing, so a name is checked against this guess before it is looked up.
     private final int[] after;
     private final long[] number = new long[1];
-    private int ignored;
 
     public JsonToExample(ConvertFeatures features, ConvertOptions options) {
+        super(features);
         this.features = features;
         this.options = options;
-        this.example = features.exampleBuilder();
         this.names = new FieldNames(features);
         this.after = new int[features.size() + 1];
         java.util.Arrays.fill(after, -1);
     }
 
     @Override
-    public int ignoredFields() {
-        return ignored;
-    }
-
-    @Override
-    public byte[] convert(byte[] in, int off, int len) throws ConversionException {
-        convertInto(in, off, len, example);
-        return example.toBytes();
-    }
-
-    @Override
     public void convertInto(byte[] in, int off, int len, FeatureSink sink)
             throws ConversionException {
-        builder = sink;
+        this.sink = sink;
         sink.reset();
         ignored = 0;
         sc.wrap(in, off, len);
@@ -172,7 +158,7 @@ public final class JsonToExample implements ExampleConverter {
             sc.readLiteral("null");
             return; // absent, as a missing field
         }
-        if (!builder.start(slot)) {
+        if (!sink.start(slot)) {
             throw new ConversionException(name, "the field appears twice");
         }
         if (c != '[') {
@@ -219,19 +205,19 @@ public final class JsonToExample implements ExampleConverter {
                                 "JSON number " + Quoted.cut(sc.numberText()),
                                 "is out of the int64 range");
                     }
-                    builder.addInt64(slot, this.number[0]);
+                    sink.addInt64(slot, this.number[0]);
                     return;
                 }
                 if (c == 't' || c == 'f') {
                     sc.readLiteral(c == 't' ? "true" : "false");
-                    builder.addInt64(slot, c == 't' ? 1 : 0);
+                    sink.addInt64(slot, c == 't' ? 1 : 0);
                     return;
                 }
             }
             case FLOAT32 -> {
                 if (number) {
                     sc.readNumber(JsonScanner.FLOAT_VALUE);
-                    builder.addFloat(slot, sc.floatValue());
+                    sink.addFloat(slot, sc.floatValue());
                     return;
                 }
             }
@@ -249,7 +235,7 @@ public final class JsonToExample implements ExampleConverter {
                                     "is not base64: " + e.getMessage());
                         }
                     } else {
-                        builder.addBytes(slot, sc.stringBytes(), sc.start(), sc.length());
+                        sink.addBytes(slot, sc.stringBytes(), sc.start(), sc.length());
                     }
                     return;
                 }
@@ -269,7 +255,7 @@ public final class JsonToExample implements ExampleConverter {
         if (scratch.length < max) {
             scratch = new byte[Math.max(max, scratch.length * 2)];
         }
-        builder.addBytes(slot, scratch, 0, Base64Bytes.decode(b, off, len, scratch, 0));
+        sink.addBytes(slot, scratch, 0, Base64Bytes.decode(b, off, len, scratch, 0));
     }
 
     /** The value starting with {@code c}, read, as a message names it. */

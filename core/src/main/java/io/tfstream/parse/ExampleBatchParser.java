@@ -175,13 +175,25 @@ public final class ExampleBatchParser {
                 rejected.accept(e);
             }
         }
+        return assembleLenient(row, rowToRecord, records, rejected);
+    }
+
+    /**
+     * The batch of the {@code rows} accepted rows; when the batch as a whole fails (a composite),
+     * the records those rows came from ({@code records}) parsed again one by one.
+     */
+    private ParsedBatch assembleLenient(
+            int rows,
+            int[] rowToRecord,
+            SerializedRecords records,
+            Consumer<ExampleParseException> rejected) {
         try {
-            ParsedBatch b = assembler.assemble(columns, row, rowToRecord);
-            lastRows = row;
+            ParsedBatch b = assembler.assemble(columns, rows, rowToRecord);
+            lastRows = rows;
             return b;
         } catch (ExampleParseException e) {
             return LenientRetry.retry(
-                    this::parse, ParsedBatch::withRows, records, rowToRecord, row, rejected);
+                    this::parse, ParsedBatch::withRows, records, rowToRecord, rows, rejected);
         }
     }
 
@@ -226,14 +238,7 @@ public final class ExampleBatchParser {
             }
         }
         lastExamples = examples;
-        try {
-            ParsedBatch b = assembler.assemble(columns, row, rowToRecord);
-            lastRows = row;
-            return b;
-        } catch (ExampleParseException e) {
-            return LenientRetry.retry(
-                    this::parse, ParsedBatch::withRows, examples, rowToRecord, row, rejected);
-        }
+        return assembleLenient(row, rowToRecord, examples, rejected);
     }
 
     /**

@@ -1,27 +1,15 @@
 package io.tfstream.convert;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
-import io.tfstream.parse.ConvertedExamples;
-import io.tfstream.parse.ExampleParseException;
-import io.tfstream.parse.InputRejectedException;
-import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.parse.ParsedBatch;
-import io.tfstream.parse.RawColumns;
-import io.tfstream.parse.SerializedRecords;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.json.SpecJsonReader;
-import io.tfstream.tensor.json.BatchJsonWriter;
-import io.tfstream.tensor.json.StringEncoding;
+import io.tfstream.testing.ConvertedParseOracle;
 import io.tfstream.testing.ExampleAvro;
 import io.tfstream.testing.ExampleJson;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,11 +21,12 @@ import org.tensorflow.example.Feature;
 
 /**
  * JSON and Avro records parsed straight into the columns ({@link ConverterDecoder}) give what
- * converting each record to its Example and parsing those gives: the same tensors, rows, rejected
- * records with the same messages (conversion errors included), row states for validation, ignored
- * field counts and the same Example bytes. Random records of every feature kind, with wrong counts,
- * missing required keys, composite mismatches (a batch-wide error), values over small limits, type
- * mismatches, invalid text, unknown fields; with and without Examples written during the parse.
+ * converting each record to its Example and parsing those gives ({@link ConvertedParseOracle}: the
+ * same tensors, rows, rejected records with the same messages, conversion errors included, row
+ * states for validation, ignored field counts and the same Example bytes). Random records of every
+ * feature kind, with wrong counts, missing required keys, composite mismatches (a batch-wide
+ * error), values over small limits, type mismatches, invalid text, unknown fields; with and without
+ * Examples written during the parse.
  */
 class ConvertedColumnsEquivalenceTest {
     private static final String SPEC =
@@ -76,26 +65,18 @@ class ConvertedColumnsEquivalenceTest {
 
     private static void check(InputFormat format, long seed) throws Exception {
         FeatureSpecs spec = (FeatureSpecs) SpecJsonReader.read(SPEC, "test");
-        ConvertFeatures features = ConvertFeatures.of(spec);
-        Map<String, DType> types = features.asMap();
+        Map<String, DType> types = ConvertFeatures.of(spec).asMap();
         ExampleAvro avro = new ExampleAvro(types);
         String avsc = avro.schema().toString();
-        ConvertOptions options = new ConvertOptions(false, false, null);
         SplittableRandom rnd = new SplittableRandom(seed);
-        int rejectedSeen = 0;
-        int convertErrors = 0;
-        int fallbacks = 0;
         int rows = 0;
+        int conversionErrors = 0;
+        int parseRejections = 0;
         for (ParseLimits limits : LIMITS) {
             for (boolean keep : new boolean[] {false, true}) {
-                ConverterDecoder decoder = ConverterDecoder.create(format, features, options, avsc);
-                LenientBatchParser direct = LenientBatchParser.create(spec, limits, decoder);
-                direct.trackRows();
-                direct.keepExamples(keep);
-                LenientBatchParser viaExamples = LenientBatchParser.create(spec, limits);
-                viaExamples.trackRows();
-                ExampleConverter converter =
-                        ExampleConverters.create(format, features, options, avsc);
+                ConvertedParseOracle oracle =
+                        new ConvertedParseOracle(
+                                format, spec, limits, keep, ConvertOptions.defaults(), avsc);
                 for (int round = 0; round < 60; round++) {
                     int n = 1 + rnd.nextInt(40);
                     List<byte[]> inputs = new ArrayList<>();
@@ -106,111 +87,23 @@ class ConvertedColumnsEquivalenceTest {
                                         ? mutateJson(rnd, ExampleJson.of(e, false))
                                         : mutateAvro(rnd, avro.of(e)));
                     }
-                    // Expected: each record converted on its own, the Examples parsed.
-                    List<String> expectedRejected = new ArrayList<>();
-                    List<byte[]> examples = new ArrayList<>();
-                    List<Integer> exampleOf = new ArrayList<>();
-                    long ignored = 0;
-                    for (int i = 0; i < n; i++) {
-                        byte[] in = inputs.get(i);
-                        try {
-                            examples.add(converter.convert(in, 0, in.length));
-                            exampleOf.add(i);
-                            ignored += converter.ignoredFields();
-                        } catch (ConversionException x) {
-                            expectedRejected.add(i + " conversion " + x.getMessage());
-                            convertErrors++;
-                        }
+                    ConvertedParseOracle.Counts c;
+                    try {
+                        c = oracle.compare(inputs);
+                    } catch (AssertionError e) {
+                        throw new AssertionError(
+                                format + " " + limits + " keep=" + keep + " round " + round, e);
                     }
-                    List<ExampleParseException> parseRejected = new ArrayList<>();
-                    ParsedBatch expected =
-                            (ParsedBatch)
-                                    viaExamples.parse(
-                                            SerializedRecords.of(examples), parseRejected::add);
-                    for (ExampleParseException x : parseRejected) {
-                        expectedRejected.add(
-                                exampleOf.get(x.recordIndex())
-                                        + " "
-                                        + x.kind()
-                                        + " "
-                                        + x.getClass().getSimpleName()
-                                        + " "
-                                        + x.getMessage());
-                    }
-                    expectedRejected.sort(ConvertedColumnsEquivalenceTest::byIndex);
-
-                    List<ExampleParseException> got = new ArrayList<>();
-                    ParsedBatch actual =
-                            (ParsedBatch) direct.parse(SerializedRecords.of(inputs), got::add);
-                    List<String> actualRejected = new ArrayList<>();
-                    for (ExampleParseException x : got) {
-                        actualRejected.add(
-                                x instanceof InputRejectedException
-                                        ? x.recordIndex() + " conversion " + x.getMessage()
-                                        : x.recordIndex()
-                                                + " "
-                                                + x.kind()
-                                                + " "
-                                                + x.getClass().getSimpleName()
-                                                + " "
-                                                + x.getMessage());
-                    }
-                    actualRejected.sort(ConvertedColumnsEquivalenceTest::byIndex);
-                    String where = format + " " + limits + " keep=" + keep + " round " + round;
-                    assertEquals(expectedRejected, actualRejected, where);
-                    assertEquals(expected.rows(), actual.rows(), where);
-                    for (int r = 0; r < expected.rows(); r++) {
-                        assertEquals(
-                                (int) exampleOf.get(expected.recordIndex(r)),
-                                actual.recordIndex(r),
-                                where);
-                    }
-                    assertEquals(json(expected), json(actual), where);
-                    assertEquals(ignored, direct.ignoredFields(), where);
-                    sameRowStates(viaExamples.rawColumns(), direct.rawColumns(), where);
-                    ConvertedExamples written = direct.convertedExamples();
-                    for (int k = 0; k < examples.size(); k++) {
-                        assertArrayEquals(
-                                examples.get(k), written.example(exampleOf.get(k)), where);
-                    }
-                    rejectedSeen += got.size();
-                    rows += actual.rows();
-                    fallbacks += parseRejected.size();
+                    rows += c.rows();
+                    conversionErrors += c.conversionErrors();
+                    parseRejections += c.parseRejections();
                 }
             }
         }
         // The corpus reaches every path: accepted rows, conversion errors, parse errors.
         assertTrue(rows > 2000, "rows " + rows);
-        assertTrue(convertErrors > 100, "conversion errors " + convertErrors);
-        assertTrue(fallbacks > 500, "parse rejections " + fallbacks);
-        assertTrue(rejectedSeen > 600, "rejections " + rejectedSeen);
-    }
-
-    private static int byIndex(String a, String b) {
-        int ia = Integer.parseInt(a.substring(0, a.indexOf(' ')));
-        int ib = Integer.parseInt(b.substring(0, b.indexOf(' ')));
-        return ia != ib ? Integer.compare(ia, ib) : a.compareTo(b);
-    }
-
-    private static void sameRowStates(RawColumns expected, RawColumns actual, String where) {
-        if (expected == null) {
-            return; // the batch went through its one-by-one retry: no columns to compare
-        }
-        assertNotNull(actual, where);
-        assertEquals(expected.rows(), actual.rows(), where);
-        for (String key : List.of("d", "req", "s", "seq", "v", "vf", "ix", "sv", "rv", "rl")) {
-            int ce = expected.column(key);
-            int ca = actual.column(key);
-            for (int r = 0; r < expected.rows(); r++) {
-                assertEquals(expected.state(ce, r), actual.state(ca, r), where + " " + key);
-                assertEquals(expected.from(ce, r), actual.from(ca, r), where + " " + key);
-                assertEquals(expected.to(ce, r), actual.to(ca, r), where + " " + key);
-            }
-        }
-        for (int r = 0; r < expected.rows(); r++) {
-            assertEquals(expected.irregular(r), actual.irregular(r), where);
-            assertEquals(expected.unrequested(r), actual.unrequested(r), where);
-        }
+        assertTrue(conversionErrors > 100, "conversion errors " + conversionErrors);
+        assertTrue(parseRejections > 500, "parse rejections " + parseRejections);
     }
 
     /** Each feature absent, empty, of the shape's count (often) or another one. */
@@ -315,13 +208,5 @@ class ConvertedColumnsEquivalenceTest {
             case 1 -> java.util.Arrays.copyOf(avro, avro.length + 1);
             default -> avro;
         };
-    }
-
-    private static String json(ParsedBatch b) throws Exception {
-        StringWriter s = new StringWriter();
-        try (BatchJsonWriter w = new BatchJsonWriter(s, StringEncoding.BASE64)) {
-            w.writeBatch(0, b.features());
-        }
-        return s.toString();
     }
 }

@@ -45,6 +45,10 @@ public final class SeedCorpusWriter {
                                 ? args[0]
                                 : "../schema/src/test/resources/golden/schema-to-spec");
         exampleSeeds(dir("ExampleParserFuzzTestInputs/parse"));
+        convertedSeeds(
+                dir("ExampleParserFuzzTestInputs/parse"),
+                dir("ConvertedColumnsFuzzTestInputs/json"),
+                dir("ConvertedColumnsFuzzTestInputs/avro"));
         sequenceSeeds(dir("SequenceExampleParserFuzzTestInputs/parseBatch"), true);
         sequenceSeeds(dir("SequenceExampleParserFuzzTestInputs/parseSingle"), false);
         tfRecordSeeds(dir("TfRecordReaderFuzzTestInputs/read"));
@@ -94,6 +98,41 @@ public final class SeedCorpusWriter {
                 mutated.add(mutator.mutate(r, 2));
             }
             write(out, "spec" + i + "-mutated", FuzzRecords.encode(i, mutated));
+        }
+    }
+
+    /**
+     * The Example seeds' batches written as JSON and as Avro records (each record that is an
+     * Example of the spec's feature types; the others left out), with the same configuration.
+     */
+    private static void convertedSeeds(Path examples, Path json, Path avro) throws IOException {
+        List<Path> seeds;
+        try (var files = Files.list(examples)) {
+            seeds = files.filter(f -> !f.getFileName().toString().startsWith("finding")).toList();
+        }
+        for (Path seed : seeds) {
+            byte[] data = Files.readAllBytes(seed);
+            int config = FuzzRecords.config(data);
+            FeatureSpecs spec = FuzzSpecs.EXAMPLE.get((config & 0x3f) % FuzzSpecs.EXAMPLE.size());
+            io.tfstream.convert.ConvertFeatures features =
+                    io.tfstream.convert.ConvertFeatures.of(spec);
+            io.tfstream.testing.ExampleAvro writer =
+                    new io.tfstream.testing.ExampleAvro(features.asMap());
+            List<byte[]> asJson = new ArrayList<>();
+            List<byte[]> asAvro = new ArrayList<>();
+            for (byte[] r : FuzzRecords.records(data)) {
+                org.tensorflow.example.Example e;
+                try {
+                    e = org.tensorflow.example.Example.parseFrom(r);
+                    asAvro.add(writer.of(e));
+                } catch (IOException | RuntimeException notThisSpecs) {
+                    continue;
+                }
+                asJson.add(io.tfstream.testing.ExampleJson.of(e, false));
+            }
+            String name = seed.getFileName().toString();
+            write(json, name, FuzzRecords.encode(config, asJson));
+            write(avro, name, FuzzRecords.encode(config, asAvro));
         }
     }
 
