@@ -505,15 +505,8 @@ final class JsonScanner {
             java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
                     long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
+    /** 10^k for k up to 18, the powers a run of digits is scaled by. */
     private static final long[] POW10_LONG = new long[19];
-
-    static {
-        long p = 1;
-        for (int k = 0; k < POW10_LONG.length; k++) {
-            POW10_LONG[k] = p;
-            p *= 10;
-        }
-    }
 
     /** How many of the eight bytes of {@code x} (little-endian) are ASCII digits before another. */
     static int digitRun(long x) {
@@ -591,6 +584,9 @@ final class JsonScanner {
         double p = 1;
         for (int k = 0; k < POW10.length; k++) {
             POW10[k] = p;
+            if (k < POW10_LONG.length) {
+                POW10_LONG[k] = (long) p; // exact: every 10^k up to 10^22 is a double
+            }
             p *= 10;
         }
     }

@@ -19,8 +19,8 @@ import io.tfstream.convert.InputFormat;
 import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
+import io.tfstream.operators.parse.LiveSchemaTesting;
 import io.tfstream.operators.parse.ParseSettings;
-import io.tfstream.operators.source.SourceRecordSerializer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -58,13 +58,7 @@ class ConvertedParseEquivalenceTest {
                                 "INT_TYPE_BIG_INT=mark",
                                 "ENUM_TYPE_UNEXPECTED_STRING_VALUES=divert"));
         ParseSettings base = parse(v, FIXED_AGE, 1 << 20, DeadLetterGuard.off());
-        ConvertSettings json =
-                new ConvertSettings(
-                        InputFormat.JSON,
-                        ConvertFeatures.of(base.spec()),
-                        ConvertOptions.defaults(),
-                        null,
-                        DeadLetterGuard.off());
+        ConvertSettings json = json(base);
         for (boolean examples : new boolean[] {true, false}) {
             SplittableRandom rnd = new SplittableRandom(examples ? 5 : 6);
             List<SourceRecord> inputs = new ArrayList<>();
@@ -122,13 +116,7 @@ class ConvertedParseEquivalenceTest {
     @Test
     void theSameRecordsLeaveWithTheirExamplesOrTheirJson() throws Exception {
         ParseSettings base = parse(settings(1, List.of()), SCHEMA, 1 << 20, DeadLetterGuard.off());
-        ConvertSettings json =
-                new ConvertSettings(
-                        InputFormat.JSON,
-                        ConvertFeatures.of(base.spec()),
-                        ConvertOptions.defaults(),
-                        null,
-                        DeadLetterGuard.off());
+        ConvertSettings json = json(base);
         byte[] in = "{\"age\": [31], \"country\": [\"DE\"]}".getBytes(StandardCharsets.UTF_8);
         byte[] example = json.converter().convert(in, 0, in.length);
         for (boolean examples : new boolean[] {true, false}) {
@@ -163,12 +151,19 @@ class ConvertedParseEquivalenceTest {
         return b.toString().getBytes(StandardCharsets.UTF_8);
     }
 
+    /** JSON input converted to {@code base}'s schema, no dead-letter guard. */
+    private static ConvertSettings json(ParseSettings base) throws Exception {
+        return new ConvertSettings(
+                InputFormat.JSON,
+                ConvertFeatures.of(base.spec()),
+                ConvertOptions.defaults(),
+                null,
+                DeadLetterGuard.off());
+    }
+
     private static OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> harness(
             ParseSettings s) throws Exception {
-        OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h =
-                new OneInputStreamOperatorTestHarness<>(
-                        new BatchParseOperator(s), SourceRecordSerializer.INSTANCE);
-        h.setup(SourceRecordSerializer.INSTANCE);
+        var h = LiveSchemaTesting.harness(s);
         h.open();
         return h;
     }
