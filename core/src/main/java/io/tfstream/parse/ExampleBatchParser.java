@@ -306,8 +306,7 @@ public final class ExampleBatchParser {
         for (KeyColumn c : columns) {
             c.rollback(row);
         }
-        examples.example(index);
-        parseOne(examples, index, row);
+        parseOne(examples, index, row); // reads the Example through the view, writing it first
     }
 
     private void begin(SerializedRecords records) {

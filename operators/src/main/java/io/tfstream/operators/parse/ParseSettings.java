@@ -80,7 +80,9 @@ public final class ParseSettings implements Serializable {
             ValidationSettings validation,
             long validationLagMillis,
             SchemaUpdates updates,
-            String schemaCopies) {
+            String schemaCopies,
+            ConvertSettings conversion,
+            boolean acceptedExamples) {
         this.specFile = specFile;
         this.specFileName = specFileName;
         this.legacyDefaults = s.legacyDefaults;
@@ -94,24 +96,6 @@ public final class ParseSettings implements Serializable {
         this.validationLagMillis = validationLagMillis;
         this.updates = updates;
         this.schemaCopies = schemaCopies;
-        this.conversion = s.conversion;
-        this.acceptedExamples = s.acceptedExamples;
-    }
-
-    private ParseSettings(ParseSettings s, ConvertSettings conversion, boolean acceptedExamples) {
-        this.specFile = s.specFile;
-        this.specFileName = s.specFileName;
-        this.legacyDefaults = s.legacyDefaults;
-        this.limits = s.limits;
-        this.triggers = s.triggers;
-        this.eventTime = s.eventTime;
-        this.guard = s.guard;
-        this.tensorBatchFingerprint = s.tensorBatchFingerprint;
-        this.maxPayloadBytes = s.maxPayloadBytes;
-        this.validation = s.validation;
-        this.validationLagMillis = s.validationLagMillis;
-        this.updates = s.updates;
-        this.schemaCopies = s.schemaCopies;
         this.conversion = conversion;
         this.acceptedExamples = acceptedExamples;
     }
@@ -125,7 +109,17 @@ public final class ParseSettings implements Serializable {
      */
     public ParseSettings withConversion(ConvertSettings conversion, boolean acceptedExamples) {
         return new ParseSettings(
-                this, Objects.requireNonNull(conversion, "conversion"), acceptedExamples);
+                this,
+                specFile,
+                specFileName,
+                tensorBatchFingerprint,
+                maxPayloadBytes,
+                validation,
+                validationLagMillis,
+                updates,
+                schemaCopies,
+                Objects.requireNonNull(conversion, "conversion"),
+                acceptedExamples);
     }
 
     /** The conversion inside the parse, or null when records are Examples. */
@@ -158,7 +152,9 @@ public final class ParseSettings implements Serializable {
                 validation,
                 validationLagMillis,
                 updates,
-                schemaCopies);
+                schemaCopies,
+                conversion,
+                acceptedExamples);
     }
 
     /**
@@ -183,7 +179,9 @@ public final class ParseSettings implements Serializable {
                 Objects.requireNonNull(settings, "settings"),
                 lagMillis,
                 updates,
-                schemaCopies);
+                schemaCopies,
+                conversion,
+                acceptedExamples);
     }
 
     /**
@@ -214,7 +212,9 @@ public final class ParseSettings implements Serializable {
                 validation == null ? null : validation.withSchema(copy, fileName),
                 validationLagMillis,
                 updates,
-                schemaCopies);
+                schemaCopies,
+                conversion,
+                acceptedExamples);
     }
 
     /**
@@ -237,7 +237,9 @@ public final class ParseSettings implements Serializable {
                 validation,
                 validationLagMillis,
                 updates,
-                schemaCopies);
+                schemaCopies,
+                conversion,
+                acceptedExamples);
     }
 
     /** The shard base path schema copies go under, or null for none. */
