@@ -89,7 +89,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     public JobID submit(StreamExecutionEnvironment env, String name) throws Exception {
         var graph = env.getStreamGraph();
         graph.setJobName(name);
-        return cluster.submitJob(graph.getJobGraph(getClass().getClassLoader()))
+        return cluster.submitJob(graph.getJobGraph(getClass().getClassLoader(), null))
                 .get(60, TimeUnit.SECONDS)
                 .getJobID();
     }

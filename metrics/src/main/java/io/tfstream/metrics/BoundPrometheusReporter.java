@@ -7,7 +7,7 @@ import java.lang.reflect.Field;
 import java.net.InetSocketAddress;
 import java.util.Iterator;
 import org.apache.flink.metrics.prometheus.AbstractPrometheusReporter;
-import org.apache.flink.util.PortRange;
+import org.apache.flink.util.NetUtils;
 
 /**
  * Flink's Prometheus reporter (metric names, labels and types are Flink's own: {@link
@@ -18,12 +18,13 @@ public final class BoundPrometheusReporter extends AbstractPrometheusReporter {
     private final HTTPServer server;
     private final InetSocketAddress address;
 
-    BoundPrometheusReporter(String host, PortRange ports) {
+    /** {@code ports}: one port, or a range as Flink writes them ("9250-9260", "9250,9252"). */
+    BoundPrometheusReporter(String host, String ports) {
         CollectorRegistry registry = registryOf(this);
         IOException last = null;
         HTTPServer bound = null;
         InetSocketAddress at = null;
-        Iterator<Integer> it = ports.getPortsIterator();
+        Iterator<Integer> it = NetUtils.getPortRangeFromString(ports);
         while (bound == null && it.hasNext()) {
             at = new InetSocketAddress(host, it.next());
             try {

@@ -2,7 +2,6 @@ package io.tfstream.metrics;
 
 import java.util.Properties;
 import org.apache.flink.metrics.reporter.MetricReporterFactory;
-import org.apache.flink.util.PortRange;
 
 /**
  * Flink's Prometheus reporter served on one address: {@code metrics.reporter.<name>.host} (default
@@ -28,6 +27,6 @@ public final class BoundPrometheusReporterFactory implements MetricReporterFacto
     public BoundPrometheusReporter createMetricReporter(Properties properties) {
         String host = properties.getProperty(HOST, DEFAULT_HOST).trim();
         String ports = properties.getProperty(PORT, DEFAULT_PORT).trim();
-        return new BoundPrometheusReporter(host, new PortRange(ports));
+        return new BoundPrometheusReporter(host, ports);
     }
 }

@@ -1,5 +1,7 @@
 package io.tfstream.api;
 
+import io.tfstream.operators.compat.KafkaSinkLine;
+import io.tfstream.operators.compat.LineSink;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,15 +10,12 @@ import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.connector.kafka.sink.KafkaCommittable;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
-import org.apache.flink.connector.kafka.sink.KafkaWriterState;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
@@ -32,15 +31,18 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * under their own prefix, and the committer signals other prefixes' committables as done without
  * touching them: the job that owns them commits them itself.
  *
+ * <p>The connector's writer state and committables are typed {@code Object} here: the 1.20 line's
+ * connector keeps their classes package-private.
+ *
  * @param <T> the records' type
  */
 @PublicEvolving
 @SuppressWarnings("try") // the committer's close() is Flink's AutoCloseable contract
 public final class OwnTransactionsKafkaSink<T>
-        implements Sink<T>,
-                SupportsWriterState<T, KafkaWriterState>,
-                SupportsCommitter<KafkaCommittable>,
-                SupportsPostCommitTopology<KafkaCommittable> {
+        implements LineSink<T>,
+                SupportsWriterState<T, Object>,
+                SupportsCommitter<Object>,
+                SupportsPostCommitTopology<Object> {
     private static final long serialVersionUID = 1L;
 
     private final KafkaSink<T> sink;
@@ -63,33 +65,32 @@ public final class OwnTransactionsKafkaSink<T>
     }
 
     @Override
-    public StatefulSinkWriter<T, KafkaWriterState> restoreWriter(
-            WriterInitContext context, Collection<KafkaWriterState> recoveredState) {
-        List<KafkaWriterState> own = new ArrayList<>();
-        for (KafkaWriterState s : recoveredState) {
-            if (prefix.equals(s.getTransactionalIdPrefix())) {
+    public StatefulSinkWriter<T, Object> restoreWriter(
+            WriterInitContext context, Collection<Object> recoveredState) throws IOException {
+        List<Object> own = new ArrayList<>();
+        for (Object s : recoveredState) {
+            if (prefix.equals(KafkaSinkLine.transactionalIdPrefix(s))) {
                 own.add(s);
             }
         }
-        return sink.restoreWriter(context, own);
+        return stateful().restoreWriter(context, own);
     }
 
     @Override
-    public SimpleVersionedSerializer<KafkaWriterState> getWriterStateSerializer() {
-        return sink.getWriterStateSerializer();
+    public SimpleVersionedSerializer<Object> getWriterStateSerializer() {
+        return stateful().getWriterStateSerializer();
     }
 
     @Override
-    public Committer<KafkaCommittable> createCommitter(CommitterInitContext context)
-            throws IOException {
-        Committer<KafkaCommittable> committer = sink.createCommitter(context);
+    public Committer<Object> createCommitter(CommitterInitContext context) throws IOException {
+        Committer<Object> committer = committing().createCommitter(context);
         return new Committer<>() {
             @Override
-            public void commit(Collection<CommitRequest<KafkaCommittable>> requests)
+            public void commit(Collection<CommitRequest<Object>> requests)
                     throws IOException, InterruptedException {
-                List<CommitRequest<KafkaCommittable>> own = new ArrayList<>();
-                for (CommitRequest<KafkaCommittable> r : requests) {
-                    if (owns(prefix, r.getCommittable().getTransactionalId())) {
+                List<CommitRequest<Object>> own = new ArrayList<>();
+                for (CommitRequest<Object> r : requests) {
+                    if (owns(prefix, KafkaSinkLine.transactionalId(r.getCommittable()))) {
                         own.add(r);
                     } else {
                         r.signalAlreadyCommitted(); // its own job commits it
@@ -108,13 +109,23 @@ public final class OwnTransactionsKafkaSink<T>
     }
 
     @Override
-    public SimpleVersionedSerializer<KafkaCommittable> getCommittableSerializer() {
-        return sink.getCommittableSerializer();
+    public SimpleVersionedSerializer<Object> getCommittableSerializer() {
+        return committing().getCommittableSerializer();
     }
 
     @Override
-    public void addPostCommitTopology(DataStream<CommittableMessage<KafkaCommittable>> committer) {
-        sink.addPostCommitTopology(committer);
+    public void addPostCommitTopology(DataStream<CommittableMessage<Object>> committer) {
+        KafkaSinkLine.addPostCommitTopology(sink, committer);
+    }
+
+    @SuppressWarnings("unchecked") // the connector's writer state, whatever its class
+    private SupportsWriterState<T, Object> stateful() {
+        return (SupportsWriterState<T, Object>) (Object) sink;
+    }
+
+    @SuppressWarnings("unchecked") // the connector's committables, whatever their class
+    private SupportsCommitter<Object> committing() {
+        return (SupportsCommitter<Object>) (Object) sink;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.tfstream.api;
 import io.tfstream.api.model.BatchKeySelector;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.model.WindowSettings;
+import io.tfstream.operators.compat.Chaining;
 import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecordSerializer;
@@ -88,7 +89,7 @@ public final class TfstreamParse {
                             SourceRecordSerializer.typeInfo(),
                             new BatchParseOperator(settings));
         }
-        accepted.name(name).uid(uid);
+        Chaining.toInput(accepted).name(name).uid(uid);
         return new ParseResult(accepted, settings);
     }
 

@@ -1,5 +1,6 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.operators.compat.CommittableMessages;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -65,12 +66,11 @@ final class ShardCommittableRouter
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         output.collect(
                 new StreamRecord<>(
-                        new CommittableSummary<>(
+                        CommittableMessages.<ShardCommittable>summary(
                                 subtask,
                                 getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
                                 checkpointId,
-                                pending.size(),
-                                0)));
+                                pending.size())));
         for (ShardCommittable c : pending) {
             output.collect(
                     new StreamRecord<>(new CommittableWithLineage<>(c, checkpointId, subtask)));

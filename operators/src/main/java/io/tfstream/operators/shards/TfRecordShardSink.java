@@ -1,6 +1,8 @@
 package io.tfstream.operators.shards;
 
 import io.tfstream.api.model.SourceRecord;
+import io.tfstream.operators.compat.Chaining;
+import io.tfstream.operators.compat.LineSink;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
@@ -8,7 +10,6 @@ import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -38,7 +39,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  */
 @Internal
 public final class TfRecordShardSink
-        implements Sink<SourceRecord>,
+        implements LineSink<SourceRecord>,
                 SupportsWriterState<SourceRecord, ShardWriterState>,
                 SupportsCommitter<ShardCommittable>,
                 SupportsPreCommitTopology<ShardCommittable, ShardCommittable> {
@@ -109,12 +110,14 @@ public final class TfRecordShardSink
         // The writers' committables are spread to the one coordinator explicitly: a forward edge
         // (the default between writer and committer) would fail for a parallelism change.
         SingleOutputStreamOperator<CommittableMessage<ShardCommittable>> coordinator =
-                committables
-                        .rebalance()
-                        .transform(
-                                coordinatorUid,
-                                CommittableMessageTypeInfo.of(ShardCommittableSerializer::new),
-                                new ShardMarkerCoordinator(settings))
+                Chaining.toInput(
+                                committables
+                                        .rebalance()
+                                        .transform(
+                                                coordinatorUid,
+                                                CommittableMessageTypeInfo.of(
+                                                        ShardCommittableSerializer::new),
+                                                new ShardMarkerCoordinator(settings)))
                         .setParallelism(1)
                         .uid(coordinatorUid);
         // A bucket's committables all go to one router, and so to one committer: those of its
@@ -127,10 +130,11 @@ public final class TfRecordShardSink
         // Routers run at the committers' parallelism: Flink requires it so that each committable
         // summary reaches the committer of its committables.
         SingleOutputStreamOperator<CommittableMessage<ShardCommittable>> router =
-                byBucket.transform(
-                        routerUid,
-                        CommittableMessageTypeInfo.of(ShardCommittableSerializer::new),
-                        new ShardCommittableRouter());
+                Chaining.toInput(
+                        byBucket.transform(
+                                routerUid,
+                                CommittableMessageTypeInfo.of(ShardCommittableSerializer::new),
+                                new ShardCommittableRouter()));
         router.getTransformation().setParallelism(committables.getParallelism(), false);
         return router.uid(routerUid);
     }

@@ -1,9 +1,9 @@
 package io.tfstream.operators.types;
 
+import io.tfstream.operators.compat.LineTypeInformation;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializerConfig;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
@@ -11,7 +11,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * falls back to Kryo ({@code pipeline.generic-types: false} holds).
  */
 @Internal
-public final class SerializerTypeInfo<T> extends TypeInformation<T> {
+public final class SerializerTypeInfo<T> extends LineTypeInformation<T> {
     private static final long serialVersionUID = 1L;
 
     private final Class<T> type;

@@ -2,15 +2,18 @@ package io.tfstream.operators.shards;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tfstream.operators.compat.CommittableMessages;
 import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.tfrecord.Compression;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.apache.flink.api.common.ExecutionConfig;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -45,10 +48,15 @@ class ShardMarkerCoordinatorTest {
     private OneInputStreamOperatorTestHarness<
                     CommittableMessage<ShardCommittable>, CommittableMessage<ShardCommittable>>
             harness(OperatorSubtaskState state, ShardSettings settings) throws Exception {
-        var h = new OneInputStreamOperatorTestHarness<>(new ShardMarkerCoordinator(settings));
-        if (state == null) {
-            h.setup();
-        } else {
+        // The committables' own serializer: Flink 1.20's Kryo cannot build one for records.
+        TypeSerializer<CommittableMessage<ShardCommittable>> serializer =
+                CommittableMessageTypeInfo.of(ShardCommittableSerializer::new)
+                        .createSerializer(new ExecutionConfig().getSerializerConfig());
+        var h =
+                new OneInputStreamOperatorTestHarness<>(
+                        new ShardMarkerCoordinator(settings), serializer);
+        h.setup(serializer);
+        if (state != null) {
             h.initializeState(state);
         }
         h.open();
@@ -67,7 +75,8 @@ class ShardMarkerCoordinatorTest {
                     h,
             ShardCommittable c)
             throws Exception {
-        h.processElement(new StreamRecord<>(new CommittableSummary<>(0, 1, 1, 1, 0)));
+        h.processElement(
+                new StreamRecord<>(CommittableMessages.<ShardCommittable>summary(0, 1, 1, 1)));
         h.processElement(new StreamRecord<>(new CommittableWithLineage<>(c, 1, 0)));
     }
 

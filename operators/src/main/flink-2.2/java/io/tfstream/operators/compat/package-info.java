@@ -1,0 +1,6 @@
+/**
+ * Where the Flink lines' APIs differ: one implementation of each class per line, in {@code
+ * src/main/flink-<line>/java} (this copy: Flink 2.2), picked by the build's {@code flink.line}. The
+ * rest of the code calls these and never asks which line it runs on.
+ */
+package io.tfstream.operators.compat;
