@@ -1,17 +1,13 @@
 package io.tfstream.local;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.Writer;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -19,24 +15,20 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import kafka.server.KafkaConfig;
-import kafka.server.KafkaRaftServer;
-import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
-import org.apache.kafka.common.utils.Time;
 
 /**
  * A real single-node KRaft Kafka broker (combined broker and controller) inside this JVM, on free
  * localhost ports, with its log directory in a temporary directory that is deleted on close: what
- * {@code tfstream local} runs against when no {@code --broker} is given.
+ * {@code tfstream local} runs against when no {@code --broker} is given. The broker's classes come
+ * from a jar of their own ({@link BrokerJar}); this class talks to it as any client does.
  */
 public final class EmbeddedKafka implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
-    private final KafkaRaftServer server;
+    private final AutoCloseable server;
     private final Path dir;
     private final String bootstrapServers;
     private final BrokerSecurity security;
@@ -44,7 +36,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final String sslServers;
 
     private EmbeddedKafka(
-            KafkaRaftServer server,
+            AutoCloseable server,
             Path dir,
             String bootstrapServers,
             BrokerSecurity security,
@@ -63,7 +55,13 @@ public final class EmbeddedKafka implements AutoCloseable {
      * connections. {@code transactionMaxTimeoutMs} is the broker's transaction.max.timeout.ms.
      */
     public static EmbeddedKafka start(long transactionMaxTimeoutMs) throws IOException {
-        return start(transactionMaxTimeoutMs, false);
+        return start(transactionMaxTimeoutMs, false, Map.of());
+    }
+
+    /** The same with broker settings of the caller's on top (e.g. {@code log.retention.ms}). */
+    public static EmbeddedKafka start(long transactionMaxTimeoutMs, Map<String, String> settings)
+            throws IOException {
+        return start(transactionMaxTimeoutMs, false, settings);
     }
 
     /**
@@ -74,10 +72,11 @@ public final class EmbeddedKafka implements AutoCloseable {
      * ACLs.
      */
     public static EmbeddedKafka startSecured(long transactionMaxTimeoutMs) throws IOException {
-        return start(transactionMaxTimeoutMs, true);
+        return start(transactionMaxTimeoutMs, true, Map.of());
     }
 
-    private static EmbeddedKafka start(long transactionMaxTimeoutMs, boolean secured)
+    private static EmbeddedKafka start(
+            long transactionMaxTimeoutMs, boolean secured, Map<String, String> settings)
             throws IOException {
         Path dir = Files.createTempDirectory("tfstream-kafka");
         try {
@@ -127,37 +126,13 @@ public final class EmbeddedKafka implements AutoCloseable {
                 p.setProperty("allow.everyone.if.no.acl.found", "false");
                 p.putAll(security.brokerProperties());
             }
+            p.putAll(settings);
             Path config = dir.resolve("server.properties");
             try (Writer w = Files.newBufferedWriter(config)) {
                 p.store(w, "tfstream local: embedded broker");
             }
-            ByteArrayOutputStream formatOut = new ByteArrayOutputStream();
-            int rc;
-            try (PrintStream ps = new PrintStream(formatOut, true, StandardCharsets.UTF_8)) {
-                List<String> format =
-                        new ArrayList<>(
-                                List.of(
-                                        "format",
-                                        "-t",
-                                        Uuid.randomUuid().toString(),
-                                        "-c",
-                                        config.toString(),
-                                        "--standalone"));
-                if (secured) {
-                    for (String credential : security.scramCredentials()) {
-                        format.add("--add-scram");
-                        format.add(credential);
-                    }
-                }
-                rc = StorageTool.execute(format.toArray(String[]::new), ps);
-            }
-            if (rc != 0) {
-                throw new IOException(
-                        "formatting the embedded Kafka broker's log directory failed: "
-                                + formatOut.toString(StandardCharsets.UTF_8).trim());
-            }
-            KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(p), Time.SYSTEM);
-            server.startup();
+            AutoCloseable server =
+                    BrokerJar.start(config, secured ? security.scramCredentials() : List.of());
             EmbeddedKafka kafka =
                     new EmbeddedKafka(
                             server,
@@ -266,8 +241,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     @Override
     public void close() {
         try {
-            server.shutdown();
-            server.awaitShutdown();
+            server.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("the embedded Kafka broker did not stop cleanly", e);
         } finally {
             deleteTree(dir);
         }

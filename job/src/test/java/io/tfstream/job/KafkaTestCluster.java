@@ -23,16 +23,18 @@ import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
 
-/** A real single-node KRaft Kafka cluster in this JVM on free localhost ports, for ITCases. */
+/**
+ * A real single-node KRaft Kafka cluster in this JVM on free localhost ports, for ITCases: the
+ * broker of {@code tfstream local} ({@link EmbeddedKafka}, in a class loader of its own), with the
+ * test's clients at the Flink line's Kafka client.
+ */
 public final class KafkaTestCluster implements AutoCloseable {
-    private final KafkaClusterTestKit kit;
-    private final EmbeddedKafka secured;
+    private final EmbeddedKafka broker;
+    private final boolean secured;
 
-    private KafkaTestCluster(KafkaClusterTestKit kit, EmbeddedKafka secured) {
-        this.kit = kit;
+    private KafkaTestCluster(EmbeddedKafka broker, boolean secured) {
+        this.broker = broker;
         this.secured = secured;
     }
 
@@ -41,15 +43,15 @@ public final class KafkaTestCluster implements AutoCloseable {
      * clients use as a super user (see {@link EmbeddedKafka#startSecured}).
      */
     public static KafkaTestCluster startSecured(long transactionMaxTimeoutMs) throws IOException {
-        return new KafkaTestCluster(null, EmbeddedKafka.startSecured(transactionMaxTimeoutMs));
+        return new KafkaTestCluster(EmbeddedKafka.startSecured(transactionMaxTimeoutMs), true);
     }
 
     /** The secured broker's listeners and TLS material. */
     public EmbeddedKafka secured() {
-        if (secured == null) {
+        if (!secured) {
             throw new IllegalStateException("not a secured broker");
         }
-        return secured;
+        return broker;
     }
 
     /** Adds ACLs on the secured broker, once applied ({@link EmbeddedKafka#grant}). */
@@ -89,32 +91,17 @@ public final class KafkaTestCluster implements AutoCloseable {
 
     /** Starts a broker; {@code transactionMaxTimeoutMs} is its transaction.max.timeout.ms. */
     public static KafkaTestCluster start(long transactionMaxTimeoutMs) throws Exception {
-        KafkaClusterTestKit kit =
-                new KafkaClusterTestKit.Builder(
-                                new TestKitNodes.Builder()
-                                        .setCombined(true)
-                                        .setNumBrokerNodes(1)
-                                        .setNumControllerNodes(1)
-                                        .build())
-                        .setConfigProp("offsets.topic.replication.factor", "1")
-                        .setConfigProp("transaction.state.log.replication.factor", "1")
-                        .setConfigProp("transaction.state.log.min.isr", "1")
-                        .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                        // Tests write records with fixed event times months in the past:
-                        // time-based retention would delete them while a test reads them.
-                        .setConfigProp("log.retention.ms", "-1")
-                        .setConfigProp(
-                                "transaction.max.timeout.ms",
-                                Long.toString(transactionMaxTimeoutMs))
-                        .build();
-        kit.format();
-        kit.startup();
-        kit.waitForReadyBrokers();
-        return new KafkaTestCluster(kit, null);
+        // Tests write records with fixed event times months in the past: time-based retention
+        // would delete them while a test reads them.
+        return new KafkaTestCluster(
+                EmbeddedKafka.start(
+                        transactionMaxTimeoutMs,
+                        Map.of("log.retention.ms", "-1", "auto.create.topics.enable", "true")),
+                false);
     }
 
     public String bootstrapServers() {
-        return kit != null ? kit.bootstrapServers() : secured.bootstrapServers();
+        return broker.bootstrapServers();
     }
 
     public void createTopic(String name, int partitions) throws Exception {
@@ -174,17 +161,6 @@ public final class KafkaTestCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        if (secured != null) {
-            secured.close();
-            return;
-        }
-        try {
-            kit.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while stopping Kafka", e);
-        } catch (Exception e) {
-            throw new IllegalStateException("stopping Kafka failed", e);
-        }
+        broker.close();
     }
 }
