@@ -314,7 +314,13 @@ class KubernetesManifestsTest {
 
         Matcher copy = Pattern.compile("(?m)^COPY .*?(\\S+) (\\S+)$").matcher(dockerfile);
         assertTrue(copy.find(), "COPY of the job jar");
-        assertEquals("job/target/" + thinJarName(), copy.group(1));
+        assertEquals("${JOB_JAR}", copy.group(1));
+        Matcher jar = Pattern.compile("(?m)^ARG JOB_JAR=(\\S+)$").matcher(dockerfile);
+        assertTrue(jar.find(), "ARG JOB_JAR=<the default line's thin jar>");
+        assertEquals("job/target/" + thinJarName(), jar.group(1));
+        assertTrue(
+                dockerfile.contains("\nFROM ${FLINK_IMAGE}\nARG JOB_JAR\n"),
+                "JOB_JAR in the stage");
         assertEquals("local://" + copy.group(2), deployment().getSpec().getJob().getJarURI());
     }
 
@@ -387,7 +393,15 @@ class KubernetesManifestsTest {
                 DocumentBuilderFactory.newInstance()
                         .newDocumentBuilder()
                         .parse(ROOT.resolve("pom.xml").toFile());
-        return pom.getElementsByTagName(name).item(0).getTextContent().trim();
+        // The project's own properties (the default Flink line's), not a profile's.
+        org.w3c.dom.NodeList top = pom.getDocumentElement().getChildNodes();
+        for (int i = 0; i < top.getLength(); i++) {
+            if (top.item(i) instanceof org.w3c.dom.Element e
+                    && e.getTagName().equals("properties")) {
+                return e.getElementsByTagName(name).item(0).getTextContent().trim();
+            }
+        }
+        throw new AssertionError("the root pom has no properties");
     }
 
     /** The output file of job/pom.xml's cluster-jar shade execution. */
