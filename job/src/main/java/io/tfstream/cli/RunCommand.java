@@ -145,7 +145,13 @@ final class RunCommand implements Callable<Integer> {
                 err.println("tfstream run: the job failed: " + cause);
                 return ExitCodes.JOB_FAILED;
             }
-            out.println("tfstream run: job " + id + " ended: " + result.getApplicationStatus());
+            // Without an error a job either finished or was cancelled (words of Flink's
+            // ApplicationStatus, which Flink 2.3 no longer reports).
+            out.println(
+                    "tfstream run: job "
+                            + id
+                            + " ended: "
+                            + (result.isSuccess() ? "SUCCEEDED" : "CANCELED"));
             return ExitCodes.OK;
         }
     }
