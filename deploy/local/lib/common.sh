@@ -16,7 +16,7 @@ TFL_SETTINGS=(
   TFSTREAM_KAFKA_PORT TFSTREAM_KAFKA_CONTROLLER_PORT TFSTREAM_S3_PORT
   TFSTREAM_FLINK_REST_PORT TFSTREAM_FLINK_RPC_PORT TFSTREAM_S3_BUCKET
   TFSTREAM_TASKMANAGERS TFSTREAM_TM_SLOTS TFSTREAM_TM_MEMORY TFSTREAM_JM_MEMORY
-  TFSTREAM_METRICS_PORT
+  TFSTREAM_METRICS_PORT TFSTREAM_FLINK_LINE
 )
 tfl_default() {
   case "$1" in
@@ -32,6 +32,8 @@ tfl_default() {
     TFSTREAM_JM_MEMORY) echo 1024m ;;
     # The JobManager's Prometheus endpoint; TaskManagers take the next free ports (flink.sh).
     TFSTREAM_METRICS_PORT) echo 29249 ;;
+    # The Flink line of the cluster and the job jar (docs/operations.md#flink-versions).
+    TFSTREAM_FLINK_LINE) echo 2.2 ;;
     *) return 1 ;;
   esac
 }
@@ -103,6 +105,14 @@ tfl_load_settings() {
     TFSTREAM_METRICS_PORT; do
     [[ "${!k}" =~ ^[0-9]+$ ]] || tfl_die 2 "$k must be a number, got '${!k}'"
   done
+  # The line's build directory in each module and its own Flink artifacts in the cache (the
+  # default line's directly in it, as before there were two).
+  case "$TFSTREAM_FLINK_LINE" in
+    2.2) TFL_BUILD_DIR=target TFL_FLINK_CACHE="$TFL_CACHE" ;;
+    1.20) TFL_BUILD_DIR=target/flink-1.20 TFL_FLINK_CACHE="$TFL_CACHE/flink-1.20" ;;
+    *) tfl_die 2 "TFSTREAM_FLINK_LINE must be 2.2 or 1.20, got '$TFSTREAM_FLINK_LINE'" ;;
+  esac
+  mkdir -p "$TFL_FLINK_CACHE"
   TFL_BOOTSTRAP="localhost:$TFSTREAM_KAFKA_PORT"
   TFL_S3_ENDPOINT="http://127.0.0.1:$TFSTREAM_S3_PORT"
   TFL_REST="http://localhost:$TFSTREAM_FLINK_REST_PORT"
@@ -145,7 +155,7 @@ tfl_mvn() {
   local log="$TFL_LOGS/maven.log"
   printf '\n=== %s: mvn %s\n' "$(date '+%Y-%m-%d %H:%M:%S')" "$*" >>"$log"
   # shellcheck disable=SC2086 # TFSTREAM_MVN_OPTS holds several options
-  if ! mvn -B -q -Dstyle.color=never ${TFSTREAM_MVN_OPTS:-} "$@" </dev/null >>"$log" 2>&1 9>&-; then
+  if ! mvn -B -q -Dstyle.color=never -Dflink.line="${TFSTREAM_FLINK_LINE:-2.2}" ${TFSTREAM_MVN_OPTS:-} "$@" </dev/null >>"$log" 2>&1 9>&-; then
     tfl_log_tail "$log"
     tfl_die 1 "Maven failed (mvn $*); its output is in $log"
   fi
@@ -163,7 +173,9 @@ tfl_jvm_flags() {
 # of that pom and the root pom (which holds the versions): broker.classpath, flink.classpath and
 # plugins/s3-fs-hadoop/ and plugins/metrics-prometheus/, lib/s3proxy.jar.
 tfl_resolve() {
-  local name=$1 pom="$TFL_HOME/maven/$1/pom.xml" stamp="$TFL_CACHE/$1.stamp" key
+  local name=$1 pom="$TFL_HOME/maven/$1/pom.xml" cache="$TFL_CACHE" stamp key
+  if [ "$name" = flink ]; then cache="$TFL_FLINK_CACHE"; fi
+  stamp="$cache/$1.stamp"
   key="$(cat "$pom" "$TFL_ROOT/pom.xml" | cksum | cut -d' ' -f1)"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && tfl_resolved "$name"; then return; fi
   (
@@ -178,11 +190,11 @@ tfl_resolve() {
         tfl_mvn -f "$pom" dependency:build-classpath -Dmdep.outputFile="$TFL_CACHE/broker.classpath" ;;
       flink)
         tfl_mvn -f "$pom" dependency:build-classpath dependency:copy \
-          -Dmdep.outputFile="$TFL_CACHE/flink.classpath" -Dtfstream.local.plugins="$TFL_CACHE/plugins" ;;
+          -Dmdep.outputFile="$cache/flink.classpath" -Dtfstream.local.plugins="$cache/plugins" ;;
       s3proxy)
         tfl_mvn -f "$pom" dependency:copy -Dtfstream.local.lib="$TFL_CACHE/lib" ;;
     esac
-    tfl_resolved "$name" || tfl_die 1 "Maven did not produce the $name artifacts in $TFL_CACHE"
+    tfl_resolved "$name" || tfl_die 1 "Maven did not produce the $name artifacts in $cache"
     echo "$key" >"$stamp"
   )
 }
@@ -191,22 +203,22 @@ tfl_resolve() {
 # Flink plugin beside Flink's own, with the flink-metrics-prometheus jar it extends; built with
 # Maven when missing or older than its sources.
 tfl_metrics_plugin() {
-  local dir="$TFL_CACHE/plugins/tfstream-metrics" jar
+  local dir="$TFL_FLINK_CACHE/plugins/tfstream-metrics" jar
   jar="$(tfl_metrics_jar)"
   if [ -z "$jar" ] || [ -n "$(find "$TFL_ROOT/metrics/src/main" "$TFL_ROOT/metrics/pom.xml" -newer "$jar" -print -quit)" ]; then
     tfl_info "building tfstream's metrics reporter with Maven..."
     tfl_mvn -f "$TFL_ROOT/pom.xml" -pl metrics -DskipTests -Dspotless.check.skip=true package
     jar="$(tfl_metrics_jar)"
-    [ -n "$jar" ] || tfl_die 1 "Maven did not build the metrics reporter in $TFL_ROOT/metrics/target"
+    [ -n "$jar" ] || tfl_die 1 "Maven did not build the metrics reporter in $TFL_ROOT/metrics/$TFL_BUILD_DIR"
   fi
   mkdir -p "$dir"
   rm -f "$dir"/*.jar
-  cp "$jar" "$TFL_CACHE"/plugins/metrics-prometheus/flink-metrics-prometheus-*.jar "$dir/"
+  cp "$jar" "$TFL_FLINK_CACHE"/plugins/metrics-prometheus/flink-metrics-prometheus-*.jar "$dir/"
 }
 
 tfl_metrics_jar() {
   local j
-  for j in "$TFL_ROOT"/metrics/target/tfstream-metrics-*.jar; do
+  for j in "$TFL_ROOT"/metrics/"$TFL_BUILD_DIR"/tfstream-metrics-*.jar; do
     case "$j" in *-tests.jar | *-sources.jar | *'*'*) ;; *) echo "$j"; return ;; esac
   done
 }
@@ -214,20 +226,23 @@ tfl_metrics_jar() {
 tfl_resolved() {
   case "$1" in
     broker | flink)
-      [ -s "$TFL_CACHE/$1.classpath" ] || return 1
-      local jar
+      local jar cache="$TFL_CACHE"
+      if [ "$1" = flink ]; then cache="$TFL_FLINK_CACHE"; fi
+      [ -s "$cache/$1.classpath" ] || return 1
       while IFS= read -r -d ':' jar; do [ -f "$jar" ] || return 1; done \
-        < <(cat "$TFL_CACHE/$1.classpath"; printf ':')
+        < <(cat "$cache/$1.classpath"; printf ':')
       if [ "$1" = flink ]; then
-        compgen -G "$TFL_CACHE/plugins/s3-fs-hadoop/flink-s3-fs-hadoop-*.jar" >/dev/null || return 1
-        compgen -G "$TFL_CACHE/plugins/metrics-prometheus/flink-metrics-prometheus-*.jar" >/dev/null || return 1
+        compgen -G "$cache/plugins/s3-fs-hadoop/flink-s3-fs-hadoop-*.jar" >/dev/null || return 1
+        compgen -G "$cache/plugins/metrics-prometheus/flink-metrics-prometheus-*.jar" >/dev/null || return 1
       fi
       ;;
     s3proxy) [ -s "$TFL_CACHE/lib/s3proxy.jar" ] || return 1 ;;
   esac
 }
 
-tfl_classpath() { cat "$TFL_CACHE/$1.classpath"; }
+tfl_classpath() {
+  if [ "$1" = flink ]; then cat "$TFL_FLINK_CACHE/flink.classpath"; else cat "$TFL_CACHE/$1.classpath"; fi
+}
 
 # --- processes -----------------------------------------------------------------------------------
 

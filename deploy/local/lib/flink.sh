@@ -109,7 +109,7 @@ tfl_flink_spawn() {
   tfl_rotate "$log"
   # AWS_* as a Kubernetes pod gets them from a Secret: tfstream's S3 shard store reads the AWS
   # default credential chain on the TaskManagers (the s3.* keys above are the Flink plugin's).
-  FLINK_PLUGINS_DIR="$TFL_CACHE/plugins" FLINK_CONF_DIR="$TFL_CONF" \
+  FLINK_PLUGINS_DIR="$TFL_FLINK_CACHE/plugins" FLINK_CONF_DIR="$TFL_CONF" \
     AWS_ACCESS_KEY_ID="$TFL_S3_ACCESS_KEY" AWS_SECRET_ACCESS_KEY="$TFL_S3_SECRET_KEY" \
     tfl_spawn "$role" "${log%.log}.out" "${flags[@]}" "${mem[@]}" \
     -Daws.java.v1.disableDeprecationAnnouncement=true \
