@@ -145,7 +145,7 @@ class JobStartupChecksITCase {
         Map<String, Object> m = settings();
         m.put("output.transaction-timeout", "10 min");
         assertEquals(
-                "output.transaction-timeout (600000 ms) is larger than broker 0's"
+                "output.transaction-timeout (600000 ms) is larger than broker 1's"
                         + " transaction.max.timeout.ms (60000 ms): lower output.transaction-timeout"
                         + " or raise the broker's maximum",
                 fails(JobConfigException.class, m));
