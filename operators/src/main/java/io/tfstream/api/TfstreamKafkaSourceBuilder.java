@@ -15,12 +15,6 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 /** The builder of a {@link TfstreamKafkaSource}: brokers, topics, group, offsets, properties. */
 @PublicEvolving
 public final class TfstreamKafkaSourceBuilder {
-    /** The Kafka source's setting of how often it looks for new partitions. */
-    static final String PARTITION_DISCOVERY_INTERVAL_MS = "partition.discovery.interval.ms";
-
-    /** Every 5 minutes, on both Flink lines. */
-    static final String DEFAULT_PARTITION_DISCOVERY_MS = "300000";
-
     private String bootstrapServers;
     private List<String> topics;
     private Pattern topicPattern;
@@ -142,11 +136,6 @@ public final class TfstreamKafkaSourceBuilder {
         p.putAll(properties);
         // Inputs written by exactly-once producers: never read aborted transactions.
         p.putIfAbsent("isolation.level", "read_committed");
-        if (stoppingOffsets == null) {
-            // New partitions found every 5 minutes unless set: the connector's default for an
-            // unbounded source since its 4.0 release, off in its 1.20 release (3.4.0).
-            p.putIfAbsent(PARTITION_DISCOVERY_INTERVAL_MS, DEFAULT_PARTITION_DISCOVERY_MS);
-        }
         return p;
     }
 

@@ -34,26 +34,6 @@ class TfstreamKafkaSourceTest {
     }
 
     @Test
-    void anUnboundedSourceLooksForNewPartitionsEveryFiveMinutesOnEveryLine() {
-        assertEquals(
-                "300000", topics().consumerProperties().get("partition.discovery.interval.ms"));
-        Properties own = new Properties();
-        own.setProperty("partition.discovery.interval.ms", "10000");
-        assertEquals(
-                "10000",
-                topics().setProperties(own)
-                        .consumerProperties()
-                        .get("partition.discovery.interval.ms"),
-                "the user's own setting wins");
-        assertEquals(
-                null,
-                topics().setBounded(OffsetsInitializer.latest())
-                        .consumerProperties()
-                        .get("partition.discovery.interval.ms"),
-                "a bounded source reads the partitions it found at start");
-    }
-
-    @Test
     void settingsReachTheSource() {
         Properties p = new Properties();
         p.setProperty("isolation.level", "read_uncommitted");
