@@ -89,6 +89,18 @@ public final class KafkaTestCluster implements AutoCloseable {
         return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
+    /** Writes {@code inputs} (key and value each) to {@code topic}, flushed when this returns. */
+    public void produce(String topic, List<InputCorpus.Input> inputs) {
+        try (KafkaProducer<byte[], byte[]> producer = idempotentProducer()) {
+            for (InputCorpus.Input i : inputs) {
+                producer.send(
+                        new org.apache.kafka.clients.producer.ProducerRecord<>(
+                                topic, i.key(), i.value()));
+            }
+            producer.flush();
+        }
+    }
+
     /** Starts a broker; {@code transactionMaxTimeoutMs} is its transaction.max.timeout.ms. */
     public static KafkaTestCluster start(long transactionMaxTimeoutMs) throws Exception {
         // Tests write records with fixed event times months in the past: time-based retention

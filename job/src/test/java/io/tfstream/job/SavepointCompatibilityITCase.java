@@ -2,6 +2,7 @@ package io.tfstream.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.shards.store.Leftovers;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -41,11 +43,14 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A savepoint of an earlier build of the job, committed under {@value #FIXTURE}, restores into
+ * A savepoint of an earlier build of the job, committed under {@value #FIXTURES}, restores into
  * today's job: the guard for refactorings that move classes, rename uids or change serializers.
  *
  * <p>The captured job has every stateful stage: the Kafka source, event-time window batches, the
@@ -63,14 +68,14 @@ import org.junit.jupiter.api.io.TempDir;
  * as the fixture.
  */
 class SavepointCompatibilityITCase extends KafkaJobTestBase {
-    /** The committed savepoint: resources of this module. */
-    static final String FIXTURE = "/io/tfstream/job/savepoints/every-stage-v1";
+    /** The committed savepoints: resources of this module, one directory each. */
+    static final String FIXTURES = "/io/tfstream/job/savepoints/";
 
     /**
-     * Where the captured job wrote its shards: file-system savepoints hold absolute paths of the
-     * files they resume.
+     * Where a capture writes its shards, {@code %s} the fixture's name: file-system savepoints hold
+     * absolute paths of the files they resume, so each fixture names its own in {@code shards}.
      */
-    private static final Path SHARDS = Paths.get("/tmp/tfstream-savepoint-fixture-v1/shards");
+    private static final String SHARDS_OF = "/tmp/tfstream-savepoint-fixture-%s/shards";
 
     private static final String NAME = "compat";
     private static final int PARTITIONS = 3;
@@ -83,35 +88,38 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
 
     @TempDir static Path dir;
 
-    @Test
-    void theCommittedSavepointRestoresIntoTodaysJob() throws Exception {
+    /**
+     * {@code every-stage-v1}: captured on Flink 2.2 (2026-11-27). {@code every-stage-flink-1.20}:
+     * the same job captured on the Flink 1.20 line (1.20.3, connector 3.4.0-1.20, 2026-12-02). The
+     * 2.2 line restores both; the 1.20 line its own only ({@link
+     * #aSavepointOfFlink22DoesNotRestoreOnFlink120}).
+     */
+    static List<String> restorable() {
+        return ON_1_20
+                ? List.of("every-stage-flink-1.20")
+                : List.of("every-stage-v1", "every-stage-flink-1.20");
+    }
+
+    private static final boolean ON_1_20 = "1.20".equals(System.getProperty("tfstream.flink.line"));
+
+    @ParameterizedTest
+    @MethodSource("restorable")
+    void theCommittedSavepointRestoresIntoTodaysJob(String name) throws Exception {
         if (System.getProperty("tfstream.savepoint.capture") != null) {
             return;
         }
-        Path fixture = Paths.get(resource(FIXTURE + "/fixture.properties").toURI()).getParent();
-        Properties captured = new Properties();
-        try (Reader r = Files.newBufferedReader(fixture.resolve("fixture.properties"))) {
-            captured.load(r);
-        }
-        long start = Long.parseLong(captured.getProperty("start"));
-        long step = Long.parseLong(captured.getProperty("step"));
-        List<InputCorpus.Input> inputs = inputs();
-        createTopics();
-        JobTestSupport.deleteTree(SHARDS.getParent());
-        JobTestSupport.copyTree(fixture.resolve("shards"), SHARDS);
-        Path savepoint = dir.resolve("savepoint");
-        JobTestSupport.copyTree(fixture.resolve(captured.getProperty("savepoint")), savepoint);
-
-        // the same offsets as at the capture, then the rest
-        produce(inputs, 0, N / 2, start, step);
-        Map<String, Object> settings = settings(dir);
-        settings.put("flink.execution.state-recovery.path", savepoint.toUri().toString());
-        JobClient job = JobTestSupport.startPipeline(settings, NAME);
-        produce(inputs, N / 2, N, start, step);
+        Restore r = restore(name);
+        Properties captured = r.captured();
+        Path fixture = r.fixture();
+        Path shardsDir = r.shardsDir();
+        List<InputCorpus.Input> inputs = r.inputs();
+        JobClient job = r.job();
         JobTestSupport.waitForConsumed(
                 kafka.bootstrapServers(), "tfstream", topic("in"), Duration.ofMinutes(3));
         job.stopWithSavepoint(
-                        true, dir.resolve("end").toUri().toString(), SavepointFormatType.CANONICAL)
+                        true,
+                        r.work().resolve("end").toUri().toString(),
+                        SavepointFormatType.CANONICAL)
                 .get(2, TimeUnit.MINUTES);
 
         Map<String, Integer> good = new HashMap<>();
@@ -126,7 +134,7 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
             }
         }
         Map<String, Integer> inShards = new HashMap<>();
-        List<Path> shards = JobTestSupport.finishedShards(SHARDS);
+        List<Path> shards = JobTestSupport.finishedShards(shardsDir);
         for (Path shard : shards) {
             ShardRunChecks.readAndCheck(shard, inShards);
         }
@@ -162,20 +170,90 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
                 new HashSet<>(anomalies).size(), anomalies.size(), "each window's anomalies once");
         assertEquals(
                 List.of(),
-                Leftovers.listFiles(SHARDS.toUri().toString(), "part").stream()
+                Leftovers.listFiles(shardsDir.toUri().toString(), "part").stream()
                         .filter(u -> u.shard().jobId().equals(job.getJobID().toHexString()))
                         .toList(),
                 "the restored job left nothing behind");
     }
 
-    /** Writes a new fixture into {@code -Dtfstream.savepoint.capture=DIR}. */
+    /**
+     * Flink 1.20 cannot read what 2.x writes into a savepoint: the job of a 2.2 savepoint fails
+     * while it starts, and reads nothing. (Flink promises no compatibility across 1.x and 2.x in
+     * either direction; docs/operations.md#savepoints-across-lines.)
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "tfstream.flink.line", matches = "1\\.20")
+    void aSavepointOfFlink22DoesNotRestoreOnFlink120() throws Exception {
+        if (System.getProperty("tfstream.savepoint.capture") != null) {
+            return;
+        }
+        Restore r = restore("every-stage-v1");
+        ExecutionException e =
+                assertThrows(
+                        ExecutionException.class,
+                        () -> r.job().getJobExecutionResult().get(3, TimeUnit.MINUTES));
+        StringBuilder chain = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            chain.append(t).append('\n');
+        }
+        assertTrue(chain.toString().contains(RESTORE_FAILURE_120), chain.toString());
+        assertEquals(List.of(), keys(kafka.readCommitted(topic("records"))), "nothing written");
+    }
+
+    /** What Flink 1.20 reports for a 2.2 savepoint: it knows metadata versions up to 5. */
+    private static final String RESTORE_FAILURE_120 = "Unrecognized checkpoint version number: 6";
+
+    /** A fixture's job restored on a broker of its own, its input produced. */
+    private record Restore(
+            Path fixture,
+            Properties captured,
+            Path shardsDir,
+            Path work,
+            List<InputCorpus.Input> inputs,
+            JobClient job) {}
+
+    private static Restore restore(String name) throws Exception {
+        Path fixture =
+                Paths.get(resource(FIXTURES + name + "/fixture.properties").toURI()).getParent();
+        Properties captured = new Properties();
+        try (Reader r = Files.newBufferedReader(fixture.resolve("fixture.properties"))) {
+            captured.load(r);
+        }
+        Path shardsDir = Paths.get(captured.getProperty("shards"));
+        Path work = Files.createDirectories(dir.resolve(name));
+        // A broker of its own per fixture: the savepoints name the same topics.
+        kafka.close();
+        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
+        long start = Long.parseLong(captured.getProperty("start"));
+        long step = Long.parseLong(captured.getProperty("step"));
+        List<InputCorpus.Input> inputs = inputs();
+        createTopics();
+        JobTestSupport.deleteTree(shardsDir.getParent());
+        JobTestSupport.copyTree(fixture.resolve("shards"), shardsDir);
+        Path savepoint = work.resolve("savepoint");
+        JobTestSupport.copyTree(fixture.resolve(captured.getProperty("savepoint")), savepoint);
+
+        // the same offsets as at the capture, then the rest
+        produce(inputs, 0, N / 2, start, step);
+        Map<String, Object> settings = settings(work, shardsDir);
+        settings.put("flink.execution.state-recovery.path", savepoint.toUri().toString());
+        JobClient job = JobTestSupport.startPipeline(settings, NAME);
+        produce(inputs, N / 2, N, start, step);
+        return new Restore(fixture, captured, shardsDir, work, inputs, job);
+    }
+
+    /**
+     * Writes a new fixture into {@code -Dtfstream.savepoint.capture=DIR}, its shards under {@link
+     * #SHARDS_OF} with DIR's name.
+     */
     @Test
     void capture(@InjectMiniCluster MiniCluster cluster) throws Exception {
         String target = System.getProperty("tfstream.savepoint.capture");
         if (target == null) {
             return;
         }
-        Path out = Paths.get(target);
+        Path out = Paths.get(target).toAbsolutePath();
+        Path shardsDir = Paths.get(String.format(SHARDS_OF, out.getFileName()));
         long start =
                 Instant.now()
                         .truncatedTo(ChronoUnit.HOURS)
@@ -184,10 +262,10 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
         long step = Duration.ofMinutes(59).toMillis() / N;
         List<InputCorpus.Input> inputs = inputs();
         createTopics();
-        JobTestSupport.deleteTree(SHARDS.getParent());
+        JobTestSupport.deleteTree(shardsDir.getParent());
         produce(inputs, 0, N / 2, start, step);
-        JobClient job = JobTestSupport.startPipeline(settings(dir), NAME);
-        JobTestSupport.awaitOpenShards(cluster, job, SHARDS.toUri().toString());
+        JobClient job = JobTestSupport.startPipeline(settings(dir, shardsDir), NAME);
+        JobTestSupport.awaitOpenShards(cluster, job, shardsDir.toUri().toString());
         JobTestSupport.deleteTree(out);
         Files.createDirectories(out);
         String savepoint =
@@ -196,13 +274,14 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
                                 out.resolve("savepoint").toUri().toString(),
                                 SavepointFormatType.CANONICAL)
                         .get(2, TimeUnit.MINUTES);
-        assertEquals(List.of(), JobTestSupport.finishedShards(SHARDS), "shards open");
-        JobTestSupport.copyTree(SHARDS, out.resolve("shards"));
+        assertEquals(List.of(), JobTestSupport.finishedShards(shardsDir), "shards open");
+        JobTestSupport.copyTree(shardsDir, out.resolve("shards"));
         Files.write(out.resolve("records.txt"), keys(kafka.readCommitted(topic("records"))));
         Files.write(out.resolve("dlq.txt"), keys(kafka.readCommitted(topic("dlq"))));
         Files.write(out.resolve("anomalies.txt"), keys(kafka.readCommitted(topic("anomalies"))));
         Files.write(out.resolve("alerts.txt"), keys(kafka.readCommitted(topic("alerts"))));
         Properties p = new Properties();
+        p.setProperty("shards", shardsDir.toString());
         p.setProperty("start", Long.toString(start));
         p.setProperty("step", Long.toString(step));
         p.setProperty(
@@ -214,7 +293,7 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
     }
 
     /** The job of the fixture: every stateful stage, shards and windows open across savepoints. */
-    private static Map<String, Object> settings(Path dir) throws Exception {
+    private static Map<String, Object> settings(Path dir, Path shardsDir) throws Exception {
         Path schema = dir.resolve("schema.pbtxt");
         try (InputStream in = resource("/io/tfstream/sample/seed-001-schema.pbtxt").openStream()) {
             Files.write(schema, in.readAllBytes());
@@ -238,7 +317,7 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
         m.put("validation.window", "5 min");
         m.put("validation.alerts-topic", topic("alerts"));
         m.put("validation.anomalies-topic", topic("anomalies"));
-        m.put("shards.path", SHARDS.toUri().toString());
+        m.put("shards.path", shardsDir.toUri().toString());
         m.put("shards.compression", "gzip");
         m.put("shards.max-age", "1 h");
         m.put("shards.target-size", "1 gb");

@@ -210,7 +210,8 @@ public final class ShardRunChecks {
     }
 
     /** Reads a finished shard into {@code seen} and checks it against its manifest. */
-    static ShardManifest readAndCheck(Path shard, Map<String, Integer> seen) throws Exception {
+    public static ShardManifest readAndCheck(Path shard, Map<String, Integer> seen)
+            throws Exception {
         try (io.tfstream.tfrecord.TfRecordReader r =
                 io.tfstream.tfrecord.TfRecordFiles.openReader(
                         shard, io.tfstream.tfrecord.TfRecordReadOptions.defaults())) {

@@ -12,9 +12,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The throughput harness scaled down (20 000 records per profile, 5 s of latency measurement): it
- * runs end to end and writes its report, JSON and charts. Its numbers are not checked here; the
- * full run's are in BENCHMARKS.md. With {@code -Dharness.records=N} (and the other {@code
+ * The throughput harness scaled down: it runs end to end and writes its report, JSON and charts.
+ * Its numbers are not checked here; the full run's are in BENCHMARKS.md. The default build runs a
+ * few of its jobs (the wide profile: pass-through, shards, no shards, JSON input, the profiled run,
+ * 10 000 records, 3 s of latency measurement); {@code -Pe2e} every kind of run on both profiles (20
+ * 000 records each, 5 s of latency). With {@code -Dharness.records=N} (and the other {@code
  * harness.*} properties, see {@code benchmarks/run-harness.sh}) it is the full harness instead.
  */
 class ThroughputHarnessITCase {
@@ -24,6 +26,10 @@ class ThroughputHarnessITCase {
             HarnessSettings full = HarnessSettings.fromSystemProperties();
             Path report = new ThroughputHarness(full).run();
             assertTrue(Files.readString(report).contains("| pass-through |"));
+            return;
+        }
+        if (!Boolean.getBoolean("tfstream.e2e.full")) {
+            reduced();
             return;
         }
         Path out = Path.of("target", "harness-smoke");
@@ -112,5 +118,57 @@ class ThroughputHarnessITCase {
         assertTrue(Files.size(out.resolve("throughput.png")) > 1000);
         assertTrue(Files.size(out.resolve("latency-cdf.png")) > 1000);
         assertTrue(Files.size(out.resolve("throughput-by-batch.png")) > 1000);
+    }
+
+    /** The default build's run: four jobs on the wide profile and the profiled one. */
+    private static void reduced() throws Exception {
+        Path out = Path.of("target", "harness-smoke");
+        HarnessSettings settings =
+                new HarnessSettings(
+                        10_000,
+                        List.of("wide"),
+                        4,
+                        2,
+                        Duration.ofSeconds(1),
+                        List.of(Duration.ofMillis(200)),
+                        1000,
+                        Duration.ofSeconds(3),
+                        false,
+                        false,
+                        List.of(1024),
+                        false,
+                        out,
+                        1,
+                        false,
+                        "local",
+                        List.of("json"));
+        String md = Files.readString(new ThroughputHarness(settings).run());
+        for (String row :
+                List.of(
+                        "| wide | pass-through |",
+                        "| wide | tfstream (shards local) |",
+                        "| wide | tfstream (no shards) |",
+                        "| wide | tfstream (no shards, json input) |",
+                        "## Input formats")) {
+            assertTrue(md.contains(row), row + " in\n" + md);
+        }
+        JsonNode json = new ObjectMapper().readTree(out.resolve("report.json").toFile());
+        assertEquals(4, json.get("runs").size(), json.get("runs").toString());
+        for (JsonNode r : json.get("runs")) {
+            assertTrue(r.get("records_per_second").asDouble() > 0, r.toString());
+            assertTrue(r.get("cpu_seconds").asDouble() > 0, r.toString());
+        }
+        JsonNode formats = json.get("input_formats").get("wide");
+        assertTrue(formats.get("json_throughput_vs_example").asDouble() > 0, formats.toString());
+        JsonNode latency = json.get("latency").get(0);
+        assertEquals(3000, latency.get("samples").asLong(), "every produced record seen once");
+        assertTrue(latency.get("p99_ms").asDouble() >= latency.get("p50_ms").asDouble());
+        assertTrue(Files.size(out.resolve("wide.jfr")) > 0, "the profiled run's recording is kept");
+        JsonNode stages = json.get("stages").get("wide");
+        for (String stage : JfrStages.STAGES) {
+            assertTrue(stages.has(stage), stage + " in " + stages);
+        }
+        assertTrue(Files.size(out.resolve("throughput.png")) > 1000);
+        assertTrue(Files.size(out.resolve("latency-cdf.png")) > 1000);
     }
 }

@@ -20,12 +20,17 @@ final class CliJar {
      * caller to append the subcommand and its arguments to.
      */
     static List<String> command() {
+        return command(System.getProperty("tfstream.cli.jar"));
+    }
+
+    /** As {@link #command()} for the CLI jar at {@code jar} (another Flink line's, say). */
+    static List<String> command(String jar) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(Arrays.asList(System.getProperty("tfstream.jvm.flags").trim().split("\\s+")));
         cmd.add("-Xmx1g");
         cmd.add("-jar");
-        cmd.add(System.getProperty("tfstream.cli.jar"));
+        cmd.add(jar);
         return cmd;
     }
 

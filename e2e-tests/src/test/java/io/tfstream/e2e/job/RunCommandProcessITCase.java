@@ -10,26 +10,16 @@ import io.tfstream.job.KafkaTestCluster;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,13 +76,15 @@ class RunCommandProcessITCase {
                 InputCorpus.examples(4_000, 5, Seed001Corpus.spec(), ParseLimits.defaults());
         List<InputCorpus.Input> first = inputs.subList(0, 3_000);
         List<InputCorpus.Input> second = inputs.subList(3_000, inputs.size());
-        produce(first);
+        kafka.produce("in", first);
 
         int metricsPort;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
             metricsPort = free.getLocalPort();
         }
-        CliProcess run1 = CliProcess.start(yaml, "--metrics-port", Integer.toString(metricsPort));
+        CliProcess run1 =
+                CliProcess.run(
+                        CliJar.command(), yaml, "--metrics-port", Integer.toString(metricsPort));
         assertTrue(run1.awaitLine("running at parallelism 2; web UI: http://").isPresent());
         String metrics = "http://127.0.0.1:" + metricsPort + "/metrics";
         assertTrue(run1.awaitLine("; metrics: " + metrics).isPresent(), run1.outputNow());
@@ -124,8 +116,8 @@ class RunCommandProcessITCase {
         String setting = resume.substring(resume.indexOf("--set ") + "--set ".length()).trim();
         assertTrue(setting.startsWith("flink.execution.state-recovery.path=file:"), setting);
 
-        produce(second);
-        CliProcess run2 = CliProcess.start(yaml, "--set", setting);
+        kafka.produce("in", second);
+        CliProcess run2 = CliProcess.run(CliJar.command(), yaml, "--set", setting);
         assertTrue(run2.awaitLine("running at parallelism 2").isPresent());
         long good = inputs.stream().filter(i -> i.reason() == null).count();
         long bad = inputs.size() - good;
@@ -181,95 +173,5 @@ class RunCommandProcessITCase {
 
     private static void waitFor(JobTestSupport.Condition c, String what) throws Exception {
         JobTestSupport.waitFor(c, Duration.ofMinutes(3), what);
-    }
-
-    private static void produce(List<InputCorpus.Input> inputs) throws Exception {
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (InputCorpus.Input i : inputs) {
-                producer.send(new ProducerRecord<>("in", i.key(), i.value()));
-            }
-            producer.flush();
-        }
-    }
-
-    /** The CLI jar as a child JVM; stdout lines are collected as they come. */
-    private static final class CliProcess {
-        final Process process;
-        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        final List<String> all = new ArrayList<>();
-
-        private CliProcess(Process process) {
-            this.process = process;
-            Thread t =
-                    new Thread(
-                            () -> {
-                                try (BufferedReader r =
-                                        new BufferedReader(
-                                                new InputStreamReader(
-                                                        process.getInputStream(),
-                                                        StandardCharsets.UTF_8))) {
-                                    for (String l; (l = r.readLine()) != null; ) {
-                                        lines.add(l);
-                                    }
-                                } catch (java.io.IOException e) {
-                                    lines.add("<stdout failed: " + e + ">");
-                                }
-                            });
-            t.setDaemon(true);
-            t.start();
-        }
-
-        static CliProcess start(Path yaml, String... extra) throws Exception {
-            List<String> cmd = CliJar.command();
-            cmd.add("run");
-            cmd.add("--config");
-            cmd.add(yaml.toString());
-            cmd.addAll(Arrays.asList(extra));
-            ProcessBuilder b = new ProcessBuilder(cmd);
-            // Kept in target/ for a look after a failure.
-            Path err = Path.of("target", "run-command-" + System.nanoTime() + ".err");
-            b.redirectError(err.toFile());
-            return new CliProcess(b.start());
-        }
-
-        /** The first line (seen so far or within 2 minutes) containing {@code text}. */
-        java.util.Optional<String> awaitLine(String text) throws InterruptedException {
-            for (String l : all) {
-                if (l.contains(text)) {
-                    return java.util.Optional.of(l);
-                }
-            }
-            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-            while (System.nanoTime() < deadline) {
-                String l = lines.poll(200, TimeUnit.MILLISECONDS);
-                if (l != null) {
-                    all.add(l);
-                    if (l.contains(text)) {
-                        return java.util.Optional.of(l);
-                    }
-                }
-            }
-            return java.util.Optional.empty();
-        }
-
-        /** SIGTERM, as the shell sends for Ctrl-C's sibling; unlike destroy() keeps stdout open. */
-        void terminate() throws Exception {
-            Process kill =
-                    new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).start();
-            assertEquals(0, kill.waitFor(), "kill -TERM " + process.pid());
-        }
-
-        String outputNow() {
-            lines.drainTo(all);
-            return String.join("\n", all);
-        }
-
-        String output() throws InterruptedException {
-            lines.drainTo(all);
-            return String.join("\n", all);
-        }
     }
 }
