@@ -6,18 +6,19 @@ import org.junit.jupiter.api.BeforeAll;
 
 /**
  * A KRaft broker for the whole test class, started before its first test and closed after its last;
- * transactions may stay open 15 minutes, longer than any job's transaction timeout here.
+ * transactions may stay open 15 minutes, longer than any job's transaction timeout here. A
+ * subclass's own {@code @BeforeAll} (its topics, say) runs after the broker started.
  */
-abstract class KafkaJobTestBase {
-    static KafkaTestCluster kafka;
+public abstract class KafkaJobTestBase {
+    protected static KafkaTestCluster kafka;
 
     @BeforeAll
-    static void startKafka() throws Exception {
+    protected static void startKafka() throws Exception {
         kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
     }
 
     @AfterAll
-    static void stopKafka() {
+    protected static void stopKafka() {
         kafka.close();
     }
 }

@@ -8,11 +8,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfstream.job.InputCorpus;
 import io.tfstream.job.JobTestSupport;
-import io.tfstream.job.KafkaTestCluster;
+import io.tfstream.job.KafkaJobTestBase;
 import io.tfstream.job.ShardRunChecks;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.proto.v1.TensorBatch;
-import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,8 +32,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,59 +52,32 @@ import org.junit.jupiter.api.io.TempDir;
  * does.
  */
 @EnabledIfSystemProperty(named = "tfstream.next.cli.jar", matches = ".+")
-class FlinkLineMigrationProcessITCase {
+class FlinkLineMigrationProcessITCase extends KafkaJobTestBase {
     private static final Pattern STARTED =
             Pattern.compile(
                     "\\(([0-9a-f]{32})\\) running at parallelism \\d+; web UI: (http://[^;\\s]+)");
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static KafkaTestCluster kafka;
-
     @TempDir static Path dir;
-
-    @BeforeAll
-    static void start() throws Exception {
-        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
-        kafka.createTopic("in", 3);
-        kafka.createTopic("dlq", 1);
-        kafka.createTopic("clean", 3);
-        kafka.createTopic("batches", 1);
-    }
-
-    @AfterAll
-    static void stop() {
-        kafka.close();
-    }
 
     @Test
     void aCaughtUpJobMovesToTheNextLineWithADrainedStopAndAFreshStartExactlyOnce()
             throws Exception {
+        for (String topic : List.of("in", "dlq", "clean", "batches")) {
+            kafka.createTopic(topic, topic.equals("in") ? 3 : 1);
+        }
         String nextJar = System.getProperty("tfstream.next.cli.jar");
         assertTrue(Files.isRegularFile(Path.of(nextJar)), "the 2.2 line's CLI jar " + nextJar);
-        Path spec = dir.resolve("spec.json");
-        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
         Path shards = dir.resolve("shards");
-        Path yaml = dir.resolve("job.yaml");
-        Files.writeString(
-                yaml,
-                String.join(
-                        "\n",
-                        "job.name: migrate",
-                        "parallelism: 2",
-                        "checkpoint.interval: 1 s",
-                        "rest.port: 0",
-                        "source:",
-                        "  bootstrap-servers: " + kafka.bootstrapServers(),
-                        "  topics: [in]",
-                        "  group-id: migrate",
-                        "spec.path: " + spec,
-                        "dlq.topic: dlq",
-                        "output.records.topic: clean",
+        Path yaml =
+                RunYaml.seed001(
+                        dir,
+                        kafka.bootstrapServers(),
+                        "migrate",
+                        "source.group-id: migrate",
                         "output.batches.topic: batches",
-                        "output.transaction-timeout: 1 min",
-                        "shards.path: " + shards.toUri(),
-                        ""));
+                        "shards.path: " + shards.toUri());
         List<InputCorpus.Input> inputs =
                 InputCorpus.examples(4_000, 23, Seed001Corpus.spec(), ParseLimits.defaults());
         long good = inputs.stream().filter(i -> i.reason() == null).count();

@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.job.InputCorpus;
 import io.tfstream.job.JobTestSupport;
-import io.tfstream.job.KafkaTestCluster;
+import io.tfstream.job.KafkaJobTestBase;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -20,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,46 +29,24 @@ import org.junit.jupiter.api.io.TempDir;
  * once. The first run serves its metrics for Prometheus ({@code --metrics-port}), the job's among
  * them.
  */
-class RunCommandProcessITCase {
-    private static KafkaTestCluster kafka;
-
+class RunCommandProcessITCase extends KafkaJobTestBase {
     @TempDir static Path dir;
 
     @BeforeAll
-    static void start() throws Exception {
-        kafka = KafkaTestCluster.start(Duration.ofMinutes(15).toMillis());
+    static void createTopics() throws Exception {
         kafka.createTopic("in", 3);
         kafka.createTopic("dlq", 1);
         kafka.createTopic("clean", 3);
     }
 
-    @AfterAll
-    static void stop() {
-        kafka.close();
-    }
-
     @Test
     void stopsWithASavepointOnSigtermAndResumesFromItExactlyOnce() throws Exception {
-        Path spec = dir.resolve("spec.json");
-        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
-        Path yaml = dir.resolve("job.yaml");
-        Files.writeString(
-                yaml,
-                String.join(
-                        "\n",
-                        "job.name: e2e-run",
-                        "parallelism: 2",
-                        "checkpoint.interval: 1 s",
-                        "rest.port: 0",
-                        "source:",
-                        "  bootstrap-servers: " + kafka.bootstrapServers(),
-                        "  topics: [in]",
-                        "  starting-offsets: earliest",
-                        "spec.path: " + spec,
-                        "dlq.topic: dlq",
-                        "output.records.topic: clean",
-                        "output.transaction-timeout: 1 min",
-                        ""));
+        Path yaml =
+                RunYaml.seed001(
+                        dir,
+                        kafka.bootstrapServers(),
+                        "e2e-run",
+                        "source.starting-offsets: earliest");
         List<InputCorpus.Input> inputs =
                 InputCorpus.examples(4_000, 5, Seed001Corpus.spec(), ParseLimits.defaults());
         List<InputCorpus.Input> first = inputs.subList(0, 3_000);
