@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -343,13 +342,48 @@ public final class LocalCluster implements AutoCloseable {
         return v;
     }
 
+    /**
+     * {@code n} ports free now, below the kernel's ephemeral range: the cluster binds them only
+     * after its Maven calls, and a port from that range (what {@code new ServerSocket(0)} gives)
+     * may meanwhile become the local end of any outgoing connection. The last one is the metrics
+     * port, whose next 16 ports the TaskManagers take: those are checked too.
+     */
     private static int[] freePorts(int n) throws IOException {
-        Set<Integer> ports = new HashSet<>();
-        while (ports.size() < n) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                ports.add(s.getLocalPort());
+        int below = ephemeralRangeStart();
+        java.util.Random random = new java.util.Random();
+        List<Integer> ports = new java.util.ArrayList<>();
+        for (int attempt = 0; ports.size() < n && attempt < 10_000; attempt++) {
+            int port = 10_000 + random.nextInt(Math.max(1, below - 10_000 - 17));
+            int span = ports.size() == n - 1 ? 17 : 1;
+            boolean free = true;
+            for (int p = port; p < port + span && free; p++) {
+                free = !ports.contains(p) && bindable(p);
+            }
+            if (free) {
+                ports.add(port);
             }
         }
+        if (ports.size() < n) {
+            throw new IOException("no " + n + " free ports below " + below);
+        }
         return ports.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket(port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The first port of Linux's ephemeral range (32768 where it cannot be read). */
+    private static int ephemeralRangeStart() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+            return Integer.parseInt(range.trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32768;
+        }
     }
 }
