@@ -371,7 +371,7 @@ public final class LocalCluster implements AutoCloseable {
 
     private static boolean bindable(int port) {
         try (ServerSocket s = new ServerSocket(port)) {
-            return true;
+            return s.isBound();
         } catch (IOException e) {
             return false;
         }
