@@ -349,7 +349,7 @@ public final class LocalCluster implements AutoCloseable {
      * port, whose next 16 ports the TaskManagers take: those are checked too.
      */
     private static int[] freePorts(int n) throws IOException {
-        int below = ephemeralRangeStart();
+        int below = Math.max(ephemeralRangeStart(), 20_000);
         java.util.Random random = new java.util.Random();
         List<Integer> ports = new java.util.ArrayList<>();
         for (int attempt = 0; ports.size() < n && attempt < 10_000; attempt++) {
@@ -379,9 +379,10 @@ public final class LocalCluster implements AutoCloseable {
 
     /** The first port of Linux's ephemeral range (32768 where it cannot be read). */
     private static int ephemeralRangeStart() {
-        try {
-            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
-            return Integer.parseInt(range.trim().split("\\s+")[0]);
+        // Read by line: Files.readString of this /proc file returned only its first byte here.
+        try (java.io.BufferedReader r =
+                Files.newBufferedReader(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+            return Integer.parseInt(r.readLine().trim().split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return 32768;
         }
