@@ -26,6 +26,13 @@ public final class JobTestSupport {
     private JobTestSupport() {}
 
     /**
+     * Whether this build is of the Flink 1.20 line (the build passes {@code tfstream.flink.line}).
+     */
+    public static boolean onFlink120() {
+        return "1.20".equals(System.getProperty("tfstream.flink.line"));
+    }
+
+    /**
      * A MiniCluster of one TaskManager with {@code slots} slots, the cluster the ITCases run their
      * jobs on (register it with {@code @RegisterExtension}).
      */

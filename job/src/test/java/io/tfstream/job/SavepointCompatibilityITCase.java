@@ -95,12 +95,10 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
      * #aSavepointOfFlink22DoesNotRestoreOnFlink120}).
      */
     static List<String> restorable() {
-        return ON_1_20
+        return JobTestSupport.onFlink120()
                 ? List.of("every-stage-flink-1.20")
                 : List.of("every-stage-v1", "every-stage-flink-1.20");
     }
-
-    private static final boolean ON_1_20 = "1.20".equals(System.getProperty("tfstream.flink.line"));
 
     @ParameterizedTest
     @MethodSource("restorable")

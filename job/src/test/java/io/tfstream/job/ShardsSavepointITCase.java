@@ -128,9 +128,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
      * and the file case's commit), which is not understood yet (docs/operations.md#flink-versions).
      */
     static List<String> blueGreenStores() {
-        return "1.20".equals(System.getProperty("tfstream.flink.line"))
-                ? List.of("file")
-                : List.of("file", "hdfs");
+        return JobTestSupport.onFlink120() ? List.of("file") : List.of("file", "hdfs");
     }
 
     /**

@@ -59,6 +59,8 @@ class FlinkLineMigrationProcessITCase extends KafkaJobTestBase {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
     @TempDir static Path dir;
 
     @Test
@@ -214,18 +216,16 @@ class FlinkLineMigrationProcessITCase extends KafkaJobTestBase {
         assertTrue(m.find(), line);
         String ui = m.group(2).replaceAll("/+$", "");
         HttpResponse<String> response =
-                HttpClient.newHttpClient()
-                        .send(
-                                HttpRequest.newBuilder(
-                                                URI.create(ui + "/jobs/" + m.group(1) + "/stop"))
-                                        .header("Content-Type", "application/json")
-                                        .POST(
-                                                HttpRequest.BodyPublishers.ofString(
-                                                        "{\"drain\":true,\"targetDirectory\":\""
-                                                                + dir.resolve("savepoints").toUri()
-                                                                + "\"}"))
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString());
+                HTTP.send(
+                        HttpRequest.newBuilder(URI.create(ui + "/jobs/" + m.group(1) + "/stop"))
+                                .header("Content-Type", "application/json")
+                                .POST(
+                                        HttpRequest.BodyPublishers.ofString(
+                                                "{\"drain\":true,\"targetDirectory\":\""
+                                                        + dir.resolve("savepoints").toUri()
+                                                        + "\"}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(202, response.statusCode(), response.body());
         String trigger = JSON.readTree(response.body()).get("request-id").asText();
         String status = ui + "/jobs/" + m.group(1) + "/savepoints/" + trigger;
@@ -235,8 +235,7 @@ class FlinkLineMigrationProcessITCase extends KafkaJobTestBase {
                     () -> {
                         last[0] =
                                 JSON.readTree(
-                                        HttpClient.newHttpClient()
-                                                .send(
+                                        HTTP.send(
                                                         HttpRequest.newBuilder(URI.create(status))
                                                                 .build(),
                                                         HttpResponse.BodyHandlers.ofString())
