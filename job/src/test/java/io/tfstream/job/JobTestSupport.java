@@ -87,22 +87,24 @@ public final class JobTestSupport {
                     .all()
                     .get()
                     .forEach((tp, info) -> ends.put(tp, info.offset()));
-            waitFor(
-                    () -> {
-                        Map<TopicPartition, OffsetAndMetadata> committed =
-                                admin.listConsumerGroupOffsets(group)
-                                        .partitionsToOffsetAndMetadata()
-                                        .get();
-                        for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
-                            OffsetAndMetadata c = committed.get(e.getKey());
-                            if (c == null || c.offset() < e.getValue()) {
-                                return false;
-                            }
-                        }
-                        return true;
-                    },
-                    timeout,
-                    "group " + group + " to commit the end of " + topic);
+            // the last committed offsets go into the timeout's text: nothing committed and a
+            // group lagging behind are different failures
+            Map<TopicPartition, Long> last = new LinkedHashMap<>();
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (!reached(admin, group, ends, last)) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(
+                            "timed out waiting for group "
+                                    + group
+                                    + " to commit the end of "
+                                    + topic
+                                    + ": ends "
+                                    + ends
+                                    + ", committed "
+                                    + last);
+                }
+                Thread.sleep(200);
+            }
         }
     }
 
@@ -160,6 +162,69 @@ public final class JobTestSupport {
                         EmbeddedCluster.configuration(config));
         TfstreamPipeline.build(env, config, JobSchema.load(config));
         return env;
+    }
+
+    /**
+     * Whether {@code group} has committed {@code ends}; its committed offsets go into {@code last}.
+     */
+    private static boolean reached(
+            Admin admin,
+            String group,
+            Map<TopicPartition, Long> ends,
+            Map<TopicPartition, Long> last)
+            throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> committed =
+                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+        last.clear();
+        committed.forEach((tp, c) -> last.put(tp, c == null ? null : c.offset()));
+        for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
+            Long c = last.get(e.getKey());
+            if (c == null || c < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * For a failure text: each job's status, failure, and checkpoint counts with the latest failed
+     * checkpoint's cause, as the embedded cluster reports them.
+     */
+    public static String jobsState(MiniCluster cluster, JobClient... jobs) {
+        StringBuilder out = new StringBuilder();
+        for (JobClient j : jobs) {
+            out.append(j.getJobID()).append(": ");
+            try {
+                var graph = cluster.getExecutionGraph(j.getJobID()).get();
+                out.append(graph.getState());
+                var failure = graph.getFailureInfo();
+                if (failure != null) {
+                    out.append(", failure ").append(failure.getExceptionAsString());
+                }
+                var stats = graph.getCheckpointStatsSnapshot();
+                if (stats != null) {
+                    var counts = stats.getCounts();
+                    out.append(", checkpoints completed ")
+                            .append(counts.getNumberOfCompletedCheckpoints())
+                            .append(" failed ")
+                            .append(counts.getNumberOfFailedCheckpoints())
+                            .append(" in progress ")
+                            .append(counts.getNumberOfInProgressCheckpoints());
+                    var failed = stats.getHistory().getLatestFailedCheckpoint();
+                    if (failed != null && failed.getFailureMessage() != null) {
+                        out.append(", last failed: ").append(failed.getFailureMessage());
+                    }
+                    var done = stats.getHistory().getLatestCompletedCheckpoint();
+                    if (done != null) {
+                        out.append(", last completed #").append(done.getCheckpointId());
+                    }
+                }
+            } catch (Exception e) {
+                out.append("unknown (").append(e).append(')');
+            }
+            out.append("; ");
+        }
+        return out.toString();
     }
 
     /** Completed checkpoints of job {@code id} so far. */

@@ -171,8 +171,16 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
             JobClient second = start(green, savepoint);
             produce(name + "-in", inputs, n / 2, n, setup.start(), setup.step(), 3);
             for (String group : List.of("tfstream", name + "-green")) {
-                JobTestSupport.waitForConsumed(
-                        kafka.bootstrapServers(), group, name + "-in", Duration.ofMinutes(3));
+                try {
+                    JobTestSupport.waitForConsumed(
+                            kafka.bootstrapServers(), group, name + "-in", Duration.ofMinutes(3));
+                } catch (AssertionError e) {
+                    throw new AssertionError(
+                            e.getMessage()
+                                    + "; jobs: "
+                                    + JobTestSupport.jobsState(cluster, first, second),
+                            e);
+                }
             }
             for (JobClient job : List.of(first, second)) {
                 job.stopWithSavepoint(
@@ -213,7 +221,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                     Leftovers.listFiles(path, "part"),
                     () ->
                             "the first job finished its own shards; the second its copies; "
-                                    + failures(cluster, first, second)
+                                    + JobTestSupport.jobsState(cluster, first, second)
                                     + "; files: "
                                     + listing(view));
             assertEquals(
@@ -604,23 +612,6 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 twice |= o.getValue() == 2;
             }
         }
-    }
-
-    /** The last failure of each job, if any, for a failure text. */
-    private static String failures(MiniCluster cluster, JobClient... jobs) {
-        StringBuilder out = new StringBuilder();
-        for (JobClient j : jobs) {
-            try {
-                var info = cluster.getExecutionGraph(j.getJobID()).get().getFailureInfo();
-                out.append(j.getJobID())
-                        .append(": ")
-                        .append(info == null ? "no failure" : info.getExceptionAsString())
-                        .append("; ");
-            } catch (Exception e) {
-                out.append(j.getJobID()).append(": unknown (").append(e).append("); ");
-            }
-        }
-        return out.toString();
     }
 
     /** Every file under {@code base} with its size and modification time, for a failure text. */
