@@ -123,15 +123,6 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     }
 
     /**
-     * file and hdfs; on the Flink 1.20 line file only: there the hdfs case has timed out in 2 of 4
-     * runs waiting for the second job's new consumer group to commit its offsets (the first job's
-     * and the file case's commit), which is not understood yet (docs/operations.md#flink-versions).
-     */
-    static List<String> blueGreenStores() {
-        return JobTestSupport.onFlink120() ? List.of("file") : List.of("file", "hdfs");
-    }
-
-    /**
      * Blue/green: a savepoint taken while the first job keeps running, restored into a second job
      * (another job name, as two jobs on one Kafka cluster need) on the same shards path; both read
      * more input and are drained. The second job continues the shards open at the savepoint in
@@ -142,7 +133,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
      * are on the topic exactly once.
      */
     @ParameterizedTest
-    @org.junit.jupiter.params.provider.MethodSource("blueGreenStores")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"file", "hdfs"})
     void aSavepointRestoredIntoASecondJobWhileTheFirstRunsGivesEachJobItsOwnShards(
             String fs, @InjectMiniCluster MiniCluster cluster) throws Exception {
         String name = "blue-green-" + fs;

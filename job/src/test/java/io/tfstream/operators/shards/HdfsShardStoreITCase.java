@@ -26,8 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The recoverable shard store on {@code hdfs://} (HDFS in process), where a rename onto an existing
  * file is refused and Flink's Hadoop committer ignores that: a shard across a simulated failure, a
- * repeated commit, a commit that meets another file under its name, a lost in-progress file, a
- * marker replaced, and the leftovers of a crashed attempt listed and removed.
+ * repeated commit, a shard resumed while its listed length lags its flushed bytes, a commit that
+ * meets another file under its name, a lost in-progress file, a marker replaced, and the leftovers
+ * of a crashed attempt listed and removed.
  */
 class HdfsShardStoreITCase {
     private static final String JOB = "0123456789abcdef0123456789abcdef";
@@ -82,6 +83,38 @@ class HdfsShardStoreITCase {
         IOException e = assertThrows(IOException.class, () -> store.commit(otherClosed));
         assertTrue(e.getMessage().contains("not replacing another file"), e.getMessage());
         assertEquals("another history's file\n", new String(read(taken), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Persisted twice while its writer goes on: the NameNode lists the file's length as of the
+     * first flush in its block, less than persisted, yet the flushed bytes are there to read. The
+     * blue/green restore of a savepoint must copy them, not call the shard lost.
+     */
+    @Test
+    void aShardPersistedAgainIsResumedAlthoughItsListedLengthLags() throws Exception {
+        String base = hdfs.uri() + "/lag";
+        RecoverableShardStore store = RecoverableShardStore.of(base);
+        String target = target(base, "00000000000000cc", 0);
+        ShardOutput out = store.open(target);
+        out.write(bytes("one-"), 0, 4);
+        out.persist();
+        out.write(bytes("two-"), 0, 4);
+        byte[] persisted = out.persist();
+        out.write(bytes("first job"), 0, 9);
+        List<LeftoverUpload> open = Leftovers.listFiles(base, "part");
+        assertEquals(1, open.size());
+        org.apache.flink.core.fs.Path inProgress =
+                new org.apache.flink.core.fs.Path(open.get(0).uri());
+        long listed = inProgress.getFileSystem().getFileStatus(inProgress).getLen();
+        assertTrue(listed < 8, "the listed length lags the flushed bytes: " + listed);
+
+        String copy = target(base, "00000000000000c1", 0);
+        ShardOutput again = store.resume(persisted, copy);
+        again.write(bytes("second"), 0, 6);
+        store.commit(again.closeForCommit());
+        assertArrayEquals(bytes("one-two-second"), read(copy));
+        store.commit(out.closeForCommit());
+        assertArrayEquals(bytes("one-two-first job"), read(target));
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -75,6 +76,28 @@ class RecoverableShardStoreTest {
                         LostShardException.class,
                         () -> store.resume(persisted, target("00000000000000b1", 0)));
         assertEquals(target, e.target());
+    }
+
+    /** An in-progress file cut short of its persisted bytes: lost, not resumed with less. */
+    @Test
+    void aShardWhoseInProgressFileIsShorterThanPersistedIsLost() throws Exception {
+        String target = target("00000000000000cc", 0);
+        ShardOutput out = openWith(store, target, "persisted");
+        byte[] persisted = out.persist();
+        out.release();
+        List<LeftoverUpload> left = Leftovers.listFiles(base.toUri().toString(), "part");
+        assertEquals(1, left.size());
+        Path inProgress = Path.of(java.net.URI.create(left.get(0).uri()));
+        try (var channel =
+                java.nio.channels.FileChannel.open(inProgress, StandardOpenOption.WRITE)) {
+            channel.truncate(3);
+        }
+
+        String copy = target("00000000000000c1", 0);
+        LostShardException e =
+                assertThrows(LostShardException.class, () -> store.resume(persisted, copy));
+        assertEquals(target, e.target());
+        assertTrue(e.getMessage().contains("ended after 3 of 9 bytes"), e.getMessage());
     }
 
     /**
