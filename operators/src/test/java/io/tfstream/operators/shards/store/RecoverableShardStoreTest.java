@@ -63,18 +63,14 @@ class RecoverableShardStoreTest {
     @Test
     void aShardWhoseInProgressFileIsGoneIsLost() throws Exception {
         String target = target("00000000000000bb", 0);
-        ShardOutput out = openWith(store, target, "persisted");
-        byte[] persisted = out.persist();
-        out.release();
-        List<LeftoverUpload> left = Leftovers.listFiles(base.toUri().toString(), "part");
-        assertEquals(1, left.size());
-        assertEquals("00000000000000bb", left.get(0).shard().run());
-        Leftovers.deleteFile(left.get(0));
+        Crashed crashed = crashedWith(target);
+        assertEquals("00000000000000bb", crashed.inProgress().shard().run());
+        Leftovers.deleteFile(crashed.inProgress());
 
         LostShardException e =
                 assertThrows(
                         LostShardException.class,
-                        () -> store.resume(persisted, target("00000000000000b1", 0)));
+                        () -> store.resume(crashed.persisted(), target("00000000000000b1", 0)));
         assertEquals(target, e.target());
     }
 
@@ -82,12 +78,8 @@ class RecoverableShardStoreTest {
     @Test
     void aShardWhoseInProgressFileIsShorterThanPersistedIsLost() throws Exception {
         String target = target("00000000000000cc", 0);
-        ShardOutput out = openWith(store, target, "persisted");
-        byte[] persisted = out.persist();
-        out.release();
-        List<LeftoverUpload> left = Leftovers.listFiles(base.toUri().toString(), "part");
-        assertEquals(1, left.size());
-        Path inProgress = Path.of(java.net.URI.create(left.get(0).uri()));
+        Crashed crashed = crashedWith(target);
+        Path inProgress = Path.of(java.net.URI.create(crashed.inProgress().uri()));
         try (var channel =
                 java.nio.channels.FileChannel.open(inProgress, StandardOpenOption.WRITE)) {
             channel.truncate(3);
@@ -95,7 +87,8 @@ class RecoverableShardStoreTest {
 
         String copy = target("00000000000000c1", 0);
         LostShardException e =
-                assertThrows(LostShardException.class, () -> store.resume(persisted, copy));
+                assertThrows(
+                        LostShardException.class, () -> store.resume(crashed.persisted(), copy));
         assertEquals(target, e.target());
         assertTrue(e.getMessage().contains("ended after 3 of 9 bytes"), e.getMessage());
     }
@@ -155,6 +148,21 @@ class RecoverableShardStoreTest {
         assertThrows(
                 LostShardException.class,
                 () -> store.resume(persisted, target("0000000000000033", 0)));
+    }
+
+    /**
+     * A shard's snapshot and its one in-progress file, as a writer that crashed after it leaves.
+     */
+    private record Crashed(byte[] persisted, LeftoverUpload inProgress) {}
+
+    /** Opens {@code target}, persists "persisted" in it and lets the writer go, as a crash does. */
+    private Crashed crashedWith(String target) throws Exception {
+        ShardOutput out = openWith(store, target, "persisted");
+        byte[] persisted = out.persist();
+        out.release();
+        List<LeftoverUpload> left = Leftovers.listFiles(base.toUri().toString(), "part");
+        assertEquals(1, left.size());
+        return new Crashed(persisted, left.get(0));
     }
 
     private static String read(String target) throws IOException {
