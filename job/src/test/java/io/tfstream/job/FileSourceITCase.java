@@ -37,6 +37,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -131,6 +132,11 @@ class FileSourceITCase extends KafkaJobTestBase {
         return seen;
     }
 
+    @AfterEach
+    void releaseHeldReads() {
+        GatedFiles.release();
+    }
+
     private static boolean restarted(MiniCluster cluster, JobID id) throws Exception {
         return cluster.getExecutionGraph(id).get().getStatusTimestamp(JobStatus.RESTARTING) > 0;
     }
@@ -142,7 +148,7 @@ class FileSourceITCase extends KafkaJobTestBase {
         createBackfillTopics(name);
         Path input = Files.createDirectories(dir.resolve(name + "-in/dt=2026-08-01"));
         Path spec = writeSpec(name);
-        int perFile = 30_000; // enough that the job is still reading when the kill lands
+        int perFile = 10_000;
         List<InputCorpus.Input> all =
                 InputCorpus.examples(5 * perFile, 21, Seed001Corpus.spec(), ParseLimits.defaults());
         // "e" is gzip without a suffix: detected by its magic bytes.
@@ -193,6 +199,14 @@ class FileSourceITCase extends KafkaJobTestBase {
         }
 
         Map<String, Object> m = settings(name, dir.resolve(name + "-in"), spec);
+        // Read through gated://, held halfway into every file until the kill: the bounded job
+        // cannot finish first, so the kill always falls mid-file.
+        m.put("source.files.paths", List.of(GatedFiles.uri(dir.resolve(name + "-in"))));
+        long smallest = Long.MAX_VALUE;
+        for (Written w : files) {
+            smallest = Math.min(smallest, Files.size(w.file()));
+        }
+        GatedFiles.holdReadsAt(smallest / 2);
         Path shards = dir.resolve(name + "-shards");
         m.put("shards.path", shards.toUri().toString());
         // Small batches and frequent checkpoints: the kill falls while files are half read.
@@ -205,15 +219,16 @@ class FileSourceITCase extends KafkaJobTestBase {
         TfstreamPipeline.build(env, job.config(), job.schema());
         JobClient client = env.executeAsync(name);
         JobID id = client.getJobID();
-        // The kill falls mid-file: after two checkpoints, once some file's records are committed
-        // in part (a record's Kafka timestamp is its file's modification time).
+        // The kill falls mid-file: after two checkpoints, with a read held, once some file's
+        // records are committed in part (a record's Kafka timestamp is its file's modification
+        // time).
         Map<Long, Long> committed = new HashMap<>();
         waitFor(
                 () -> {
                     if (client.getJobStatus().get().isGloballyTerminalState()) {
                         throw new AssertionError("the backfill ended before it was killed");
                     }
-                    if (completedCheckpoints(cluster, id) < 2) {
+                    if (completedCheckpoints(cluster, id) < 2 || GatedFiles.waiting() == 0) {
                         return false;
                     }
                     committed.clear();
@@ -231,10 +246,16 @@ class FileSourceITCase extends KafkaJobTestBase {
                 },
                 Duration.ofMinutes(1),
                 "two checkpoints and a file partly committed");
-        cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
+        // Released once the job restarts: the source's shutdown does not interrupt a held read.
+        var stopped = cluster.terminateTaskManager(liveTaskManager++);
+        try {
+            waitFor(() -> restarted(cluster, id), Duration.ofMinutes(1), "the job restarting");
+        } finally {
+            GatedFiles.release();
+        }
+        stopped.get(60, TimeUnit.SECONDS);
         cluster.startTaskManager();
         client.getJobExecutionResult().get(3, TimeUnit.MINUTES); // bounded: it finishes
-        assertTrue(restarted(cluster, id), "the job restarted");
 
         Map<String, Integer> expected = new HashMap<>();
         Map<String, Integer> expectedRecords = new HashMap<>();
