@@ -131,7 +131,7 @@ class LiveConversionTest {
             assertEquals(7, before.getFeatures().getFeatureOrThrow("x").getInt64List().getValue(0));
             assertFalse(before.getFeatures().containsFeature("w"), "w is no feature of V1");
 
-            Files.write(file, specJson(V1_PLUS_W));
+            LiveSchemaTesting.replace(file, specJson(V1_PLUS_W));
             long cp = switchFrom(h, v1, 1);
             h.processElement(new StreamRecord<>(SourceRecord.of(JSON_X_W, "in", 0, 1, 5)));
             // Not a number: a conversion_error dead letter with its original bytes, under
@@ -166,7 +166,8 @@ class LiveConversionTest {
                         + "{\"name\":\"w\",\"type\":\"boolean\"}]}";
         try (var h = opened(settings(file, conversion(InputFormat.AVRO, avsc)))) {
             String v1 = inForce(h);
-            Files.write(file, specJson(V1_PLUS_W)); // w: float, the writer's w a boolean
+            LiveSchemaTesting.replace(
+                    file, specJson(V1_PLUS_W)); // w: float, the writer's w a boolean
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             long cp = 0;
             while (alerts(h) == 0) {

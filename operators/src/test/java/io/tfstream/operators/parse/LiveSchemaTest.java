@@ -152,7 +152,7 @@ class LiveSchemaTest {
             assertEquals(2, first.get(0).getRows());
             assertEquals(List.of(), deadLetters(h));
 
-            Files.write(file, specJson(V2));
+            LiveSchemaTesting.replace(file, specJson(V2));
             long cp = checkpointUntil(h, fingerprint(V2), 1);
             feed(h, 2);
             h.prepareSnapshotPreBarrier(cp + 1);
@@ -194,7 +194,7 @@ class LiveSchemaTest {
         Files.write(file, specJson(V1));
         try (var h = harness(settings(file, SchemaCompatibility.BACKWARD))) {
             h.open();
-            Files.write(file, "{ not json".getBytes(StandardCharsets.UTF_8));
+            LiveSchemaTesting.replace(file, "{ not json".getBytes(StandardCharsets.UTF_8));
             long cp = 0;
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (alerts(h).isEmpty()) {
@@ -218,7 +218,7 @@ class LiveSchemaTest {
             assertEquals(fingerprint(V1), inForce(h));
 
             // Not backward compatible: refused, naming the feature.
-            Files.write(file, specJson(V2));
+            LiveSchemaTesting.replace(file, specJson(V2));
             while (alerts(h).size() < 2) {
                 assertTrue(System.nanoTime() < deadline, "no second alert");
                 Thread.sleep(10);
@@ -232,7 +232,7 @@ class LiveSchemaTest {
             assertEquals(fingerprint(V1), payloads(h).get(0).getSchemaFingerprint());
 
             // A compatible change is taken up.
-            Files.write(file, specJson(V1_PLUS));
+            LiveSchemaTesting.replace(file, specJson(V1_PLUS));
             checkpointUntil(h, fingerprint(V1_PLUS), cp);
         }
     }
@@ -320,7 +320,7 @@ class LiveSchemaTest {
         try (SchemaPoller p = new SchemaPoller(file.toString(), specJson(V1))) {
             p.pollOnce();
             assertNull(p.take());
-            Files.write(file, specJson(V2));
+            LiveSchemaTesting.replace(file, specJson(V2));
             p.pollOnce();
             p.pollOnce(); // the same content again replaces nothing
             SchemaPoller.Candidate c = p.take();

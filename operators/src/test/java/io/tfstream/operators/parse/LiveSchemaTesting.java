@@ -34,6 +34,20 @@ public final class LiveSchemaTesting {
     private LiveSchemaTesting() {}
 
     /** {@code spec} as SPEC.json bytes. */
+    /**
+     * Writes {@code bytes} to {@code file} as one rename: the poller, reading every few
+     * milliseconds, never sees the file emptied and half written.
+     */
+    public static void replace(Path file, byte[] bytes) throws java.io.IOException {
+        Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
+        java.nio.file.Files.write(tmp, bytes);
+        java.nio.file.Files.move(
+                tmp,
+                file,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
     public static byte[] specJson(FeatureSpecs spec) {
         return SpecJsonWriter.write(spec).getBytes(StandardCharsets.UTF_8);
     }

@@ -95,7 +95,7 @@ class LiveSchemaValidationTest {
                 assertArrayEquals(SCHEMA.getBytes(StandardCharsets.UTF_8), p.schema());
             }
 
-            Files.write(file, WIDER.getBytes(StandardCharsets.UTF_8));
+            LiveSchemaTesting.replace(file, WIDER.getBytes(StandardCharsets.UTF_8));
             var op = (BatchParseOperator) h.getOneInputOperator();
             long cp =
                     barriersUntil(h, () -> op.schemaFingerprint().equals(second.fingerprint()), 1);
@@ -146,7 +146,7 @@ class LiveSchemaValidationTest {
                         io.tfstream.parse.ParseLimits.defaults());
         String broken = SCHEMA;
         try (var h = harness(file, v)) {
-            Files.write(file, broken.getBytes(StandardCharsets.UTF_8));
+            LiveSchemaTesting.replace(file, broken.getBytes(StandardCharsets.UTF_8));
             barriersUntil(
                     h,
                     () -> {

@@ -13,6 +13,7 @@ import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.model.WindowSettings;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.parse.BatchParseOperator;
+import io.tfstream.operators.parse.LiveSchemaTesting;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.parse.SchemaUpdates;
 import io.tfstream.operators.source.SourceRecordSerializer;
@@ -121,7 +122,7 @@ class WindowLiveSchemaTest {
                                         100 + i),
                                 100 + i));
             }
-            Files.write(file, specJson(V2));
+            LiveSchemaTesting.replace(file, specJson(V2));
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             long cp = 0;
             while (!fingerprint(V2).equals(op.schemaFingerprint())) {
