@@ -105,9 +105,12 @@ class LiveConvertITCase extends KafkaJobTestBase {
         try {
             int next = produce(in, 0, 1000);
             waitFor(
-                    () -> completedCheckpoints(cluster, id) >= 2,
+                    () ->
+                            completedCheckpoints(cluster, id) >= 2
+                                    && payloadFingerprints(kafka, batches)
+                                            .contains(fingerprint(V1)),
                     Duration.ofMinutes(2),
-                    "two checkpoints");
+                    "two checkpoints and a payload under the first schema");
             replace(specFile, specJson(V2));
             next = produce(in, next, 1000);
             waitFor(

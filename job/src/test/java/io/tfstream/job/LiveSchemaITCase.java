@@ -148,9 +148,12 @@ class LiveSchemaITCase extends KafkaJobTestBase {
         try {
             int next = produce(in, 0, 1500);
             waitFor(
-                    () -> completedCheckpoints(cluster, id) >= 2,
+                    () ->
+                            completedCheckpoints(cluster, id) >= 2
+                                    && payloadFingerprints(kafka, batches)
+                                            .contains(fingerprint(V1)),
                     Duration.ofMinutes(2),
-                    "two checkpoints");
+                    "two checkpoints and a payload under the first schema");
 
             replace(specFile, specJson(V2));
             CompletableFuture<Integer> phase2 = produceAsync(in, next, 1500);

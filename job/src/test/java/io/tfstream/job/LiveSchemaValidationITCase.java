@@ -108,9 +108,11 @@ class LiveSchemaValidationITCase extends KafkaJobTestBase {
             // Window 0 under A, then B taken up while window 0's records still flow.
             int next = produce(in, 0, 300);
             waitFor(
-                    () -> completedCheckpoints(cluster, id) >= 2,
+                    () ->
+                            completedCheckpoints(cluster, id) >= 2
+                                    && payloadFingerprints(kafka, batches).contains(fpA),
                     Duration.ofMinutes(2),
-                    "two checkpoints");
+                    "two checkpoints and a payload under the first schema");
             replace(schema, B.getBytes(StandardCharsets.UTF_8));
             CompletableFuture<Integer> more = produceAsync(in, next, 300);
             waitFor(
