@@ -7,9 +7,7 @@ import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.SchemaFingerprint;
 import io.tfstream.spec.json.SpecJsonWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -53,9 +51,7 @@ final class LiveSchemaTestSupport {
 
     /** Replaces {@code file} in one step, as a deployment would (a rename). */
     static void replace(Path file, byte[] content) throws Exception {
-        Path tmp = file.resolveSibling(".next-" + file.getFileName());
-        Files.write(tmp, content);
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        io.tfstream.operators.parse.LiveSchemaTesting.replace(file, content);
     }
 
     /** Polls the schema file every 100 ms; tensor payloads to {@code batchesTopic}. */
