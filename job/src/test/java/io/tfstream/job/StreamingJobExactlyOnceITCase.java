@@ -594,7 +594,9 @@ class StreamingJobExactlyOnceITCase extends KafkaJobTestBase {
         p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            long future = System.currentTimeMillis() + Duration.ofHours(1).toMillis();
+            // Well inside the broker's log.message.timestamp.after.max.ms (1 h by default), which
+            // refuses a record further ahead of its own clock.
+            long future = System.currentTimeMillis() + Duration.ofMinutes(10).toMillis();
             for (int partition = 0; partition < 3; partition++) {
                 producer.send(
                         new ProducerRecord<>(
