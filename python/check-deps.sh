@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks that the Python interpreter of the tests has the client's dependencies (numpy, protobuf,
-# pytest, confluent-kafka) and that protoc is there; installs the missing Debian packages with apt-get when it can (as root
+# pytest, hypothesis, confluent-kafka) and that protoc is there; installs the missing Debian packages with apt-get when it can (as root
 # or through sudo), otherwise fails naming the command to run.
 # The interpreter: $TFSTREAM_PYTHON, else /usr/bin/python3 (Debian's, which the apt packages
 # serve), else python3 on PATH. Prints the interpreter's path on stdout when all is there.
@@ -19,6 +19,7 @@ missing() { # the Debian packages whose module the interpreter cannot import
   "$python" -c 'import numpy' 2>/dev/null || out+=(python3-numpy)
   "$python" -c 'import google.protobuf' 2>/dev/null || out+=(python3-protobuf)
   "$python" -c 'import pytest' 2>/dev/null || out+=(python3-pytest)
+  "$python" -c 'import hypothesis' 2>/dev/null || out+=(python3-hypothesis)  # the fuzz tests
   "$python" -c 'import confluent_kafka' 2>/dev/null || out+=(python3-confluent-kafka)
   command -v protoc >/dev/null || out+=(protobuf-compiler)  # the generated-modules check
   echo "${out[@]+"${out[@]}"}"
@@ -29,7 +30,7 @@ if [ -n "$need" ]; then
   cmd="apt-get install -y --no-install-recommends $need"
   if [ "$python" != /usr/bin/python3 ]; then
     echo "check-deps.sh: $python lacks $need; Debian's packages serve /usr/bin/python3 only:" \
-      "install them for $python (pip install numpy protobuf pytest confluent-kafka) or unset TFSTREAM_PYTHON" >&2
+      "install them for $python (pip install numpy protobuf pytest hypothesis confluent-kafka) or unset TFSTREAM_PYTHON" >&2
     exit 1
   fi
   if [ "$(id -u)" = 0 ]; then sudo=(); elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo=(sudo -n); else

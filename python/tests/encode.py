@@ -50,6 +50,35 @@ def encode(b: Batch) -> bytes:
     return m.SerializeToString()
 
 
+_VALUE_FIELD = {types_pb2.DT_INT64: "int64_val", types_pb2.DT_INT32: "int_val",
+                types_pb2.DT_FLOAT: "float_val", types_pb2.DT_STRING: "string_val"}
+
+
+def put_filled(message, name: str, dtype, shape, values) -> None:
+    """A tensor of ``shape`` written as the typed value field ``values`` (``dtype`` a numpy dtype
+    or a types_pb2 DataType): TensorFlow's last-value fill repeats the last value to the shape's
+    size, so a few bytes may declare any number of elements."""
+    t = message.tensors[name]
+    if isinstance(dtype, int):
+        t.dtype = dtype
+    else:
+        t.dtype = types_pb2.DT_STRING if np.dtype(dtype) == object else _DT[np.dtype(dtype)]
+    for d in shape:
+        t.tensor_shape.dim.add().size = d
+    field = _VALUE_FIELD.get(t.dtype)
+    if field is not None and len(values):
+        getattr(t, field).extend(values)
+
+
+def encode_filled(rows: int, tensors: dict) -> bytes:
+    """A payload of ``rows`` rows whose tensors are name -> ``(dtype, shape, values)``, each
+    written with :func:`put_filled`."""
+    m = tensor_batch_pb2.TensorBatch(rows=rows)
+    for name, (dtype, shape, values) in tensors.items():
+        put_filled(m, name, dtype, shape, values)
+    return m.SerializeToString()
+
+
 def batch_of(parsed: dict, rows: int, sequence: bool) -> Batch:
     """A parse_json batch as a Batch."""
     b = Batch(rows=rows, kind="sequence_example" if sequence else "example")

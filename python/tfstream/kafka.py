@@ -17,6 +17,7 @@ from tfstream.payloads import (
     decode,
     load_spec,
 )
+from tfstream.payloads import _budget
 from tfstream.payloads._types import PayloadError
 
 _log = logging.getLogger(__name__)
@@ -35,6 +36,7 @@ def consume(
     on_incomplete: Optional[Callable[[IncompleteBatch], None]] = None,
     config: Optional[Dict[str, object]] = None,
     max_elements: int = DEFAULT_MAX_ELEMENTS,
+    max_total_bytes: Optional[int] = None,
     **settings,
 ) -> "PayloadConsumer":
     """Assembled batches (see :func:`tfstream.payloads.assemble`) from a payload topic (a name or
@@ -59,12 +61,16 @@ def consume(
 
     ``max_elements``: elements one tensor may declare at most, checked before allocating (see
     :func:`tfstream.payloads.decode`); a payload over it raises :class:`PayloadError`.
+    ``max_total_bytes``: bytes all the tensors of one payload may declare together, and all the
+    padded features of one assembled batch may take (None: ``max(64 MiB, 1024 x`` the payload
+    bytes ``)``, see :func:`tfstream.payloads.default_max_total_bytes`), checked before
+    allocating; over it raises :class:`PayloadError`.
     """
     conf = consumer_config(bootstrap_servers, group_id, config, settings)
     conf["enable.auto.offset.store"] = False
     topics = [topic] if isinstance(topic, str) else list(topic)
     return PayloadConsumer(topics, conf, load_spec(spec), idle_timeout, poll_timeout,
-                           on_incomplete, max_elements)
+                           on_incomplete, max_elements, max_total_bytes)
 
 
 def consumer_config(bootstrap_servers: str, group_id: str, config: Optional[Dict[str, object]],
@@ -87,8 +93,10 @@ class PayloadConsumer:
     """An iterator of assembled batches over a Kafka consumer (see :func:`consume`)."""
 
     def __init__(self, topics, conf, spec, idle_timeout, poll_timeout, on_incomplete,
-                 max_elements=DEFAULT_MAX_ELEMENTS):
+                 max_elements=DEFAULT_MAX_ELEMENTS, max_total_bytes=None):
         from confluent_kafka import Consumer  # the optional dependency, only here
+
+        _budget.limit(max_total_bytes, 0)  # a bad limit fails here, not at a message
 
         self._failure = None
         self._mechanism = str(conf.get("sasl.mechanisms", conf.get("sasl.mechanism", "")))
@@ -100,6 +108,7 @@ class PayloadConsumer:
         self._poll = poll_timeout
         self._on_incomplete = on_incomplete
         self._max_elements = max_elements
+        self._max_total_bytes = max_total_bytes
         self._reset()
         self._closed = False
         self._commit_on_revoke = True
@@ -129,7 +138,7 @@ class PayloadConsumer:
         return KafkaException(err)
 
     def _reset(self) -> None:
-        self._assembler = Assembler(self._spec)
+        self._assembler = Assembler(self._spec, max_total_bytes=self._max_total_bytes)
         # (topic, partition) -> next offset to read; the held payloads' offsets per partition
         self._next: Dict[Tuple[str, int], int] = {}
         self._held: Dict[Tuple[str, int], Set[int]] = {}
@@ -166,12 +175,18 @@ class PayloadConsumer:
             tp = (msg.topic(), msg.partition())
             self._next[tp] = msg.offset() + 1
             try:
-                batch = decode(msg.value(), max_elements=self._max_elements)
+                batch = decode(msg.value(), max_elements=self._max_elements,
+                               max_total_bytes=self._max_total_bytes)
             except PayloadError as e:
                 raise PayloadError(
                     f"{tp[0]}-{tp[1]} offset {msg.offset()}: {e}") from e
             entry = (tp, msg.offset())
-            whole = self._assembler.add(batch)
+            try:
+                whole = self._assembler.add(batch)
+            except PayloadError as e:
+                raise PayloadError(
+                    f"batch {batch.batch_id!r} completed by {tp[0]}-{tp[1]} offset "
+                    f"{msg.offset()}: {e}") from e
             if whole is None:
                 if not self._assembler.is_pending(batch.batch_id):
                     continue  # a redelivery of a batch handed out already

@@ -38,10 +38,6 @@ tfl_default() {
   esac
 }
 
-# S3Proxy's keys: a local, throwaway identity (the same as tfstream local's S3Proxy).
-TFL_S3_ACCESS_KEY=tfstream-local
-TFL_S3_SECRET_KEY=tfstream-local-secret
-
 tfl_info() { printf '%s\n' "$*" >&2; }
 tfl_die() { # code message...
   local code=$1
@@ -65,6 +61,25 @@ TFL_CONF="$TFL_STATE/flink/conf"
 TFL_S3_DIR="$TFL_STATE/s3"
 TFL_KAFKA_DIR="$TFL_STATE/kafka"
 mkdir -p "$TFL_LOGS" "$TFL_PIDS"
+
+# S3Proxy's keys: random, made for this state directory when it has none (at its first `up`), kept
+# in <state>/s3-keys (owner only) until `down --purge`, since `up` keeps what already runs. Keys
+# written in the sources would open the local bucket to everyone on a shared host.
+tfl_s3_keys() {
+  local f="$TFL_STATE/s3-keys"
+  if [[ ! -s $f ]]; then
+    (
+      umask 077
+      printf 'TFL_S3_ACCESS_KEY=tfstream-local-%s\nTFL_S3_SECRET_KEY=%s\n' \
+        "$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')" \
+        "$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')" >"$f.tmp"
+      mv "$f.tmp" "$f"
+    )
+  fi
+  # shellcheck source=/dev/null
+  source "$f"
+}
+tfl_s3_keys
 
 # Serialises commands that start or stop processes on one state directory. Started processes
 # close the lock's file descriptor (tfl_spawn), so it is released when the command ends.

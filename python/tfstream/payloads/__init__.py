@@ -6,6 +6,11 @@
   put back together.
 - :func:`concat`, :func:`rebatch`: batches joined, or cut to a fixed size, with the tensors
   ``tf.io.parse_example`` gives for the same rows.
+
+What a payload may make them allocate is bounded before anything is allocated: ``max_elements``
+per tensor, and ``max_total_bytes`` for all the tensors of one payload, or all the padded
+features of one join (default :func:`default_max_total_bytes`: ``max(64 MiB, 1024 x`` the
+payload bytes``)``).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Iterator, Optional
 
 from tfstream.payloads._assemble import Assembler, assemble as _assemble
+from tfstream.payloads._budget import default_max_total_bytes
 from tfstream.payloads._decode import DEFAULT_MAX_ELEMENTS, decode, from_message
 from tfstream.payloads._rows import concat_values, merge_sources, slice_rows
 from tfstream.payloads._spec import Spec, SpecLike, load_spec
@@ -34,7 +40,7 @@ __all__ = [
     "DEFAULT_MAX_ELEMENTS", "Assembler", "Batch", "CorruptFileError", "EXAMPLE", "IncompleteBatch",
     "IncompleteBatchError", "PayloadError", "Ragged", "SEQUENCE_EXAMPLE", "SourceRange",
     "Sparse", "Spec", "assemble", "concat", "decode", "from_message", "load_spec", "read_file",
-    "rebatch", "records", "detect_compression", "write_records",
+    "rebatch", "records", "detect_compression", "write_records", "default_max_total_bytes",
 ]
 
 
@@ -43,9 +49,11 @@ def read_file(
     compression: str = "auto",
     kind: Optional[str] = None,
     max_elements: int = DEFAULT_MAX_ELEMENTS,
+    max_total_bytes: Optional[int] = None,
 ) -> Iterator[Batch]:
     """Every payload of a TFRecord file of payloads (what ``tfstream local`` leaves in
-    ``batches.tfrecord``), decoded, in file order.
+    ``batches.tfrecord``), decoded, in file order (``max_elements``, ``max_total_bytes``: the
+    limits of :func:`decode`, for each payload).
 
     Compression (none, gzip, zlib) is detected as ``tfstream``'s readers do; both CRCs of every
     record are checked. A damaged file raises :class:`CorruptFileError` naming the byte offset
@@ -55,7 +63,7 @@ def read_file(
     """
     for offset, data in records(path, compression):
         try:
-            yield decode(data, kind, max_elements)
+            yield decode(data, kind, max_elements, max_total_bytes)
         except PayloadError as e:
             raise PayloadError(f"{path}: record at byte {offset}: {e}") from e
 
@@ -64,6 +72,7 @@ def assemble(
     batches: Iterable[Batch],
     spec: SpecLike = None,
     on_incomplete: Optional[Callable[[IncompleteBatch], None]] = None,
+    max_total_bytes: Optional[int] = None,
 ) -> Iterator[Batch]:
     """The batches of ``batches`` with their parts put back together, each as
     ``tf.io.parse_example`` over all its rows in row order (``part``/``parts`` 0, ``sources``
@@ -75,19 +84,27 @@ def assemble(
     as it comes. ``spec`` (SPEC.json path or dict) is needed when a FixedLenSequence feature must
     be re-padded. Batches still incomplete at the end of ``batches`` are never merged: each is
     passed to ``on_incomplete``, or, without it, :class:`IncompleteBatchError` lists them.
+    ``max_total_bytes`` bounds the re-padding of each batch as in :func:`concat`.
     """
-    return _assemble(batches, spec, on_incomplete)
+    return _assemble(batches, spec, on_incomplete, max_total_bytes)
 
 
-def concat(batches: Iterable[Batch], spec: SpecLike = None) -> Batch:
+def concat(
+    batches: Iterable[Batch], spec: SpecLike = None, max_total_bytes: Optional[int] = None
+) -> Batch:
     """``batches`` (each whole, one kind) joined in order into one Batch: exactly what
     ``tf.io.parse_example`` (``parse_sequence_example``) gives for all their rows. Sparse
     indices are shifted and their dense shapes widened; FixedLenSequence features are padded to
     the longest row with the spec's default, so ``spec`` (a SPEC.json path or dict) is required
     when such a feature has different widths. ``sources`` are merged per partition;
-    ``batch_id`` is the first batch's when all share it, else empty."""
+    ``batch_id`` is the first batch's when all share it, else empty.
+
+    The padded features (all rows x the widest row x item size, together) may take at most
+    ``max_total_bytes``; None: :func:`default_max_total_bytes` of the batches' ``payload_bytes``
+    (their arrays' bytes for a batch made by hand). Over it raises :class:`PayloadError` before
+    any padding is allocated."""
     batches = list(batches)
-    out = concat_values(batches, load_spec(spec))
+    out = concat_values(batches, load_spec(spec), max_total_bytes)
     _meta(out, batches)
     return out
 
@@ -107,6 +124,7 @@ def rebatch(
     size: int,
     drop_remainder: bool = False,
     spec: SpecLike = None,
+    max_total_bytes: Optional[int] = None,
 ) -> Iterator[Batch]:
     """Batches of exactly ``size`` rows from whole batches (for example :func:`assemble`'s
     output), in row order; the last one shorter unless ``drop_remainder``.
@@ -118,6 +136,7 @@ def rebatch(
     VarLen vs SparseFeature). Two limits of what the padded tensors keep: a FixedLenSequence
     row whose last steps equal the padding value, and a SequenceExample var_len feature list
     whose last steps are empty, come out narrower than parse_example would make them.
+    ``max_total_bytes`` bounds the padding of each batch yielded as in :func:`concat`.
     """
     if size <= 0:
         raise ValueError(f"size must be positive, got {size}")
@@ -131,13 +150,13 @@ def rebatch(
             count += take
             start += take
             if count == size:
-                yield _joined(held, parsed)
+                yield _joined(held, parsed, max_total_bytes)
                 held, count = [], 0
     if count and not drop_remainder:
-        yield _joined(held, parsed)
+        yield _joined(held, parsed, max_total_bytes)
 
 
-def _joined(held, spec) -> Batch:
-    out = concat_values(held, spec)
+def _joined(held, spec, max_total_bytes) -> Batch:
+    out = concat_values(held, spec, max_total_bytes)
     _meta(out, held)
     return out

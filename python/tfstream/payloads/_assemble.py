@@ -19,10 +19,15 @@ class Assembler:
     0; a window's early payloads have 0) and parts 0..parts-1 have all arrived. A part that
     arrives twice (a redelivery) is kept once, and a payload of one of the last ``remember``
     batches handed out is dropped as a redelivery.
+
+    ``max_total_bytes`` bounds the padding of each join (see
+    :func:`tfstream.payloads.concat`): None for the default of the parts' payload bytes.
     """
 
-    def __init__(self, spec: Optional[Spec] = None, remember: int = 100_000):
+    def __init__(self, spec: Optional[Spec] = None, remember: int = 100_000,
+                 max_total_bytes: Optional[int] = None):
         self._spec = spec
+        self._max_total_bytes = max_total_bytes
         self._pending: Dict[str, Dict[int, Batch]] = {}
         self._totals: Dict[str, int] = {}
         self._done: "OrderedDict[str, None]" = OrderedDict()
@@ -58,7 +63,8 @@ class Assembler:
             raise ValueError(f"batch {key!r}: part numbers {sorted(parts)} beyond {total} parts")
         del self._pending[key]
         del self._totals[key]
-        return self._handed_out(join([parts[i] for i in range(total)], self._spec))
+        return self._handed_out(
+            join([parts[i] for i in range(total)], self._spec, self._max_total_bytes))
 
     def is_pending(self, batch_id: str) -> bool:
         """True when payloads of ``batch_id`` are held for a batch not complete yet."""
@@ -75,9 +81,10 @@ class Assembler:
             yield from parts.values()
 
 
-def join(parts: List[Batch], spec: Optional[Spec]) -> Batch:
+def join(parts: List[Batch], spec: Optional[Spec],
+         max_total_bytes: Optional[int] = None) -> Batch:
     """Parts of one batch in part order as one whole batch (``part``/``parts`` 0)."""
-    out = concat_values(parts, spec)
+    out = concat_values(parts, spec, max_total_bytes)
     first = parts[0]
     out.batch_id = first.batch_id
     out.schema_fingerprint = first.schema_fingerprint
@@ -91,11 +98,12 @@ def assemble(
     batches: Iterable[Batch],
     spec=None,
     on_incomplete: Optional[Callable[[IncompleteBatch], None]] = None,
+    max_total_bytes: Optional[int] = None,
 ) -> Iterator[Batch]:
     """See :func:`tfstream.payloads.assemble`."""
     from tfstream.payloads._spec import load_spec
 
-    assembler = Assembler(load_spec(spec))
+    assembler = Assembler(load_spec(spec), max_total_bytes=max_total_bytes)
     for b in batches:
         whole = assembler.add(b)
         if whole is not None:

@@ -10,6 +10,7 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from tfstream._vendor import tensor_batch_entries_pb2, tensor_batch_pb2, types_pb2
+from tfstream.payloads import _budget
 from tfstream.payloads._types import (
     EXAMPLE,
     SEQUENCE_EXAMPLE,
@@ -26,6 +27,8 @@ FEATURE_LIST = "feature_list/"
 FEATURE_LIST_LENGTHS = "feature_list_lengths/"
 _SEQUENCE_PREFIXES = (CONTEXT, FEATURE_LIST, FEATURE_LIST_LENGTHS)
 _STRING = types_pb2.DT_STRING
+_OBJECT_ITEMSIZE = np.dtype(object).itemsize
+_MAX_ARRAY_BYTES = np.iinfo(np.intp).max
 
 #: Elements one tensor may have at most unless the caller allows more (512 MiB of int64): a
 #: payload's shape is checked against it before anything is allocated, since TensorFlow's
@@ -41,30 +44,45 @@ _NUMERIC = {
 
 
 def decode(
-    payload: bytes, kind: Optional[str] = None, max_elements: int = DEFAULT_MAX_ELEMENTS
+    payload: bytes,
+    kind: Optional[str] = None,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
+    max_total_bytes: Optional[int] = None,
 ) -> Batch:
     """Decodes one ``tfstream.v1.TensorBatch`` payload.
 
     ``kind`` is ``"example"`` or ``"sequence_example"``; by default a payload whose tensor names
     all start with ``context/``, ``feature_list/`` or ``feature_list_lengths/`` is a
     SequenceExample payload. Raises :class:`PayloadError` for bytes that are not a payload, a
-    tensor whose content does not match its dtype and shape, or one whose shape declares more
-    than ``max_elements`` elements (checked before allocating; default
-    :data:`DEFAULT_MAX_ELEMENTS`).
+    tensor whose content does not match its dtype and shape, one whose shape declares more
+    than ``max_elements`` elements (default :data:`DEFAULT_MAX_ELEMENTS`), or tensors whose
+    shapes declare more than ``max_total_bytes`` bytes together (elements x item size, strings
+    counted as 8-byte references; None: :func:`default_max_total_bytes` of the payload's length,
+    ``max(64 MiB, 1024 x len(payload))``). Both limits are checked on the declared shapes of all
+    the tensors before anything is allocated.
     """
+    _budget.limit(max_total_bytes, 0)  # a bad max_total_bytes is refused whatever the payload
     message = tensor_batch_entries_pb2.TensorBatchEntries()
     try:
         message.ParseFromString(payload)
     except DecodeError as e:
         raise PayloadError(f"not a tfstream.v1.TensorBatch ({len(payload)} bytes): {e}") from e
-    return from_message(message, kind, max_elements)
+    return _from_message(message, kind, max_elements, max_total_bytes, len(payload))
 
 
 def from_message(
-    message, kind: Optional[str] = None, max_elements: int = DEFAULT_MAX_ELEMENTS
+    message,
+    kind: Optional[str] = None,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
+    max_total_bytes: Optional[int] = None,
 ) -> Batch:
     """A Batch from a parsed ``TensorBatch`` (or ``TensorBatchEntries``) message (see
-    :func:`decode`)."""
+    :func:`decode`; the default ``max_total_bytes`` is that of the message's serialized
+    length)."""
+    return _from_message(message, kind, max_elements, max_total_bytes, message.ByteSize())
+
+
+def _from_message(message, kind, max_elements, max_total_bytes, payload_bytes) -> Batch:
     if isinstance(message, tensor_batch_pb2.TensorBatch):
         tensors = dict(message.tensors.items())
     else:
@@ -75,6 +93,15 @@ def from_message(
         kind = SEQUENCE_EXAMPLE if sequence else EXAMPLE
     elif kind not in (EXAMPLE, SEQUENCE_EXAMPLE):
         raise ValueError(f"kind must be {EXAMPLE!r} or {SEQUENCE_EXAMPLE!r}, got {kind!r}")
+    # Every tensor that will be decoded, sized from its declared shape before any is allocated.
+    prefixes = ("",) if kind == EXAMPLE else _SEQUENCE_PREFIXES
+    total = 0
+    for name in sorted(tensors):
+        if name.startswith(prefixes):
+            _, n, itemsize = _declared(name, tensors[name], max_elements)
+            total += n * itemsize
+    _budget.check(total, max_total_bytes, payload_bytes,
+                  f"the tensors of a payload of {payload_bytes} bytes")
     batch = Batch(
         rows=message.rows,
         batch_id=message.batch_id,
@@ -88,6 +115,7 @@ def from_message(
             for s in message.sources
         ],
         kind=kind,
+        payload_bytes=payload_bytes,
     )
     if kind == EXAMPLE:
         batch.features = _features(tensors, "", max_elements)
@@ -137,13 +165,13 @@ def _features(tensors, prefix: str, max_elements: int) -> Dict[str, Value]:
     return dict(sorted(out.items()))
 
 
-def _array(name: str, proto, max_elements: int) -> np.ndarray:
-    """A TensorProto as an ndarray: numbers viewed in ``tensor_content`` without a copy (or from
-    the typed repeated field, TensorFlow's last-value fill included), strings as an object array
-    of ``bytes``."""
+def _declared(name: str, proto, max_elements: int):
+    """``(shape, elements, item size)`` a TensorProto declares, refused when its shape has an
+    unknown dimension or more than ``max_elements`` elements, or its dtype is not one of the
+    contract's (strings: an 8-byte reference per element)."""
     shape = [d.size for d in proto.tensor_shape.dim]
     if shape and min(shape) < 0:
-        raise PayloadError(f"tensor '{name}' has an unknown dimension in its shape {shape}")
+        raise PayloadError(f"tensor '{name}' has an unknown dimension in its shape {shape[:8]}")
     n = math.prod(shape)
     if n > max_elements:
         raise PayloadError(
@@ -152,12 +180,28 @@ def _array(name: str, proto, max_elements: int) -> np.ndarray:
         )
     dt = proto.dtype
     numeric = _NUMERIC.get(dt)
+    if numeric is not None:
+        itemsize = numeric[0].itemsize
+    elif dt == _STRING:
+        itemsize = _OBJECT_ITEMSIZE
+    else:
+        name_of = types_pb2.DataType.Name(dt) if dt in types_pb2.DataType.values() else str(dt)
+        raise PayloadError(
+            f"tensor '{name}' has dtype {name_of}, not int64, int32, float or string"
+        )
+    # numpy refuses a shape whose non-zero dimensions overflow its sizes, even with 0 elements
+    if n == 0 and math.prod(d for d in shape if d) * itemsize > _MAX_ARRAY_BYTES:
+        raise PayloadError(f"tensor '{name}' has a shape {shape[:8]} too large for numpy")
+    return shape, n, itemsize
+
+
+def _array(name: str, proto, max_elements: int) -> np.ndarray:
+    """A TensorProto as an ndarray: numbers viewed in ``tensor_content`` without a copy (or from
+    the typed repeated field, TensorFlow's last-value fill included), strings as an object array
+    of ``bytes``."""
+    shape, n, _ = _declared(name, proto, max_elements)
+    numeric = _NUMERIC.get(proto.dtype)
     if numeric is None:
-        if dt != _STRING:
-            raise PayloadError(
-                f"tensor '{name}' has dtype {types_pb2.DataType.Name(dt)}, "
-                "not int64, int32, float or string"
-            )
         strings = proto.string_val
         if len(strings) != n:
             raise PayloadError(f"tensor '{name}' has {len(strings)} strings for {n} elements")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from tfstream.payloads import _budget
 from tfstream.payloads._spec import Spec
 from tfstream.payloads._types import (
     SEQUENCE_EXAMPLE,
@@ -30,28 +32,83 @@ def merge_sources(batches: Sequence[Batch]) -> List[SourceRange]:
     return [ranges[k] for k in sorted(ranges)]
 
 
-def concat_values(batches: Sequence[Batch], spec: Optional[Spec]) -> Batch:
+def concat_values(
+    batches: Sequence[Batch], spec: Optional[Spec], max_total_bytes: Optional[int] = None
+) -> Batch:
     """The features of ``batches`` (one kind) joined in order into one Batch (metadata left to
-    the caller): what parse_example gives for all their rows."""
+    the caller): what parse_example gives for all their rows.
+
+    Dense features padded to their widest row are sized first: together they may take at most
+    ``max_total_bytes`` (None: :func:`default_max_total_bytes` of the batches' payload bytes),
+    else :class:`PayloadError` before any padding is allocated."""
     if not batches:
         raise ValueError("concat needs at least one batch")
     kind = batches[0].kind
     for b in batches:
         if b.kind != kind:
             raise ValueError(f"cannot join a {b.kind} batch with a {kind} batch")
-    out = Batch(rows=sum(b.rows for b in batches), kind=kind)
-    for group, target in out.groups().items():
+    _budget.limit(max_total_bytes, 0)
+    out = Batch(rows=sum(b.rows for b in batches), kind=kind,
+                payload_bytes=sum(b.payload_bytes for b in batches))
+    for group in out.groups():
         names = list(batches[0].groups()[group])
         for b in batches[1:]:
             other = list(b.groups()[group])
             if sorted(other) != sorted(names):
                 raise ValueError(
                     f"batches with different {group}: {sorted(names)} and {sorted(other)}")
+    padded, widest = 0, None
+    for group in out.groups():
+        for name in batches[0].groups()[group]:
+            size = _padded_bytes([b.groups()[group][name] for b in batches],
+                                 [b.rows for b in batches])
+            padded += size
+            if size and (widest is None or size > widest[1]):
+                widest = (name, size)
+    if padded:
+        source = sum(b.payload_bytes or _nbytes(b) for b in batches)
+        _budget.check(padded, max_total_bytes, source,
+                      f"the features padded to their widest row ('{widest[0]}': "
+                      f"{widest[1]} bytes) in a join of {len(batches)} batches")
+    for group, target in out.groups().items():
+        names = list(batches[0].groups()[group])
         for name in names:
             parts = [b.groups()[group][name] for b in batches]
             rows = [b.rows for b in batches]
             target[name] = _concat(group, name, parts, rows, kind, spec)
     return out
+
+
+def _dense_kept(parts, rows):
+    """The dense parts that count in a join (those of batches with rows), or None when the
+    parts are not all arrays."""
+    if not all(isinstance(p, np.ndarray) for p in parts):
+        return None
+    return [p for p, r in zip(parts, rows) if r > 0] or [parts[0]]
+
+
+def _padded_bytes(parts, rows) -> int:
+    """The bytes of a dense feature padded to its widest row (0 when no padding is needed):
+    each part's rows x the widest row x its inner size x item size, as allocated by _concat."""
+    kept = _dense_kept(parts, rows)
+    if kept is None or len({p.shape[1:] for p in kept}) == 1 or min(p.ndim for p in kept) < 2:
+        return 0
+    width = max(p.shape[1] for p in kept)
+    return sum(p.shape[0] * width * math.prod(p.shape[2:]) * p.dtype.itemsize for p in kept)
+
+
+def _nbytes(batch: Batch) -> int:
+    """The bytes of a batch's arrays (what stands in for its payload when that is not known)."""
+    total = 0
+    for values in batch.groups().values():
+        for v in values.values():
+            if isinstance(v, Sparse):
+                total += v.indices.nbytes + v.values.nbytes + v.dense_shape.nbytes
+            elif isinstance(v, Ragged):
+                total += v.values.nbytes + sum(s.nbytes for s in v.row_splits)
+            else:
+                total += np.asarray(v).nbytes
+    return total
 
 
 def _concat(group, name, parts, rows, kind, spec) -> Value:
@@ -64,6 +121,8 @@ def _concat(group, name, parts, rows, kind, spec) -> Value:
     trailing = {p.shape[1:] for p in kept}
     if len(trailing) == 1:
         return np.concatenate(kept) if len(kept) > 1 else kept[0]
+    if min(p.ndim for p in kept) < 2:
+        raise ValueError(f"feature '{name}': shapes {sorted(p.shape for p in kept)} differ in rank")
     padding = _padding(group, name, kind, spec, trailing)
     if padding is None:
         padding = b"" if first.dtype == object else 0
@@ -137,7 +196,10 @@ def slice_rows(batch: Batch, lo: int, hi: int, spec: Optional[Spec]) -> Batch:
         raise ValueError(f"rows [{lo}, {hi}) are not within a batch of {batch.rows}")
     out = Batch(rows=hi - lo, batch_id=batch.batch_id, schema_fingerprint=batch.schema_fingerprint,
                 window_start_ms=batch.window_start_ms, window_end_ms=batch.window_end_ms,
-                sources=list(batch.sources), kind=batch.kind)
+                sources=list(batch.sources), kind=batch.kind,
+                # the payload shared out by rows, so the pieces of a cut batch add up to it
+                payload_bytes=-(-batch.payload_bytes * (hi - lo) // batch.rows) if batch.rows
+                else batch.payload_bytes)
     if lo == 0 and hi == batch.rows:
         for group, values in batch.groups().items():
             out.groups()[group].update(values)

@@ -56,6 +56,11 @@ class Batch:
     ``part`` / ``parts``: 0 / 0 for a whole batch; a payload of a batch split by size, or of an
     event-time window, carries its number and the total (0 for a window's early payloads, whose
     total is not known yet).
+
+    ``payload_bytes``: the length of the payload(s) this batch was decoded from (summed by
+    concat and assemble, shared out by rows when rebatch cuts it; 0 when not known, as for a
+    Batch made by hand). It sets the default byte budget of the joins (see
+    :func:`tfstream.payloads.default_max_total_bytes`).
     """
 
     rows: int
@@ -71,6 +76,7 @@ class Batch:
     feature_lists: Dict[str, Value] = field(default_factory=dict)
     feature_list_lengths: Dict[str, np.ndarray] = field(default_factory=dict)
     kind: str = EXAMPLE
+    payload_bytes: int = field(default=0, compare=False)
 
     @property
     def is_window(self) -> bool:

@@ -125,10 +125,39 @@ public final class TensorBatchCodec {
      * @throws IllegalArgumentException when a tensor's content does not match its shape or dtype
      */
     public static SortedMap<String, Tensor> decode(TensorBatch message, String prefix) {
+        return decode(message, prefix, defaultMaxTotalBytes(message.getSerializedSize()));
+    }
+
+    /**
+     * The default budget for decoding a payload of {@code payloadBytes}: max(64 MiB, 1024 x its
+     * bytes), as the Python client's {@code max_total_bytes}.
+     */
+    public static long defaultMaxTotalBytes(long payloadBytes) {
+        return Math.max(64L << 20, 1024L * payloadBytes);
+    }
+
+    /**
+     * {@link #decode(TensorBatch, String)} within {@code maxTotalBytes}: the bytes every tensor's
+     * shape declares, in total, are checked against it before anything is allocated.
+     *
+     * @throws IllegalArgumentException when the tensors declare more, or do not match their shapes
+     */
+    public static SortedMap<String, Tensor> decode(
+            TensorBatch message, String prefix, long maxTotalBytes) {
         Map<String, TensorProto> all = new TreeMap<>();
+        long declared = 0;
         for (Map.Entry<String, TensorProto> e : message.getTensorsMap().entrySet()) {
             if (e.getKey().startsWith(prefix)) {
                 all.put(e.getKey().substring(prefix.length()), e.getValue());
+                declared += TensorProtos.declaredBytes(e.getKey(), e.getValue());
+                if (declared > maxTotalBytes) {
+                    throw new IllegalArgumentException(
+                            "the tensors of a payload of "
+                                    + message.getSerializedSize()
+                                    + " bytes declare more than "
+                                    + maxTotalBytes
+                                    + " bytes in total (the decoding budget)");
+                }
             }
         }
         SortedMap<String, Tensor> out = new TreeMap<>();

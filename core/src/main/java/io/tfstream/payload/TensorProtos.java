@@ -121,6 +121,28 @@ final class TensorProtos {
         return (int) n;
     }
 
+    /**
+     * The bytes decoding {@code t} takes on the heap: its declared elements times their size (a
+     * string counts its reference and its bytes), from the shape alone, before anything is
+     * allocated.
+     */
+    static long declaredBytes(String name, TensorProto t) {
+        long n = declaredElements(name, t);
+        switch (t.getDtype()) {
+            case DT_STRING:
+                long bytes = 0;
+                for (int i = 0; i < t.getStringValCount(); i++) {
+                    bytes += t.getStringVal(i).size();
+                }
+                return 8 * n + bytes;
+            case DT_INT32:
+            case DT_FLOAT:
+                return 4 * n;
+            default:
+                return 8 * n;
+        }
+    }
+
     /** The values of a numeric or string tensor as a column. */
     static Column toColumn(String name, TensorProto t) {
         int n = declaredElements(name, t);

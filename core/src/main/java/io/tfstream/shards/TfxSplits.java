@@ -1,6 +1,7 @@
 package io.tfstream.shards;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.tfstream.text.Quoted;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -61,18 +62,19 @@ public final class TfxSplits implements java.io.Serializable {
             int colon = e.lastIndexOf(':');
             if (colon <= 0) {
                 throw new IllegalArgumentException(
-                        "split '" + e + "': expected name:buckets, e.g. train:2");
+                        "split '" + Quoted.cut(e) + "': expected name:buckets, e.g. train:2");
             }
             String name = e.substring(0, colon).trim();
             if (!NAME.matcher(name).matches()) {
                 throw new IllegalArgumentException(
                         "split '"
-                                + name
+                                + Quoted.cut(name)
                                 + "': a name of letters, digits, '_', '.' and '-' (it names the"
                                 + " directory Split-<name>)");
             }
             if (!names.add(name)) {
-                throw new IllegalArgumentException("split '" + name + "' is named twice");
+                throw new IllegalArgumentException(
+                        "split '" + Quoted.cut(name) + "' is named twice");
             }
             int buckets;
             try {
@@ -82,7 +84,9 @@ public final class TfxSplits implements java.io.Serializable {
             }
             if (buckets < 1) {
                 throw new IllegalArgumentException(
-                        "split '" + name + "': hash buckets must be a positive integer");
+                        "split '"
+                                + Quoted.cut(name)
+                                + "': hash buckets must be a positive integer");
             }
             out.add(new Split(name, buckets));
         }

@@ -8,6 +8,9 @@ public final class Quoted {
     /** Characters of input a message quotes at most. */
     public static final int MAX_CHARS = 64;
 
+    /** Characters of a whole message that may quote input, at most. */
+    public static final int MAX_MESSAGE_CHARS = 1024;
+
     private Quoted() {}
 
     /**
@@ -15,10 +18,18 @@ public final class Quoted {
      * long it was; never splits a surrogate pair.
      */
     public static String cut(String s) {
-        if (s == null || s.length() <= MAX_CHARS) {
+        return cut(s, MAX_CHARS);
+    }
+
+    /**
+     * {@code s} itself up to {@code maxChars} characters, else its first ones followed by how long
+     * it was: for whole messages that may quote input (a parser's error, an echoed argument).
+     */
+    public static String cut(String s, int maxChars) {
+        if (s == null || s.length() <= maxChars) {
             return s;
         }
-        int end = MAX_CHARS;
+        int end = maxChars;
         if (Character.isHighSurrogate(s.charAt(end - 1))) {
             end--;
         }

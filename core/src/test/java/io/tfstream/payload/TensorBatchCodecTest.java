@@ -237,8 +237,52 @@ class TensorBatchCodecTest {
                         assertThrows(
                                 IllegalArgumentException.class,
                                 () -> TensorBatchCodec.decode(m, ""));
-                assertTrue(e.getMessage().startsWith("tensor 'x'"), e.getMessage());
+                // 2^28 elements fit an array but not the payload's decoding budget
+                assertTrue(
+                        e.getMessage().startsWith("tensor 'x'")
+                                || e.getMessage().endsWith("(the decoding budget)"),
+                        e.getMessage());
             }
         }
+    }
+
+    /**
+     * A payload of a few hundred bytes whose tensors declare gigabytes in total is refused by the
+     * decoding budget before anything is allocated, each tensor within an array's reach.
+     */
+    @Test
+    void aPayloadDeclaringGigabytesInTotalIsRefusedBeforeAllocating() {
+        TensorBatch.Builder b = TensorBatch.newBuilder();
+        for (int i = 0; i < 8; i++) {
+            b.putTensors(
+                    "f" + i,
+                    TensorProto.newBuilder()
+                            .setDtype(DataType.DT_INT64)
+                            .setTensorShape(
+                                    org.tensorflow.framework.TensorShapeProto.newBuilder()
+                                            .addDim(
+                                                    org.tensorflow.framework.TensorShapeProto.Dim
+                                                            .newBuilder()
+                                                            .setSize(1L << 26)))
+                            .setTensorContent(ByteString.copyFrom(new byte[8]))
+                            .build());
+        }
+        TensorBatch message = b.build();
+        assertTrue(message.getSerializedSize() < 400, "bytes " + message.getSerializedSize());
+        String msg =
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> TensorBatchCodec.decode(message, ""))
+                        .getMessage();
+        assertTrue(msg.contains("bytes in total (the decoding budget)"), msg);
+        // Allowed more, the same payload fails on its first tensor's content instead.
+        String content =
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> TensorBatchCodec.decode(message, "", 1L << 33))
+                        .getMessage();
+        assertTrue(content.contains("content bytes, its shape needs"), content);
+        assertEquals(64L << 20, TensorBatchCodec.defaultMaxTotalBytes(1000));
+        assertEquals(1024L << 20, TensorBatchCodec.defaultMaxTotalBytes(1 << 20));
     }
 }

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.TextFormat;
 import com.google.protobuf.util.JsonFormat;
+import io.tfstream.text.Quoted;
 import io.tfstream.tfrecord.CorruptRecordException;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -83,7 +84,10 @@ final class CatCommand implements Callable<Integer> {
         PrintWriter out = progress.out();
         PrintWriter err = progress.err();
         if (!format.equals("json") && !format.equals("pbtxt")) {
-            err.println("tfstream cat: --format must be json or pbtxt, got '" + format + "'");
+            err.println(
+                    "tfstream cat: --format must be json or pbtxt, got '"
+                            + Quoted.cut(format)
+                            + "'");
             return ExitCodes.USAGE;
         }
         if (limit < 0 || offset < 0) {

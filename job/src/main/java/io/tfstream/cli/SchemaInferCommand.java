@@ -5,6 +5,7 @@ import com.google.protobuf.TextFormat;
 import io.tfstream.stats.ExampleStatistics;
 import io.tfstream.stats.SchemaInference;
 import io.tfstream.stats.StatsOptions;
+import io.tfstream.text.Quoted;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -158,7 +159,9 @@ final class SchemaInferCommand implements Callable<Integer> {
                                 ? "the statistics hold "
                                         + names.size()
                                         + " datasets; name one with --split: "
-                                : "no dataset '" + split + "' in the statistics; they hold: ")
+                                : "no dataset '"
+                                        + Quoted.cut(split)
+                                        + "' in the statistics; they hold: ")
                         + names);
         return null;
     }

@@ -4,9 +4,11 @@ import io.tfstream.job.JobOptions;
 import io.tfstream.operators.shards.store.LeftoverUpload;
 import io.tfstream.operators.shards.store.Leftovers;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
+import io.tfstream.text.Quoted;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,7 +43,10 @@ import software.amazon.awssdk.services.s3.S3Client;
                     + " snapshot you may still restore (--older-than), or of jobs whose snapshots"
                     + " are gone. A restore of a snapshot that held an aborted upload fails, or with"
                     + " shards.on-lost-shard: drop, goes on without that shard.",
-            "Exit code 0, 2 when PATH cannot be read or an abort failed."
+            "--abort aborts only with --older-than or --job: without either it is refused (exit"
+                    + " 2), since a running job holds the uploads of its open shards.",
+            "Exit code 0, 2 when PATH cannot be read, an abort failed or --abort lacks"
+                    + " --older-than and --job."
         })
 final class ShardsUploadsCommand implements Callable<Integer> {
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
@@ -56,8 +61,21 @@ final class ShardsUploadsCommand implements Callable<Integer> {
                     "Only uploads initiated (files modified) longer ago than this: 7 d, 36 h.")
     private String olderThan;
 
-    @Option(names = "--abort", description = "Abort (delete) the uploads listed.")
+    @Option(
+            names = "--job",
+            paramLabel = "JOBID",
+            description = "Only the uploads of this job (32 hex digits, as listed).")
+    private String job;
+
+    @Option(
+            names = "--abort",
+            description =
+                    "Abort (delete) the uploads listed; refused without --older-than or --job,"
+                            + " which keep it off a live job's open shards.")
     private boolean abort;
+
+    /** The clock ages are measured against; tests set it. */
+    Clock clock = Clock.systemUTC();
 
     @Option(
             names = "--set",
@@ -77,22 +95,33 @@ final class ShardsUploadsCommand implements Callable<Integer> {
             int eq = s.indexOf('=');
             if (eq < 1) {
                 throw new CommandLine.ParameterException(
-                        spec.commandLine(), "--set takes key=value, got '" + s + "'");
+                        spec.commandLine(), "--set takes key=value, got '" + Quoted.cut(s) + "'");
             }
             options.put(s.substring(0, eq).trim(), s.substring(eq + 1).trim());
+        }
+        if (abort && olderThan == null && job == null) {
+            // A running job holds the uploads of its open shards, a retained checkpoint or
+            // savepoint those it was taken with: aborting them all loses their records.
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--abort needs --older-than DURATION (older than any checkpoint or savepoint"
+                            + " you may restore) or --job JOBID (a job that no longer runs and"
+                            + " whose snapshots are gone): a running job's open shards and its"
+                            + " retained snapshots hold the uploads it would abort");
         }
         Duration minAge;
         try {
             minAge = olderThan == null ? Duration.ZERO : TimeUtils.parseDuration(olderThan);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(
-                    spec.commandLine(), "--older-than: " + e.getMessage());
+                    spec.commandLine(),
+                    "--older-than: " + Quoted.cut(e.getMessage(), Quoted.MAX_MESSAGE_CHARS));
         }
         String prefix =
                 options.getOrDefault(
                         JobOptions.SHARDS_PREFIX.key(), JobOptions.SHARDS_PREFIX.defaultValue());
         boolean s3 = path.startsWith("s3://") || path.startsWith("s3a://");
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         int listed = 0;
         int aborted = 0;
         try (S3Client client = s3 ? factory(options, prefix, path).newClient() : null) {
@@ -102,7 +131,11 @@ final class ShardsUploadsCommand implements Callable<Integer> {
                             : Leftovers.listFiles(fileUri(path), prefix);
             for (LeftoverUpload u : found) {
                 Duration age = Duration.between(u.since(), now);
-                if (age.compareTo(minAge) < 0) {
+                // --older-than 0s takes all, whatever the store's clock says
+                if (!minAge.isZero() && age.compareTo(minAge) < 0) {
+                    continue;
+                }
+                if (job != null && !job.equals(u.shard().jobId())) {
                     continue;
                 }
                 listed++;

@@ -1,5 +1,7 @@
 package io.tfstream.cli;
 
+import io.tfstream.job.LoopbackListeners;
+import io.tfstream.text.Quoted;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -96,7 +98,8 @@ final class SqlCommand implements Callable<Integer> {
             err.println("tfstream sql: " + e.getMessage());
             return ExitCodes.USAGE;
         }
-        Configuration conf = new Configuration();
+        // The script's embedded cluster listens on loopback only, without jar upload.
+        Configuration conf = LoopbackListeners.apply(new Configuration());
         conf.set(ExecutionOptions.RUNTIME_MODE, mode);
         TableEnvironment env =
                 TableEnvironment.create(
@@ -117,6 +120,19 @@ final class SqlCommand implements Callable<Integer> {
                     }
                 }
                 continue;
+            }
+            String inline = SqlTableSecrets.inline(s);
+            if (inline != null) {
+                err.println(
+                        // the statement's number only: its text holds the secret
+                        "tfstream sql: statement "
+                                + (i + 1)
+                                + ": "
+                                + inline
+                                + ": a secret is only taken as a reference resolved where the"
+                                + " Kafka client runs, ${file:/path/to/file.properties:key} or"
+                                + " ${env:NAME} (a table's options travel in the job graph)");
+                return ExitCodes.USAGE;
             }
             TableResult result;
             try {
@@ -205,6 +221,6 @@ final class SqlCommand implements Callable<Integer> {
                 message = c.getMessage();
             }
         }
-        return message.strip().replaceAll("\\s*\\n\\s*", " ");
+        return Quoted.cut(message.strip().replaceAll("\\s*\\n\\s*", " "), Quoted.MAX_MESSAGE_CHARS);
     }
 }

@@ -1,6 +1,7 @@
 package io.tfstream.cli;
 
 import io.tfstream.job.KafkaClientProperties;
+import io.tfstream.text.Quoted;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -90,7 +91,11 @@ public final class TfstreamCli implements Runnable {
         cl.setParameterExceptionHandler(
                 (ex, args) -> {
                     CommandLine cmd = ex.getCommandLine();
-                    cmd.getErr().println("tfstream: " + ex.getMessage());
+                    cmd.getErr()
+                            .println(
+                                    "tfstream: "
+                                            + Quoted.cut(
+                                                    ex.getMessage(), Quoted.MAX_MESSAGE_CHARS));
                     CommandLine.UnmatchedArgumentException.printSuggestions(ex, cmd.getErr());
                     cmd.getErr()
                             .println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help'.");

@@ -2,6 +2,7 @@ package io.tfstream.cli;
 
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.schema.SchemaLoader;
+import io.tfstream.text.Quoted;
 import io.tfstream.tfrecord.CorruptRecordException;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -252,13 +253,13 @@ final class ValidateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new IllegalArgumentException(
                     "--window must be 'all' or a duration such as 1h, 10 min, 30s; got '"
-                            + window
+                            + Quoted.cut(window)
                             + "'",
                     e);
         }
         if (d.toMillis() <= 0) {
             throw new IllegalArgumentException(
-                    "--window must be at least 1 ms, got '" + window + "'");
+                    "--window must be at least 1 ms, got '" + Quoted.cut(window) + "'");
         }
         if (eventTimeFeature == null) {
             throw new IllegalArgumentException(

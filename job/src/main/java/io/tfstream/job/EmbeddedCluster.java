@@ -15,7 +15,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * A Flink cluster inside this JVM with its REST API and web UI ({@code tfstream run}): one
- * TaskManager with enough slots for the job's parallelism.
+ * TaskManager with enough slots for the job's parallelism, its listeners on loopback ({@link
+ * LoopbackListeners}).
  */
 public final class EmbeddedCluster implements AutoCloseable {
     private final MiniCluster cluster;
@@ -65,10 +66,8 @@ public final class EmbeddedCluster implements AutoCloseable {
      */
     public static EmbeddedCluster start(Configuration flink, int restPort, int slots)
             throws Exception {
-        Configuration conf = new Configuration(flink);
+        Configuration conf = LoopbackListeners.apply(new Configuration(flink));
         conf.set(RestOptions.PORT, restPort);
-        conf.set(RestOptions.BIND_ADDRESS, "localhost");
-        conf.set(RestOptions.ADDRESS, "localhost");
         MiniCluster c =
                 new MiniCluster(
                         new MiniClusterConfiguration.Builder()

@@ -1,6 +1,7 @@
 package io.tfstream.job;
 
 import io.tfstream.parse.ParseLimits;
+import io.tfstream.text.Quoted;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -12,6 +13,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.GlobalConfiguration;
 
 /**
  * The job's validated settings: every {@link JobOptions} key typed, plus the Kafka client and Flink
@@ -76,7 +78,18 @@ public final class JobConfig {
                 output.setProperty(
                         key.substring(JobOptions.OUTPUT_PROPERTIES_PREFIX.length()), value);
             } else if (key.startsWith(JobOptions.FLINK_PREFIX)) {
-                flink.put(key.substring(JobOptions.FLINK_PREFIX.length()), value);
+                String flinkKey = key.substring(JobOptions.FLINK_PREFIX.length());
+                if (Secrets.isSecret(flinkKey) || GlobalConfiguration.isSensitive(flinkKey)) {
+                    // The job's Flink configuration travels in the job graph and the web UI
+                    // shows it, whichever way (YAML, --set) the setting came.
+                    throw new JobConfigException(
+                            Quoted.cut(key)
+                                    + ": secrets do not go into the job's Flink configuration,"
+                                    + " which the job graph carries and the web UI shows; give S3"
+                                    + " keys as s3.credentials-file, other secrets in the"
+                                    + " cluster's own configuration");
+                }
+                flink.put(flinkKey, value);
             } else {
                 ConfigOption<?> o = known.get(key);
                 if (o == null) {
@@ -153,7 +166,7 @@ public final class JobConfig {
         } catch (IllegalArgumentException e) {
             throw new JobConfigException(
                     "invalid value '"
-                            + value
+                            + Quoted.cut(Secrets.shown(o.key(), value))
                             + "' for "
                             + o.key()
                             + ": expected "
@@ -166,9 +179,11 @@ public final class JobConfig {
         List<String> near =
                 known.stream().filter(k -> k.startsWith(group)).collect(Collectors.toList());
         return "unknown option '"
-                + key
+                + Quoted.cut(key)
                 + "'"
-                + (near.isEmpty() ? "" : "; options in '" + group + "': " + String.join(", ", near))
+                + (near.isEmpty()
+                        ? ""
+                        : "; options in '" + Quoted.cut(group) + "': " + String.join(", ", near))
                 + " (see tfstream run --help; Kafka client settings go under "
                 + JobOptions.SOURCE_PROPERTIES_PREFIX
                 + "* and "

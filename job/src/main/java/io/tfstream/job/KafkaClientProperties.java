@@ -94,11 +94,12 @@ public final class KafkaClientProperties {
                 // ${env:NAME} and ${env::NAME} (Kafka's own form: an empty path) both name NAME.
                 variables.add(env.group(2).isEmpty() ? env.group(1) : env.group(2));
             }
-            // A JAAS line may carry its password as a reference: password="${file:...}".
-            if (isPassword(key) && !ANY_REFERENCE.matcher(value).find()) {
+            // A JAAS line carries each credential as a reference: password="${file:...}".
+            String inline = InlineCredentials.find(key, value, isPassword(key));
+            if (inline != null) {
                 throw new JobConfigException(
                         prefix
-                                + key
+                                + inline
                                 + ": a secret is only taken as a reference resolved on the"
                                 + " TaskManagers, ${file:/path/to/file.properties:key} or"
                                 + " ${env:NAME} (client settings travel in the job graph)");

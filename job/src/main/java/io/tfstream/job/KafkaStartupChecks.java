@@ -163,7 +163,7 @@ public final class KafkaStartupChecks {
         for (String t : topics) {
             TopicDescription d;
             try {
-                d = await(described.get(t), client, "describe topic '" + t + "'");
+                d = await(described.get(t), client, "describe topic '" + Quoted.cut(t) + "'");
             } catch (JobConfigException e) {
                 if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                     throw new JobConfigException(
@@ -175,20 +175,20 @@ public final class KafkaStartupChecks {
                                     + "; create it first");
                 }
                 if (e.getCause() instanceof TopicAuthorizationException) {
-                    throw missingAcl(client, op, "Topic '" + t + "'", key);
+                    throw missingAcl(client, op, "Topic '" + Quoted.cut(t) + "'", key);
                 }
                 throw e;
             }
             Set<AclOperation> allowed = d.authorizedOperations();
             if (allowed != null && !allowed.contains(op) && !allowed.contains(AclOperation.ALL)) {
-                throw missingAcl(client, op, "Topic '" + t + "'", key);
+                throw missingAcl(client, op, "Topic '" + Quoted.cut(t) + "'", key);
             }
         }
     }
 
     /** The source commits its offsets to its group on checkpoints: READ on the group. */
     private static void requireGroup(Admin admin, Client client, String group) {
-        String resource = "Group '" + group + "'";
+        String resource = "Group '" + Quoted.cut(group) + "'";
         try {
             ConsumerGroupDescription d =
                     await(
@@ -199,7 +199,7 @@ public final class KafkaStartupChecks {
                                     .describedGroups()
                                     .get(group),
                             client,
-                            "describe group '" + group + "'");
+                            "describe group '" + Quoted.cut(group) + "'");
             Set<AclOperation> allowed = d.authorizedOperations();
             if (allowed != null
                     && !allowed.isEmpty()
@@ -234,7 +234,7 @@ public final class KafkaStartupChecks {
                 throw missingAcl(
                         client,
                         AclOperation.WRITE,
-                        "TransactionalId prefix '" + prefix + "' (PREFIXED)",
+                        "TransactionalId prefix '" + Quoted.cut(prefix) + "' (PREFIXED)",
                         "job.name");
             }
             if (!(e.getCause() instanceof TransactionalIdNotFoundException)) {

@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import io.tfstream.text.Quoted;
 import org.apache.flink.configuration.ConfigOption;
 
 /**
@@ -12,7 +13,12 @@ final class OptionChecks {
     /** The error for {@code value} of {@code key}: "invalid value 'v' for key: expected ...". */
     static JobConfigException invalid(Object value, String key, String expected) {
         return new JobConfigException(
-                "invalid value '" + value + "' for " + key + ": expected " + expected);
+                "invalid value '"
+                        + Quoted.cut(String.valueOf(value))
+                        + "' for "
+                        + key
+                        + ": expected "
+                        + expected);
     }
 
     static void require(JobConfig c, ConfigOption<?> o) {

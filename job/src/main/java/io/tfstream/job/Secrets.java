@@ -20,7 +20,7 @@ public final class Secrets {
 
     private static final Pattern REFERENCE =
             Pattern.compile(
-                    ".*[-_.](file|location|path|url|endpoint|class|mechanism|protocol|source"
+                    ".*[-_.](file|location|path|url|endpoint|class|provider|mechanism|protocol|source"
                             + "|type|algorithm)$");
 
     private Secrets() {}

@@ -10,6 +10,7 @@ import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.options.FileSourceOptions;
 import io.tfstream.api.options.KafkaSourceOptions;
 import io.tfstream.operators.files.FilePaths;
+import io.tfstream.text.Quoted;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -75,7 +76,10 @@ final class SourceConfig {
                 FilePaths.parse(path);
             } catch (IllegalArgumentException e) {
                 throw new JobConfigException(
-                        "invalid value '" + path + "' in source.files.paths: " + e.getMessage());
+                        "invalid value '"
+                                + Quoted.cut(path)
+                                + "' in source.files.paths: "
+                                + Quoted.cut(e.getMessage(), Quoted.MAX_MESSAGE_CHARS));
             }
         }
     }

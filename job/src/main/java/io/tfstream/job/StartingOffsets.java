@@ -1,6 +1,7 @@
 package io.tfstream.job;
 
 import io.tfstream.api.TfstreamKafkaSource;
+import io.tfstream.text.Quoted;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
 /**
@@ -31,7 +32,7 @@ final class StartingOffsets {
                 }
                 throw new JobConfigException(
                         "invalid value '"
-                                + value
+                                + Quoted.cut(value)
                                 + "' for source.starting-offsets: expected "
                                 + ACCEPTED);
         }

@@ -189,7 +189,7 @@ public final class LocalRun {
         return new LocalOptions.S3Target(
                 proxy.endpoint(),
                 S3PROXY_BUCKET,
-                S3ProxyProcess.writeCredentials(work.resolve("s3-credentials.properties")),
+                proxy.writeCredentials(work.resolve("s3-credentials.properties")),
                 true);
     }
 

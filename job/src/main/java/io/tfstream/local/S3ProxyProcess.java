@@ -5,7 +5,9 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 
 /**
@@ -15,19 +17,28 @@ import java.util.List;
  * a bucket is a directory under it.
  */
 public final class S3ProxyProcess implements AutoCloseable {
-    public static final String ACCESS_KEY = "tfstream-local";
-    public static final String SECRET_KEY = "tfstream-local-secret";
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Process process;
     private final int port;
     private final Path basedir;
     private final boolean tls;
+    private final String accessKey;
+    private final String secretKey;
 
-    private S3ProxyProcess(Process process, int port, Path basedir, boolean tls) {
+    private S3ProxyProcess(
+            Process process,
+            int port,
+            Path basedir,
+            boolean tls,
+            String accessKey,
+            String secretKey) {
         this.process = process;
         this.port = port;
         this.basedir = basedir;
         this.tls = tls;
+        this.accessKey = accessKey;
+        this.secretKey = secretKey;
     }
 
     /** Starts S3Proxy with its objects under {@code workDir/s3}. */
@@ -56,6 +67,10 @@ public final class S3ProxyProcess implements AutoCloseable {
     private static S3ProxyProcess start(
             Path workDir, Path objects, Path keyStore, String keyStorePassword) throws Exception {
         boolean tls = keyStore != null;
+        // Keys of this process alone: on a shared host a key written in the sources would open the
+        // local bucket to everyone.
+        String accessKey = "tfstream-local-" + randomText(6);
+        String secretKey = randomText(24);
         Path basedir = Files.createDirectories(objects.toAbsolutePath());
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -76,8 +91,8 @@ public final class S3ProxyProcess implements AutoCloseable {
                                         + keyStorePassword
                                 : "s3proxy.endpoint=http://127.0.0.1:" + port,
                         "s3proxy.authorization=aws-v2-or-v4",
-                        "s3proxy.identity=" + ACCESS_KEY,
-                        "s3proxy.credential=" + SECRET_KEY,
+                        "s3proxy.identity=" + accessKey,
+                        "s3proxy.credential=" + secretKey,
                         "jclouds.provider=filesystem-nio2",
                         "jclouds.filesystem.basedir=" + basedir,
                         ""));
@@ -109,7 +124,7 @@ public final class S3ProxyProcess implements AutoCloseable {
                 Thread.sleep(200);
             }
         }
-        return new S3ProxyProcess(p, port, basedir, tls);
+        return new S3ProxyProcess(p, port, basedir, tls, accessKey, secretKey);
     }
 
     /**
@@ -152,8 +167,20 @@ public final class S3ProxyProcess implements AutoCloseable {
     }
 
     /** Writes an {@code s3.credentials-file} with this S3Proxy's keys; returns {@code file}. */
-    public static Path writeCredentials(Path file) throws IOException {
-        return io.tfstream.job.S3Settings.writeCredentialsFile(file, ACCESS_KEY, SECRET_KEY);
+    public Path writeCredentials(Path file) throws IOException {
+        return io.tfstream.job.S3Settings.writeCredentialsFile(file, accessKey, secretKey);
+    }
+
+    /** This process's secret key, made for it at its start. */
+    public String secretKey() {
+        return secretKey;
+    }
+
+    /** {@code bytes} random bytes as URL-safe Base64 without padding. */
+    private static String randomText(int bytes) {
+        byte[] b = new byte[bytes];
+        RANDOM.nextBytes(b);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
     /** CPU time the S3Proxy process has used so far, in seconds (0 when the OS does not tell). */

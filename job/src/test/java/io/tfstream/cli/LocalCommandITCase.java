@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfstream.job.InputCorpus;
 import io.tfstream.job.KafkaAcls;
 import io.tfstream.job.KafkaTestCluster;
+import io.tfstream.job.Listeners;
 import io.tfstream.local.BrokerSecurity;
 import io.tfstream.local.CorruptRecords;
 import io.tfstream.parse.ExampleBatchParser;
@@ -34,6 +35,7 @@ import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
 import io.tfstream.tfrecord.TfRecordWriter;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -402,21 +404,28 @@ class LocalCommandITCase {
     @Test
     void shardsOnAnObjectStoreThroughS3Proxy() throws Exception {
         Path out = dir.resolve("s3-out");
-        CliRun run =
-                CliRun.of(
-                        "local",
-                        "--records",
-                        "800",
-                        "--corrupt-fraction",
-                        "0.02",
-                        "--s3proxy",
-                        "--compression",
-                        "zlib",
-                        "--out",
-                        out.toString(),
-                        "--rest-port",
-                        "0");
+        // Every listener of the run (Flink's, the broker's, S3Proxy's) on loopback.
+        Listeners.During<CliRun> d =
+                Listeners.during(
+                        () ->
+                                CliRun.of(
+                                        "local",
+                                        "--records",
+                                        "800",
+                                        "--corrupt-fraction",
+                                        "0.02",
+                                        "--s3proxy",
+                                        "--compression",
+                                        "zlib",
+                                        "--out",
+                                        out.toString(),
+                                        "--rest-port",
+                                        "0"));
+        CliRun run = d.result();
+        Set<InetSocketAddress> listeners = d.seen();
         assertEquals(0, run.exitCode(), run.err());
+        assertTrue(listeners.size() >= 3, "the cluster, the broker and S3Proxy: " + listeners);
+        assertEquals(Set.of(), Listeners.notLoopback(listeners), "listeners: " + listeners);
         JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
         assertEquals(800 - 16, summary.get("accepted").asLong());
         assertEquals(800 - 16, summary.get("shard_records").asLong());

@@ -4,15 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import io.tfstream.job.Listeners;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
 import io.tfstream.tfrecord.TfRecordWriter;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +74,53 @@ class SqlCommandITCase {
                 + " 'path' = '"
                 + path.toUri()
                 + "', 'format' = 'tfrecord');\n";
+    }
+
+    /**
+     * The script's embedded cluster (Flink's REST API, blob server, ...) listens on loopback only,
+     * as every tfstream command does ({@code LoopbackListeners}).
+     */
+    @Test
+    void aStreamingQueryListensOnLoopbackOnly() throws Exception {
+        Listeners.During<CliRun> d =
+                Listeners.during(
+                        () ->
+                                CliRun.of(
+                                        "sql",
+                                        "-e",
+                                        "SET 'execution.runtime-mode'='streaming'; CREATE TABLE g"
+                                                + " (x INT) WITH ('connector'='datagen',"
+                                                + " 'number-of-rows'='10',"
+                                                + " 'rows-per-second'='5'); SELECT * FROM g;"));
+        CliRun run = d.result();
+        Set<InetSocketAddress> listeners = d.seen();
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(10, Stream.of(run.outLines()).filter(l -> !l.isEmpty()).count(), run.out());
+        assertTrue(!listeners.isEmpty(), "the cluster's REST API was seen");
+        assertEquals(Set.of(), Listeners.notLoopback(listeners), "listeners: " + listeners);
+    }
+
+    /** A Kafka table's inline JAAS password is refused before anything runs, and not echoed. */
+    @Test
+    void aKafkaTableWithAnInlinePasswordIsRefused() {
+        CliRun run =
+                CliRun.of(
+                        "sql",
+                        "-e",
+                        "CREATE TABLE k (x INT) WITH ('connector'='kafka', 'topic'='t',"
+                                + " 'properties.bootstrap.servers'='localhost:9', 'format'='json',"
+                                + " 'properties.sasl.jaas.config'='org.apache.kafka.common.security"
+                                + ".plain.PlainLoginModule required username=\"${env:USER}\""
+                                + " password=\"marker-pw-51\";'); SELECT * FROM k;");
+        assertEquals(ExitCodes.USAGE, run.exitCode());
+        assertTrue(
+                run.err()
+                        .startsWith(
+                                "tfstream sql: statement 1: properties.sasl.jaas.config (its JAAS"
+                                        + " option password): a secret is only taken as a"
+                                        + " reference"),
+                run.err());
+        assertTrue(!run.err().contains("marker-pw-51") && !run.out().contains("marker-pw-51"));
     }
 
     @Test

@@ -389,9 +389,7 @@ class FileSourceITCase extends KafkaJobTestBase {
             Path local = Files.createDirectories(dir.resolve("s3files-local"));
             write(local.resolve("a.tfrecord.gz"), all.subList(0, 1000), Compression.GZIP);
             write(local.resolve("b.tfrecord"), all.subList(1000, 2000), Compression.NONE);
-            Path credentials =
-                    io.tfstream.local.S3ProxyProcess.writeCredentials(
-                            dir.resolve("s3files.properties"));
+            Path credentials = s3.writeCredentials(dir.resolve("s3files.properties"));
             Map<String, Object> m = settings(name, dir, spec);
             m.put("source.files.paths", List.of("s3://input/shards/dt=*/*"));
             m.put("s3.endpoint", s3.endpoint());

@@ -40,7 +40,7 @@ class S3CompatibleStoresITCase {
     @BeforeAll
     static void start() throws Exception {
         s3proxy = S3ProxyProcess.start(dir);
-        credentials = S3ProxyProcess.writeCredentials(dir.resolve("s3.properties"));
+        credentials = s3proxy.writeCredentials(dir.resolve("s3.properties"));
     }
 
     @AfterAll
@@ -96,7 +96,7 @@ class S3CompatibleStoresITCase {
             String listing = cli(minio.endpoint(), "s3://minio/shards");
             assertTrue(listing.contains(left + "  upload "), listing);
             assertTrue(listing.contains(": 1 incomplete uploads"), listing);
-            cli(minio.endpoint(), "s3://minio/shards", "--abort");
+            cli(minio.endpoint(), "s3://minio/shards", "--older-than", "0s", "--abort");
             assertEquals(List.of(), client.listMultipartUploads(b -> b.bucket("minio")).uploads());
         }
     }

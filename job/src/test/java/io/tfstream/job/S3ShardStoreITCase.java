@@ -61,7 +61,7 @@ class S3ShardStoreITCase {
     @BeforeAll
     static void startS3Proxy() throws Exception {
         proxy = S3ProxyProcess.start(dir);
-        credentials = S3ProxyProcess.writeCredentials(dir.resolve("s3.properties"));
+        credentials = proxy.writeCredentials(dir.resolve("s3.properties"));
     }
 
     @AfterAll
@@ -192,7 +192,7 @@ class S3ShardStoreITCase {
         assertTrue(
                 uploads(base, "--older-than", "1 h").contains(": 0 incomplete uploads"),
                 "younger than an hour");
-        String aborted = uploads(base, "--abort");
+        String aborted = uploads(base, "--older-than", "0s", "--abort");
         assertTrue(aborted.contains("1 incomplete uploads, 1 aborted"), aborted);
         assertEquals(List.of(), uploads());
         assertArrayEquals(data, read(target), "the committed shard is untouched");
@@ -223,7 +223,7 @@ class S3ShardStoreITCase {
             assertTrue(listing.contains("s3://" + bucket + "/" + key), listing);
         }
         assertTrue(listing.contains(": 4 incomplete uploads"), listing);
-        uploads(base, "--abort");
+        uploads(base, "--older-than", "0s", "--abort");
         assertEquals(new TreeSet<>(others), new TreeSet<>(uploadKeys()));
         for (MultipartUpload u : uploads()) {
             s3.abortMultipartUpload(b -> b.bucket(bucket).key(u.key()).uploadId(u.uploadId()));
@@ -243,7 +243,7 @@ class S3ShardStoreITCase {
             closed = store.resume(persisted, target).closeForCommit();
             out.release();
         }
-        uploads("s3://" + bucket + "/shards", "--abort");
+        uploads("s3://" + bucket + "/shards", "--older-than", "0s", "--abort");
         try (S3ShardStore store = factory.create()) {
             LostShardException resume =
                     assertThrows(LostShardException.class, () -> store.resume(persisted, target));

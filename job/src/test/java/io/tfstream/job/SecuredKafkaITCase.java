@@ -130,11 +130,10 @@ class SecuredKafkaITCase {
         // The secrets (the SCRAM and key store passwords, the S3 secret key of the shards) are
         // nowhere a cluster keeps, shows or logs: not in the job graph, the REST API's
         // configurations, the logs, or the outputs.
-        List<String> secrets =
-                List.of(s.scramPassword(), s.storePassword(), S3ProxyProcess.SECRET_KEY);
         Path objects = dir.resolve("s3-objects");
         S3ProxyProcess proxy =
                 S3ProxyProcess.start(Files.createDirectories(dir.resolve("s3proxy")), objects);
+        List<String> secrets = List.of(s.scramPassword(), s.storePassword(), proxy.secretKey());
         proxy.createBucket("secured");
         settings.put("shards.path", "s3://secured/shards");
         settings.put(
@@ -143,7 +142,7 @@ class SecuredKafkaITCase {
         settings.put("s3.path-style-access", true);
         settings.put(
                 "s3.credentials-file",
-                S3ProxyProcess.writeCredentials(dir.resolve("s3.properties")).toString());
+                proxy.writeCredentials(dir.resolve("s3.properties")).toString());
         JobLauncher.Prepared prepared = JobLauncher.prepare(JobConfig.of(settings));
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(

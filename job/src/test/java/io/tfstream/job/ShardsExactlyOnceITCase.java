@@ -178,7 +178,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
             int hours)
             throws Exception {
         s3.createBucket("tfstream");
-        Path credentials = S3ProxyProcess.writeCredentials(dir.resolve(name + "-s3.properties"));
+        Path credentials = s3.writeCredentials(dir.resolve(name + "-s3.properties"));
         settings.put("s3.endpoint", s3.endpoint());
         settings.put("s3.path-style-access", "true");
         settings.put("s3.credentials-file", credentials.toString());
@@ -219,7 +219,13 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
             // as a shard's, and none after --abort.
             int left = client.listMultipartUploads(b -> b.bucket("tfstream")).uploads().size();
             String listing =
-                    ShardRunChecks.uploads(shardsPath, s3.endpoint(), credentials, "--abort");
+                    ShardRunChecks.uploads(
+                            shardsPath,
+                            s3.endpoint(),
+                            credentials,
+                            "--older-than",
+                            "0s",
+                            "--abort");
             assertTrue(
                     listing.contains(": " + left + " incomplete uploads, " + left + " aborted"),
                     listing);
@@ -420,7 +426,9 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                             <= hours * PARALLELISM * (splits == null ? 1 : splits.splits().size()),
                     "in-progress files of the killed attempt only: " + crashLeftovers);
             // tfstream shards uploads lists exactly those and removes them
-            String listing = ShardRunChecks.cli("shards", "uploads", shardsPath, "--abort");
+            String listing =
+                    ShardRunChecks.cli(
+                            "shards", "uploads", shardsPath, "--older-than", "0s", "--abort");
             assertTrue(
                     listing.contains(
                             ": "

@@ -50,7 +50,7 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
     static void startS3Proxy() throws Exception {
         s3 = S3ProxyProcess.start(dir.resolve("s3proxy"));
         s3.createBucket("tfstream");
-        credentials = S3ProxyProcess.writeCredentials(dir.resolve("s3.properties"));
+        credentials = s3.writeCredentials(dir.resolve("s3.properties"));
     }
 
     @org.junit.jupiter.api.AfterAll
@@ -70,7 +70,13 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
         try (S3Client client = store(name).newClient()) {
             produceUntilAnUpload(client, name, inputs, start, 1);
             String aborted =
-                    ShardRunChecks.uploads(path(name), s3.endpoint(), credentials, "--abort");
+                    ShardRunChecks.uploads(
+                            path(name),
+                            s3.endpoint(),
+                            credentials,
+                            "--older-than",
+                            "0s",
+                            "--abort");
             assertTrue(aborted.contains(" aborted"), aborted);
             produce(name + "-in", inputs.subList(60_000, inputs.size()), start, 1);
             JobTestSupport.waitForConsumed(

@@ -18,6 +18,7 @@ import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.schema.SchemaLoader;
 import io.tfstream.stats.StatsOptions;
 import io.tfstream.stats.StatsRole;
+import io.tfstream.text.Quoted;
 import io.tfstream.tfrecord.Compression;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -364,7 +365,11 @@ public final class TfRecordShardsBuilder {
             DateTimeFormatter.ofPattern(bucketPattern).withZone(zone).format(Instant.EPOCH);
         } catch (DateTimeException | IllegalArgumentException | NullPointerException e) {
             throw new IllegalArgumentException(
-                    "bucketPattern '" + bucketPattern + "' is invalid: " + e.getMessage(), e);
+                    "bucketPattern '"
+                            + Quoted.cut(bucketPattern)
+                            + "' is invalid: "
+                            + Quoted.cut(e.getMessage(), Quoted.MAX_MESSAGE_CHARS),
+                    e);
         }
         ShardOptions.OPTIONS.check(ShardOptions.MAX_BUCKET_SKEW, maxBucketSkew, "maxBucketSkew");
         check(schemaFingerprint != null, "schemaFingerprint must be set");

@@ -448,7 +448,7 @@ class ClusterFailuresITCase {
          */
         private int abortLeftoverUploads() {
             String path = shardPath();
-            String aborted = uploads(path, "--abort");
+            String aborted = uploads(path, "--older-than", "0s", "--abort");
             java.util.regex.Matcher m =
                     java.util.regex.Pattern.compile(": (\\d+) incomplete uploads, (\\d+) aborted")
                             .matcher(aborted);

@@ -367,7 +367,7 @@ public final class ThroughputHarness {
             } else {
                 proxy = S3ProxyProcess.start(work.resolve(profile + "-s3"));
                 proxy.createBucket("harness");
-                Path credentials = S3ProxyProcess.writeCredentials(work.resolve("s3.properties"));
+                Path credentials = proxy.writeCredentials(work.resolve("s3.properties"));
                 m.put("shards.path", "s3://harness/" + profile);
                 m.put("s3.endpoint", proxy.endpoint());
                 m.put("s3.path-style-access", "true");

@@ -75,7 +75,7 @@ class S3TlsProcessITCase {
                         tls.storePassword())) {
             proxy.createBucket("tls");
             assertTrue(proxy.endpoint().startsWith("https://localhost:"), proxy.endpoint());
-            Path credentials = S3ProxyProcess.writeCredentials(dir.resolve("s3.properties"));
+            Path credentials = proxy.writeCredentials(dir.resolve("s3.properties"));
 
             Run untrusted =
                     local(dir.resolve("untrusted"), proxy.endpoint(), credentials, List.of());

@@ -149,7 +149,7 @@ class HdfsShardStoreITCase {
         String listing = cli("shards", "uploads", base);
         assertTrue(listing.contains("run 00000000000000bb"), listing);
         assertTrue(listing.contains(": 1 in-progress files"), listing);
-        cli("shards", "uploads", base, "--abort");
+        cli("shards", "uploads", base, "--older-than", "0s", "--abort");
         assertEquals(List.of(), Leftovers.listFiles(base, "part"));
         assertThrows(
                 LostShardException.class,

@@ -43,7 +43,7 @@ class ShardCheckpointBudgetITCase {
     @BeforeAll
     static void start() throws Exception {
         s3 = S3ProxyProcess.start(dir);
-        credentials = S3ProxyProcess.writeCredentials(dir.resolve("s3.properties"));
+        credentials = s3.writeCredentials(dir.resolve("s3.properties"));
     }
 
     @AfterAll

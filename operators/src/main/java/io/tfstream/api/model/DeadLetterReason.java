@@ -3,6 +3,7 @@ package io.tfstream.api.model;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.InputRejectedException;
 import io.tfstream.parse.ParseLimitException;
+import io.tfstream.text.Quoted;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -53,6 +54,6 @@ public enum DeadLetterReason {
                 return r;
             }
         }
-        throw new IllegalArgumentException("unknown dead-letter reason '" + code + "'");
+        throw new IllegalArgumentException("unknown dead-letter reason '" + Quoted.cut(code) + "'");
     }
 }

@@ -1,5 +1,6 @@
 package io.tfstream.api.model;
 
+import io.tfstream.text.Quoted;
 import io.tfstream.validation.RecordResult;
 import io.tfstream.validation.SeverityPolicy;
 import java.io.Serializable;
@@ -51,7 +52,9 @@ public final class ValidationActions implements Serializable {
             int eq = e.indexOf('=');
             if (eq <= 0) {
                 throw new IllegalArgumentException(
-                        "'" + e + "' is not NAME=action (e.g. INT_TYPE_BIG_INT=divert)");
+                        "'"
+                                + Quoted.cut(e)
+                                + "' is not NAME=action (e.g. INT_TYPE_BIG_INT=divert)");
             }
             String name = e.substring(0, eq).trim().toUpperCase(Locale.ROOT);
             ValidationAction action = action(e, e.substring(eq + 1));
@@ -82,7 +85,7 @@ public final class ValidationActions implements Serializable {
             return ValidationAction.valueOf(text.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException x) {
             throw new IllegalArgumentException(
-                    "'" + entry + "': action must be one of pass, mark, divert", x);
+                    "'" + Quoted.cut(entry) + "': action must be one of pass, mark, divert", x);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.tfstream.api.options;
 
+import io.tfstream.text.Quoted;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.MemorySize;
@@ -17,7 +18,12 @@ public interface OptionCheck<T> {
     /** The error for {@code value} of {@code name}. */
     static IllegalArgumentException invalid(Object value, String name, String expected) {
         return new IllegalArgumentException(
-                "invalid value '" + value + "' for " + name + ": expected " + expected);
+                "invalid value '"
+                        + Quoted.cut(String.valueOf(value))
+                        + "' for "
+                        + name
+                        + ": expected "
+                        + expected);
     }
 
     /** A duration above zero. */

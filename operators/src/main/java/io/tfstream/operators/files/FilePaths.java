@@ -1,6 +1,7 @@
 package io.tfstream.operators.files;
 
 import io.tfstream.shards.ShardManifest;
+import io.tfstream.text.Quoted;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.FileSystems;
@@ -55,7 +56,7 @@ public final class FilePaths implements Serializable {
         String scheme = p.toUri().getScheme();
         String pathPart = p.toUri().getPath();
         if (pathPart == null || pathPart.isEmpty()) {
-            throw new IllegalArgumentException("no path in '" + path + "'");
+            throw new IllegalArgumentException("no path in '" + Quoted.cut(path) + "'");
         }
         String[] segments = pathPart.split("/", -1);
         int firstGlob = -1;

@@ -171,8 +171,8 @@ final class ShardCommitter implements Committer<ShardCommittable> {
         }
         Boolean there = copied.get(fingerprint);
         if (there == null) {
-            Path copy = SchemaCopies.of(settings.basePath(), fingerprint);
-            there = copy.getFileSystem().exists(copy); // absent: a feature spec, or copies off
+            // absent: a feature spec, or copies off; a copy of another fingerprint is not named
+            there = SchemaCopies.verified(settings.basePath(), fingerprint);
             copied.put(fingerprint, there);
         }
         return there ? m.withSchema(ShardLayout.schemaPath(fingerprint)) : m;

@@ -50,4 +50,28 @@ class SchemaCopiesTest {
         assertFalse(SchemaCopies.write(base.toUri().toString(), "f", spec, "spec.json"));
         assertFalse(Files.exists(base.resolve(ShardLayout.METADATA_DIR)));
     }
+
+    /**
+     * A copy planted under a fingerprint that is not its own is not trusted: readers see it as
+     * unverified, and the next write replaces it with the schema of that fingerprint.
+     */
+    @Test
+    void aCopyThatIsNotItsFingerprintsSchemaIsRefusedAndReplaced() throws Exception {
+        byte[] schema = "feature { name: 'x' type: INT }\n".getBytes(StandardCharsets.UTF_8);
+        String fingerprint = SchemaFingerprint.of(schema, "schema.pbtxt");
+        String uri = base.toUri().toString();
+        Path copy = base.resolve(ShardLayout.schemaPath(fingerprint));
+        Files.createDirectories(copy.getParent());
+        Files.writeString(copy, "feature { name: 'planted' type: BYTES }\n");
+        assertFalse(SchemaCopies.verified(uri, fingerprint), "a planted schema");
+        Files.writeString(copy, "feature { name: ");
+        assertFalse(SchemaCopies.verified(uri, fingerprint), "a copy cut short");
+        assertTrue(SchemaCopies.write(uri, fingerprint, schema, "schema.pbtxt"));
+        assertTrue(SchemaCopies.verified(uri, fingerprint), "replaced by the real schema");
+        assertEquals(
+                fingerprint,
+                SchemaFingerprint.of(Files.readAllBytes(copy), "schema.pbtxt"),
+                "the copy now has its name's fingerprint");
+        assertFalse(SchemaCopies.verified(uri, "0".repeat(64)), "no copy at all");
+    }
 }

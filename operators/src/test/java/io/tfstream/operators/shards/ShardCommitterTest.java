@@ -184,7 +184,7 @@ class ShardCommitterTest {
         assertEquals(5, m.records());
         assertEquals(Files.size(file), m.bytes());
         assertEquals(2, m.segments());
-        assertEquals("abc123", m.schemaFingerprint());
+        assertEquals(ShardTesting.FINGERPRINT, m.schemaFingerprint());
         assertEquals(null, m.schema(), "no schema copy beside the shards to name");
         try (var in = Files.newInputStream(file)) {
             assertEquals(
@@ -208,15 +208,31 @@ class ShardCommitterTest {
     @Test
     void aManifestNamesTheCopyOfItsSchemaWhenTheParseWroteOne() throws Exception {
         ShardSettings s = settings(true, false);
-        Path copy = base.resolve(ShardLayout.schemaPath("abc123"));
+        Path copy = base.resolve(ShardLayout.schemaPath(ShardTesting.FINGERPRINT));
         Files.createDirectories(copy.getParent());
-        Files.writeString(copy, "feature { name: \"x\" type: INT }\n");
+        Files.writeString(copy, ShardTesting.SCHEMA);
         ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
         c.commit(requests(shard(s, "part-a.tfrecord.gz", 1)));
         ShardManifest m =
                 ShardManifest.fromJson(
                         Files.readString(metadata().resolve("_part-a.tfrecord.gz.manifest.json")));
-        assertEquals("_tfstream/_schemas/_abc123/_schema.pbtxt", m.schema());
+        assertEquals(ShardLayout.schemaPath(ShardTesting.FINGERPRINT), m.schema());
+        c.close();
+    }
+
+    /** A copy under the fingerprint's name that is another schema is named by no manifest. */
+    @Test
+    void aPlantedSchemaCopyIsNotNamedByTheManifest() throws Exception {
+        ShardSettings s = settings(true, false);
+        Path copy = base.resolve(ShardLayout.schemaPath(ShardTesting.FINGERPRINT));
+        Files.createDirectories(copy.getParent());
+        Files.writeString(copy, "feature { name: \"planted\" type: BYTES }\n");
+        ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
+        c.commit(requests(shard(s, "part-a.tfrecord.gz", 1)));
+        ShardManifest m =
+                ShardManifest.fromJson(
+                        Files.readString(metadata().resolve("_part-a.tfrecord.gz.manifest.json")));
+        assertEquals(null, m.schema());
         c.close();
     }
 

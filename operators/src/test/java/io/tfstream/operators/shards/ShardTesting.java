@@ -18,6 +18,21 @@ final class ShardTesting {
 
     private ShardTesting() {}
 
+    /** The schema of the test shards' fingerprint, as a schema copy holds it. */
+    static final String SCHEMA = "feature {\n  name: \"x\"\n  type: INT\n}\n";
+
+    /** The fingerprint the test shards carry: {@link #SCHEMA}'s. */
+    static final String FINGERPRINT = fingerprintOf(SCHEMA);
+
+    private static String fingerprintOf(String schema) {
+        try {
+            return io.tfstream.spec.SchemaFingerprint.of(
+                    schema.getBytes(java.nio.charset.StandardCharsets.UTF_8), "schema.pbtxt");
+        } catch (io.tfstream.spec.MalformedSpecFileException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     static ShardSettings settings(
             Path base, Compression c, long targetSize, Duration maxAge, boolean markers) {
         return settings(base, c, targetSize, maxAge, markers, LostShardAction.FAIL);
@@ -43,7 +58,7 @@ final class ShardTesting {
                 ZoneOffset.UTC,
                 null,
                 true,
-                "abc123",
+                FINGERPRINT,
                 markers,
                 Duration.ofMinutes(1),
                 onLostShard,

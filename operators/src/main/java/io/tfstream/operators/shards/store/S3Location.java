@@ -1,5 +1,7 @@
 package io.tfstream.operators.shards.store;
 
+import io.tfstream.text.Quoted;
+
 /** Bucket and key of an {@code s3://} or {@code s3a://} URI. */
 record S3Location(String bucket, String key) {
 
@@ -7,14 +9,16 @@ record S3Location(String bucket, String key) {
         int schemeEnd = uri.indexOf("://");
         String scheme = schemeEnd < 0 ? "" : uri.substring(0, schemeEnd);
         if (!scheme.equals("s3") && !scheme.equals("s3a")) {
-            throw new IllegalArgumentException("not an s3:// or s3a:// location: '" + uri + "'");
+            throw new IllegalArgumentException(
+                    "not an s3:// or s3a:// location: '" + Quoted.cut(String.valueOf(uri)) + "'");
         }
         String rest = uri.substring(schemeEnd + 3);
         int slash = rest.indexOf('/');
         String bucket = slash < 0 ? rest : rest.substring(0, slash);
         String key = slash < 0 ? "" : rest.substring(slash + 1);
         if (bucket.isEmpty()) {
-            throw new IllegalArgumentException("no bucket in '" + uri + "'");
+            throw new IllegalArgumentException(
+                    "no bucket in '" + Quoted.cut(String.valueOf(uri)) + "'");
         }
         return new S3Location(bucket, key);
     }

@@ -1,5 +1,6 @@
 package io.tfstream.operators.shards.store;
 
+import io.tfstream.text.Quoted;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Objects;
@@ -31,15 +32,19 @@ public record ShardName(
         Objects.requireNonNull(suffix, "suffix");
         if (prefix.isEmpty() || prefix.indexOf('/') >= 0) {
             throw new IllegalArgumentException(
-                    "shard name prefix must be non-empty without '/', got '" + prefix + "'");
+                    "shard name prefix must be non-empty without '/', got '"
+                            + Quoted.cut(prefix)
+                            + "'");
         }
         if (!isHex(jobId, 32)) {
             throw new IllegalArgumentException(
-                    "job id must be 32 lower-case hex digits, got '" + jobId + "'");
+                    "job id must be 32 lower-case hex digits, got '" + Quoted.cut(jobId) + "'");
         }
         if (!isRun(run)) {
             throw new IllegalArgumentException(
-                    "run must be 16 lower-case hex digits or a decimal epoch, got '" + run + "'");
+                    "run must be 16 lower-case hex digits or a decimal epoch, got '"
+                            + Quoted.cut(run)
+                            + "'");
         }
         if (subtask < 0 || counter < 0) {
             throw new IllegalArgumentException(
