@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.job.InputCorpus;
 import io.tfstream.job.JobTestSupport;
 import io.tfstream.job.KafkaTestCluster;
+import io.tfstream.job.Listeners;
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.json.SpecJsonWriter;
@@ -81,9 +82,16 @@ class RunCommandITCase {
                             "flink.restart-strategy.type: none",
                             ""));
 
-            CliRun run = CliRun.of("run", "--config", yaml.toString());
+            Listeners.During<CliRun> d =
+                    Listeners.during(() -> CliRun.of("run", "--config", yaml.toString()));
+            CliRun run = d.result();
 
             assertEquals(0, run.exitCode(), run.err());
+            assertTrue(!d.seen().isEmpty(), "the embedded cluster's REST API was seen");
+            assertEquals(
+                    java.util.Set.of(),
+                    Listeners.notLoopback(d.seen()),
+                    "every listener of tfstream run on loopback: " + d.seen());
             assertTrue(run.out().contains("tfstream run: job 'run-files' ("), run.out());
             assertTrue(run.out().contains(" ended: SUCCEEDED"), run.out());
             Map<String, Integer> expected = new HashMap<>();
