@@ -207,33 +207,29 @@ class ShardCommitterTest {
 
     @Test
     void aManifestNamesTheCopyOfItsSchemaWhenTheParseWroteOne() throws Exception {
-        ShardSettings s = settings(true, false);
-        Path copy = base.resolve(ShardLayout.schemaPath(ShardTesting.FINGERPRINT));
-        Files.createDirectories(copy.getParent());
-        Files.writeString(copy, ShardTesting.SCHEMA);
-        ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
-        c.commit(requests(shard(s, "part-a.tfrecord.gz", 1)));
-        ShardManifest m =
-                ShardManifest.fromJson(
-                        Files.readString(metadata().resolve("_part-a.tfrecord.gz.manifest.json")));
-        assertEquals(ShardLayout.schemaPath(ShardTesting.FINGERPRINT), m.schema());
-        c.close();
+        assertEquals(
+                ShardLayout.schemaPath(ShardTesting.FINGERPRINT),
+                manifestSchemaWithCopy(ShardTesting.SCHEMA));
     }
 
     /** A copy under the fingerprint's name that is another schema is named by no manifest. */
     @Test
     void aPlantedSchemaCopyIsNotNamedByTheManifest() throws Exception {
+        assertEquals(null, manifestSchemaWithCopy("feature { name: \"planted\" type: BYTES }\n"));
+    }
+
+    /** The schema a committed shard's manifest names with {@code copy} at its fingerprint. */
+    private String manifestSchemaWithCopy(String copy) throws Exception {
         ShardSettings s = settings(true, false);
-        Path copy = base.resolve(ShardLayout.schemaPath(ShardTesting.FINGERPRINT));
-        Files.createDirectories(copy.getParent());
-        Files.writeString(copy, "feature { name: \"planted\" type: BYTES }\n");
+        Path file = base.resolve(ShardLayout.schemaPath(ShardTesting.FINGERPRINT));
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, copy);
         ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
         c.commit(requests(shard(s, "part-a.tfrecord.gz", 1)));
-        ShardManifest m =
-                ShardManifest.fromJson(
-                        Files.readString(metadata().resolve("_part-a.tfrecord.gz.manifest.json")));
-        assertEquals(null, m.schema());
         c.close();
+        return ShardManifest.fromJson(
+                        Files.readString(metadata().resolve("_part-a.tfrecord.gz.manifest.json")))
+                .schema();
     }
 
     @Test
