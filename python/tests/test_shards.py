@@ -87,6 +87,42 @@ def test_splits_since_index_files_and_both_layouts(tmp_path):
         shards.files(base, since=dt.datetime(2026, 11, 24))
 
 
+def test_after_a_rollback_only_the_restored_lineage_is_listed(tmp_path):
+    """A rollback as the job leaves it: history `a` committed shards before and after savepoint S
+    (checkpoint 5), history `b` restored from S wrote the records after S again. The marker lists
+    the lineage `a` through 5 and `b`; the files of `a` committed after S stay in the directory
+    (a glob sees them) but are not listed, so every record is read once."""
+    base = tmp_path / "shards"
+    bucket = "dt=2026-11-24/hour=16"
+    meta = base / "_tfstream" / "_dt=2026-11-24" / "_hour=16"
+    meta.mkdir(parents=True)
+    shards_of = {
+        "part-j-a-0-0.tfrecord": ("a", 3, [b"r0", b"r1"]),  # before S
+        "part-j-a-0-1.tfrecord": ("a", 6, [b"r2", b"r3"]),  # after S: abandoned
+        "part-j-b-0-0.tfrecord": ("b", 6, [b"r2", b"r3"]),  # the restored history again
+    }
+    entries = []
+    for name, (history, checkpoint, recs) in shards_of.items():
+        shard = base / bucket / name
+        shard.parent.mkdir(parents=True, exist_ok=True)
+        write_records(shard, recs)
+        (meta / ("_" + name + ".manifest.json")).write_text(json.dumps(
+            {"shard": name, "bucket": bucket, "records": len(recs),
+             "history": {"id": history, "checkpoint": checkpoint}}) + "\n")
+        if history == "b" or checkpoint <= 5:
+            entries.append({"shard": name, "records": len(recs),
+                            "bytes": shard.stat().st_size})
+    (meta / "_SUCCESS").write_text(json.dumps(
+        {"bucket": bucket, "end_ms": HOUR_16, "jobs": ["j"],
+         "histories": [{"id": "a", "through": 5}, {"id": "b"}], "shards": entries}) + "\n")
+
+    listed = shards.files(base)
+    assert [Path(f.path).name for f in listed] == ["part-j-a-0-0.tfrecord", "part-j-b-0-0.tfrecord"]
+    read = [r for f in listed for _, r in records(f.path)]
+    assert sorted(read) == [b"r0", b"r1", b"r2", b"r3"]
+    assert len(list((base / bucket).glob("*.tfrecord"))) == 3
+
+
 def test_an_empty_or_missing_directory_lists_nothing(tmp_path):
     assert shards.files(tmp_path) == []
     assert shards.files(tmp_path / "absent") == []

@@ -30,7 +30,9 @@ import java.util.Objects;
  * with that fingerprint, relative to the base path ({@code _tfstream/_schemas/_<fingerprint>/
  * _schema.pbtxt}); {@code statistics} (with {@code shards.statistics}): the file of the shard's
  * mergeable feature statistics, a name in the manifest's own directory ({@code
- * _<shard>.statistics}).
+ * _<shard>.statistics}); {@code history}: {@code {"id","checkpoint"}}, the history that committed
+ * the shard and the checkpoint it was committed with ({@link History}; absent in manifests of
+ * versions before it).
  */
 public record ShardManifest(
         String shard,
@@ -46,7 +48,8 @@ public record ShardManifest(
         int segments,
         List<Source> sources,
         String schema,
-        String statistics) {
+        String statistics,
+        History history) {
     /** The suffix of a manifest's file name, after the shard's own name. */
     public static final String SUFFIX = ".manifest.json";
 
@@ -64,6 +67,19 @@ public record ShardManifest(
         /** Whether this is a TFRecord file (then {@code topic} is its path, offsets are bytes). */
         public boolean isFile() {
             return partition == ShardStats.FILE_PARTITION;
+        }
+    }
+
+    /**
+     * Which history committed the shard: {@code id} names one run of a job from one start (a fresh
+     * start or a restore from a snapshot; failovers within it keep it), {@code checkpoint} is the
+     * id of the checkpoint whose completion commits the shard. A job restored from a snapshot lists
+     * the shards of its ancestors' histories only up to the checkpoint it continues from ({@link
+     * ShardSuccessMarker.Cut}), so shards a predecessor committed after it are not in its markers.
+     */
+    public record History(String id, long checkpoint) {
+        public History {
+            Objects.requireNonNull(id, "id");
         }
     }
 
@@ -95,12 +111,13 @@ public record ShardManifest(
                 segments,
                 sources,
                 null,
+                null,
                 null);
     }
 
     /** This manifest naming the schema copy at {@code schema} (relative to the base path). */
     public ShardManifest withSchema(String schema) {
-        return with(schema, statistics);
+        return with(schema, statistics, history);
     }
 
     /**
@@ -108,10 +125,15 @@ public record ShardManifest(
      * directory).
      */
     public ShardManifest withStatistics(String statistics) {
-        return with(schema, statistics);
+        return with(schema, statistics, history);
     }
 
-    private ShardManifest with(String schema, String statistics) {
+    /** This manifest saying which history committed its shard ({@code null}: not known). */
+    public ShardManifest withHistory(History history) {
+        return with(schema, statistics, history);
+    }
+
+    private ShardManifest with(String schema, String statistics, History history) {
         return new ShardManifest(
                 shard,
                 bucket,
@@ -126,7 +148,8 @@ public record ShardManifest(
                 segments,
                 sources,
                 schema,
-                statistics);
+                statistics,
+                history);
     }
 
     /** The manifest's file name for shard file name {@code shard}. */
@@ -182,6 +205,12 @@ public record ShardManifest(
             }
             if (statistics != null) {
                 g.writeStringField("statistics", statistics);
+            }
+            if (history != null) {
+                g.writeObjectFieldStart("history");
+                g.writeStringField("id", history.id());
+                g.writeNumberField("checkpoint", history.checkpoint());
+                g.writeEndObject();
             }
             g.writeEndObject();
         } catch (IOException e) {
@@ -253,7 +282,12 @@ public record ShardManifest(
                     (int) number(n, n.has("segments") ? "segments" : "parts"),
                     sources,
                     n.hasNonNull("schema") ? text(n, "schema") : null,
-                    n.hasNonNull("statistics") ? text(n, "statistics") : null);
+                    n.hasNonNull("statistics") ? text(n, "statistics") : null,
+                    n.hasNonNull("history")
+                            ? new History(
+                                    text(n.get("history"), "id"),
+                                    number(n.get("history"), "checkpoint"))
+                            : null);
         } catch (NumberFormatException e) {
             throw new IOException("crc32c of a shard manifest must be hex, got '" + crc + "'");
         }

@@ -18,12 +18,16 @@ import java.util.Objects;
  * and the totals. A late record that still reaches the bucket gets a new shard and the marker is
  * written again, listing it too. It lists only the shards of the jobs named in {@code jobs}: the
  * job that wrote it and those whose savepoints it continues; other jobs writing to the same path
- * are left out. An empty {@code jobs} (markers of earlier versions) lists every shard. With data
- * splits there is one marker per event-time bucket, naming each shard as {@code
- * Split-<name>/<file>}: a shard's path is always {@code <base>/<bucket>/<shard>}.
+ * are left out. An empty {@code jobs} (markers of earlier versions) lists every shard. Within those
+ * jobs it lists only the shards of its own history ({@code histories}, see {@link Cut}): after a
+ * rollback to an older snapshot, the shards a predecessor committed after that snapshot hold
+ * records the restored job writes again, and are left out. With data splits there is one marker per
+ * event-time bucket, naming each shard as {@code Split-<name>/<file>}: a shard's path is always
+ * {@code <base>/<bucket>/<shard>}.
  *
- * <p>JSON: {@code {"bucket","end_ms","end","records","bytes","jobs":[...],"shards":[{"shard",
- * "records","bytes"}]}}, shards sorted by name; with {@code shards.statistics} also {@code
+ * <p>JSON: {@code {"bucket","end_ms","end","records","bytes","jobs":[...],"histories":[{"id",
+ * "through"}],"shards":[{"shard","records","bytes"}]}}, shards sorted by name ({@code through}
+ * absent for the history that wrote the marker); with {@code shards.statistics} also {@code
  * "statistics":[...]}: the bucket's statistics files, relative to the marker's directory, written
  * before it.
  */
@@ -33,6 +37,7 @@ public record ShardSuccessMarker(
         long records,
         long bytes,
         List<String> jobs,
+        List<Cut> histories,
         List<Shard> shards,
         List<String> statistics) {
     /** The marker's file name. */
@@ -44,6 +49,7 @@ public record ShardSuccessMarker(
     public ShardSuccessMarker {
         Objects.requireNonNull(bucket, "bucket");
         jobs = List.copyOf(jobs);
+        histories = List.copyOf(histories);
         shards = List.copyOf(shards);
         statistics = List.copyOf(statistics);
     }
@@ -56,12 +62,45 @@ public record ShardSuccessMarker(
             long bytes,
             List<String> jobs,
             List<Shard> shards) {
-        this(bucket, endMs, records, bytes, jobs, shards, List.of());
+        this(bucket, endMs, records, bytes, jobs, List.of(), shards, List.of());
     }
 
     /** This marker naming the bucket's statistics files {@code files}. */
     public ShardSuccessMarker withStatistics(List<String> files) {
-        return new ShardSuccessMarker(bucket, endMs, records, bytes, jobs, shards, files);
+        return new ShardSuccessMarker(
+                bucket, endMs, records, bytes, jobs, histories, shards, files);
+    }
+
+    /** This marker naming the histories {@code cuts} whose shards it lists. */
+    public ShardSuccessMarker withHistories(List<Cut> cuts) {
+        return new ShardSuccessMarker(
+                bucket, endMs, records, bytes, jobs, cuts, shards, statistics);
+    }
+
+    /**
+     * One history of the marker's lineage and how far it counts: its shards committed with
+     * checkpoints up to {@code through} (the checkpoint a successor was restored from; {@link
+     * Long#MAX_VALUE} for the history that writes the marker).
+     */
+    public record Cut(String id, long through) {
+        public Cut {
+            Objects.requireNonNull(id, "id");
+        }
+
+        /** Whether a shard committed by {@code h} belongs to this cut of the lineage. */
+        public boolean holds(ShardManifest.History h) {
+            return h != null && h.id().equals(id) && h.checkpoint() <= through;
+        }
+    }
+
+    /** Whether a shard committed by {@code h} belongs to the lineage {@code cuts}. */
+    public static boolean inLineage(List<Cut> cuts, ShardManifest.History h) {
+        for (Cut c : cuts) {
+            if (c.holds(h)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** One shard of the bucket. */
@@ -117,6 +156,18 @@ public record ShardSuccessMarker(
                 g.writeString(j);
             }
             g.writeEndArray();
+            if (!histories.isEmpty()) {
+                g.writeArrayFieldStart("histories");
+                for (Cut c : histories) {
+                    g.writeStartObject();
+                    g.writeStringField("id", c.id());
+                    if (c.through() != Long.MAX_VALUE) {
+                        g.writeNumberField("through", c.through());
+                    }
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
             g.writeArrayFieldStart("shards");
             for (Shard s : shards) {
                 g.writeStartObject();
@@ -162,6 +213,13 @@ public record ShardSuccessMarker(
         for (JsonNode j : n.path("jobs")) {
             jobs.add(j.asText());
         }
+        List<Cut> histories = new ArrayList<>();
+        for (JsonNode c : n.path("histories")) {
+            histories.add(
+                    new Cut(
+                            c.path("id").asText(),
+                            c.hasNonNull("through") ? c.get("through").asLong() : Long.MAX_VALUE));
+        }
         List<String> statistics = new ArrayList<>();
         for (JsonNode f : n.path("statistics")) {
             statistics.add(f.asText());
@@ -172,6 +230,7 @@ public record ShardSuccessMarker(
                 n.path("records").asLong(),
                 n.path("bytes").asLong(),
                 jobs,
+                histories,
                 shards,
                 statistics);
     }

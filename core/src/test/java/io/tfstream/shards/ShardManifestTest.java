@@ -66,6 +66,14 @@ class ShardManifestTest {
                                 "schema.pbtxt\",\"statistics\":\"_part-u-3.tfrecord.statistics\"}"),
                 withStatistics.toJson());
         assertEquals(withStatistics, ShardManifest.fromJson(withStatistics.toJson()));
+        ShardManifest stamped =
+                withStatistics.withHistory(new ShardManifest.History("0a1b2c3d4e5f6071", 42));
+        assertTrue(
+                stamped.toJson()
+                        .endsWith(",\"history\":{\"id\":\"0a1b2c3d4e5f6071\",\"checkpoint\":42}}"),
+                stamped.toJson());
+        assertEquals(stamped, ShardManifest.fromJson(stamped.toJson()));
+        assertEquals(null, withStatistics.history(), "manifests of earlier versions: not known");
         assertEquals("part-u-3.tfrecord.manifest.json", ShardManifest.fileNameOf(m.shard()));
         assertTrue(ShardManifest.isManifest("part-u-3.tfrecord.manifest.json"));
     }
@@ -138,6 +146,7 @@ class ShardManifestTest {
                         1,
                         List.of(),
                         null,
+                        null,
                         null);
         try (InputStream in = Files.newInputStream(shard)) {
             assertEquals(
@@ -188,11 +197,46 @@ class ShardManifestTest {
         assertEquals(withStatistics, ShardSuccessMarker.fromJson(withStatistics.toJson()));
     }
 
+    /**
+     * A restored history lists its ancestors' shards only up to the checkpoint it continues from,
+     * its own whatever their checkpoint; unknown histories and unstamped manifests are not held.
+     */
+    @Test
+    void aLineageHoldsEachAncestorUpToItsCutAndItsOwnHistoryWhole() throws Exception {
+        List<ShardSuccessMarker.Cut> lineage =
+                List.of(
+                        new ShardSuccessMarker.Cut("a", 7),
+                        new ShardSuccessMarker.Cut("b", 12),
+                        new ShardSuccessMarker.Cut("c", Long.MAX_VALUE));
+        assertTrue(ShardSuccessMarker.inLineage(lineage, new ShardManifest.History("a", 7)));
+        assertTrue(!ShardSuccessMarker.inLineage(lineage, new ShardManifest.History("a", 8)));
+        assertTrue(ShardSuccessMarker.inLineage(lineage, new ShardManifest.History("b", 8)));
+        assertTrue(!ShardSuccessMarker.inLineage(lineage, new ShardManifest.History("b", 13)));
+        assertTrue(ShardSuccessMarker.inLineage(lineage, new ShardManifest.History("c", 13)));
+        assertTrue(
+                ShardSuccessMarker.inLineage(
+                        lineage, new ShardManifest.History("c", Long.MAX_VALUE)));
+        assertTrue(!ShardSuccessMarker.inLineage(lineage, new ShardManifest.History("d", 1)));
+        assertTrue(!ShardSuccessMarker.inLineage(lineage, null));
+
+        ShardSuccessMarker m =
+                new ShardSuccessMarker("x", 1, 0, 0, List.of("j"), List.of())
+                        .withHistories(lineage);
+        assertTrue(
+                m.toJson()
+                        .contains(
+                                "\"histories\":[{\"id\":\"a\",\"through\":7},"
+                                        + "{\"id\":\"b\",\"through\":12},{\"id\":\"c\"}]"),
+                m.toJson());
+        assertEquals(m, ShardSuccessMarker.fromJson(m.toJson()));
+    }
+
     @Test
     void aMarkerOfAnEarlierVersionReadsWithNoJobs() throws Exception {
         ShardSuccessMarker m =
                 ShardSuccessMarker.fromJson(
                         "{\"bucket\":\"x\",\"end_ms\":1,\"records\":0,\"bytes\":0,\"shards\":[]}");
         assertEquals(List.of(), m.jobs());
+        assertEquals(List.of(), m.histories());
     }
 }

@@ -10,6 +10,7 @@ import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.operators.shards.store.Leftovers;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.shards.ShardManifest;
+import io.tfstream.shards.ShardSuccessMarker;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.tfrecord.TfRecordFiles;
@@ -447,6 +448,88 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                         "a record read after the checkpoint is in the new shards once");
             }
         }
+    }
+
+    /**
+     * A rollback: savepoint S while the first job runs with shards rolling, the first job goes on,
+     * commits more shards and is drained (its markers list them), then a second job of the same
+     * name on the same path starts from S and is drained. The shards the final markers list hold
+     * every good record exactly once: the first job's shards committed before S are in the restored
+     * history, those it committed after S are not (a glob still sees them).
+     */
+    @org.junit.jupiter.api.Test
+    void aRollbackToAnOlderSavepointListsEveryRecordOnceInTheMarkers(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        String name = "rollback";
+        int n = 4000;
+        Setup setup = setUp(name, 3, n, 17, 5, 59);
+        List<InputCorpus.Input> inputs = setup.inputs();
+        Path base = setup.base();
+        Map<String, Object> settings = setup.settings();
+        // shards roll while the first half is read: some are committed before the savepoint
+        settings.put("shards.target-size", "32 kb");
+
+        produce(name + "-in", inputs, 0, n / 2, setup.start(), setup.step(), 3);
+        JobClient first = start(settings, null);
+        JobTestSupport.waitForConsumed(
+                kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(2));
+        long seenAt = completedCheckpoints(cluster, first.getJobID());
+        waitFor(
+                () -> completedCheckpoints(cluster, first.getJobID()) >= seenAt + 2,
+                Duration.ofMinutes(2),
+                "two more checkpoints: the rolled shards committed");
+        int beforeSavepoint = JobTestSupport.finishedShards(base).size();
+        assertTrue(beforeSavepoint > 0, "shards committed before the savepoint");
+        String savepoint =
+                first.triggerSavepoint(
+                                dir.resolve(name + "-sp").toUri().toString(),
+                                SavepointFormatType.CANONICAL)
+                        .get(2, TimeUnit.MINUTES);
+
+        produce(name + "-in", inputs, n / 2, n, setup.start(), setup.step(), 3);
+        JobTestSupport.waitForConsumed(
+                kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(2));
+        first.stopWithSavepoint(
+                        true,
+                        dir.resolve(name + "-end").toUri().toString(),
+                        SavepointFormatType.CANONICAL)
+                .get(2, TimeUnit.MINUTES);
+        Map<String, Integer> expected = goodRecords(inputs);
+        assertEquals(expected, listedRecords(base), "the first job's markers, before the rollback");
+
+        // the rollback: same job name and path, from S (a new group only to see it consumed)
+        String second = restoreAndDrain(settings, Path.of(java.net.URI.create(savepoint)), name);
+        Map<String, Integer> listed = listedRecords(base);
+        long twice = listed.values().stream().filter(c -> c > 1).count();
+        assertEquals(0, twice, "records listed more than once after the rollback");
+        assertEquals(expected, listed, "every good record listed once after the rollback");
+        String firstJob = "-" + first.getJobID().toHexString() + "-";
+        long firstJobsShards =
+                JobTestSupport.finishedShards(base).stream()
+                        .filter(p -> p.getFileName().toString().contains(firstJob))
+                        .count();
+        assertTrue(
+                firstJobsShards > beforeSavepoint,
+                "the first job committed shards after the savepoint, left out of the markers");
+        assertTrue(!recordsOf(base, second).isEmpty(), "the second job wrote shards");
+    }
+
+    /**
+     * Every good record in the shards the {@code _SUCCESS} markers under {@code base} list, counted
+     * (hex-keyed), as a reader that waits for the markers sees them.
+     */
+    private static Map<String, Integer> listedRecords(Path base) throws Exception {
+        Map<String, Integer> seen = new HashMap<>();
+        for (Path file : JobTestSupport.regularFiles(base)) {
+            if (!file.getFileName().toString().equals(ShardSuccessMarker.FILE_NAME)) {
+                continue;
+            }
+            ShardSuccessMarker marker = ShardSuccessMarker.fromJson(Files.readString(file));
+            for (ShardSuccessMarker.Shard s : marker.shards()) {
+                ShardRunChecks.readAndCheck(base.resolve(marker.bucket()).resolve(s.shard()), seen);
+            }
+        }
+        return seen;
     }
 
     /**

@@ -216,7 +216,7 @@ final class OpenShard {
                 s.bytesOut(),
                 segments,
                 schemaFingerprint,
-                featureBytes());
+                featureBytes()); // the marker coordinator stamps the history
     }
 
     /** Frees buffers and streams; what a checkpoint holds stays as it is. */

@@ -1,6 +1,8 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardStats;
+import io.tfstream.shards.ShardSuccessMarker;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
@@ -31,6 +33,8 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
      *     one
      * @param features TFDV's statistics of its records ({@link ShardFeatureStatistics} bytes), or
      *     null: none kept
+     * @param history the history that commits it and with which checkpoint, set by the marker
+     *     coordinator; null from the writer and in committables of earlier versions
      */
     record Shard(
             String bucket,
@@ -41,7 +45,8 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
             long fileBytes,
             int segments,
             String schemaFingerprint,
-            byte[] features)
+            byte[] features,
+            ShardManifest.History history)
             implements ShardCommittable {
 
         /** A shard of the job's configured schema. */
@@ -53,7 +58,46 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
                 long crc32c,
                 long fileBytes,
                 int segments) {
-            this(bucket, name, closed, stats, crc32c, fileBytes, segments, null, null);
+            this(bucket, name, closed, stats, crc32c, fileBytes, segments, null, null, null);
+        }
+
+        /** A shard as the writer finishes it: not stamped with its history yet. */
+        public Shard(
+                String bucket,
+                String name,
+                byte[] closed,
+                ShardStats stats,
+                long crc32c,
+                long fileBytes,
+                int segments,
+                String schemaFingerprint,
+                byte[] features) {
+            this(
+                    bucket,
+                    name,
+                    closed,
+                    stats,
+                    crc32c,
+                    fileBytes,
+                    segments,
+                    schemaFingerprint,
+                    features,
+                    null);
+        }
+
+        /** This shard, committed by {@code history}. */
+        public Shard withHistory(ShardManifest.History history) {
+            return new Shard(
+                    bucket,
+                    name,
+                    closed,
+                    stats,
+                    crc32c,
+                    fileBytes,
+                    segments,
+                    schemaFingerprint,
+                    features,
+                    history);
         }
 
         public Shard {
@@ -74,7 +118,8 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
                     && fileBytes == s.fileBytes
                     && segments == s.segments
                     && Objects.equals(schemaFingerprint, s.schemaFingerprint)
-                    && java.util.Arrays.equals(features, s.features);
+                    && java.util.Arrays.equals(features, s.features)
+                    && Objects.equals(history, s.history);
         }
 
         @Override
@@ -91,23 +136,41 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
     /**
      * A request to write bucket {@code bucket}'s {@code _SUCCESS} in {@code bucketDir}, listing the
      * bucket's shards of the jobs {@code jobs} (this job's history; empty: every shard, as requests
-     * of earlier versions did); {@code shards} are the ones it must find (committed before it).
+     * of earlier versions did) and, of shards whose manifests name their history, only those of the
+     * lineage {@code histories} (empty in requests of earlier versions); {@code shards} are the
+     * ones it must find (committed before it).
      */
     record Marker(
-            String bucketDir, String bucket, long endMs, List<String> shards, List<String> jobs)
+            String bucketDir,
+            String bucket,
+            long endMs,
+            List<String> shards,
+            List<String> jobs,
+            List<ShardSuccessMarker.Cut> histories)
             implements ShardCommittable {
         public Marker {
             Objects.requireNonNull(bucketDir, "bucketDir");
             Objects.requireNonNull(bucket, "bucket");
             shards = List.copyOf(shards);
             jobs = List.copyOf(jobs);
+            histories = List.copyOf(histories);
+        }
+
+        /** A request that lists by job ids only, as those of earlier versions did. */
+        public Marker(
+                String bucketDir,
+                String bucket,
+                long endMs,
+                List<String> shards,
+                List<String> jobs) {
+            this(bucketDir, bucket, endMs, shards, jobs, List.of());
         }
 
         /** This request without the shards {@code dropped} (lost shards). */
         Marker without(java.util.Collection<String> dropped) {
             List<String> kept = new java.util.ArrayList<>(shards);
             kept.removeAll(dropped);
-            return new Marker(bucketDir, bucket, endMs, kept, jobs);
+            return new Marker(bucketDir, bucket, endMs, kept, jobs, histories);
         }
     }
 }

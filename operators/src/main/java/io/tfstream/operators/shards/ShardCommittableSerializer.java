@@ -1,6 +1,8 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardStats;
+import io.tfstream.shards.ShardSuccessMarker;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,15 +16,17 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * Version {@link #VERSION}: a kind byte; a shard: bucket, name, the store's closed bytes, {@link
  * ShardStats}, CRC32C, file bytes, segments, from version 4 on the schema fingerprint (a presence
  * flag, then UTF; version 3 is still read, without it), from version 6 on its feature statistics (a
- * presence flag, then length-prefixed bytes; earlier versions are read without them); a marker:
- * bucket directory, bucket, end, shard names, from version 5 on the job ids whose shards it lists
- * (earlier: none, every shard). Versions 1 and 2 were the committables of the compacting sink
- * (Flink's {@code FileSinkCommittable}) and are refused with what to do.
+ * presence flag, then length-prefixed bytes; earlier versions are read without them), from version
+ * 7 on its history (a presence flag, then id and checkpoint); a marker: bucket directory, bucket,
+ * end, shard names, from version 5 on the job ids whose shards it lists (earlier: none, every
+ * shard), from version 7 on its lineage (a count, then per history its id and the last checkpoint
+ * it counts up to). Versions 1 and 2 were the committables of the compacting sink (Flink's {@code
+ * FileSinkCommittable}) and are refused with what to do.
  */
 @Internal
 public final class ShardCommittableSerializer
         implements SimpleVersionedSerializer<ShardCommittable> {
-    static final int VERSION = 6;
+    static final int VERSION = 7;
     private static final int MAX_FEATURE_BYTES = 1 << 30;
     private static final byte SHARD = 1;
     private static final byte MARKER = 2;
@@ -52,6 +56,11 @@ public final class ShardCommittableSerializer
                 out.writeUTF(s.schemaFingerprint());
             }
             ShardStateVersions.writeOptionalBytes(out, s.features());
+            out.writeBoolean(s.history() != null);
+            if (s.history() != null) {
+                out.writeUTF(s.history().id());
+                out.writeLong(s.history().checkpoint());
+            }
         } else {
             ShardCommittable.Marker m = (ShardCommittable.Marker) c;
             out.writeByte(MARKER);
@@ -65,6 +74,11 @@ public final class ShardCommittableSerializer
             out.writeInt(m.jobs().size());
             for (String j : m.jobs()) {
                 out.writeUTF(j);
+            }
+            out.writeInt(m.histories().size());
+            for (ShardSuccessMarker.Cut h : m.histories()) {
+                out.writeUTF(h.id());
+                out.writeLong(h.through());
             }
         }
         return out.getCopyOfBuffer();
@@ -89,8 +103,21 @@ public final class ShardCommittableSerializer
                             ? ShardStateVersions.readOptionalBytes(
                                     in, MAX_FEATURE_BYTES, "feature statistics of shard " + name)
                             : null;
+            ShardManifest.History history =
+                    version >= 7 && in.readBoolean()
+                            ? new ShardManifest.History(in.readUTF(), in.readLong())
+                            : null;
             return new ShardCommittable.Shard(
-                    bucket, name, closed, stats, crc, fileBytes, segments, fingerprint, features);
+                    bucket,
+                    name,
+                    closed,
+                    stats,
+                    crc,
+                    fileBytes,
+                    segments,
+                    fingerprint,
+                    features,
+                    history);
         }
         if (kind != MARKER) {
             throw new IOException("unknown kind " + kind + " of a shard committable");
@@ -100,7 +127,17 @@ public final class ShardCommittableSerializer
         long end = in.readLong();
         List<String> shards = readNames(in, in.readInt());
         List<String> jobs = version >= 5 ? readNames(in, in.readInt()) : List.of();
-        return new ShardCommittable.Marker(dir, bucket, end, shards, jobs);
+        List<ShardSuccessMarker.Cut> histories = new ArrayList<>();
+        if (version >= 7) {
+            int n = in.readInt();
+            if (n < 0 || n > MAX_MARKER_SHARDS) {
+                throw new IOException("bad history count " + n + " of a _SUCCESS marker request");
+            }
+            for (int i = 0; i < n; i++) {
+                histories.add(new ShardSuccessMarker.Cut(in.readUTF(), in.readLong()));
+            }
+        }
+        return new ShardCommittable.Marker(dir, bucket, end, shards, jobs, histories);
     }
 
     private static List<String> readNames(DataInputDeserializer in, int n) throws IOException {

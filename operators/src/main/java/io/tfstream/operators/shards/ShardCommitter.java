@@ -181,16 +181,17 @@ final class ShardCommitter implements Committer<ShardCommittable> {
     /** The manifest of committed shard {@code s}. */
     static ShardManifest manifestOf(ShardCommittable.Shard s, ShardSettings settings) {
         return ShardManifest.of(
-                s.name(),
-                s.bucket(),
-                s.stats(),
-                s.fileBytes(),
-                settings.compression(),
-                s.crc32c(),
-                s.schemaFingerprint() != null
-                        ? s.schemaFingerprint()
-                        : settings.schemaFingerprint(),
-                s.segments());
+                        s.name(),
+                        s.bucket(),
+                        s.stats(),
+                        s.fileBytes(),
+                        settings.compression(),
+                        s.crc32c(),
+                        s.schemaFingerprint() != null
+                                ? s.schemaFingerprint()
+                                : settings.schemaFingerprint(),
+                        s.segments())
+                .withHistory(s.history());
     }
 
     @Override

@@ -2,7 +2,9 @@ package io.tfstream.operators.shards;
 
 import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.shards.BucketClock;
+import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardStats;
+import io.tfstream.shards.ShardSuccessMarker;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,9 +43,19 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * its own, kept in state, so a job restored from another's savepoint still lists that job's shards,
  * and another job writing to the same path is left out.
  *
+ * <p>Histories: each start of the job draws a history id; a start from a snapshot (a savepoint, a
+ * retained checkpoint, a JobManager recovery: attempt 0 with restored state) ends the restored
+ * history at the snapshot's checkpoint and begins a new one, while a failover (a later attempt)
+ * stays in its history. Every shard passing through is stamped with the history and the checkpoint
+ * it is committed with (the writer's lineage; at the end of input the next checkpoint), and the
+ * stamp goes into its manifest. Markers carry the lineage, so a rollback to an older snapshot lists
+ * none of the shards its predecessor committed after that snapshot: those hold records this history
+ * writes again.
+ *
  * <p>State (list state {@value #STATE_NAME}, version {@link #STATE_VERSION}): watermark, then per
  * bucket its directory, end, whether a marker is awaited and the shard names since the last one,
- * then (from version 3) the job ids of the history.
+ * then (from version 3) the job ids of the history, then (from version 4) the snapshot's checkpoint
+ * and the lineage: per history its id and the last checkpoint counted, the current history last.
  */
 final class ShardMarkerCoordinator
         extends AbstractStreamOperator<CommittableMessage<ShardCommittable>>
@@ -52,7 +64,7 @@ final class ShardMarkerCoordinator
                 BoundedOneInput {
     private static final long serialVersionUID = 1L;
     static final String STATE_NAME = "shard-marker-coordinator";
-    static final int STATE_VERSION = 3;
+    static final int STATE_VERSION = 4;
     private static final long UNKNOWN_END = Long.MIN_VALUE;
     private static final int MAX_SHARDS = 1 << 20;
 
@@ -63,6 +75,12 @@ final class ShardMarkerCoordinator
     private transient long watermark;
     private transient long lastCheckpoint;
     private transient TreeSet<String> jobs;
+
+    /** The ancestors with their cuts, then the current history (through {@code MAX_VALUE}). */
+    private transient List<ShardSuccessMarker.Cut> lineage;
+
+    /** The checkpoint of the snapshot restored (from version 4 of the state), or 0. */
+    private transient long snapshotCheckpoint;
 
     ShardMarkerCoordinator(ShardSettings settings) {
         this.settings = settings;
@@ -81,10 +99,28 @@ final class ShardMarkerCoordinator
                         .getListState(
                                 new ListStateDescriptor<>(
                                         STATE_NAME, BytePrimitiveArraySerializer.INSTANCE));
+        lineage = new ArrayList<>();
+        snapshotCheckpoint = 0;
         for (byte[] bytes : state.get()) {
             restore(bytes);
         }
-        lastCheckpoint = context.getRestoredCheckpointId().orElse(0L);
+        // the same in a real restore; the state's own record also where no id is passed on
+        lastCheckpoint = Math.max(context.getRestoredCheckpointId().orElse(0L), snapshotCheckpoint);
+        boolean failover = getRuntimeContext().getTaskInfo().getAttemptNumber() > 0;
+        if (lineage.isEmpty() || !context.isRestored()) {
+            lineage.clear();
+            lineage.add(new ShardSuccessMarker.Cut(ShardName.newRun(), Long.MAX_VALUE));
+        } else if (!failover) {
+            // a start from a snapshot: the restored history counts up to it, a new one begins
+            ShardSuccessMarker.Cut restored = lineage.remove(lineage.size() - 1);
+            lineage.add(new ShardSuccessMarker.Cut(restored.id(), lastCheckpoint));
+            lineage.add(new ShardSuccessMarker.Cut(ShardName.newRun(), Long.MAX_VALUE));
+        }
+    }
+
+    /** The current history's id. */
+    String history() {
+        return lineage.get(lineage.size() - 1).id();
     }
 
     @Override
@@ -92,9 +128,16 @@ final class ShardMarkerCoordinator
         if (!(element.getValue() instanceof CommittableWithLineage)) {
             return; // a summary: counts only, the router makes its own
         }
-        ShardCommittable c =
-                ((CommittableWithLineage<ShardCommittable>) element.getValue()).getCommittable();
+        CommittableWithLineage<ShardCommittable> message =
+                (CommittableWithLineage<ShardCommittable>) element.getValue();
+        ShardCommittable c = message.getCommittable();
         if (c instanceof ShardCommittable.Shard s) {
+            // committed with the writer's checkpoint; at the end of input, with the next one
+            long checkpoint =
+                    message.getCheckpointId() == Long.MAX_VALUE
+                            ? lastCheckpoint + 1
+                            : message.getCheckpointId();
+            c = s.withHistory(new ShardManifest.History(history(), checkpoint));
             Bucket b = buckets.computeIfAbsent(s.bucket(), Bucket::new);
             b.awaitingMarker = true;
             b.shards.add(s.name());
@@ -182,7 +225,8 @@ final class ShardMarkerCoordinator
                                 e.getKey(),
                                 end,
                                 shards,
-                                List.copyOf(jobs)));
+                                List.copyOf(jobs),
+                                lineage));
             }
         }
     }
@@ -206,6 +250,12 @@ final class ShardMarkerCoordinator
         out.writeInt(jobs.size());
         for (String j : jobs) {
             out.writeUTF(j);
+        }
+        out.writeLong(context.getCheckpointId());
+        out.writeInt(lineage.size());
+        for (ShardSuccessMarker.Cut h : lineage) {
+            out.writeUTF(h.id());
+            out.writeLong(h.through());
         }
         state.update(List.of(out.getCopyOfBuffer()));
     }
@@ -238,6 +288,17 @@ final class ShardMarkerCoordinator
             }
             for (int i = 0; i < j; i++) {
                 jobs.add(in.readUTF());
+            }
+        }
+        if (version >= 4) {
+            snapshotCheckpoint = in.readLong();
+            int h = in.readInt();
+            if (h < 1 || h > MAX_SHARDS) {
+                throw new IOException(
+                        "bad history count " + h + " in shard marker coordinator state");
+            }
+            for (int i = 0; i < h; i++) {
+                lineage.add(new ShardSuccessMarker.Cut(in.readUTF(), in.readLong()));
             }
         }
     }

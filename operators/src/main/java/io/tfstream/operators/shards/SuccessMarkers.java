@@ -22,10 +22,11 @@ import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
 /**
  * Writes a bucket's {@code _SUCCESS}: lists the bucket's shards by their manifests (every visible
  * shard that has one, of the jobs the request names: other jobs writing to the same path are left
- * out), checks that the shards the marker request names are among them, and writes the marker whole
- * through the file system's recoverable writer, after the bucket's statistics ({@link
- * BucketStatistics}, with {@code shards.statistics}). Writing it again (a commit repeated after a
- * recovery, a late shard) replaces it with the current listing.
+ * out; and of its lineage of histories: see {@link ShardSuccessMarker.Cut}), checks that the shards
+ * the marker request names are among them, and writes the marker whole through the file system's
+ * recoverable writer, after the bucket's statistics ({@link BucketStatistics}, with {@code
+ * shards.statistics}). Writing it again (a commit repeated after a recovery, a late shard) replaces
+ * it with the current listing.
  *
  * <p>Manifests are listed in the bucket's metadata directory and its {@code Split-<name>}
  * directories (one marker covers every data split), and, with the separate layout, also beside the
@@ -59,9 +60,7 @@ final class SuccessMarkers {
         List<ShardManifest> manifests;
         while (true) {
             manifests = manifests(fs, dir, new Path(m.bucketDir()));
-            if (!m.jobs().isEmpty()) {
-                manifests.removeIf(x -> !ofJobs(x.shard(), m.jobs()));
-            }
+            manifests.removeIf(x -> !ofLineage(x, m));
             Set<String> listed = new HashSet<>();
             manifests.forEach(x -> listed.add(x.shard()));
             List<String> missing = new ArrayList<>(m.shards());
@@ -83,13 +82,29 @@ final class SuccessMarkers {
             Thread.sleep(POLL_MS);
         }
         ShardSuccessMarker marker =
-                ShardSuccessMarker.of(m.bucket(), m.endMs(), m.jobs(), manifests);
+                ShardSuccessMarker.of(m.bucket(), m.endMs(), m.jobs(), manifests)
+                        .withHistories(m.histories());
         if (settings.statistics() != null) {
             marker =
                     marker.withStatistics(
                             new BucketStatistics(settings).write(fs, m.bucket(), manifests));
         }
         writeWhole(new Path(dir, ShardSuccessMarker.FILE_NAME), marker.toJson());
+    }
+
+    /**
+     * Whether the shard of manifest {@code x} is of the marker's lineage: one of its jobs, and
+     * where both the manifest and the request know histories, committed by one of the lineage's
+     * histories up to its cut (so not by a predecessor after the snapshot this history was restored
+     * from).
+     */
+    private boolean ofLineage(ShardManifest x, ShardCommittable.Marker m) {
+        if (!m.jobs().isEmpty() && !ofJobs(x.shard(), m.jobs())) {
+            return false;
+        }
+        return x.history() == null
+                || m.histories().isEmpty()
+                || ShardSuccessMarker.inLineage(m.histories(), x.history());
     }
 
     /** Whether {@code shard} is named by one of {@code jobs}. */

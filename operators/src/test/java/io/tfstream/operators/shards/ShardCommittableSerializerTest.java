@@ -37,19 +37,48 @@ class ShardCommittableSerializerTest {
         String shard = HexFormat.of().formatHex(ser.serialize(SHARD));
         String marker = HexFormat.of().formatHex(ser.serialize(MARKER));
         // Version 4: a shard as in version 3, then the schema fingerprint (absent: one 0 byte);
-        // version 6 then its feature statistics (absent: one 0 byte).
-        assertEquals(STORED_SHARD_V3 + "0000", shard);
-        // Version 5: a marker as before, then its job ids (none: 0 as an int).
-        assertEquals(STORED_MARKER_V3 + "00000000", marker);
+        // version 6 then its feature statistics (absent: one 0 byte); version 7 its history
+        // (absent: one 0 byte).
+        assertEquals(STORED_SHARD_V3 + "000000", shard);
+        // Version 5: a marker as before, then its job ids (none: 0 as an int); version 7 its
+        // lineage (none: 0 as an int).
+        assertEquals(STORED_MARKER_V3 + "00000000" + "00000000", marker);
+        ShardCommittable.Shard stamped =
+                SHARD.withHistory(new io.tfstream.shards.ShardManifest.History("ab", 7));
+        assertEquals(
+                STORED_SHARD_V3 + "0000" + "01" + "00026162" + "0000000000000007",
+                HexFormat.of().formatHex(ser.serialize(stamped)));
+        assertEquals(stamped, ser.deserialize(7, ser.serialize(stamped)));
+        ShardCommittable.Marker withLineage =
+                new ShardCommittable.Marker(
+                        MARKER.bucketDir(),
+                        MARKER.bucket(),
+                        1L,
+                        MARKER.shards(),
+                        List.of("j"),
+                        List.of(
+                                new io.tfstream.shards.ShardSuccessMarker.Cut("ab", 7),
+                                new io.tfstream.shards.ShardSuccessMarker.Cut(
+                                        "cd", Long.MAX_VALUE)));
+        assertEquals(withLineage, ser.deserialize(7, ser.serialize(withLineage)));
         ShardCommittable.Marker withJobs =
                 new ShardCommittable.Marker(
                         MARKER.bucketDir(), MARKER.bucket(), 1L, MARKER.shards(), List.of("j"));
-        assertEquals(withJobs, ser.deserialize(5, ser.serialize(withJobs)));
+        assertEquals(
+                withJobs,
+                ser.deserialize(
+                        5,
+                        java.util.Arrays.copyOf(
+                                ser.serialize(withJobs), ser.serialize(withJobs).length - 4)));
         ShardCommittable.Shard live = shard("ab", new byte[] {5});
         assertEquals(
-                STORED_SHARD_V3 + "0100026162" + "010000000105",
+                STORED_SHARD_V3 + "0100026162" + "010000000105" + "00",
                 HexFormat.of().formatHex(ser.serialize(live)));
-        assertEquals(live, ser.deserialize(6, ser.serialize(live)));
+        assertEquals(
+                live,
+                ser.deserialize(
+                        6,
+                        HexFormat.of().parseHex(STORED_SHARD_V3 + "0100026162" + "010000000105")));
         ShardCommittable.Shard v4 = shard("ab", null);
         assertEquals(
                 v4, ser.deserialize(4, HexFormat.of().parseHex(STORED_SHARD_V3 + "0100026162")));

@@ -359,6 +359,69 @@ class ShardCommitterTest {
         c.close();
     }
 
+    /**
+     * After a rollback the marker lists, of its jobs' shards, those its lineage committed: an
+     * ancestor's up to the checkpoint the history continues from, its own whatever their
+     * checkpoint. A manifest without a history (earlier versions) is listed by its job.
+     */
+    @Test
+    void aMarkerListsTheShardsOfItsLineageOnly() throws Exception {
+        ShardSettings s = settings(true, true);
+        ShardCommitter c =
+                new ShardCommitter(s, new UnregisteredMetricsGroup(), Duration.ofMillis(300));
+        String job = "0123456789abcdef0123456789abcdef";
+        String beforeCut = namedRun(job, 1);
+        String afterCut = namedRun(job, 2);
+        String restored = namedRun(job, 3);
+        String unstamped = namedRun(job, 4);
+        c.commit(
+                requests(
+                        shard(s, beforeCut, 1)
+                                .withHistory(new io.tfstream.shards.ShardManifest.History("a", 5)),
+                        shard(s, afterCut, 2)
+                                .withHistory(new io.tfstream.shards.ShardManifest.History("a", 6)),
+                        shard(s, restored, 4)
+                                .withHistory(new io.tfstream.shards.ShardManifest.History("b", 6)),
+                        shard(s, unstamped, 8)));
+        List<ShardSuccessMarker.Cut> lineage =
+                List.of(
+                        new ShardSuccessMarker.Cut("a", 5),
+                        new ShardSuccessMarker.Cut("b", Long.MAX_VALUE));
+        c.commit(
+                requests(
+                        new ShardCommittable.Marker(
+                                s.bucketDir(BUCKET),
+                                BUCKET,
+                                1L,
+                                List.of(restored),
+                                List.of(job),
+                                lineage)));
+        ShardSuccessMarker m =
+                ShardSuccessMarker.fromJson(Files.readString(metadata().resolve("_SUCCESS")));
+        assertEquals(
+                java.util.Set.of(beforeCut, restored, unstamped),
+                java.util.Set.copyOf(
+                        m.shards().stream().map(ShardSuccessMarker.Shard::shard).toList()));
+        assertEquals(13, m.records(), "the shard committed after the cut is left out");
+        assertEquals(lineage, m.histories());
+        assertEquals(
+                new io.tfstream.shards.ShardManifest.History("a", 6),
+                io.tfstream.shards.ShardManifest.fromJson(
+                                Files.readString(
+                                        Path.of(
+                                                ShardLayout.SEPARATE.manifestPath(
+                                                        base.toString(), BUCKET, afterCut))))
+                        .history(),
+                "the manifest names the history that committed the shard");
+        c.close();
+    }
+
+    private static String namedRun(String job, long counter) {
+        return new io.tfstream.operators.shards.store.ShardName(
+                        "part", job, "00c0ffee00c0ffee", 0, counter, ".tfrecord.gz")
+                .format();
+    }
+
     /** A request for {@link #BUCKET}'s marker, naming {@code shards}, of every job. */
     private static ShardCommittable.Marker marker(ShardSettings s, String... shards) {
         return new ShardCommittable.Marker(

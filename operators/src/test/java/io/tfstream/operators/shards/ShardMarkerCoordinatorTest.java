@@ -1,9 +1,12 @@
 package io.tfstream.operators.shards;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.compat.CommittableMessages;
 import io.tfstream.operators.shards.store.ShardName;
+import io.tfstream.shards.ShardManifest;
+import io.tfstream.shards.ShardSuccessMarker;
 import io.tfstream.tfrecord.Compression;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,9 +78,22 @@ class ShardMarkerCoordinatorTest {
                     h,
             ShardCommittable c)
             throws Exception {
+        send(h, c, 1);
+    }
+
+    /** Sends {@code c} as a writer does with checkpoint {@code checkpoint}. */
+    private static void send(
+            OneInputStreamOperatorTestHarness<
+                            CommittableMessage<ShardCommittable>,
+                            CommittableMessage<ShardCommittable>>
+                    h,
+            ShardCommittable c,
+            long checkpoint)
+            throws Exception {
         h.processElement(
-                new StreamRecord<>(CommittableMessages.<ShardCommittable>summary(0, 1, 1, 1)));
-        h.processElement(new StreamRecord<>(new CommittableWithLineage<>(c, 1, 0)));
+                new StreamRecord<>(
+                        CommittableMessages.<ShardCommittable>summary(0, 1, checkpoint, 1)));
+        h.processElement(new StreamRecord<>(new CommittableWithLineage<>(c, checkpoint, 0)));
     }
 
     private static List<ShardCommittable> out(
@@ -91,6 +107,26 @@ class ShardMarkerCoordinatorTest {
                         .toList();
         h.getOutput().clear();
         return cs;
+    }
+
+    /** What the coordinator sent, without the history stamps and lineages. */
+    private static List<ShardCommittable> plain(
+            OneInputStreamOperatorTestHarness<
+                            CommittableMessage<ShardCommittable>,
+                            CommittableMessage<ShardCommittable>>
+                    h) {
+        return out(h).stream()
+                .map(
+                        c ->
+                                c instanceof ShardCommittable.Shard s
+                                        ? (ShardCommittable) s.withHistory(null)
+                                        : plainMarker((ShardCommittable.Marker) c))
+                .toList();
+    }
+
+    private static ShardCommittable.Marker plainMarker(ShardCommittable.Marker m) {
+        return new ShardCommittable.Marker(
+                m.bucketDir(), m.bucket(), m.endMs(), m.shards(), m.jobs());
     }
 
     private ShardCommittable.Marker marker(
@@ -111,23 +147,23 @@ class ShardMarkerCoordinatorTest {
         ShardCommittable.Shard b = shard(B11, "b", HOUR_11);
         send(h, a);
         send(h, b);
-        assertEquals(List.of(a, b), out(h), "shards pass at once, summaries do not");
+        assertEquals(List.of(a, b), plain(h), "shards pass at once, summaries do not");
         h.processWatermark(new Watermark(HOUR_11 + DELAY - 1));
         h.prepareSnapshotPreBarrier(1);
-        assertEquals(List.of(), out(h));
+        assertEquals(List.of(), plain(h));
         h.processWatermark(new Watermark(HOUR_11 + DELAY));
-        assertEquals(List.of(), out(h), "not before the barrier");
+        assertEquals(List.of(), plain(h), "not before the barrier");
         h.prepareSnapshotPreBarrier(2);
-        assertEquals(List.of(marker(List.of(jobOf(h)), B10, HOUR_11, "a")), out(h));
+        assertEquals(List.of(marker(List.of(jobOf(h)), B10, HOUR_11, "a")), plain(h));
 
         // a late shard of the closed bucket: marked again at the next barrier, listing it
         ShardCommittable.Shard late = shard(B10, "late", HOUR_10 + 5);
         send(h, late);
         h.prepareSnapshotPreBarrier(3);
-        assertEquals(List.of(late, marker(List.of(jobOf(h)), B10, HOUR_11, "late")), out(h));
+        assertEquals(List.of(late, marker(List.of(jobOf(h)), B10, HOUR_11, "late")), plain(h));
 
         h.endInput();
-        assertEquals(List.of(marker(List.of(jobOf(h)), B11, HOUR_11 + 3_600_000, "b")), out(h));
+        assertEquals(List.of(marker(List.of(jobOf(h)), B11, HOUR_11 + 3_600_000, "b")), plain(h));
         h.close();
     }
 
@@ -142,10 +178,10 @@ class ShardMarkerCoordinatorTest {
         ShardCommittable.Shard b = shard(B10 + "/Split-eval", "b", HOUR_10 + 7);
         send(h, a);
         send(h, b);
-        assertEquals(List.of(a, b), out(h));
+        assertEquals(List.of(a, b), plain(h));
         h.processWatermark(new Watermark(HOUR_11 + DELAY));
         h.prepareSnapshotPreBarrier(1);
-        List<ShardCommittable> markers = out(h);
+        List<ShardCommittable> markers = plain(h);
         assertEquals(1, markers.size(), markers.toString());
         ShardCommittable.Marker m = (ShardCommittable.Marker) markers.get(0);
         assertEquals(B10, m.bucket(), "the event-time bucket, not a split");
@@ -169,7 +205,7 @@ class ShardMarkerCoordinatorTest {
         // the marker lists the shards of both jobs of the history: the restored one's too
         List<String> history = new java.util.ArrayList<>(List.of(jobOf(h), jobOf(restored)));
         java.util.Collections.sort(history);
-        assertEquals(List.of(marker(history, B10, HOUR_11, "a")), out(restored));
+        assertEquals(List.of(marker(history, B10, HOUR_11, "a")), plain(restored));
         restored.close();
     }
 
@@ -187,7 +223,52 @@ class ShardMarkerCoordinatorTest {
         restored.endInput();
         List<String> history = new java.util.ArrayList<>(List.of(other, jobOf(h), jobOf(restored)));
         java.util.Collections.sort(history);
-        assertEquals(List.of(marker(history, B10, HOUR_11, name)), out(restored));
+        assertEquals(List.of(marker(history, B10, HOUR_11, name)), plain(restored));
+        restored.close();
+    }
+
+    /**
+     * Each shard is stamped with the history and the checkpoint that commits it (at the end of
+     * input, the one after the last barrier). A start from a snapshot ends the restored history at
+     * the snapshot's checkpoint and begins a new one; markers carry that lineage.
+     */
+    @Test
+    void shardsAreStampedWithTheirHistoryAndAStartFromASnapshotBeginsANewOne() throws Exception {
+        var h = harness(null);
+        ShardCommittable.Shard a = shard(B10, "a", HOUR_10);
+        send(h, a, 3);
+        ShardCommittable.Shard sentA = (ShardCommittable.Shard) out(h).get(0);
+        String first = sentA.history().id();
+        assertEquals(a.withHistory(new ShardManifest.History(first, 3)), sentA);
+        h.prepareSnapshotPreBarrier(3);
+        OperatorSubtaskState state = h.snapshot(3, 3);
+        h.close();
+
+        var restored = harness(state);
+        ShardCommittable.Shard b = shard(B10, "b", HOUR_10 + 1);
+        send(restored, b, 4);
+        ShardCommittable.Shard c = shard(B11, "c", HOUR_11);
+        restored.processElement(
+                new StreamRecord<>(new CommittableWithLineage<>(c, Long.MAX_VALUE, 0)));
+        restored.endInput();
+        List<ShardCommittable> sent = out(restored);
+        assertEquals(4, sent.size(), sent.toString());
+        String second = ((ShardCommittable.Shard) sent.get(0)).history().id();
+        assertTrue(!second.equals(first), "a new history after a start from a snapshot");
+        assertEquals(b.withHistory(new ShardManifest.History(second, 4)), sent.get(0));
+        assertEquals(
+                c.withHistory(new ShardManifest.History(second, 4)),
+                sent.get(1),
+                "at the end of input: committed with the checkpoint after the last barrier: "
+                        + ((ShardCommittable.Shard) sent.get(1)).history());
+        List<ShardSuccessMarker.Cut> lineage =
+                List.of(
+                        new ShardSuccessMarker.Cut(first, 3),
+                        new ShardSuccessMarker.Cut(second, Long.MAX_VALUE));
+        for (ShardCommittable m : sent.subList(2, 4)) {
+            assertEquals(lineage, ((ShardCommittable.Marker) m).histories(), m.toString());
+        }
+        assertEquals(List.of("a", "b"), ((ShardCommittable.Marker) sent.get(2)).shards());
         restored.close();
     }
 
@@ -198,9 +279,9 @@ class ShardMarkerCoordinatorTest {
         send(h, shard(B11, "p", HOUR_10));
         h.processWatermark(new Watermark(Long.MAX_VALUE - 1));
         h.prepareSnapshotPreBarrier(1);
-        assertEquals(1, out(h).size());
+        assertEquals(1, plain(h).size());
         h.endInput();
-        assertEquals(List.of(marker(List.of(jobOf(h)), B11, Long.MIN_VALUE, "p")), out(h));
+        assertEquals(List.of(marker(List.of(jobOf(h)), B11, Long.MIN_VALUE, "p")), plain(h));
         h.close();
     }
 }
