@@ -200,6 +200,36 @@ class S3ShardStoreITCase {
         crashed.close();
     }
 
+    /**
+     * A shard closed for commit that the writer never passed on (a graceful cancel right after the
+     * shard ended): no snapshot can hold it, so the store aborts its upload on close. One passed on
+     * ({@code handOver}) stays for the committer. Before, closing for commit counted as handed out
+     * and both uploads stayed.
+     */
+    @Test
+    void aClosedShardNeverPassedOnIsAbortedOnCloseAndOnePassedOnStays() throws Exception {
+        String kept = target(RUN, 0, 0);
+        String dropped = target(RUN, 0, 1);
+        byte[] data = random(6 * MIB, 41);
+        byte[] keptClosed;
+        try (S3ShardStore store = factory.create()) {
+            ShardOutput a = store.open(kept);
+            write(a, data, 0, 6 * MIB);
+            keptClosed = a.closeForCommit();
+            store.handOver(keptClosed);
+            ShardOutput b = store.open(dropped);
+            write(b, random(6 * MIB, 42), 0, 6 * MIB);
+            b.closeForCommit();
+            assertEquals(2, uploads().size());
+        }
+        assertEquals(List.of(key(kept)), uploadKeys(), "the one never passed on is aborted");
+        try (S3ShardStore committer = factory.create()) {
+            committer.commit(keptClosed);
+        }
+        assertArrayEquals(data, read(kept));
+        assertEquals(List.of(), uploads());
+    }
+
     @Test
     void theCliListsOnlyShardUploadsBelowThePath() throws Exception {
         Set<String> shards = new TreeSet<>();

@@ -34,8 +34,9 @@ import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
  * shards, as copies under new names where the store can read them back ({@link
  * io.tfstream.operators.shards.store.ShardStore#resume}), and removes nothing that a failed attempt
  * left: no writer can prove that no retained checkpoint or savepoint holds it (docs/design.md,
- * "What is never aborted"). {@link #close()} only releases: a stop without drain leaves the open
- * shards in the savepoint, to be resumed.
+ * "What is never aborted"). {@link #close()} releases the open shards (a stop without drain leaves
+ * them in the savepoint, to be resumed) and has the store remove what no snapshot can hold: shards
+ * opened since the last checkpoint and finished shards not yet passed on.
  *
  * <p>Memory: at most {@link #MAX_OPEN_SHARDS} open shards per subtask (opening one more finishes
  * the oldest: skewed or late records can open many buckets), each holding the encoder's buffers and
@@ -219,6 +220,10 @@ final class ShardWriter
         }
         keepWithinCheckpointBudget();
         List<ShardCommittable> out = new ArrayList<>(finished);
+        for (ShardCommittable c : out) {
+            // passed on towards the next snapshot: close() must leave it from now on
+            store.handOver(((ShardCommittable.Shard) c).closed());
+        }
         finished.clear();
         return out;
     }

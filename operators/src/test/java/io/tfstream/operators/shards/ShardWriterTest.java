@@ -163,6 +163,44 @@ class ShardWriterTest {
     }
 
     /**
+     * A graceful cancel (close with no checkpoint after it): the shard opened since the last
+     * checkpoint and the finished shard not yet passed on leave no file; the shard a checkpoint
+     * persisted and the finished shard passed on to the commit path keep theirs. Before the store
+     * tracked what it handed out, both unsnapshotted files stayed behind.
+     */
+    @Test
+    void aGracefulCancelRemovesWhatNoSnapshotHoldsAndKeepsTheRest() throws Exception {
+        // 9 records of 8 bytes, framed 24 bytes each: the target size exactly
+        ShardSettings s =
+                ShardTesting.settings(base, Compression.NONE, 216, Duration.ofHours(1), false);
+        ShardWriter w = writer(s, List.of());
+        write(w, 0, 9, HOUR_10); // full: finished
+        Collection<ShardCommittable> passed = w.prepareCommit();
+        assertEquals(1, passed.size());
+        write(w, 10, 12, HOUR_10 + HOUR);
+        w.snapshotState(1); // the hour-11 shard is held by the checkpoint
+        write(w, 20, 29, HOUR_10 + 2 * HOUR); // full: finished, not passed on
+        write(w, 30, 32, HOUR_10 + 3 * HOUR); // opened since the checkpoint
+        assertEquals(4, inProgress().size(), inProgress().toString());
+        w.close();
+        List<String> left =
+                inProgress().stream().map(p -> base.relativize(p.getParent()).toString()).toList();
+        assertEquals(List.of("dt=2026-11-24/hour=10", "dt=2026-11-24/hour=11"), left);
+        List<String> committed = commit(s, passed);
+        assertEquals(
+                names(0, 9), read(base.resolve("dt=2026-11-24/hour=10").resolve(committed.get(0))));
+    }
+
+    private List<Path> inProgress() throws Exception {
+        try (Stream<Path> files = Files.walk(base)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(p -> p.getFileName().toString().contains(".inprogress."))
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    /**
      * With TFX data splits each record goes to {@code <bucket>/Split-<name>/}, the split TFX's
      * ExampleGen gives its bytes, one open shard per bucket and split.
      */

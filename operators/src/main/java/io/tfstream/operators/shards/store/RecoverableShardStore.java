@@ -1,6 +1,7 @@
 package io.tfstream.operators.shards.store;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.FSDataInputStream;
@@ -28,9 +29,10 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  *
  * <p>In-progress files of shards a crashed attempt opened stay behind as hidden files ({@code
  * .<name>.inprogress.*}), see {@link ShardStore}: {@code tfstream shards uploads} lists and removes
- * them. A commit never replaces a file: an existing target is taken as an earlier commit of the
- * same shard only with the same size, and a commit is checked to have made the shard visible
- * (Hadoop's committer ignores a refused rename).
+ * them. On {@link #close()} the store deletes the in-progress files of its own outputs that no
+ * persist or hand-over passed on: no snapshot can hold them. A commit never replaces a file: an
+ * existing target is taken as an earlier commit of the same shard only with the same size, and a
+ * commit is checked to have made the shard visible (Hadoop's committer ignores a refused rename).
  */
 @Internal
 public final class RecoverableShardStore implements ShardStore {
@@ -38,6 +40,9 @@ public final class RecoverableShardStore implements ShardStore {
     static final int FORMAT = 1;
 
     private final RecoverableWriter writer;
+
+    /** Outputs this store created that no persist or hand-over passed on, by target. */
+    private final java.util.Map<String, Output> unheld = new java.util.LinkedHashMap<>();
 
     RecoverableShardStore(RecoverableWriter writer) {
         this.writer = Objects.requireNonNull(writer, "writer");
@@ -99,7 +104,12 @@ public final class RecoverableShardStore implements ShardStore {
 
     @Override
     public ShardOutput open(String target) throws IOException {
-        return new Output(target, writer.open(new Path(target)), 0);
+        return unheld(new Output(target, writer.open(new Path(target)), 0));
+    }
+
+    private Output unheld(Output out) {
+        unheld.put(out.target, out);
+        return out;
     }
 
     @Override
@@ -122,7 +132,7 @@ public final class RecoverableShardStore implements ShardStore {
             out.close();
             throw e;
         }
-        return new Output(copyTarget, out, size);
+        return unheld(new Output(copyTarget, out, size));
     }
 
     /**
@@ -170,7 +180,7 @@ public final class RecoverableShardStore implements ShardStore {
      * LocalRecoverable}, {@code HadoopFsRecoverable}, also shaded in the cloud plugins), by their
      * public {@code tempFile()}; null for writers without one (GCS's composed objects).
      */
-    static Path inProgressFileOf(ResumeRecoverable r) {
+    static Path inProgressFileOf(Object r) {
         Object file;
         try {
             java.lang.reflect.Method tempFile = r.getClass().getMethod("tempFile");
@@ -253,12 +263,35 @@ public final class RecoverableShardStore implements ShardStore {
     }
 
     @Override
+    public void handOver(byte[] closed) throws IOException {
+        unheld.remove(targetOf(closed));
+    }
+
+    @Override
     public String targetOf(byte[] closed) throws IOException {
         return read(closed, "closed").readUTF();
     }
 
+    /** Deletes the in-progress files of the outputs no snapshot can hold (never persisted). */
     @Override
-    public void close() {}
+    public void close() throws IOException {
+        IOException failure = null;
+        for (Output out : List.copyOf(unheld.values())) {
+            try {
+                out.discard();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        unheld.clear();
+        if (failure != null) {
+            throw failure;
+        }
+    }
 
     private static DataInputDeserializer read(byte[] bytes, String what) throws IOException {
         DataInputDeserializer in = new DataInputDeserializer(bytes);
@@ -307,9 +340,15 @@ public final class RecoverableShardStore implements ShardStore {
             return size;
         }
 
+        /** The in-progress file once closed for commit or released; null while open. */
+        private Path inProgress;
+
+        private boolean closed;
+
         @Override
         public byte[] persist() throws IOException {
             ResumeRecoverable r = out.persist();
+            unheld.remove(target, this); // a snapshot may hold it from now on
             DataOutputSerializer o = header();
             SimpleVersionedSerialization.writeVersionAndSerialize(
                     writer.getResumeRecoverableSerializer(), r, o);
@@ -319,6 +358,8 @@ public final class RecoverableShardStore implements ShardStore {
         @Override
         public byte[] closeForCommit() throws IOException {
             CommitRecoverable r = out.closeForCommit().getRecoverable();
+            closed = true;
+            inProgress = inProgressFileOf(r);
             DataOutputSerializer o = header();
             SimpleVersionedSerialization.writeVersionAndSerialize(
                     writer.getCommitRecoverableSerializer(), r, o);
@@ -335,11 +376,27 @@ public final class RecoverableShardStore implements ShardStore {
 
         @Override
         public void release() {
+            if (closed) {
+                return;
+            }
+            closed = true;
             try {
+                if (unheld.get(target) == this) {
+                    // never persisted: learn its file, so that close() can delete it
+                    inProgress = inProgressFileOf(out.persist());
+                }
                 // closing the stream keeps what persist() made durable (Flink's contract)
                 out.close();
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException("cannot release shard " + target, e);
+            }
+        }
+
+        /** Deletes this output's in-progress file: no snapshot holds it. */
+        void discard() throws IOException {
+            release();
+            if (inProgress != null) {
+                inProgress.getFileSystem().delete(inProgress, false);
             }
         }
     }

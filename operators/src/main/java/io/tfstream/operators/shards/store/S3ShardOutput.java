@@ -109,9 +109,7 @@ final class S3ShardOutput implements ShardOutput {
         if (buffered > 0) {
             uploadBuffer();
         }
-        if (uploadId != null) {
-            store.handedOut(uploadId);
-        }
+        // not handed out yet: the writer hands it over when it passes the committable on
         byte[] closed =
                 S3ShardStateSerializer.toBytes(
                         new S3ShardState.Closed(target, token, uploadId, parts, bytesInParts));

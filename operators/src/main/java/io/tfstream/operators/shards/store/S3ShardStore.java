@@ -40,7 +40,7 @@ public final class S3ShardStore implements ShardStore {
     private final int partSize;
     private final S3Encryption encryption;
 
-    /** Uploads this store created that no persist or close has handed out yet, with their keys. */
+    /** Uploads this store created that no persist or hand-over has handed out yet, with keys. */
     private final Set<String> unpersisted = new LinkedHashSet<>();
 
     private final Map<String, S3Location> locationOfUpload = new HashMap<>();
@@ -230,6 +230,14 @@ public final class S3ShardStore implements ShardStore {
                 + " no longer exists (aborted by hand, by tfstream shards uploads --abort, by a"
                 + " lifecycle rule or by a store that expires stale uploads, or completed by"
                 + " another job restored from the same checkpoint or savepoint)";
+    }
+
+    @Override
+    public void handOver(byte[] closed) throws IOException {
+        String uploadId = closed(closed).uploadId();
+        if (uploadId != null) {
+            handedOut(uploadId);
+        }
     }
 
     @Override

@@ -16,11 +16,12 @@ import org.apache.flink.annotation.Internal;
  * per shard, the unfinished tail kept in the checkpoint). Instances live on a task, never in the
  * job graph; {@link ShardStoreFactory} is what travels.
  *
- * <p>A store never removes what it handed to a checkpoint ({@link ShardOutput#persist()}, {@link
- * ShardOutput#closeForCommit()}): no writer can prove that no retained checkpoint or savepoint, of
- * this job or of another restored from it, still holds it. It removes only what it created itself
- * and never handed out, on {@link #close()}. What crashed attempts leave is listed and removed by
- * {@code tfstream shards uploads}.
+ * <p>A store never removes what it handed out towards a snapshot ({@link ShardOutput#persist()},
+ * {@link #handOver}): no writer can prove that no retained checkpoint or savepoint, of this job or
+ * of another restored from it, still holds it. It removes what it created itself and never handed
+ * out on {@link #close()}: shards opened since the last snapshot, and shards closed for commit that
+ * the writer never passed on (a graceful cancel between a shard's end and the next checkpoint).
+ * What crashed attempts leave is listed and removed by {@code tfstream shards uploads}.
  *
  * <p>The byte arrays handed out ({@link ShardOutput#persist()}, {@link
  * ShardOutput#closeForCommit()}) are the store's own versioned encoding and go into checkpointed
@@ -61,6 +62,12 @@ public interface ShardStore extends AutoCloseable {
      * @return the shard's URI
      */
     String commit(byte[] closed) throws IOException;
+
+    /**
+     * The writer passes closed shard {@code closed} (from {@link ShardOutput#closeForCommit()}) on
+     * to the commit path: from now on a snapshot may hold it, and {@link #close()} leaves it.
+     */
+    void handOver(byte[] closed) throws IOException;
 
     /** The target URI of a closed shard, without committing it. */
     String targetOf(byte[] closed) throws IOException;
