@@ -168,6 +168,95 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
         }
     }
 
+    /**
+     * A crash loop on {@code file://}: the TaskManager killed four times while shards are open,
+     * each time after three more completed checkpoints, then a drain. Every good record is in
+     * exactly one shard, and no in-progress file is left: each failover copied the open shards and
+     * named the originals, which went once a checkpoint after the restore had completed. Before,
+     * every failover left one hidden file per open shard.
+     */
+    @Test
+    void aCrashLoopLeavesNoInProgressFileBehind(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        String name = "crash-loop";
+        int n = 4000;
+        kafka.createTopic(name + "-in", 3);
+        kafka.createTopic(name + "-dlq", 1);
+        Path spec = dir.resolve(name + ".json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(
+                        n, 7, Seed001Corpus.spec(), ParseLimits.defaults().withMaxRecordBytes(256));
+        // one hour bucket, long past: it stays open until the drain
+        long start =
+                Instant.now()
+                        .truncatedTo(ChronoUnit.HOURS)
+                        .minus(3, ChronoUnit.HOURS)
+                        .toEpochMilli();
+        long step = Duration.ofMinutes(59).toMillis() / n;
+        Path base = dir.resolve(name);
+        Map<String, Object> settings =
+                JobTestSupport.failureTestSettings(
+                        name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
+        settings.put("parse.max-record-bytes", "256 b");
+        settings.put("shards.path", base.toUri().toString());
+        settings.put("shards.max-age", "1 h");
+        settings.put("shards.target-size", "1 gb");
+        produce(name + "-in", inputs, start, step);
+        JobClient client =
+                JobTestSupport.startPipeline(JobLauncher.prepare(JobConfig.of(settings)), name);
+        JobID id = client.getJobID();
+        try {
+            waitFor(() -> shardsOpen(base, null, n), Duration.ofMinutes(3), "an open shard");
+            for (int kill = 0; kill <= 4; kill++) {
+                long seenAt = completedCheckpoints(cluster, id);
+                waitFor(
+                        () -> completedCheckpoints(cluster, id) >= seenAt + 3,
+                        Duration.ofMinutes(3),
+                        "three more checkpoints");
+                if (kill < 4) {
+                    cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
+                    cluster.startTaskManager();
+                }
+            }
+            JobTestSupport.waitForConsumed(
+                    kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(3));
+            stopWithDrain(client, dir.resolve(name + "-sp"));
+        } finally {
+            if (!client.getJobStatus().get().isGloballyTerminalState()) {
+                client.cancel().get(1, TimeUnit.MINUTES);
+                waitFor(
+                        () -> client.getJobStatus().get().isGloballyTerminalState(),
+                        Duration.ofMinutes(2),
+                        "the failed test's job to be cancelled");
+            }
+        }
+        Map<String, Integer> expected = new HashMap<>();
+        for (InputCorpus.Input in : inputs) {
+            if (in.reason() == null) {
+                expected.merge(ShardRunChecks.key(in.value(), ""), 1, Integer::sum);
+            }
+        }
+        Map<String, Integer> seen = new HashMap<>();
+        List<Path> shards = finishedShards(base);
+        for (Path shard : shards) {
+            try (TfRecordReader r =
+                    TfRecordFiles.openReader(shard, TfRecordReadOptions.defaults())) {
+                while (r.next()) {
+                    seen.merge(ShardRunChecks.key(r.copy(), ""), 1, Integer::sum);
+                }
+            }
+        }
+        assertEquals(expected, seen, "each good record once after four failovers");
+        ShardRunChecks.checkMarkers(base, shards);
+        List<String> left =
+                JobTestSupport.regularFiles(base).stream()
+                        .filter(p -> p.getFileName().toString().contains(".inprogress."))
+                        .map(p -> base.relativize(p).toString())
+                        .toList();
+        assertEquals(List.of(), left, "no in-progress file left by the failovers");
+    }
+
     private void run(
             MiniCluster cluster,
             String name,

@@ -36,7 +36,7 @@ public final class LostShards {
      * Handles the loss of a shard holding {@code stats}: returns when it is dropped, throws when
      * the job must fail.
      */
-    void lost(LostShardException e, ShardStats stats) throws IOException {
+    synchronized void lost(LostShardException e, ShardStats stats) throws IOException {
         String what =
                 "shard "
                         + e.target()

@@ -8,13 +8,14 @@ import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 
 /**
- * What the shard sink commits after a checkpoint: a closed {@link Shard}, or a bucket's {@link
- * Marker} request (its {@code _SUCCESS}, written after the shards committed with it). Both travel
- * through checkpointed state, so a commit repeated after a recovery writes the same shard, manifest
- * and marker.
+ * What the shard sink commits after a checkpoint: a closed {@link Shard}, a bucket's {@link Marker}
+ * request (its {@code _SUCCESS}, written after the shards committed with it), or a {@link Retire}:
+ * the in-progress file a failover's copy superseded. All travel through checkpointed state, so a
+ * commit repeated after a recovery writes the same shard, manifest and marker.
  */
 @Internal
-public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCommittable.Marker {
+public sealed interface ShardCommittable
+        permits ShardCommittable.Shard, ShardCommittable.Marker, ShardCommittable.Retire {
 
     /** The bucket the committable belongs to; committables of a bucket share one committer. */
     String bucket();
@@ -171,6 +172,51 @@ public sealed interface ShardCommittable permits ShardCommittable.Shard, ShardCo
             List<String> kept = new java.util.ArrayList<>(shards);
             kept.removeAll(dropped);
             return new Marker(bucketDir, bucket, endMs, kept, jobs, histories);
+        }
+    }
+
+    /**
+     * The in-progress file of shard {@code name} that a writer restored by a failover (from
+     * checkpoint {@code restoredCheckpoint} of job {@code jobId}) copied into a shard of its own:
+     * removed once no retained checkpoint can refer to it ({@link ShardMarkerCoordinator} holds it
+     * until then) and no savepoint of the job may ({@link SavepointNotes}).
+     *
+     * @param persisted the store's resume bytes of the superseded file, as the checkpoint held them
+     */
+    record Retire(
+            String bucket, String name, byte[] persisted, long restoredCheckpoint, String jobId)
+            implements ShardCommittable {
+        public Retire {
+            Objects.requireNonNull(bucket, "bucket");
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(persisted, "persisted");
+            Objects.requireNonNull(jobId, "jobId");
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Retire r
+                    && bucket.equals(r.bucket)
+                    && name.equals(r.name)
+                    && java.util.Arrays.equals(persisted, r.persisted)
+                    && restoredCheckpoint == r.restoredCheckpoint
+                    && jobId.equals(r.jobId);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(bucket, name, restoredCheckpoint, jobId);
+        }
+
+        @Override
+        public String toString() {
+            return "Retire{"
+                    + bucket
+                    + "/"
+                    + name
+                    + " after checkpoint "
+                    + restoredCheckpoint
+                    + "}";
         }
     }
 }

@@ -20,8 +20,9 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * 7 on its history (a presence flag, then id and checkpoint); a marker: bucket directory, bucket,
  * end, shard names, from version 5 on the job ids whose shards it lists (earlier: none, every
  * shard), from version 7 on its lineage (a count, then per history its id and the last checkpoint
- * it counts up to). Versions 1 and 2 were the committables of the compacting sink (Flink's {@code
- * FileSinkCommittable}) and are refused with what to do.
+ * it counts up to); from version 7 also a retirement: bucket, shard name, the superseded file's
+ * resume bytes, the restored checkpoint and the job id. Versions 1 and 2 were the committables of
+ * the compacting sink (Flink's {@code FileSinkCommittable}) and are refused with what to do.
  */
 @Internal
 public final class ShardCommittableSerializer
@@ -30,6 +31,7 @@ public final class ShardCommittableSerializer
     private static final int MAX_FEATURE_BYTES = 1 << 30;
     private static final byte SHARD = 1;
     private static final byte MARKER = 2;
+    private static final byte RETIRE = 3;
     private static final int MAX_CLOSED_BYTES = 64 << 20;
     private static final int MAX_MARKER_SHARDS = 1 << 20;
 
@@ -61,6 +63,14 @@ public final class ShardCommittableSerializer
                 out.writeUTF(s.history().id());
                 out.writeLong(s.history().checkpoint());
             }
+        } else if (c instanceof ShardCommittable.Retire r) {
+            out.writeByte(RETIRE);
+            out.writeUTF(r.bucket());
+            out.writeUTF(r.name());
+            out.writeInt(r.persisted().length);
+            out.write(r.persisted());
+            out.writeLong(r.restoredCheckpoint());
+            out.writeUTF(r.jobId());
         } else {
             ShardCommittable.Marker m = (ShardCommittable.Marker) c;
             out.writeByte(MARKER);
@@ -118,6 +128,14 @@ public final class ShardCommittableSerializer
                     fingerprint,
                     features,
                     history);
+        }
+        if (kind == RETIRE && version >= 7) {
+            return new ShardCommittable.Retire(
+                    in.readUTF(),
+                    in.readUTF(),
+                    ShardStateVersions.readBytes(in, MAX_CLOSED_BYTES, "superseded shard"),
+                    in.readLong(),
+                    in.readUTF());
         }
         if (kind != MARKER) {
             throw new IOException("unknown kind " + kind + " of a shard committable");

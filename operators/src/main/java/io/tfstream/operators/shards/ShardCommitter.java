@@ -34,7 +34,8 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
  * <p>Metrics under {@code tfstream}: {@code shardsFinished}, {@code shardRecordsFinished}, {@code
  * shardBytesFinished}, the histograms {@code shardSize} (bytes as stored) and {@code shardSegments}
  * (checkpoints a shard lived through, plus one), {@code successMarkers} (a commit repeated after a
- * recovery is counted again), {@code shardsLost} and {@code shardRecordsLost} ({@link LostShards}).
+ * recovery is counted again), {@code shardCopiesRetired} (in-progress files a failover's copy
+ * superseded, removed), {@code shardsLost} and {@code shardRecordsLost} ({@link LostShards}).
  */
 @SuppressWarnings("try") // close() is Flink's AutoCloseable contract
 final class ShardCommitter implements Committer<ShardCommittable> {
@@ -51,6 +52,7 @@ final class ShardCommitter implements Committer<ShardCommittable> {
     private ShardStore store;
     private SuccessMarkers successMarkers;
     final Counter markers;
+    final Counter retired;
     final Counter finished;
     final Counter finishedRecords;
     final Counter finishedBytes;
@@ -66,6 +68,7 @@ final class ShardCommitter implements Committer<ShardCommittable> {
         this.markerWait = markerWait;
         MetricGroup g = metrics.addGroup("tfstream");
         this.markers = g.counter("successMarkers");
+        this.retired = g.counter("shardCopiesRetired");
         this.finished = g.counter("shardsFinished");
         this.finishedRecords = g.counter("shardRecordsFinished");
         this.finishedBytes = g.counter("shardBytesFinished");
@@ -82,6 +85,8 @@ final class ShardCommitter implements Committer<ShardCommittable> {
         for (CommitRequest<ShardCommittable> r : requests) {
             if (r.getCommittable() instanceof ShardCommittable.Shard s) {
                 commitShard(s);
+            } else if (r.getCommittable() instanceof ShardCommittable.Retire retire) {
+                retire(retire);
             } else {
                 marks.add((ShardCommittable.Marker) r.getCommittable());
             }
@@ -90,6 +95,19 @@ final class ShardCommitter implements Committer<ShardCommittable> {
             markers().write(dropped.isEmpty() ? m : m.without(dropped));
             markers.inc();
         }
+    }
+
+    /**
+     * Removes the in-progress file a failover's copy superseded, unless a savepoint of the job may
+     * name it: the coordinator passes it on only once no retained checkpoint does. Repeating it
+     * after a recovery finds the file gone.
+     */
+    private void retire(ShardCommittable.Retire r) throws IOException {
+        if (SavepointNotes.any(settings.basePath(), r.jobId())) {
+            return; // a savepoint may name it: tfstream shards uploads, once the savepoint is gone
+        }
+        store().retire(r.persisted());
+        retired.inc();
     }
 
     private void commitShard(ShardCommittable.Shard s) throws IOException {

@@ -13,8 +13,13 @@ import java.util.TreeSet;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.runtime.checkpoint.CheckpointOptions;
+import org.apache.flink.runtime.checkpoint.SavepointType;
+import org.apache.flink.runtime.checkpoint.SnapshotType;
+import org.apache.flink.runtime.state.CheckpointStreamFactory;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
@@ -22,6 +27,7 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.OperatorSnapshotFutures;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
@@ -54,8 +60,15 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  *
  * <p>State (list state {@value #STATE_NAME}, version {@link #STATE_VERSION}): watermark, then per
  * bucket its directory, end, whether a marker is awaited and the shard names since the last one,
- * then (from version 3) the job ids of the history, then (from version 4) the snapshot's checkpoint
- * and the lineage: per history its id and the last checkpoint counted, the current history last.
+ * then (from version 3) the job ids of the history, then (from version 4) the snapshot's
+ * checkpoint, the lineage (per history its id and the last checkpoint counted, the current history
+ * last), and the held retirements (the committables' serializer version, then per retirement its
+ * first checkpoint and its committable bytes).
+ *
+ * <p>Retirements ({@link ShardCommittable.Retire}): a writer restored by a failover copies its open
+ * shards and names the superseded originals; they are held here until the first checkpoint after
+ * them and {@code execution.checkpointing.num-retained - 1} more have completed, so that no
+ * retained checkpoint names them, and then passed on for the committer to remove.
  */
 final class ShardMarkerCoordinator
         extends AbstractStreamOperator<CommittableMessage<ShardCommittable>>
@@ -82,6 +95,17 @@ final class ShardMarkerCoordinator
     /** The checkpoint of the snapshot restored (from version 4 of the state), or 0. */
     private transient long snapshotCheckpoint;
 
+    /** Retirements held until enough checkpoints completed after them, with that first one. */
+    private transient List<Held> retiring;
+
+    /** Checkpoints completed since the oldest held retirement's first one. */
+    private transient TreeSet<Long> completed;
+
+    /** The checkpoints Flink retains ({@code execution.checkpointing.num-retained}). */
+    private transient int retained;
+
+    private record Held(ShardCommittable.Retire retire, long from) {}
+
     ShardMarkerCoordinator(ShardSettings settings) {
         this.settings = settings;
     }
@@ -100,6 +124,9 @@ final class ShardMarkerCoordinator
                                 new ListStateDescriptor<>(
                                         STATE_NAME, BytePrimitiveArraySerializer.INSTANCE));
         lineage = new ArrayList<>();
+        retiring = new ArrayList<>();
+        completed = new TreeSet<>();
+        retained = retainedCheckpoints();
         snapshotCheckpoint = 0;
         for (byte[] bytes : state.get()) {
             restore(bytes);
@@ -118,6 +145,24 @@ final class ShardMarkerCoordinator
         }
     }
 
+    /**
+     * The checkpoints Flink keeps, as the job and the TaskManager configure it (the JobManager
+     * reads the same setting): at least 1.
+     */
+    private int retainedCheckpoints() {
+        int job =
+                getContainingTask()
+                        .getJobConfiguration()
+                        .get(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS);
+        int taskManager =
+                getContainingTask()
+                        .getEnvironment()
+                        .getTaskManagerInfo()
+                        .getConfiguration()
+                        .get(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS);
+        return Math.max(1, Math.max(job, taskManager));
+    }
+
     /** The current history's id. */
     String history() {
         return lineage.get(lineage.size() - 1).id();
@@ -131,6 +176,11 @@ final class ShardMarkerCoordinator
         CommittableWithLineage<ShardCommittable> message =
                 (CommittableWithLineage<ShardCommittable>) element.getValue();
         ShardCommittable c = message.getCommittable();
+        if (c instanceof ShardCommittable.Retire r) {
+            // the restored checkpoint names the superseded file until it is subsumed
+            retiring.add(new Held(r, lastCheckpoint + 1));
+            return;
+        }
         if (c instanceof ShardCommittable.Shard s) {
             // committed with the writer's checkpoint; at the end of input, with the next one
             long checkpoint =
@@ -183,7 +233,61 @@ final class ShardMarkerCoordinator
         }
         mark(due);
         buckets.values().removeIf(b -> !b.awaitingMarker);
+        releaseRetirements(false);
         lastCheckpoint = checkpointId;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        if (!retiring.isEmpty()) {
+            completed.add(checkpointId);
+        }
+    }
+
+    /**
+     * Passes on the retirements whose first checkpoint and {@code retained - 1} more have completed
+     * (then no retained checkpoint names the superseded file: every one is of the copy), or all of
+     * them at the end of input (a finished job's checkpoints are discarded). Flink may skip a
+     * notification: a retirement then waits longer, never less.
+     */
+    private void releaseRetirements(boolean all) {
+        java.util.Iterator<Held> it = retiring.iterator();
+        while (it.hasNext()) {
+            Held h = it.next();
+            if (all || completed.tailSet(h.from()).size() >= retained) {
+                emit(h.retire());
+                it.remove();
+            }
+        }
+        if (retiring.isEmpty()) {
+            completed.clear();
+        } else {
+            long oldest = retiring.stream().mapToLong(Held::from).min().orElseThrow();
+            completed.headSet(oldest).clear();
+        }
+    }
+
+    /**
+     * Notes a savepoint that may hold open shards ({@link SavepointNotes}) before taking it, so
+     * that no failover later removes a file it names; a drained stop's savepoint holds none.
+     */
+    @Override
+    public OperatorSnapshotFutures snapshotState(
+            long checkpointId,
+            long timestamp,
+            CheckpointOptions checkpointOptions,
+            CheckpointStreamFactory factory)
+            throws Exception {
+        SnapshotType type = checkpointOptions.getCheckpointType();
+        boolean drained = type instanceof SavepointType sp && sp.shouldDrain();
+        if (type.isSavepoint() && !drained) {
+            SavepointNotes.write(
+                    settings.basePath(),
+                    getRuntimeContext().getJobInfo().getJobId().toHexString(),
+                    checkpointId);
+        }
+        return super.snapshotState(checkpointId, timestamp, checkpointOptions, factory);
     }
 
     private boolean closed(Bucket b) {
@@ -198,6 +302,7 @@ final class ShardMarkerCoordinator
     public void endInput() {
         mark(buckets.values().stream().filter(b -> b.awaitingMarker).toList());
         buckets.clear();
+        releaseRetirements(true);
     }
 
     /**
@@ -257,6 +362,15 @@ final class ShardMarkerCoordinator
             out.writeUTF(h.id());
             out.writeLong(h.through());
         }
+        ShardCommittableSerializer committables = new ShardCommittableSerializer();
+        out.writeInt(committables.getVersion());
+        out.writeInt(retiring.size());
+        for (Held h : retiring) {
+            out.writeLong(h.from());
+            byte[] bytes = committables.serialize(h.retire());
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
         state.update(List.of(out.getCopyOfBuffer()));
     }
 
@@ -299,6 +413,22 @@ final class ShardMarkerCoordinator
             }
             for (int i = 0; i < h; i++) {
                 lineage.add(new ShardSuccessMarker.Cut(in.readUTF(), in.readLong()));
+            }
+            ShardCommittableSerializer committables = new ShardCommittableSerializer();
+            int version4 = in.readInt();
+            int r = in.readInt();
+            if (r < 0 || r > MAX_SHARDS) {
+                throw new IOException(
+                        "bad retirement count " + r + " in shard marker coordinator state");
+            }
+            for (int i = 0; i < r; i++) {
+                long from = in.readLong();
+                byte[] retire = ShardStateVersions.readBytes(in, 64 << 20, "retirement");
+                retiring.add(
+                        new Held(
+                                (ShardCommittable.Retire)
+                                        committables.deserialize(version4, retire),
+                                from));
             }
         }
     }

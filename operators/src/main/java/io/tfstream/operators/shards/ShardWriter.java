@@ -65,12 +65,16 @@ final class ShardWriter
     private final LinkedHashMap<String, OpenShard> open = new LinkedHashMap<>();
     private final List<ShardCommittable> finished = new ArrayList<>();
     private final String run = ShardName.newRun();
+
+    /** The copies' originals to remove once safe, passed on with the first committables. */
+    private final List<ShardCommittable> retirements = new ArrayList<>();
+
     private long counter;
     private long watermark = Long.MIN_VALUE;
 
     /**
      * A writer of subtask {@code subtask} in job {@code jobId}, restored with {@code state} (empty
-     * at a fresh start; lineage entries of older versions are ignored).
+     * at a fresh start; lineage entries of older versions are ignored) on attempt 0.
      */
     ShardWriter(
             ShardSettings settings,
@@ -78,6 +82,26 @@ final class ShardWriter
             String jobId,
             int subtask,
             Collection<ShardWriterState> state,
+            LongSupplier clock,
+            ShardWriterMetrics metrics,
+            LostShards lost)
+            throws IOException {
+        this(settings, store, jobId, subtask, state, 0, -1, clock, metrics, lost);
+    }
+
+    /**
+     * A writer restored with {@code state}, taken at checkpoint {@code restoredCheckpoint}, on
+     * execution attempt {@code attempt}: above 0 a failover, which continues the latest completed
+     * checkpoint of this job's own history.
+     */
+    ShardWriter(
+            ShardSettings settings,
+            ShardStore store,
+            String jobId,
+            int subtask,
+            Collection<ShardWriterState> state,
+            int attempt,
+            long restoredCheckpoint,
             LongSupplier clock,
             ShardWriterMetrics metrics,
             LostShards lost)
@@ -94,19 +118,134 @@ final class ShardWriter
                 settings.maxBucketSkew() == null
                         ? Long.MAX_VALUE
                         : settings.maxBucketSkew().toMillis();
+        List<ShardWriterState.Open> entries = new ArrayList<>();
         for (ShardWriterState s : state) {
             if (s instanceof ShardWriterState.Open o) {
-                OpenShard shard = OpenShard.resume(store, settings, o, nextName(), lost);
-                if (shard == null) {
-                    continue; // lost and dropped (shards.on-lost-shard: drop)
-                }
-                OpenShard other = open.putIfAbsent(o.bucket(), shard);
-                if (other != null) {
-                    finish(shard); // two subtasks' shards of one bucket met after a rescale
-                }
+                entries.add(o);
             }
         }
+        // A failover's copies are named after the original and the checkpoint, so the copies an
+        // attempt made before it failed again are found and replaced: a crash loop adds nothing.
+        // Not where a savepoint of this job may name them (nor reuse their names then).
+        boolean reclaim =
+                attempt > 0
+                        && !entries.isEmpty()
+                        && !SavepointNotes.any(settings.basePath(), jobId);
+        List<String> names = new ArrayList<>();
+        for (ShardWriterState.Open o : entries) {
+            names.add(reclaim ? copyName(o.name(), restoredCheckpoint) : nextName());
+        }
+        long started = System.nanoTime();
+        List<OpenShard> resumed = resumeAll(entries, names, reclaim, lost);
+        int copies = 0;
+        for (int i = 0; i < entries.size(); i++) {
+            ShardWriterState.Open o = entries.get(i);
+            OpenShard shard = resumed.get(i);
+            if (shard == null) {
+                continue; // lost and dropped (shards.on-lost-shard: drop)
+            }
+            if (!shard.name.equals(o.name())) {
+                copies++;
+                if (reclaim) {
+                    retirements.add(
+                            new ShardCommittable.Retire(
+                                    o.bucket(),
+                                    o.name(),
+                                    o.persisted(),
+                                    restoredCheckpoint,
+                                    jobId));
+                }
+            }
+            OpenShard other = open.putIfAbsent(o.bucket(), shard);
+            if (other != null) {
+                finish(shard); // two subtasks' shards of one bucket met after a rescale
+            }
+        }
+        metrics.restored(System.nanoTime() - started, copies, retirements.size());
         metrics.openShards(open::size);
+    }
+
+    /** Copies made at once at most while a restored writer continues its open shards. */
+    static final int RESTORE_THREADS = 4;
+
+    /**
+     * Continues the open shards {@code entries} as {@code names} where copied, up to {@link
+     * #RESTORE_THREADS} at a time: a copy reads and writes a whole shard, and dozens of open shards
+     * one after another would hold the restore for minutes.
+     */
+    private List<OpenShard> resumeAll(
+            List<ShardWriterState.Open> entries,
+            List<String> names,
+            boolean reclaim,
+            LostShards lost)
+            throws IOException {
+        if (entries.isEmpty()) {
+            return List.of();
+        }
+        java.util.concurrent.ExecutorService pool =
+                java.util.concurrent.Executors.newFixedThreadPool(
+                        Math.min(RESTORE_THREADS, entries.size()),
+                        r -> {
+                            Thread t = new Thread(r, "tfstream-shard-restore-" + subtask);
+                            t.setDaemon(true);
+                            return t;
+                        });
+        try {
+            List<java.util.concurrent.Future<OpenShard>> futures = new ArrayList<>();
+            for (int i = 0; i < entries.size(); i++) {
+                ShardWriterState.Open o = entries.get(i);
+                String name = names.get(i);
+                futures.add(
+                        pool.submit(
+                                () -> {
+                                    if (reclaim) {
+                                        store.discardStale(
+                                                settings.bucketDir(o.bucket()) + "/" + name);
+                                    }
+                                    return OpenShard.resume(store, settings, o, name, lost);
+                                }));
+            }
+            List<OpenShard> out = new ArrayList<>();
+            for (java.util.concurrent.Future<OpenShard> f : futures) {
+                out.add(f.get());
+            }
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while restoring open shards");
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IOException("restoring open shards failed", cause);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * The name of a failover's copy of shard {@code original} restored from checkpoint {@code
+     * checkpoint}: the same for every attempt that restores that checkpoint, another for any other
+     * checkpoint or original (another history's originals have runs of their own).
+     */
+    private String copyName(String original, long checkpoint) {
+        byte[] digest;
+        try {
+            digest =
+                    java.security.MessageDigest.getInstance("SHA-256")
+                            .digest(
+                                    (original + "@" + checkpoint)
+                                            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing", e);
+        }
+        String derived = java.util.HexFormat.of().formatHex(digest, 0, 8);
+        return new ShardName(settings.prefix(), jobId, derived, subtask, 0, settings.suffix())
+                .format();
     }
 
     @Override
@@ -220,9 +359,13 @@ final class ShardWriter
         }
         keepWithinCheckpointBudget();
         List<ShardCommittable> out = new ArrayList<>(finished);
+        out.addAll(retirements);
+        retirements.clear();
         for (ShardCommittable c : out) {
-            // passed on towards the next snapshot: close() must leave it from now on
-            store.handOver(((ShardCommittable.Shard) c).closed());
+            if (c instanceof ShardCommittable.Shard shard) {
+                // passed on towards the next snapshot: close() must leave it from now on
+                store.handOver(shard.closed());
+            }
         }
         finished.clear();
         return out;

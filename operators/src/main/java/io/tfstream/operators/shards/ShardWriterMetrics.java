@@ -12,7 +12,11 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
  * (records and record bytes written into shards), the gauge {@code openShards}, and the histogram
  * {@code shardPersistMillis} (time to end a segment and persist one open shard at a checkpoint),
  * the counter {@code shardsFinishedByCheckpointBudget} and the gauge {@code shardCheckpointBytes}
- * (bytes of unfinished parts the last checkpoint held, {@code shards.checkpoint-budget}).
+ * (bytes of unfinished parts the last checkpoint held, {@code shards.checkpoint-budget}); at a
+ * restore the gauge {@code shardRestoreMillis} (time to continue every open shard of the restored
+ * state, copies made in parallel) and the counters {@code shardsCopiedAtRestore} and {@code
+ * shardCopiesToRetire} (originals a failover's copies superseded, named for removal; the
+ * committers' {@code shardCopiesRetired} follows it once checkpoints complete).
  */
 final class ShardWriterMetrics {
     private static final int HISTOGRAM_WINDOW = 1000;
@@ -22,7 +26,10 @@ final class ShardWriterMetrics {
     final Counter bytes;
     final Histogram persistMillis;
     final Counter finishedByBudget;
+    final Counter copiedAtRestore;
+    final Counter toRetire;
     private volatile long checkpointBytes;
+    private volatile long restoreMillis;
 
     ShardWriterMetrics(MetricGroup metrics) {
         this.group = metrics.addGroup("tfstream");
@@ -33,6 +40,15 @@ final class ShardWriterMetrics {
                         "shardPersistMillis", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
         this.finishedByBudget = group.counter("shardsFinishedByCheckpointBudget");
         group.gauge("shardCheckpointBytes", (Gauge<Long>) () -> checkpointBytes);
+        this.copiedAtRestore = group.counter("shardsCopiedAtRestore");
+        this.toRetire = group.counter("shardCopiesToRetire");
+        group.gauge("shardRestoreMillis", (Gauge<Long>) () -> restoreMillis);
+    }
+
+    void restored(long nanos, int copies, int retirements) {
+        restoreMillis = nanos / 1_000_000;
+        copiedAtRestore.inc(copies);
+        toRetire.inc(retirements);
     }
 
     void checkpointBytes(long bytes) {

@@ -79,6 +79,8 @@ public final class TfRecordShardSink
                 context.getJobInfo().getJobId().toHexString(),
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 recoveredState,
+                context.getTaskInfo().getAttemptNumber(),
+                context.getRestoredCheckpointId().orElse(-1L),
                 context.getProcessingTimeService()::getCurrentProcessingTime,
                 new ShardWriterMetrics(context.metricGroup()),
                 new LostShards(settings.onLostShard(), context.metricGroup()));

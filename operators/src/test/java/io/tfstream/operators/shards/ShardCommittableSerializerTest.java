@@ -61,6 +61,18 @@ class ShardCommittableSerializerTest {
                                 new io.tfstream.shards.ShardSuccessMarker.Cut(
                                         "cd", Long.MAX_VALUE)));
         assertEquals(withLineage, ser.deserialize(7, ser.serialize(withLineage)));
+        ShardCommittable.Retire retire =
+                new ShardCommittable.Retire("b", "part-y", new byte[] {4, 2}, 9, "j");
+        // kind 3, bucket, name, the resume bytes, the restored checkpoint, the job
+        assertEquals(
+                "03"
+                        + "000162"
+                        + "0006706172742d79"
+                        + "000000020402"
+                        + "0000000000000009"
+                        + "00016a",
+                HexFormat.of().formatHex(ser.serialize(retire)));
+        assertEquals(retire, ser.deserialize(7, ser.serialize(retire)));
         ShardCommittable.Marker withJobs =
                 new ShardCommittable.Marker(
                         MARKER.bucketDir(), MARKER.bucket(), 1L, MARKER.shards(), List.of("j"));

@@ -272,6 +272,66 @@ class ShardMarkerCoordinatorTest {
         restored.close();
     }
 
+    /**
+     * A failover's retirement waits until a checkpoint after it has completed (Flink retains one by
+     * default: then none names the superseded file), and goes on at the next barrier; one still
+     * held survives a restore of the coordinator and goes on at the end of input.
+     */
+    @Test
+    void aRetirementIsHeldUntilACheckpointAfterItHasCompleted() throws Exception {
+        var h = harness(null);
+        h.prepareSnapshotPreBarrier(4);
+        ShardCommittable.Retire r =
+                new ShardCommittable.Retire(B10, "a", new byte[] {1}, 4, jobOf(h));
+        send(h, r, 5);
+        assertEquals(List.of(), out(h), "held");
+        h.notifyOfCompletedCheckpoint(4);
+        h.prepareSnapshotPreBarrier(5);
+        assertEquals(List.of(), out(h), "a checkpoint before it does not count");
+        h.notifyOfCompletedCheckpoint(5);
+        h.prepareSnapshotPreBarrier(6);
+        assertEquals(List.of(r), out(h), "passed on after a checkpoint past it completed");
+
+        ShardCommittable.Retire later =
+                new ShardCommittable.Retire(B11, "b", new byte[] {2}, 6, jobOf(h));
+        send(h, later, 7);
+        h.prepareSnapshotPreBarrier(7);
+        OperatorSubtaskState state = h.snapshot(7, 7);
+        h.close();
+        var restored = harness(state);
+        restored.prepareSnapshotPreBarrier(8);
+        assertEquals(List.of(), out(restored), "still held after the restore");
+        restored.endInput();
+        assertEquals(List.of(later), out(restored), "at the end of input");
+        restored.close();
+    }
+
+    /**
+     * A savepoint that may hold open shards is noted beside the shards before it is taken; a
+     * drained stop's savepoint and a checkpoint are not.
+     */
+    @Test
+    void aSavepointThatMayHoldOpenShardsIsNotedAndADrainedOneIsNot() throws Exception {
+        String path = base.toUri().toString();
+        var h = harness(null);
+        h.snapshotWithLocalState(
+                3, 3, org.apache.flink.runtime.checkpoint.CheckpointType.CHECKPOINT);
+        assertTrue(!SavepointNotes.any(path, jobOf(h)), "a checkpoint");
+        h.snapshotWithLocalState(
+                4,
+                4,
+                org.apache.flink.runtime.checkpoint.SavepointType.terminate(
+                        org.apache.flink.core.execution.SavepointFormatType.CANONICAL));
+        assertTrue(!SavepointNotes.any(path, jobOf(h)), "a drained stop's savepoint");
+        h.snapshotWithLocalState(
+                5,
+                5,
+                org.apache.flink.runtime.checkpoint.SavepointType.savepoint(
+                        org.apache.flink.core.execution.SavepointFormatType.CANONICAL));
+        assertTrue(SavepointNotes.any(path, jobOf(h)), "a savepoint");
+        h.close();
+    }
+
     @Test
     void aBucketOfProcessingTimeIsMarkedAtTheEndOfInputOnly() throws Exception {
         var h = harness(null);

@@ -191,6 +191,105 @@ class ShardWriterTest {
                 names(0, 9), read(base.resolve("dt=2026-11-24/hour=10").resolve(committed.get(0))));
     }
 
+    /** A writer restored with {@code state} of checkpoint {@code checkpoint} on {@code attempt}. */
+    private ShardWriter writer(
+            ShardSettings s, Collection<ShardWriterState> state, int attempt, long checkpoint)
+            throws Exception {
+        return new ShardWriter(
+                s,
+                s.storeFactory().create(),
+                JOB,
+                0,
+                state,
+                attempt,
+                checkpoint,
+                () -> now,
+                new ShardWriterMetrics(new UnregisteredMetricsGroup()),
+                new LostShards(s.onLostShard(), new UnregisteredMetricsGroup()));
+    }
+
+    /**
+     * A crash loop: two failovers restore the same checkpoint, the first dies before its next one.
+     * The copy is named after the original and the checkpoint, so the second attempt replaces the
+     * first attempt's copy instead of adding one; it names the original for retirement, and the
+     * committer removes it. Nothing grows with the number of failures: one original and one copy
+     * until the retirement, then the copy alone, committed whole.
+     */
+    @Test
+    void aCrashLoopReplacesTheEarlierAttemptsCopyAndRetiresTheOriginal() throws Exception {
+        ShardSettings s =
+                ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
+        ShardWriter w = writer(s, List.of());
+        write(w, 0, 10, HOUR_10);
+        w.prepareCommit();
+        List<ShardWriterState> state = w.snapshotState(5);
+        Path original = inProgress().get(0);
+        // killed: no close
+
+        ShardWriter first = writer(s, state, 1, 5);
+        write(first, 10, 12, HOUR_10);
+        assertEquals(2, inProgress().size(), "the original and the first attempt's copy");
+        // killed again before its next checkpoint
+
+        ShardWriter second = writer(s, state, 2, 5);
+        List<Path> files = inProgress();
+        assertEquals(2, files.size(), "the earlier copy replaced, not added to: " + files);
+        assertTrue(files.contains(original));
+        List<ShardCommittable> out = new ArrayList<>(second.prepareCommit());
+        String originalName = ((ShardWriterState.Open) state.get(0)).name();
+        assertEquals(
+                List.of(
+                        new ShardCommittable.Retire(
+                                "dt=2026-11-24/hour=10",
+                                originalName,
+                                ((ShardWriterState.Open) state.get(0)).persisted(),
+                                5,
+                                JOB)),
+                out,
+                "the original named for retirement with the first committables");
+        ShardCommitter committer = new ShardCommitter(s, new UnregisteredMetricsGroup());
+        committer.commit(List.of(new ShardCommitterTest.Request(out.get(0))));
+        assertEquals(1, committer.retired.getCount());
+        assertTrue(!Files.exists(original), "the superseded original removed");
+        second.flush(true);
+        List<String> committed = commit(s, second.prepareCommit());
+        assertEquals(List.of(), inProgress());
+        assertEquals(
+                names(0, 10),
+                read(base.resolve("dt=2026-11-24/hour=10").resolve(committed.get(0))),
+                "what the checkpoint held, nothing of the failed attempts");
+        ShardName copy = ShardName.parse(committed.get(0), "part", ".tfrecord").orElseThrow();
+        assertTrue(!committed.get(0).equals(originalName));
+        assertEquals(0, copy.counter());
+        committer.close();
+        second.close();
+    }
+
+    /**
+     * A start from a snapshot (attempt 0) or a failover of a job that took a savepoint keeps every
+     * file it copies from, and names none for retirement: a savepoint may restore them again.
+     */
+    @Test
+    void aStartFromASnapshotOrAJobWithASavepointRetiresNothing() throws Exception {
+        ShardSettings s =
+                ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
+        ShardWriter w = writer(s, List.of());
+        write(w, 0, 10, HOUR_10);
+        List<ShardWriterState> state = w.snapshotState(5);
+
+        ShardWriter started = writer(s, state, 0, 5);
+        assertEquals(List.of(), started.prepareCommit(), "a start from a snapshot");
+        started.close();
+
+        SavepointNotes.write(base.toUri().toString(), JOB, 4);
+        ShardWriter first = writer(s, state, 1, 5);
+        ShardWriter second = writer(s, state, 2, 5);
+        assertEquals(List.of(), second.prepareCommit(), "a job with a savepoint");
+        assertEquals(3, inProgress().size(), "both attempts' copies kept: " + inProgress());
+        first.close();
+        second.close();
+    }
+
     private List<Path> inProgress() throws Exception {
         try (Stream<Path> files = Files.walk(base)) {
             return files.filter(Files::isRegularFile)

@@ -107,9 +107,17 @@ public final class RecoverableShardStore implements ShardStore {
         return unheld(new Output(target, writer.open(new Path(target)), 0));
     }
 
-    private Output unheld(Output out) {
+    private synchronized Output unheld(Output out) {
         unheld.put(out.target, out);
         return out;
+    }
+
+    private synchronized void held(Output out) {
+        unheld.remove(out.target, out);
+    }
+
+    private synchronized boolean isUnheld(Output out) {
+        return unheld.get(out.target) == out;
     }
 
     @Override
@@ -263,7 +271,44 @@ public final class RecoverableShardStore implements ShardStore {
     }
 
     @Override
-    public void handOver(byte[] closed) throws IOException {
+    public void retire(byte[] persisted) throws IOException {
+        DataInputDeserializer in = read(persisted, "persisted");
+        String target = in.readUTF();
+        in.readLong();
+        ResumeRecoverable r =
+                SimpleVersionedSerialization.readVersionAndDeSerialize(
+                        writer.getResumeRecoverableSerializer(), in);
+        Path inProgress = inProgressFileOf(r);
+        if (inProgress == null || inProgress.equals(new Path(target))) {
+            return; // continued in place: nothing of its own to remove
+        }
+        inProgress.getFileSystem().delete(inProgress, false);
+    }
+
+    @Override
+    public void discardStale(String target) throws IOException {
+        Path t = new Path(target);
+        Path dir = t.getParent();
+        FileSystem fs = dir.getFileSystem();
+        org.apache.flink.core.fs.FileStatus[] entries;
+        try {
+            entries = fs.listStatus(dir);
+        } catch (java.io.FileNotFoundException e) {
+            return;
+        }
+        if (entries == null) {
+            return;
+        }
+        String stale = "." + t.getName() + ".inprogress.";
+        for (org.apache.flink.core.fs.FileStatus e : entries) {
+            if (!e.isDir() && e.getPath().getName().startsWith(stale)) {
+                fs.delete(e.getPath(), false);
+            }
+        }
+    }
+
+    @Override
+    public synchronized void handOver(byte[] closed) throws IOException {
         unheld.remove(targetOf(closed));
     }
 
@@ -276,7 +321,12 @@ public final class RecoverableShardStore implements ShardStore {
     @Override
     public void close() throws IOException {
         IOException failure = null;
-        for (Output out : List.copyOf(unheld.values())) {
+        List<Output> left;
+        synchronized (this) {
+            left = List.copyOf(unheld.values());
+            unheld.clear();
+        }
+        for (Output out : left) {
             try {
                 out.discard();
             } catch (IOException e) {
@@ -287,7 +337,6 @@ public final class RecoverableShardStore implements ShardStore {
                 }
             }
         }
-        unheld.clear();
         if (failure != null) {
             throw failure;
         }
@@ -348,7 +397,7 @@ public final class RecoverableShardStore implements ShardStore {
         @Override
         public byte[] persist() throws IOException {
             ResumeRecoverable r = out.persist();
-            unheld.remove(target, this); // a snapshot may hold it from now on
+            held(this); // a snapshot may hold it from now on
             DataOutputSerializer o = header();
             SimpleVersionedSerialization.writeVersionAndSerialize(
                     writer.getResumeRecoverableSerializer(), r, o);
@@ -381,7 +430,7 @@ public final class RecoverableShardStore implements ShardStore {
             }
             closed = true;
             try {
-                if (unheld.get(target) == this) {
+                if (isUnheld(this)) {
                     // never persisted: learn its file, so that close() can delete it
                     inProgress = inProgressFileOf(out.persist());
                 }

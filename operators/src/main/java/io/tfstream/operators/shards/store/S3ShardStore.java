@@ -232,6 +232,35 @@ public final class S3ShardStore implements ShardStore {
                 + " another job restored from the same checkpoint or savepoint)";
     }
 
+    /** Nothing: a resume either holds every byte in the state or continues the upload itself. */
+    @Override
+    public void retire(byte[] persisted) {}
+
+    /** Aborts the uploads at {@code target}'s key: those of failed attempts' copies. */
+    @Override
+    public void discardStale(String target) throws IOException {
+        S3Location at = S3Location.of(target);
+        for (MultipartUpload u : listUploads(s3, at.bucket(), at.key())) {
+            if (!u.key().equals(at.key())) {
+                continue;
+            }
+            try {
+                call(
+                        "AbortMultipartUpload " + u.uploadId() + " of " + at,
+                        () ->
+                                s3.abortMultipartUpload(
+                                        b ->
+                                                b.bucket(at.bucket())
+                                                        .key(at.key())
+                                                        .uploadId(u.uploadId())));
+            } catch (IOException e) {
+                if (!(e.getCause() instanceof S3Exception s && isNoSuchUpload(s))) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     @Override
     public void handOver(byte[] closed) throws IOException {
         String uploadId = closed(closed).uploadId();
@@ -250,9 +279,16 @@ public final class S3ShardStore implements ShardStore {
     public void close() throws IOException {
         IOException failure = null;
         try {
-            for (String uploadId : List.copyOf(unpersisted)) {
+            List<String> left;
+            synchronized (this) {
+                left = List.copyOf(unpersisted);
+            }
+            for (String uploadId : left) {
                 try {
-                    S3Location at = locationOfUpload.get(uploadId);
+                    S3Location at;
+                    synchronized (this) {
+                        at = locationOfUpload.get(uploadId);
+                    }
                     call(
                             "AbortMultipartUpload " + uploadId + " of " + at,
                             () ->
@@ -298,8 +334,10 @@ public final class S3ShardStore implements ShardStore {
                                                                                 TOKEN_METADATA,
                                                                                 token))))
                         .uploadId();
-        unpersisted.add(uploadId);
-        locationOfUpload.put(uploadId, at);
+        synchronized (this) {
+            unpersisted.add(uploadId);
+            locationOfUpload.put(uploadId, at);
+        }
         return uploadId;
     }
 
@@ -328,7 +366,7 @@ public final class S3ShardStore implements ShardStore {
         }
     }
 
-    void handedOut(String uploadId) {
+    synchronized void handedOut(String uploadId) {
         unpersisted.remove(uploadId);
         locationOfUpload.remove(uploadId);
     }

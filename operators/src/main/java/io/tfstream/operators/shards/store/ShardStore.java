@@ -69,6 +69,22 @@ public interface ShardStore extends AutoCloseable {
      */
     void handOver(byte[] closed) throws IOException;
 
+    /**
+     * Removes the in-progress file that {@code persisted} (from {@link ShardOutput#persist()})
+     * continues, if it is still there, never a committed shard: a failover's copy superseded it and
+     * nothing will restore it any more. A no-op where a resume continues the shard itself (S3 with
+     * uploaded parts) or holds every byte in the state.
+     */
+    void retire(byte[] persisted) throws IOException;
+
+    /**
+     * Removes what earlier attempts left under {@code target}'s name without persisting it into a
+     * completed checkpoint: the copies made by attempts that restored the same checkpoint and
+     * failed before their next one (their names are derived from it, see {@code ShardWriter}).
+     * Called before such a copy is made again, only when no savepoint of the job may hold them.
+     */
+    void discardStale(String target) throws IOException;
+
     /** The target URI of a closed shard, without committing it. */
     String targetOf(byte[] closed) throws IOException;
 

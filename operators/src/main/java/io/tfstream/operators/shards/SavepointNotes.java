@@ -1,0 +1,69 @@
+package io.tfstream.operators.shards;
+
+import io.tfstream.shards.ShardLayout;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.time.Instant;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * A note per savepoint a job took that may hold open shards ({@code
+ * _tfstream/_savepoints/_<jobId>-<checkpointId>} under the base path), written by the marker
+ * coordinator while it snapshots the savepoint. A failover forgets the savepoints taken after the
+ * checkpoint it restores, and the sink is never told when a savepoint is deleted, so the notes are
+ * what keeps the sink from removing an in-progress file a savepoint of its job may name: the copies
+ * a failover superseded are removed only for jobs without a note. A drained stop's savepoint holds
+ * no open shard and gets none. {@code tfstream shards uploads} removes the rest once the savepoints
+ * are gone.
+ */
+final class SavepointNotes {
+    static final String DIR = "_savepoints";
+
+    private SavepointNotes() {}
+
+    static Path dir(String basePath) {
+        String base =
+                basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
+        return new Path(base + "/" + ShardLayout.METADATA_DIR + "/" + DIR);
+    }
+
+    /** Notes that job {@code jobId} took savepoint {@code checkpointId}. */
+    static void write(String basePath, String jobId, long checkpointId) throws IOException {
+        SuccessMarkers.writeWhole(
+                new Path(dir(basePath), "_" + jobId + "-" + checkpointId),
+                "{\"job\":\""
+                        + jobId
+                        + "\",\"checkpoint\":"
+                        + checkpointId
+                        + ",\"noted\":\""
+                        + Instant.now()
+                        + "\"}");
+    }
+
+    /** Whether job {@code jobId} has taken a savepoint that may hold open shards. */
+    static boolean any(String basePath, String jobId) throws IOException {
+        Path dir = dir(basePath);
+        FileStatus[] notes;
+        try {
+            FileSystem fs = dir.getFileSystem();
+            if (!fs.exists(dir)) {
+                return false;
+            }
+            notes = fs.listStatus(dir);
+        } catch (FileNotFoundException e) {
+            return false;
+        }
+        if (notes == null) {
+            return false;
+        }
+        String prefix = "_" + jobId + "-";
+        for (FileStatus n : notes) {
+            if (n.getPath().getName().startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
