@@ -133,6 +133,30 @@ public final class JobTestSupport {
     }
 
     /**
+     * {@link #failureTestSettings} of input {@code <name>-in} and dead letters {@code <name>-dlq},
+     * with records up to 256 bytes and shards under {@code shardsPath} kept open across checkpoints
+     * (1 h max age, 1 GB target): they close with their bucket, or at the drain.
+     */
+    public static Map<String, Object> openShardSettings(
+            String name, String bootstrapServers, Path spec, String shardsPath) {
+        Map<String, Object> m =
+                failureTestSettings(name, bootstrapServers, name + "-in", spec, name + "-dlq");
+        m.put("parse.max-record-bytes", "256 b");
+        m.put("shards.path", shardsPath);
+        m.put("shards.max-age", "1 h");
+        m.put("shards.target-size", "1 gb");
+        return m;
+    }
+
+    /** The start of the whole UTC hour {@code hours} hours before now, in epoch milliseconds. */
+    public static long hoursAgo(int hours) {
+        return java.time.Instant.now()
+                .truncatedTo(java.time.temporal.ChronoUnit.HOURS)
+                .minus(hours, java.time.temporal.ChronoUnit.HOURS)
+                .toEpochMilli();
+    }
+
+    /**
      * Starts {@code tfstream run}'s pipeline of job options {@code settings} on the MiniCluster of
      * the test (its file systems initialized, as the launcher does) under job name {@code name}.
      */

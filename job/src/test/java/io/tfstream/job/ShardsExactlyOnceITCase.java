@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -180,31 +179,20 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
             throws Exception {
         String name = "crash-loop";
         int n = 4000;
-        kafka.createTopic(name + "-in", 3);
-        kafka.createTopic(name + "-dlq", 1);
-        Path spec = dir.resolve(name + ".json");
-        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
-        List<InputCorpus.Input> inputs =
-                InputCorpus.examples(
-                        n, 7, Seed001Corpus.spec(), ParseLimits.defaults().withMaxRecordBytes(256));
-        // one hour bucket, long past: it stays open until the drain
-        long start =
-                Instant.now()
-                        .truncatedTo(ChronoUnit.HOURS)
-                        .minus(3, ChronoUnit.HOURS)
-                        .toEpochMilli();
-        long step = Duration.ofMinutes(59).toMillis() / n;
+        Path spec = topicsAndSpec(name);
+        List<InputCorpus.Input> inputs = inputs(n, 7);
         Path base = dir.resolve(name);
-        Map<String, Object> settings =
-                JobTestSupport.failureTestSettings(
-                        name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
-        settings.put("parse.max-record-bytes", "256 b");
-        settings.put("shards.path", base.toUri().toString());
-        settings.put("shards.max-age", "1 h");
-        settings.put("shards.target-size", "1 gb");
-        produce(name + "-in", inputs, start, step);
+        // one hour bucket, long past: it stays open until the drain
+        produce(
+                name + "-in",
+                inputs,
+                JobTestSupport.hoursAgo(3),
+                Duration.ofMinutes(59).toMillis() / n);
         JobClient client =
-                JobTestSupport.startPipeline(JobLauncher.prepare(JobConfig.of(settings)), name);
+                JobTestSupport.startPipeline(
+                        JobTestSupport.openShardSettings(
+                                name, kafka.bootstrapServers(), spec, base.toUri().toString()),
+                        name);
         JobID id = client.getJobID();
         try {
             waitFor(() -> shardsOpen(base, null, n), Duration.ofMinutes(3), "an open shard");
@@ -223,13 +211,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                     kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(3));
             stopWithDrain(client, dir.resolve(name + "-sp"));
         } finally {
-            if (!client.getJobStatus().get().isGloballyTerminalState()) {
-                client.cancel().get(1, TimeUnit.MINUTES);
-                waitFor(
-                        () -> client.getJobStatus().get().isGloballyTerminalState(),
-                        Duration.ofMinutes(2),
-                        "the failed test's job to be cancelled");
-            }
+            cancelIfRunning(client);
         }
         Map<String, Integer> expected = new HashMap<>();
         for (InputCorpus.Input in : inputs) {
@@ -353,28 +335,14 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                         ? TfxSplits.parse((String) extra.get("shards.splits"))
                         : null;
         String splitFeature = (String) extra.get("shards.split-feature");
-        kafka.createTopic(name + "-in", 3);
-        kafka.createTopic(name + "-dlq", 1);
-        Path spec = dir.resolve(name + ".json");
-        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
-        List<InputCorpus.Input> inputs =
-                InputCorpus.examples(
-                        n, 3, Seed001Corpus.spec(), ParseLimits.defaults().withMaxRecordBytes(256));
-        long start =
-                Instant.now()
-                        .truncatedTo(ChronoUnit.HOURS)
-                        .minus(3, ChronoUnit.HOURS)
-                        .toEpochMilli();
+        Path spec = topicsAndSpec(name);
+        List<InputCorpus.Input> inputs = inputs(n, 3);
+        long start = JobTestSupport.hoursAgo(3);
         long step = Duration.ofHours(hours).toMillis() / n;
 
-        Map<String, Object> settings =
-                JobTestSupport.failureTestSettings(
-                        name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
-        settings.put("parse.max-record-bytes", "256 b");
-        settings.put("shards.path", shardsPath);
         // Shards live on across checkpoints: they close with their bucket, or at the drain.
-        settings.put("shards.max-age", "1 h");
-        settings.put("shards.target-size", "1 gb");
+        Map<String, Object> settings =
+                JobTestSupport.openShardSettings(name, kafka.bootstrapServers(), spec, shardsPath);
         settings.putAll(extra);
         JobLauncher.Prepared job = JobLauncher.prepare(JobConfig.of(settings));
         JobClient client = JobTestSupport.startPipeline(job, name);
@@ -413,15 +381,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
             // Drain: the source ends, every open shard is finished and committed.
             stopWithDrain(client, dir.resolve(name + "-sp"));
         } finally {
-            if (!client.getJobStatus().get().isGloballyTerminalState()) {
-                client.cancel().get(1, TimeUnit.MINUTES);
-                // Until its tasks are gone they hold the shared cluster's slots (and, on S3, must
-                // not outlive S3Proxy: a stuck S3 client keeps them cancelling for minutes).
-                waitFor(
-                        () -> client.getJobStatus().get().isGloballyTerminalState(),
-                        Duration.ofMinutes(2),
-                        "the failed test's job to be cancelled");
-            }
+            cancelIfRunning(client);
         }
 
         // Records may repeat byte for byte: compare (record, bucket) multisets.
@@ -532,6 +492,36 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                     "no in-progress file left after tfstream shards uploads --abort");
         }
         assertEquals(inputs.size() - good, kafka.readCommitted(name + "-dlq").size());
+    }
+
+    /**
+     * Cancels a failed test's job and waits until it is gone: until then its tasks hold the shared
+     * cluster's slots (and, on S3, must not outlive S3Proxy: a stuck S3 client keeps them
+     * cancelling for minutes).
+     */
+    private static void cancelIfRunning(JobClient client) throws Exception {
+        if (!client.getJobStatus().get().isGloballyTerminalState()) {
+            client.cancel().get(1, TimeUnit.MINUTES);
+            waitFor(
+                    () -> client.getJobStatus().get().isGloballyTerminalState(),
+                    Duration.ofMinutes(2),
+                    "the failed test's job to be cancelled");
+        }
+    }
+
+    /** The input and dead-letter topics of run {@code name}, and the seed-001 spec it parses. */
+    private static Path topicsAndSpec(String name) throws Exception {
+        kafka.createTopic(name + "-in", 3);
+        kafka.createTopic(name + "-dlq", 1);
+        Path spec = dir.resolve(name + ".json");
+        Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
+        return spec;
+    }
+
+    /** {@code n} seed-001 Examples of up to 256 bytes, 1% broken, from seed {@code seed}. */
+    private static List<InputCorpus.Input> inputs(int n, long seed) {
+        return InputCorpus.examples(
+                n, seed, Seed001Corpus.spec(), ParseLimits.defaults().withMaxRecordBytes(256));
     }
 
     /** Stop-with-savepoint with drain; retried while the job is between restarts. */

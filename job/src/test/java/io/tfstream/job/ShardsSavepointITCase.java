@@ -19,8 +19,6 @@ import io.tfstream.tfrecord.TfRecordReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -368,14 +366,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 "RETAIN_ON_CANCELLATION");
 
         produce(name + "-in", inputs, 0, n / 2, start, step, 3);
-        JobClient first = start(settings, null);
-        JobTestSupport.waitForConsumed(
-                kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(2));
-        long seenAt = completedCheckpoints(cluster, first.getJobID());
-        waitFor(
-                () -> completedCheckpoints(cluster, first.getJobID()) >= seenAt + 2,
-                Duration.ofMinutes(2),
-                "two more checkpoints");
+        JobClient first = startAndSettle(cluster, settings, name + "-in");
         assertTrue(inProgress(base) > 0, "shards open at the checkpoint kept");
         // kept aside: the cluster retains only its newest checkpoint (its own num-retained)
         Path older = dir.resolve(name + "-older");
@@ -463,21 +454,14 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         String name = "rollback";
         int n = 4000;
         Setup setup = setUp(name, 3, n, 17, 5, 59);
-        List<InputCorpus.Input> inputs = setup.inputs();
         Path base = setup.base();
         Map<String, Object> settings = setup.settings();
         // shards roll while the first half is read: some are committed before the savepoint
         settings.put("shards.target-size", "32 kb");
 
-        produce(name + "-in", inputs, 0, n / 2, setup.start(), setup.step(), 3);
-        JobClient first = start(settings, null);
-        JobTestSupport.waitForConsumed(
-                kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(2));
-        long seenAt = completedCheckpoints(cluster, first.getJobID());
-        waitFor(
-                () -> completedCheckpoints(cluster, first.getJobID()) >= seenAt + 2,
-                Duration.ofMinutes(2),
-                "two more checkpoints: the rolled shards committed");
+        produce(name + "-in", setup.inputs(), 0, n / 2, setup.start(), setup.step(), 3);
+        // the rolled shards committed by the two checkpoints after the input was read
+        JobClient first = startAndSettle(cluster, settings, name + "-in");
         int beforeSavepoint = JobTestSupport.finishedShards(base).size();
         assertTrue(beforeSavepoint > 0, "shards committed before the savepoint");
         String savepoint =
@@ -486,15 +470,9 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                                 SavepointFormatType.CANONICAL)
                         .get(2, TimeUnit.MINUTES);
 
-        produce(name + "-in", inputs, n / 2, n, setup.start(), setup.step(), 3);
-        JobTestSupport.waitForConsumed(
-                kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(2));
-        first.stopWithSavepoint(
-                        true,
-                        dir.resolve(name + "-end").toUri().toString(),
-                        SavepointFormatType.CANONICAL)
-                .get(2, TimeUnit.MINUTES);
-        Map<String, Integer> expected = goodRecords(inputs);
+        produce(name + "-in", setup.inputs(), n / 2, n, setup.start(), setup.step(), 3);
+        drainOnceRead(first, "tfstream", name + "-in", name + "-end");
+        Map<String, Integer> expected = goodRecords(setup.inputs());
         assertEquals(expected, listedRecords(base), "the first job's markers, before the rollback");
 
         // the rollback: same job name and path, from S (a new group only to see it consumed)
@@ -512,6 +490,23 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 firstJobsShards > beforeSavepoint,
                 "the first job committed shards after the savepoint, left out of the markers");
         assertTrue(!recordsOf(base, second).isEmpty(), "the second job wrote shards");
+    }
+
+    /**
+     * Starts a job, waits until it has read topic {@code topic} to its end (group {@code tfstream})
+     * and completed two more checkpoints.
+     */
+    private static JobClient startAndSettle(
+            MiniCluster cluster, Map<String, Object> settings, String topic) throws Exception {
+        JobClient job = start(settings, null);
+        JobTestSupport.waitForConsumed(
+                kafka.bootstrapServers(), "tfstream", topic, Duration.ofMinutes(2));
+        long seenAt = completedCheckpoints(cluster, job.getJobID());
+        waitFor(
+                () -> completedCheckpoints(cluster, job.getJobID()) >= seenAt + 2,
+                Duration.ofMinutes(2),
+                "two more checkpoints");
+        return job;
     }
 
     /**
@@ -542,14 +537,23 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         s.put("source.group-id", group);
         JobClient job = start(s, snapshot.toUri().toString());
         String topic = ((List<?>) settings.get("source.topics")).get(0).toString();
+        drainOnceRead(job, group, topic, group + "-end");
+        return job.getJobID().toHexString();
+    }
+
+    /**
+     * Waits until consumer group {@code group} has read {@code topic} to its end, then stops {@code
+     * job} with a drain into savepoint directory {@code savepoint}.
+     */
+    private static void drainOnceRead(JobClient job, String group, String topic, String savepoint)
+            throws Exception {
         JobTestSupport.waitForConsumed(
                 kafka.bootstrapServers(), group, topic, Duration.ofMinutes(2));
         job.stopWithSavepoint(
                         true,
-                        dir.resolve(group + "-end").toUri().toString(),
+                        dir.resolve(savepoint).toUri().toString(),
                         SavepointFormatType.CANONICAL)
                 .get(2, TimeUnit.MINUTES);
-        return job.getJobID().toHexString();
     }
 
     /** Records of the finished shards under {@code base} that job {@code jobId} wrote. */
@@ -618,19 +622,11 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                         seed,
                         Seed001Corpus.spec(),
                         ParseLimits.defaults().withMaxRecordBytes(256));
-        long start =
-                Instant.now()
-                        .truncatedTo(ChronoUnit.HOURS)
-                        .minus(hoursBack, ChronoUnit.HOURS)
-                        .toEpochMilli();
+        long start = JobTestSupport.hoursAgo(hoursBack);
         Path base = dir.resolve(name);
         Map<String, Object> settings =
-                JobTestSupport.failureTestSettings(
-                        name, kafka.bootstrapServers(), name + "-in", spec, name + "-dlq");
-        settings.put("parse.max-record-bytes", "256 b");
-        settings.put("shards.path", base.toUri().toString());
-        settings.put("shards.max-age", "1 h");
-        settings.put("shards.target-size", "1 gb");
+                JobTestSupport.openShardSettings(
+                        name, kafka.bootstrapServers(), spec, base.toUri().toString());
         // buckets must not close while the job runs: shards stay open across savepoints
         settings.put("shards.success-delay", "100 d");
         return new Setup(inputs, start, Duration.ofMinutes(minutes).toMillis() / n, base, settings);

@@ -102,6 +102,8 @@ class ShardCheckpointBudgetITCase {
                         JOB,
                         0,
                         List.of(),
+                        0,
+                        -1,
                         () -> now[0],
                         metrics,
                         new LostShards(settings.onLostShard(), group));

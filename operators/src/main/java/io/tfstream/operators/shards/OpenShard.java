@@ -216,7 +216,8 @@ final class OpenShard {
                 s.bytesOut(),
                 segments,
                 schemaFingerprint,
-                featureBytes()); // the marker coordinator stamps the history
+                featureBytes(),
+                null); // the marker coordinator stamps the history
     }
 
     /** Frees buffers and streams; what a checkpoint holds stays as it is. */

@@ -62,30 +62,6 @@ public sealed interface ShardCommittable
             this(bucket, name, closed, stats, crc32c, fileBytes, segments, null, null, null);
         }
 
-        /** A shard as the writer finishes it: not stamped with its history yet. */
-        public Shard(
-                String bucket,
-                String name,
-                byte[] closed,
-                ShardStats stats,
-                long crc32c,
-                long fileBytes,
-                int segments,
-                String schemaFingerprint,
-                byte[] features) {
-            this(
-                    bucket,
-                    name,
-                    closed,
-                    stats,
-                    crc32c,
-                    fileBytes,
-                    segments,
-                    schemaFingerprint,
-                    features,
-                    null);
-        }
-
         /** This shard, committed by {@code history}. */
         public Shard withHistory(ShardManifest.History history) {
             return new Shard(
@@ -187,8 +163,6 @@ public sealed interface ShardCommittable
             String bucket, String name, byte[] persisted, long restoredCheckpoint, String jobId)
             implements ShardCommittable {
         public Retire {
-            Objects.requireNonNull(bucket, "bucket");
-            Objects.requireNonNull(name, "name");
             Objects.requireNonNull(persisted, "persisted");
             Objects.requireNonNull(jobId, "jobId");
         }
@@ -196,11 +170,9 @@ public sealed interface ShardCommittable
         @Override
         public boolean equals(Object o) {
             return o instanceof Retire r
-                    && bucket.equals(r.bucket)
-                    && name.equals(r.name)
                     && java.util.Arrays.equals(persisted, r.persisted)
-                    && restoredCheckpoint == r.restoredCheckpoint
-                    && jobId.equals(r.jobId);
+                    && List.of(bucket, name, restoredCheckpoint, jobId)
+                            .equals(List.of(r.bucket, r.name, r.restoredCheckpoint, r.jobId));
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.tfstream.operators.shards;
 
+import io.tfstream.operators.compat.CommittableMessages;
 import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.shards.BucketClock;
 import io.tfstream.shards.ShardManifest;
@@ -183,10 +184,8 @@ final class ShardMarkerCoordinator
         }
         if (c instanceof ShardCommittable.Shard s) {
             // committed with the writer's checkpoint; at the end of input, with the next one
-            long checkpoint =
-                    message.getCheckpointId() == Long.MAX_VALUE
-                            ? lastCheckpoint + 1
-                            : message.getCheckpointId();
+            long lineage = CommittableMessages.checkpointOf(message);
+            long checkpoint = lineage == Long.MAX_VALUE ? lastCheckpoint + 1 : lineage;
             c = s.withHistory(new ShardManifest.History(history(), checkpoint));
             Bucket b = buckets.computeIfAbsent(s.bucket(), Bucket::new);
             b.awaitingMarker = true;

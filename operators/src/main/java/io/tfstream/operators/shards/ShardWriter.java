@@ -74,25 +74,9 @@ final class ShardWriter
 
     /**
      * A writer of subtask {@code subtask} in job {@code jobId}, restored with {@code state} (empty
-     * at a fresh start; lineage entries of older versions are ignored) on attempt 0.
-     */
-    ShardWriter(
-            ShardSettings settings,
-            ShardStore store,
-            String jobId,
-            int subtask,
-            Collection<ShardWriterState> state,
-            LongSupplier clock,
-            ShardWriterMetrics metrics,
-            LostShards lost)
-            throws IOException {
-        this(settings, store, jobId, subtask, state, 0, -1, clock, metrics, lost);
-    }
-
-    /**
-     * A writer restored with {@code state}, taken at checkpoint {@code restoredCheckpoint}, on
-     * execution attempt {@code attempt}: above 0 a failover, which continues the latest completed
-     * checkpoint of this job's own history.
+     * at a fresh start; lineage entries of older versions are ignored), taken at checkpoint {@code
+     * restoredCheckpoint} (-1: none), on execution attempt {@code attempt}: above 0 a failover,
+     * which continues the latest completed checkpoint of this job's own history.
      */
     ShardWriter(
             ShardSettings settings,

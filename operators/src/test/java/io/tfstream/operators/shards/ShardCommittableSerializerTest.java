@@ -109,7 +109,8 @@ class ShardCommittableSerializerTest {
                 SHARD.fileBytes(),
                 SHARD.segments(),
                 fingerprint,
-                features);
+                features,
+                null);
     }
 
     @Test

@@ -341,14 +341,13 @@ class ShardCommitterTest {
         c.commit(requests(shard(s, mine, 1), shard(s, ancestor, 2), shard(s, other, 4)));
         c.commit(
                 requests(
-                        new ShardCommittable.Marker(
-                                s.bucketDir(BUCKET),
-                                BUCKET,
-                                1L,
+                        lineageMarker(
+                                s,
                                 List.of(mine),
                                 List.of(
                                         "0123456789abcdef0123456789abcdef",
-                                        "11111111111111111111111111111111"))));
+                                        "11111111111111111111111111111111"),
+                                List.of())));
         ShardSuccessMarker m =
                 ShardSuccessMarker.fromJson(Files.readString(metadata().resolve("_SUCCESS")));
         assertEquals(
@@ -387,15 +386,7 @@ class ShardCommitterTest {
                 List.of(
                         new ShardSuccessMarker.Cut("a", 5),
                         new ShardSuccessMarker.Cut("b", Long.MAX_VALUE));
-        c.commit(
-                requests(
-                        new ShardCommittable.Marker(
-                                s.bucketDir(BUCKET),
-                                BUCKET,
-                                1L,
-                                List.of(restored),
-                                List.of(job),
-                                lineage)));
+        c.commit(requests(lineageMarker(s, List.of(restored), List.of(job), lineage)));
         ShardSuccessMarker m =
                 ShardSuccessMarker.fromJson(Files.readString(metadata().resolve("_SUCCESS")));
         assertEquals(
@@ -422,6 +413,15 @@ class ShardCommitterTest {
                 .format();
     }
 
+    /** A request for {@link #BUCKET}'s marker naming {@code shards}, of {@code jobs}' lineage. */
+    private static ShardCommittable.Marker lineageMarker(
+            ShardSettings s,
+            List<String> shards,
+            List<String> jobs,
+            List<ShardSuccessMarker.Cut> lineage) {
+        return new ShardCommittable.Marker(s.bucketDir(BUCKET), BUCKET, 1L, shards, jobs, lineage);
+    }
+
     /** A request for {@link #BUCKET}'s marker, naming {@code shards}, of every job. */
     private static ShardCommittable.Marker marker(ShardSettings s, String... shards) {
         return new ShardCommittable.Marker(
@@ -429,8 +429,6 @@ class ShardCommitterTest {
     }
 
     private static String named(String job) {
-        return new io.tfstream.operators.shards.store.ShardName(
-                        "part", job, "00c0ffee00c0ffee", 0, 0, ".tfrecord.gz")
-                .format();
+        return namedRun(job, 0);
     }
 }

@@ -55,15 +55,7 @@ class ShardStatisticsTest {
 
     private ShardWriter writer(ShardSettings s, int subtask, Collection<ShardWriterState> state)
             throws Exception {
-        return new ShardWriter(
-                s,
-                s.storeFactory().create(),
-                JOB,
-                subtask,
-                state,
-                () -> HOUR_10,
-                new ShardWriterMetrics(new UnregisteredMetricsGroup()),
-                new LostShards(s.onLostShard(), new UnregisteredMetricsGroup()));
+        return ShardTesting.writer(s, subtask, state, 0, -1, () -> HOUR_10);
     }
 
     /** Records of every kind: missing and empty features, lists, a categorical int, weights. */
@@ -133,6 +125,7 @@ class ShardStatisticsTest {
                             x.fileBytes(),
                             x.segments(),
                             x.schemaFingerprint(),
+                            null,
                             null));
         }
         assertEquals(4, committed.size(), "a shard per split and subtask: " + committed);

@@ -81,4 +81,32 @@ final class ShardTesting {
 
     /** The sink writer's view of one record: its timestamp and the watermark. */
     record Context(Long timestamp, long currentWatermark) implements SinkWriter.Context {}
+
+    /**
+     * A writer of subtask {@code subtask} of job {@link #JOB} on {@code s}'s store, restored with
+     * {@code state} of checkpoint {@code checkpoint} on execution attempt {@code attempt}.
+     */
+    static ShardWriter writer(
+            ShardSettings s,
+            int subtask,
+            java.util.Collection<ShardWriterState> state,
+            int attempt,
+            long checkpoint,
+            java.util.function.LongSupplier clock)
+            throws java.io.IOException {
+        return new ShardWriter(
+                s,
+                s.storeFactory().create(),
+                JOB,
+                subtask,
+                state,
+                attempt,
+                checkpoint,
+                clock,
+                new ShardWriterMetrics(
+                        new org.apache.flink.metrics.groups.UnregisteredMetricsGroup()),
+                new LostShards(
+                        s.onLostShard(),
+                        new org.apache.flink.metrics.groups.UnregisteredMetricsGroup()));
+    }
 }

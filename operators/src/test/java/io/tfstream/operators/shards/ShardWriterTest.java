@@ -45,15 +45,7 @@ class ShardWriterTest {
 
     private ShardWriter writer(ShardSettings s, Collection<ShardWriterState> state)
             throws Exception {
-        return new ShardWriter(
-                s,
-                s.storeFactory().create(),
-                JOB,
-                0,
-                state,
-                () -> now,
-                new ShardWriterMetrics(new UnregisteredMetricsGroup()),
-                new LostShards(s.onLostShard(), new UnregisteredMetricsGroup()));
+        return writer(s, state, 0, -1);
     }
 
     private static SourceRecord record(int i, long t) {
@@ -195,17 +187,7 @@ class ShardWriterTest {
     private ShardWriter writer(
             ShardSettings s, Collection<ShardWriterState> state, int attempt, long checkpoint)
             throws Exception {
-        return new ShardWriter(
-                s,
-                s.storeFactory().create(),
-                JOB,
-                0,
-                state,
-                attempt,
-                checkpoint,
-                () -> now,
-                new ShardWriterMetrics(new UnregisteredMetricsGroup()),
-                new LostShards(s.onLostShard(), new UnregisteredMetricsGroup()));
+        return ShardTesting.writer(s, 0, state, attempt, checkpoint, () -> now);
     }
 
     /**
@@ -217,12 +199,8 @@ class ShardWriterTest {
      */
     @Test
     void aCrashLoopReplacesTheEarlierAttemptsCopyAndRetiresTheOriginal() throws Exception {
-        ShardSettings s =
-                ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
-        ShardWriter w = writer(s, List.of());
-        write(w, 0, 10, HOUR_10);
-        w.prepareCommit();
-        List<ShardWriterState> state = w.snapshotState(5);
+        ShardSettings s = longLived();
+        List<ShardWriterState> state = oneOpenShardAtCheckpoint5(s);
         Path original = inProgress().get(0);
         // killed: no close
 
@@ -271,11 +249,8 @@ class ShardWriterTest {
      */
     @Test
     void aStartFromASnapshotOrAJobWithASavepointRetiresNothing() throws Exception {
-        ShardSettings s =
-                ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
-        ShardWriter w = writer(s, List.of());
-        write(w, 0, 10, HOUR_10);
-        List<ShardWriterState> state = w.snapshotState(5);
+        ShardSettings s = longLived();
+        List<ShardWriterState> state = oneOpenShardAtCheckpoint5(s);
 
         ShardWriter started = writer(s, state, 0, 5);
         assertEquals(List.of(), started.prepareCommit(), "a start from a snapshot");
@@ -288,6 +263,22 @@ class ShardWriterTest {
         assertEquals(3, inProgress().size(), "both attempts' copies kept: " + inProgress());
         first.close();
         second.close();
+    }
+
+    /** Uncompressed shards that stay open: a 1 GiB target, an hour's age. */
+    private ShardSettings longLived() {
+        return ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
+    }
+
+    /**
+     * The state at checkpoint 5 of a writer with one open shard of records 0 to 9 (hour 10); the
+     * writer is left as a kill leaves it, unclosed.
+     */
+    private List<ShardWriterState> oneOpenShardAtCheckpoint5(ShardSettings s) throws Exception {
+        ShardWriter w = writer(s, List.of());
+        write(w, 0, 10, HOUR_10);
+        w.prepareCommit();
+        return w.snapshotState(5);
     }
 
     private List<Path> inProgress() throws Exception {
@@ -498,6 +489,8 @@ class ShardWriterTest {
                         JOB,
                         0,
                         state,
+                        0,
+                        -1,
                         () -> now,
                         new ShardWriterMetrics(metrics),
                         new LostShards(drop.onLostShard(), lostMetrics));

@@ -2,6 +2,7 @@ package io.tfstream.operators.compat;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
+import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 
 /**
  * Committable summaries as the Flink line built for constructs them: 1.20 also counts the pending
@@ -19,5 +20,13 @@ public final class CommittableMessages {
             int subtask, int subtasks, long checkpointId, int committables) {
         return new CommittableSummary<>(
                 subtask, subtasks, checkpointId, committables, committables, 0);
+    }
+
+    /**
+     * The checkpoint whose completion commits {@code message}; {@link Long#MAX_VALUE} for what the
+     * end of input sends.
+     */
+    public static long checkpointOf(CommittableWithLineage<?> message) {
+        return message.getCheckpointIdOrEOI(); // EOI is Long.MAX_VALUE
     }
 }
