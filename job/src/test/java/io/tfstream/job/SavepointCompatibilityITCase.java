@@ -98,9 +98,9 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
     /**
      * {@code every-stage-v1}: captured on Flink 2.2 (2026-11-27). {@code every-stage-flink-1.20}:
      * the same job captured on the Flink 1.20 line (1.20.3, connector 3.4.0-1.20, 2026-12-02).
-     * {@code every-stage-v2}: the same job on Flink 2.2 (2026-12-06), with the shard sink's state of
-     * histories (marker coordinator state 4, committables 7) and the savepoint's note. The 2.2 line
-     * restores all three; the 1.20 line its own only ({@link
+     * {@code every-stage-v2}: the same job on Flink 2.2 (2026-12-06), with the shard sink's state
+     * of histories (marker coordinator state 4, committables 7) and the savepoint's note. The 2.2
+     * line restores all three; the 1.20 line its own only ({@link
      * #aSavepointOfFlink22DoesNotRestoreOnFlink120}).
      */
     static List<String> restorable() {

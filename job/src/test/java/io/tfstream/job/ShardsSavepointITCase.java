@@ -55,6 +55,9 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
 
     @TempDir static Path dir;
 
+    /** The index of the MiniCluster's live TaskManager: each kill starts the next one. */
+    private static int liveTaskManager;
+
     @ParameterizedTest
     @CsvSource({"2,zlib", "3,gzip"})
     void openShardsAreResumedAfterASavepointAndFinishedAtTheDrain(
@@ -493,6 +496,94 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     }
 
     /**
+     * A job started from a savepoint of another job fails over before its first checkpoint: the
+     * failover restores that savepoint again. The shards it holds belong to the other job's
+     * history, so the failover neither retires their files nor stays in that history, and the
+     * savepoint stays restorable: a third job restored from it later holds every good record once.
+     * Before, the failover took them for its own and removed them at the drain, and the third job
+     * met lost shards.
+     */
+    @org.junit.jupiter.api.Test
+    void aFailoverBeforeTheFirstCheckpointOfARestoredJobKeepsItsSavepointRestorable(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        String name = "restored-failover";
+        int n = 3000;
+        Setup setup = setUp(name, 3, n, 19, 5, 59);
+        Path base = setup.base();
+        Map<String, Object> settings = setup.settings();
+        produce(name + "-in", setup.inputs(), 0, n / 2, setup.start(), setup.step(), 3);
+        JobClient first = startWithOpenShards(cluster, settings, base.toUri().toString());
+        String savepoint =
+                first.stopWithSavepoint(
+                                false,
+                                dir.resolve(name + "-sp").toUri().toString(),
+                                SavepointFormatType.CANONICAL)
+                        .get(2, TimeUnit.MINUTES);
+        List<Path> held = inProgressFiles(base);
+        assertTrue(!held.isEmpty(), "the savepoint holds open shards");
+        produce(name + "-in", setup.inputs(), n / 2, n, setup.start(), setup.step(), 3);
+
+        // no periodic checkpoint: the kill comes before the first one, checkpoints on demand after
+        Map<String, Object> second = new HashMap<>(settings);
+        second.put("checkpoint.interval", "1 h");
+        second.put("source.group-id", name + "-second");
+        JobClient job = start(second, savepoint);
+        String id = "-" + job.getJobID().toHexString() + "-";
+        waitFor(
+                () ->
+                        inProgressFiles(base).stream()
+                                .anyMatch(p -> p.getFileName().toString().contains(id)),
+                Duration.ofMinutes(2),
+                "the restored job's copies of the open shards");
+        cluster.terminateTaskManager(liveTaskManager++).get(60, TimeUnit.SECONDS);
+        cluster.startTaskManager();
+        // checkpoints commit the source's offsets: taken until they say the input was read (a
+        // trigger fails while the job restarts)
+        waitFor(
+                () -> {
+                    try {
+                        cluster.triggerCheckpoint(job.getJobID()).get(2, TimeUnit.MINUTES);
+                        JobTestSupport.waitForConsumed(
+                                kafka.bootstrapServers(),
+                                name + "-second",
+                                name + "-in",
+                                Duration.ofSeconds(5));
+                        return true;
+                    } catch (java.util.concurrent.ExecutionException | AssertionError e) {
+                        return false;
+                    }
+                },
+                Duration.ofMinutes(3),
+                "the restored job to read its input after the failover");
+        job.stopWithSavepoint(
+                        true,
+                        dir.resolve(name + "-second-end").toUri().toString(),
+                        SavepointFormatType.CANONICAL)
+                .get(2, TimeUnit.MINUTES);
+        for (Path p : held) {
+            assertTrue(Files.exists(p), "still held by the savepoint: " + p);
+        }
+        assertEquals(
+                goodRecords(setup.inputs()),
+                recordsOf(base, job.getJobID().toHexString()),
+                "the restored job after its failover: each good record once");
+
+        String third =
+                restoreAndDrain(settings, Path.of(java.net.URI.create(savepoint)), name + "-third");
+        assertEquals(
+                goodRecords(setup.inputs()),
+                recordsOf(base, third),
+                "the savepoint restored once more: each good record once");
+    }
+
+    /** The hidden in-progress files under {@code base}. */
+    private static List<Path> inProgressFiles(Path base) throws Exception {
+        return JobTestSupport.regularFiles(base).stream()
+                .filter(p -> p.getFileName().toString().contains(".inprogress."))
+                .toList();
+    }
+
+    /**
      * Starts a job, waits until it has read topic {@code topic} to its end (group {@code tfstream})
      * and completed two more checkpoints.
      */
@@ -703,9 +794,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     }
 
     private static long inProgress(Path base) throws Exception {
-        return JobTestSupport.regularFiles(base).stream()
-                .filter(p -> p.getFileName().toString().contains(".inprogress."))
-                .count();
+        return inProgressFiles(base).size();
     }
 
     private static void produce(

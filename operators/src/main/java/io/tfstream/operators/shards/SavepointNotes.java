@@ -42,6 +42,12 @@ final class SavepointNotes {
                         + "\"}");
     }
 
+    /** Whether job {@code jobId} noted savepoint {@code checkpointId}. */
+    static boolean noted(String basePath, String jobId, long checkpointId) throws IOException {
+        Path note = new Path(dir(basePath), "_" + jobId + "-" + checkpointId);
+        return note.getFileSystem().exists(note);
+    }
+
     /** Whether job {@code jobId} has taken a savepoint that may hold open shards. */
     static boolean any(String basePath, String jobId) throws IOException {
         Path dir = dir(basePath);

@@ -51,12 +51,13 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * and another job writing to the same path is left out.
  *
  * <p>Histories: each start of the job draws a history id; a start from a snapshot (a savepoint, a
- * retained checkpoint, a JobManager recovery: attempt 0 with restored state) ends the restored
- * history at the snapshot's checkpoint and begins a new one, while a failover (a later attempt)
- * stays in its history. Every shard passing through is stamped with the history and the checkpoint
- * it is committed with (the writer's lineage; at the end of input the next checkpoint), and the
- * stamp goes into its manifest. Markers carry the lineage, so a rollback to an older snapshot lists
- * none of the shards its predecessor committed after that snapshot: those hold records this history
+ * retained checkpoint, a JobManager recovery: attempt 0 with restored state, or a later attempt
+ * that restores a snapshot another job took or a savepoint) ends the restored history at the
+ * snapshot's checkpoint and begins a new one, while a failover to a checkpoint of its own stays in
+ * its history. Every shard passing through is stamped with the history and the checkpoint it is
+ * committed with (the writer's lineage; at the end of input the next checkpoint), and the stamp
+ * goes into its manifest. Markers carry the lineage, so a rollback to an older snapshot lists none
+ * of the shards its predecessor committed after that snapshot: those hold records this history
  * writes again.
  *
  * <p>State (list state {@value #STATE_NAME}, version {@link #STATE_VERSION}): watermark, then per
@@ -96,6 +97,9 @@ final class ShardMarkerCoordinator
     /** The checkpoint of the snapshot restored (from version 4 of the state), or 0. */
     private transient long snapshotCheckpoint;
 
+    /** The job that took the snapshot restored (from version 4 of the state), or null. */
+    private transient String snapshotJob;
+
     /** Retirements held until enough checkpoints completed after them, with that first one. */
     private transient List<Held> retiring;
 
@@ -129,21 +133,34 @@ final class ShardMarkerCoordinator
         completed = new TreeSet<>();
         retained = retainedCheckpoints();
         snapshotCheckpoint = 0;
+        snapshotJob = null;
         for (byte[] bytes : state.get()) {
             restore(bytes);
         }
         // the same in a real restore; the state's own record also where no id is passed on
         lastCheckpoint = Math.max(context.getRestoredCheckpointId().orElse(0L), snapshotCheckpoint);
-        boolean failover = getRuntimeContext().getTaskInfo().getAttemptNumber() > 0;
         if (lineage.isEmpty() || !context.isRestored()) {
             lineage.clear();
             lineage.add(new ShardSuccessMarker.Cut(ShardName.newRun(), Long.MAX_VALUE));
-        } else if (!failover) {
+        } else if (!ownCheckpoint()) {
             // a start from a snapshot: the restored history counts up to it, a new one begins
             ShardSuccessMarker.Cut restored = lineage.remove(lineage.size() - 1);
             lineage.add(new ShardSuccessMarker.Cut(restored.id(), lastCheckpoint));
             lineage.add(new ShardSuccessMarker.Cut(ShardName.newRun(), Long.MAX_VALUE));
         }
+    }
+
+    /**
+     * Whether the restored snapshot is a checkpoint of this history, which only a failover
+     * restores: a later attempt, the same job that took it, and no savepoint. A failover before the
+     * first checkpoint restores the snapshot the job started from, which belongs to another
+     * history.
+     */
+    private boolean ownCheckpoint() throws IOException {
+        String job = getRuntimeContext().getJobInfo().getJobId().toHexString();
+        return getRuntimeContext().getTaskInfo().getAttemptNumber() > 0
+                && job.equals(snapshotJob)
+                && !SavepointNotes.noted(settings.basePath(), job, lastCheckpoint);
     }
 
     /**
@@ -356,6 +373,7 @@ final class ShardMarkerCoordinator
             out.writeUTF(j);
         }
         out.writeLong(context.getCheckpointId());
+        out.writeUTF(getRuntimeContext().getJobInfo().getJobId().toHexString());
         out.writeInt(lineage.size());
         for (ShardSuccessMarker.Cut h : lineage) {
             out.writeUTF(h.id());
@@ -405,6 +423,7 @@ final class ShardMarkerCoordinator
         }
         if (version >= 4) {
             snapshotCheckpoint = in.readLong();
+            snapshotJob = in.readUTF();
             int h = in.readInt();
             if (h < 1 || h > MAX_SHARDS) {
                 throw new IOException(

@@ -108,16 +108,21 @@ final class ShardWriter
                 entries.add(o);
             }
         }
-        // A failover's copies are named after the original and the checkpoint, so the copies an
-        // attempt made before it failed again are found and replaced: a crash loop adds nothing.
-        // Not where a savepoint of this job may name them (nor reuse their names then).
-        boolean reclaim =
+        // A failover's copies of this job's own shards are named after the original and the
+        // checkpoint, so the copies an attempt made before it failed again are found and replaced:
+        // a crash loop adds nothing. Not for shards of another job (a failover that restores the
+        // savepoint the job started from: that savepoint may be restored again), nor where a
+        // savepoint of this job may name them (nor reuse their names then).
+        boolean failover =
                 attempt > 0
                         && !entries.isEmpty()
                         && !SavepointNotes.any(settings.basePath(), jobId);
+        List<Boolean> reclaim = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (ShardWriterState.Open o : entries) {
-            names.add(reclaim ? copyName(o.name(), restoredCheckpoint) : nextName());
+            boolean own = failover && ownShard(o.name());
+            reclaim.add(own);
+            names.add(own ? copyName(o.name(), restoredCheckpoint) : nextName());
         }
         long started = System.nanoTime();
         List<OpenShard> resumed = resumeAll(entries, names, reclaim, lost);
@@ -130,7 +135,7 @@ final class ShardWriter
             }
             if (!shard.name.equals(o.name())) {
                 copies++;
-                if (reclaim) {
+                if (reclaim.get(i)) {
                     retirements.add(
                             new ShardCommittable.Retire(
                                     o.bucket(),
@@ -160,7 +165,7 @@ final class ShardWriter
     private List<OpenShard> resumeAll(
             List<ShardWriterState.Open> entries,
             List<String> names,
-            boolean reclaim,
+            List<Boolean> reclaim,
             LostShards lost)
             throws IOException {
         if (entries.isEmpty()) {
@@ -179,10 +184,11 @@ final class ShardWriter
             for (int i = 0; i < entries.size(); i++) {
                 ShardWriterState.Open o = entries.get(i);
                 String name = names.get(i);
+                boolean own = reclaim.get(i);
                 futures.add(
                         pool.submit(
                                 () -> {
-                                    if (reclaim) {
+                                    if (own) {
                                         store.discardStale(
                                                 settings.bucketDir(o.bucket()) + "/" + name);
                                     }
@@ -209,6 +215,13 @@ final class ShardWriter
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Whether shard {@code name} was opened, or copied, by a writer of this job. */
+    private boolean ownShard(String name) {
+        return ShardName.parse(name, settings.prefix(), settings.suffix())
+                .map(n -> n.jobId().equals(jobId))
+                .orElse(false);
     }
 
     /**
