@@ -201,6 +201,35 @@ class S3ShardStoreITCase {
     }
 
     /**
+     * A stalled writer (a zombie TaskManager, past the heartbeat timeout) comes back after a
+     * failover restored its shard and uploads the part it numbered next: the restored writer
+     * numbered its parts past a gap, so nothing of its is replaced and its commit completes with
+     * its own bytes. Before, both numbered that part 2, the zombie's replaced the restored one's,
+     * and the commit failed as a lost shard on every retry.
+     */
+    @Test
+    void aZombieWriterReplacesNoPartOfTheShardAFailoverRestored() throws Exception {
+        String target = target(RUN, 0, 5);
+        byte[] data = random(12 * MIB, 61);
+        S3ShardStore stalled = factory.create();
+        ShardOutput zombie = stalled.open(target);
+        write(zombie, data, 0, 5 * MIB); // part 1
+        byte[] persisted = zombie.persist();
+        byte[] closed;
+        try (S3ShardStore restored = factory.create()) {
+            ShardOutput out = restored.resume(persisted, target);
+            write(out, data, 5 * MIB, 7 * MIB);
+            closed = out.closeForCommit();
+        }
+        write(zombie, random(6 * MIB, 62), 0, 6 * MIB); // the zombie's next part
+        try (S3ShardStore committer = factory.create()) {
+            assertEquals(target, committer.commit(closed));
+        }
+        assertArrayEquals(data, read(target));
+        stalled.close();
+    }
+
+    /**
      * A shard closed for commit that the writer never passed on (a graceful cancel right after the
      * shard ended): no snapshot can hold it, so the store aborts its upload on close. One passed on
      * ({@code handOver}) stays for the committer. Before, closing for commit counted as handed out

@@ -219,10 +219,12 @@ public final class ShardOptions {
                     .memoryType()
                     .defaultValue(MemorySize.parse("64 mb"))
                     .withDescription(
-                            "S3 shards only: bytes of unfinished parts (each open shard's tail below"
-                                    + " 5 MiB) one writer subtask keeps in a checkpoint at most;"
-                                    + " beyond it the shards with the largest tails are finished"
-                                    + " at the checkpoint. Every checkpoint holds every tail again:"
+                            "Bytes of data one writer subtask keeps in a checkpoint at most: on"
+                                    + " S3 the unfinished parts (each open shard's tail below 5"
+                                    + " MiB), and with shards.statistics the statistics sketches of"
+                                    + " every open shard (as large as at the last checkpoint);"
+                                    + " beyond it the shards holding the most are finished at the"
+                                    + " checkpoint. Every checkpoint holds all of them again:"
                                     + " without a bound, slow buckets cost up to shards.max-age /"
                                     + " (2 x checkpoint interval) bytes of checkpoint per byte of"
                                     + " data.");

@@ -36,6 +36,9 @@ final class OpenShard {
     private int segments;
     private long framedBytes; // uncompressed shards: stored bytes, including those still buffered
 
+    /** The statistics' bytes the last checkpoint held (they grow with the records' values). */
+    private long featureCheckpointBytes;
+
     private OpenShard(
             String bucket,
             String name,
@@ -62,6 +65,12 @@ final class OpenShard {
         this.stats = stats;
         this.segments = segments;
         this.framedBytes = encoder.bytesOut();
+    }
+
+    /** This shard restored with statistics of {@code bytes} bytes in the checkpoint. */
+    private OpenShard withFeatureCheckpointBytes(long bytes) {
+        featureCheckpointBytes = bytes;
+        return this;
     }
 
     /**
@@ -132,18 +141,19 @@ final class OpenShard {
                         ? null
                         : featureSettings.fromBytes(s.features());
         return new OpenShard(
-                s.bucket(),
-                out.target().equals(copyTarget) ? copyName : s.name(),
-                s.bucketEnd(),
-                s.openedAt(),
-                out,
-                ShardEncoder.resume(s.encoder(), out::write),
-                s.stats(),
-                s.segments(),
-                s.encoder().compression(),
-                s.schemaFingerprint(),
-                featureSettings,
-                features);
+                        s.bucket(),
+                        out.target().equals(copyTarget) ? copyName : s.name(),
+                        s.bucketEnd(),
+                        s.openedAt(),
+                        out,
+                        ShardEncoder.resume(s.encoder(), out::write),
+                        s.stats(),
+                        s.segments(),
+                        s.encoder().compression(),
+                        s.schemaFingerprint(),
+                        featureSettings,
+                        features)
+                .withFeatureCheckpointBytes(features == null ? 0 : s.features().length);
     }
 
     /**
@@ -157,10 +167,12 @@ final class OpenShard {
 
     /**
      * Bytes of its data the next checkpoint would hold ({@code shards.checkpoint-budget}), with the
-     * framed records the encoder still holds (compressed shards: without its buffers).
+     * framed records the encoder still holds (compressed shards: without its buffers), and the size
+     * of its statistics at the last checkpoint ({@code shards.statistics}).
      */
     long checkpointBytes() {
-        return output.checkpointBytes(compressed ? 0 : framedBytes - output.size());
+        return output.checkpointBytes(compressed ? 0 : framedBytes - output.size())
+                + featureCheckpointBytes;
     }
 
     void write(SourceRecord r, long eventTime) throws IOException {
@@ -186,6 +198,8 @@ final class OpenShard {
         ShardEncoder.State s = encoder.endSegment();
         byte[] persisted = output.persist();
         segments++; // what follows the checkpoint is a new segment, also after a restore
+        byte[] featureBytes = featureBytes();
+        featureCheckpointBytes = featureBytes == null ? 0 : featureBytes.length;
         return new ShardWriterState.Open(
                 bucket,
                 name,
@@ -196,7 +210,7 @@ final class OpenShard {
                 openedAt,
                 segments,
                 schemaFingerprint,
-                featureBytes());
+                featureBytes);
     }
 
     private byte[] featureBytes() throws IOException {

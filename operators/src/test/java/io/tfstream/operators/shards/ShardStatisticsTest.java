@@ -184,6 +184,29 @@ class ShardStatisticsTest {
         }
     }
 
+    /**
+     * The statistics of open shards count in {@code shards.checkpoint-budget}, on any store: with a
+     * budget below what one shard's sketches take, the open shards are finished at the checkpoint
+     * after the one that first held their sketches. Before, only S3's data tails counted and the
+     * sketches grew every checkpoint without a bound.
+     */
+    @Test
+    void theStatisticsOfOpenShardsCountInTheCheckpointBudget() throws Exception {
+        ShardSettings s = ShardTesting.withCheckpointBudget(settings(null), 1024);
+        ShardWriter w = writer(s, 0, List.of());
+        write(w, records(300), 0, 300);
+        assertEquals(List.of(), w.prepareCommit(), "no checkpoint has held their sketches yet");
+        List<ShardWriterState> state = w.snapshotState(1);
+        long sketches = 0;
+        for (ShardWriterState e : state) {
+            sketches += ((ShardWriterState.Open) e).features().length;
+        }
+        assertTrue(sketches > 1024, "the sketches exceed the budget: " + sketches);
+        assertEquals(2, shards(w.prepareCommit()).size(), "both splits' shards finished");
+        assertEquals(0, w.openShards());
+        w.close();
+    }
+
     @Test
     void statisticsBytesRoundTripAndOnlyMergeWithTheirOwnSettings() throws Exception {
         ShardFeatureStatistics settings = settings("w").statistics();

@@ -109,4 +109,31 @@ final class ShardTesting {
                         s.onLostShard(),
                         new org.apache.flink.metrics.groups.UnregisteredMetricsGroup()));
     }
+
+    /** {@code s} with {@code shards.checkpoint-budget} {@code bytes}. */
+    static ShardSettings withCheckpointBudget(ShardSettings s, long bytes) {
+        return new ShardSettings(
+                s.basePath(),
+                s.storeFactory(),
+                s.compression(),
+                s.compressionLevel(),
+                s.prefix(),
+                s.targetSize(),
+                s.maxAge(),
+                s.bucketPattern(),
+                s.zone(),
+                s.maxBucketSkew(),
+                s.manifests(),
+                s.schemaFingerprint(),
+                s.successMarkers(),
+                s.successDelay(),
+                s.onLostShard(),
+                bytes,
+                s.splits(),
+                s.splitFeature(),
+                s.sequence(),
+                s.layout(),
+                s.index(),
+                s.statistics());
+    }
 }

@@ -10,9 +10,18 @@ import java.util.List;
  * An open shard of {@link S3ShardStore}: one multipart upload, created when the first part fills,
  * parts uploaded synchronously as they fill, so the heap holds at most one part. The tail below a
  * part goes into the checkpoint at {@link #persist()}, never into an object.
+ *
+ * <p>Part numbers ascend; they need not be contiguous. A shard that continues its upload after a
+ * restore skips {@link #RESTORE_GAP} numbers: a writer of the failed attempt that is only stalled
+ * (a long GC pause, a frozen VM past the heartbeat timeout) may still upload the parts it numbered
+ * next, and would replace the restored writer's parts, whose completion would then fail on every
+ * retry. It would have to upload that many more parts before it notices its cancellation.
  */
 final class S3ShardOutput implements ShardOutput {
     private static final int INITIAL_BUFFER = 64 * 1024;
+
+    /** Part numbers a restored shard skips before its next part. */
+    static final int RESTORE_GAP = 100;
 
     private final S3ShardStore store;
     private final String target;
@@ -25,8 +34,16 @@ final class S3ShardOutput implements ShardOutput {
     private int buffered;
     private boolean done;
 
-    S3ShardOutput(S3ShardStore store, S3ShardState.Persisted from, int partSize) {
+    /** The number of the next part. */
+    private int nextNumber;
+
+    /**
+     * The shard {@code from} continues, its next part numbered {@code firstNumber} (after the
+     * highest number {@code from} holds).
+     */
+    S3ShardOutput(S3ShardStore store, S3ShardState.Persisted from, int partSize, int firstNumber) {
         this.store = store;
+        this.nextNumber = firstNumber;
         this.target = from.target();
         this.token = from.token();
         this.partSize = partSize;
@@ -72,7 +89,7 @@ final class S3ShardOutput implements ShardOutput {
      */
     @Override
     public long room() {
-        long partsLeft = S3ShardStateSerializer.MAX_PARTS - parts.size();
+        long partsLeft = S3ShardStateSerializer.MAX_PARTS - nextNumber + 1L;
         return partsLeft * S3ShardStoreFactory.MIN_PART_SIZE - buffered - 1;
     }
 
@@ -127,7 +144,7 @@ final class S3ShardOutput implements ShardOutput {
         if (uploadId == null) {
             uploadId = store.createUpload(target, token);
         }
-        int number = parts.size() + 1;
+        int number = nextNumber;
         if (number > S3ShardStateSerializer.MAX_PARTS) {
             throw new IOException(
                     target
@@ -145,6 +162,7 @@ final class S3ShardOutput implements ShardOutput {
                         () -> new ByteArrayInputStream(bytes, 0, length),
                         length);
         parts.add(new S3ShardState.Part(number, etag, length));
+        nextNumber++;
         bytesInParts += length;
         buffered = 0;
     }

@@ -58,7 +58,8 @@ public final class S3ShardStore implements ShardStore {
                 this,
                 new S3ShardState.Persisted(
                         target, UUID.randomUUID().toString(), null, List.of(), 0, new byte[0]),
-                partSize);
+                partSize,
+                1);
     }
 
     @Override
@@ -75,14 +76,21 @@ public final class S3ShardStore implements ShardStore {
                     this,
                     new S3ShardState.Persisted(
                             copyTarget, UUID.randomUUID().toString(), null, List.of(), 0, p.tail()),
-                    partSize);
+                    partSize,
+                    1);
         }
         // Uploaded parts cannot be read back: the upload itself goes on. A second writer on it
         // fails at its commit (ETag comparison), never mixing two histories in one object.
         requireUpload(p.target(), p.uploadId());
-        // Numbering goes on at parts + 1: parts a failed attempt uploaded later are overwritten
-        // or left out of the completion.
-        return new S3ShardOutput(this, p, partSize);
+        return continued(p);
+    }
+
+    /** {@code p} continued in its own upload. */
+    S3ShardOutput continued(S3ShardState.Persisted p) {
+        // Numbering goes on past a gap: parts a failed attempt uploaded later are left out of the
+        // completion, and a stalled writer of it that comes back replaces none of this one's.
+        int last = p.parts().isEmpty() ? 0 : p.parts().get(p.parts().size() - 1).number();
+        return new S3ShardOutput(this, p, partSize, last + 1 + S3ShardOutput.RESTORE_GAP);
     }
 
     /**

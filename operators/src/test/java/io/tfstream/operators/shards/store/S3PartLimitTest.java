@@ -50,7 +50,8 @@ class S3PartLimitTest {
                         uploaded,
                         (long) parts * PART,
                         new byte[0]),
-                PART);
+                PART,
+                parts + 1);
     }
 
     @Test
@@ -59,6 +60,29 @@ class S3PartLimitTest {
             assertEquals(10_000L * PART - 1, withParts(store, 0).room());
             assertEquals(PART - 1L, withParts(store, 9_999).room(), "one part left");
             assertTrue(withParts(store, 10_000).room() < 0, "none left");
+        }
+    }
+
+    /**
+     * A shard that continues its upload after a restore numbers its next part past a gap, so that a
+     * stalled writer of the failed attempt replaces none of its parts; its room counts the gap.
+     */
+    @Test
+    void aRestoredShardSkipsAGapOfPartNumbers() throws IOException {
+        try (S3ShardStore store = store()) {
+            S3ShardOutput restored =
+                    store.continued(
+                            new S3ShardState.Persisted(
+                                    "s3://b/shards/part-x.tfrecord",
+                                    "token",
+                                    "upload-1",
+                                    List.of(new S3ShardState.Part(3, "\"e\"", PART)),
+                                    PART,
+                                    new byte[0]));
+            assertEquals(
+                    (10_000L - 3 - S3ShardOutput.RESTORE_GAP) * PART - 1,
+                    restored.room(),
+                    "parts 4 to 103 skipped");
         }
     }
 
