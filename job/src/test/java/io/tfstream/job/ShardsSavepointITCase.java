@@ -77,12 +77,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
 
         produce(name + "-in", inputs, 0, n / 2, start, step, 3);
         JobClient first = startWithOpenShards(cluster, settings, base.toUri().toString());
-        String savepoint =
-                first.stopWithSavepoint(
-                                false,
-                                dir.resolve(name + "-sp").toUri().toString(),
-                                SavepointFormatType.CANONICAL)
-                        .get(2, TimeUnit.MINUTES);
+        String savepoint = stopKeepingShardsOpen(first, name);
         assertEquals(List.of(), JobTestSupport.finishedShards(base), "no shard finished yet");
         String firstJob = first.getJobID().toHexString();
 
@@ -455,14 +450,13 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     void aRollbackToAnOlderSavepointListsEveryRecordOnceInTheMarkers(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
         String name = "rollback";
-        int n = 4000;
-        Setup setup = setUp(name, 3, n, 17, 5, 59);
+        Setup setup = setUp(name, 3, 4000, 17, 5, 59);
         Path base = setup.base();
         Map<String, Object> settings = setup.settings();
         // shards roll while the first half is read: some are committed before the savepoint
         settings.put("shards.target-size", "32 kb");
 
-        produce(name + "-in", setup.inputs(), 0, n / 2, setup.start(), setup.step(), 3);
+        produce(name + "-in", setup.inputs(), 0, 2000, setup.start(), setup.step(), 3);
         // the rolled shards committed by the two checkpoints after the input was read
         JobClient first = startAndSettle(cluster, settings, name + "-in");
         int beforeSavepoint = JobTestSupport.finishedShards(base).size();
@@ -473,7 +467,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                                 SavepointFormatType.CANONICAL)
                         .get(2, TimeUnit.MINUTES);
 
-        produce(name + "-in", setup.inputs(), n / 2, n, setup.start(), setup.step(), 3);
+        produce(name + "-in", setup.inputs(), 2000, 4000, setup.start(), setup.step(), 3);
         drainOnceRead(first, "tfstream", name + "-in", name + "-end");
         Map<String, Integer> expected = goodRecords(setup.inputs());
         assertEquals(expected, listedRecords(base), "the first job's markers, before the rollback");
@@ -507,24 +501,17 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     void aFailoverBeforeTheFirstCheckpointOfARestoredJobKeepsItsSavepointRestorable(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
         String name = "restored-failover";
-        int n = 3000;
-        Setup setup = setUp(name, 3, n, 19, 5, 59);
+        Setup setup = setUp(name, 3, 3000, 19, 5, 59);
+        produce(name + "-in", setup.inputs(), 0, 1500, setup.start(), setup.step(), 3);
         Path base = setup.base();
-        Map<String, Object> settings = setup.settings();
-        produce(name + "-in", setup.inputs(), 0, n / 2, setup.start(), setup.step(), 3);
-        JobClient first = startWithOpenShards(cluster, settings, base.toUri().toString());
-        String savepoint =
-                first.stopWithSavepoint(
-                                false,
-                                dir.resolve(name + "-sp").toUri().toString(),
-                                SavepointFormatType.CANONICAL)
-                        .get(2, TimeUnit.MINUTES);
+        JobClient first = startWithOpenShards(cluster, setup.settings(), base.toUri().toString());
+        String savepoint = stopKeepingShardsOpen(first, name);
         List<Path> held = inProgressFiles(base);
         assertTrue(!held.isEmpty(), "the savepoint holds open shards");
-        produce(name + "-in", setup.inputs(), n / 2, n, setup.start(), setup.step(), 3);
+        produce(name + "-in", setup.inputs(), 1500, 3000, setup.start(), setup.step(), 3);
 
         // no periodic checkpoint: the kill comes before the first one, checkpoints on demand after
-        Map<String, Object> second = new HashMap<>(settings);
+        Map<String, Object> second = new HashMap<>(setup.settings());
         second.put("checkpoint.interval", "1 h");
         second.put("source.group-id", name + "-second");
         JobClient job = start(second, savepoint);
@@ -569,11 +556,21 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 "the restored job after its failover: each good record once");
 
         String third =
-                restoreAndDrain(settings, Path.of(java.net.URI.create(savepoint)), name + "-third");
+                restoreAndDrain(
+                        setup.settings(), Path.of(java.net.URI.create(savepoint)), name + "-third");
         assertEquals(
                 goodRecords(setup.inputs()),
                 recordsOf(base, third),
                 "the savepoint restored once more: each good record once");
+    }
+
+    /** Stops {@code job} with a savepoint without drain (its open shards stay open in it). */
+    private static String stopKeepingShardsOpen(JobClient job, String name) throws Exception {
+        return job.stopWithSavepoint(
+                        false,
+                        dir.resolve(name + "-sp").toUri().toString(),
+                        SavepointFormatType.CANONICAL)
+                .get(2, TimeUnit.MINUTES);
     }
 
     /** The hidden in-progress files under {@code base}. */

@@ -192,7 +192,17 @@ class ShardStatisticsTest {
      */
     @Test
     void theStatisticsOfOpenShardsCountInTheCheckpointBudget() throws Exception {
-        ShardSettings s = ShardTesting.withCheckpointBudget(settings(null), 1024);
+        ShardSettings s =
+                ShardTesting.settings(
+                                base,
+                                Compression.GZIP,
+                                1 << 30,
+                                Duration.ofHours(1),
+                                true,
+                                io.tfstream.api.model.LostShardAction.FAIL,
+                                1024)
+                        .withSplits(SPLITS, null, false)
+                        .withStatistics(ShardFeatureStatistics.of(0.01, null, ROLES, false));
         ShardWriter w = writer(s, 0, List.of());
         write(w, records(300), 0, 300);
         assertEquals(List.of(), w.prepareCommit(), "no checkpoint has held their sketches yet");

@@ -35,16 +35,25 @@ final class ShardTesting {
 
     static ShardSettings settings(
             Path base, Compression c, long targetSize, Duration maxAge, boolean markers) {
-        return settings(base, c, targetSize, maxAge, markers, LostShardAction.FAIL);
+        return settings(
+                base,
+                c,
+                targetSize,
+                maxAge,
+                markers,
+                LostShardAction.FAIL,
+                ShardSettings.DEFAULT_CHECKPOINT_BUDGET);
     }
 
+    /** Settings as above with {@code onLostShard} and {@code shards.checkpoint-budget}. */
     static ShardSettings settings(
             Path base,
             Compression c,
             long targetSize,
             Duration maxAge,
             boolean markers,
-            LostShardAction onLostShard) {
+            LostShardAction onLostShard,
+            long checkpointBudget) {
         String uri = base.toUri().toString();
         return new ShardSettings(
                 uri,
@@ -62,7 +71,7 @@ final class ShardTesting {
                 markers,
                 Duration.ofMinutes(1),
                 onLostShard,
-                ShardSettings.DEFAULT_CHECKPOINT_BUDGET,
+                checkpointBudget,
                 null,
                 null,
                 false,
@@ -108,32 +117,5 @@ final class ShardTesting {
                 new LostShards(
                         s.onLostShard(),
                         new org.apache.flink.metrics.groups.UnregisteredMetricsGroup()));
-    }
-
-    /** {@code s} with {@code shards.checkpoint-budget} {@code bytes}. */
-    static ShardSettings withCheckpointBudget(ShardSettings s, long bytes) {
-        return new ShardSettings(
-                s.basePath(),
-                s.storeFactory(),
-                s.compression(),
-                s.compressionLevel(),
-                s.prefix(),
-                s.targetSize(),
-                s.maxAge(),
-                s.bucketPattern(),
-                s.zone(),
-                s.maxBucketSkew(),
-                s.manifests(),
-                s.schemaFingerprint(),
-                s.successMarkers(),
-                s.successDelay(),
-                s.onLostShard(),
-                bytes,
-                s.splits(),
-                s.splitFeature(),
-                s.sequence(),
-                s.layout(),
-                s.index(),
-                s.statistics());
     }
 }

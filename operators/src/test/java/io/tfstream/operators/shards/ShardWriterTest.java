@@ -478,7 +478,8 @@ class ShardWriterTest {
                         1 << 30,
                         Duration.ofHours(1),
                         false,
-                        LostShardAction.DROP);
+                        LostShardAction.DROP,
+                        ShardSettings.DEFAULT_CHECKPOINT_BUDGET);
         org.apache.flink.metrics.groups.UnregisteredMetricsGroup metrics =
                 new org.apache.flink.metrics.groups.UnregisteredMetricsGroup();
         CountingGroup lostMetrics = new CountingGroup();
