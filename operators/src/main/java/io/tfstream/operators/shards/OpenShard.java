@@ -67,12 +67,6 @@ final class OpenShard {
         this.framedBytes = encoder.bytesOut();
     }
 
-    /** This shard restored with statistics of {@code bytes} bytes in the checkpoint. */
-    private OpenShard withFeatureCheckpointBytes(long bytes) {
-        featureCheckpointBytes = bytes;
-        return this;
-    }
-
     /**
      * A new shard {@code name} in {@code bucket} for records of schema {@code schemaFingerprint}
      * (null: the job's configured one).
@@ -140,7 +134,8 @@ final class OpenShard {
                 featureSettings == null || s.features() == null
                         ? null
                         : featureSettings.fromBytes(s.features());
-        return new OpenShard(
+        OpenShard shard =
+                new OpenShard(
                         s.bucket(),
                         out.target().equals(copyTarget) ? copyName : s.name(),
                         s.bucketEnd(),
@@ -152,8 +147,9 @@ final class OpenShard {
                         s.encoder().compression(),
                         s.schemaFingerprint(),
                         featureSettings,
-                        features)
-                .withFeatureCheckpointBytes(features == null ? 0 : s.features().length);
+                        features);
+        shard.featureCheckpointBytes = features == null ? 0 : s.features().length;
+        return shard;
     }
 
     /**

@@ -24,15 +24,17 @@ final class SavepointNotes {
     private SavepointNotes() {}
 
     static Path dir(String basePath) {
-        String base =
-                basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
-        return new Path(base + "/" + ShardLayout.METADATA_DIR + "/" + DIR);
+        return new Path(ShardLayout.SEPARATE.metadataDir(basePath, "") + "/" + DIR);
+    }
+
+    private static Path note(String basePath, String jobId, long checkpointId) {
+        return new Path(dir(basePath), "_" + jobId + "-" + checkpointId);
     }
 
     /** Notes that job {@code jobId} took savepoint {@code checkpointId}. */
     static void write(String basePath, String jobId, long checkpointId) throws IOException {
         SuccessMarkers.writeWhole(
-                new Path(dir(basePath), "_" + jobId + "-" + checkpointId),
+                note(basePath, jobId, checkpointId),
                 "{\"job\":\""
                         + jobId
                         + "\",\"checkpoint\":"
@@ -44,7 +46,7 @@ final class SavepointNotes {
 
     /** Whether job {@code jobId} noted savepoint {@code checkpointId}. */
     static boolean noted(String basePath, String jobId, long checkpointId) throws IOException {
-        Path note = new Path(dir(basePath), "_" + jobId + "-" + checkpointId);
+        Path note = note(basePath, jobId, checkpointId);
         return note.getFileSystem().exists(note);
     }
 

@@ -82,11 +82,12 @@ final class ShardCommitter implements Committer<ShardCommittable> {
     public void commit(Collection<CommitRequest<ShardCommittable>> requests)
             throws IOException, InterruptedException {
         List<ShardCommittable.Marker> marks = new ArrayList<>();
+        java.util.Map<String, Boolean> noted = new java.util.HashMap<>();
         for (CommitRequest<ShardCommittable> r : requests) {
             if (r.getCommittable() instanceof ShardCommittable.Shard s) {
                 commitShard(s);
             } else if (r.getCommittable() instanceof ShardCommittable.Retire retire) {
-                retire(retire);
+                retire(retire, noted);
             } else {
                 marks.add((ShardCommittable.Marker) r.getCommittable());
             }
@@ -99,11 +100,18 @@ final class ShardCommitter implements Committer<ShardCommittable> {
 
     /**
      * Removes the in-progress file a failover's copy superseded, unless a savepoint of the job may
-     * name it: the coordinator passes it on only once no retained checkpoint does. Repeating it
-     * after a recovery finds the file gone.
+     * name it ({@code noted}: what this commit has looked up so far, by job): the coordinator
+     * passes it on only once no retained checkpoint does. Repeating it after a recovery finds the
+     * file gone.
      */
-    private void retire(ShardCommittable.Retire r) throws IOException {
-        if (SavepointNotes.any(settings.basePath(), r.jobId())) {
+    private void retire(ShardCommittable.Retire r, java.util.Map<String, Boolean> noted)
+            throws IOException {
+        Boolean any = noted.get(r.jobId()); // one listing per commit and job
+        if (any == null) {
+            any = SavepointNotes.any(settings.basePath(), r.jobId());
+            noted.put(r.jobId(), any);
+        }
+        if (any) {
             return; // a savepoint may name it: tfstream shards uploads, once the savepoint is gone
         }
         store().retire(r.persisted());

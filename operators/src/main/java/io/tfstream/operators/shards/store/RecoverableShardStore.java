@@ -120,17 +120,28 @@ public final class RecoverableShardStore implements ShardStore {
         return unheld.get(out.target) == out;
     }
 
-    @Override
-    public ShardOutput resume(byte[] persisted, String copyTarget) throws IOException {
-        DataInputDeserializer in = read(persisted, "persisted");
+    /** What {@link Output#persist()} handed out: the target, its size and the writer's point. */
+    private record Persisted(String target, long size, ResumeRecoverable recoverable) {}
+
+    private Persisted persisted(byte[] bytes) throws IOException {
+        DataInputDeserializer in = read(bytes, "persisted");
         String target = in.readUTF();
         long size = in.readLong();
-        ResumeRecoverable r =
+        return new Persisted(
+                target,
+                size,
                 SimpleVersionedSerialization.readVersionAndDeSerialize(
-                        writer.getResumeRecoverableSerializer(), in);
-        Path inProgress = inProgressFileOf(r);
+                        writer.getResumeRecoverableSerializer(), in));
+    }
+
+    @Override
+    public ShardOutput resume(byte[] persisted, String copyTarget) throws IOException {
+        Persisted p = persisted(persisted);
+        String target = p.target();
+        long size = p.size();
+        Path inProgress = inProgressFileOf(p.recoverable());
         if (inProgress == null) {
-            return resumeInPlace(target, size, r);
+            return resumeInPlace(target, size, p.recoverable());
         }
         RecoverableFsDataOutputStream out = writer.open(new Path(copyTarget));
         try {
@@ -272,14 +283,9 @@ public final class RecoverableShardStore implements ShardStore {
 
     @Override
     public void retire(byte[] persisted) throws IOException {
-        DataInputDeserializer in = read(persisted, "persisted");
-        String target = in.readUTF();
-        in.readLong();
-        ResumeRecoverable r =
-                SimpleVersionedSerialization.readVersionAndDeSerialize(
-                        writer.getResumeRecoverableSerializer(), in);
-        Path inProgress = inProgressFileOf(r);
-        if (inProgress == null || inProgress.equals(new Path(target))) {
+        Persisted p = persisted(persisted);
+        Path inProgress = inProgressFileOf(p.recoverable());
+        if (inProgress == null || inProgress.equals(new Path(p.target()))) {
             return; // continued in place: nothing of its own to remove
         }
         inProgress.getFileSystem().delete(inProgress, false);

@@ -252,19 +252,21 @@ public final class S3ShardStore implements ShardStore {
             if (!u.key().equals(at.key())) {
                 continue;
             }
-            try {
-                call(
-                        "AbortMultipartUpload " + u.uploadId() + " of " + at,
-                        () ->
-                                s3.abortMultipartUpload(
-                                        b ->
-                                                b.bucket(at.bucket())
-                                                        .key(at.key())
-                                                        .uploadId(u.uploadId())));
-            } catch (IOException e) {
-                if (!(e.getCause() instanceof S3Exception s && isNoSuchUpload(s))) {
-                    throw e;
-                }
+            abort(at, u.uploadId());
+        }
+    }
+
+    /** Aborts upload {@code uploadId} at {@code at}; one already gone is no error. */
+    private void abort(S3Location at, String uploadId) throws IOException {
+        try {
+            call(
+                    "AbortMultipartUpload " + uploadId + " of " + at,
+                    () ->
+                            s3.abortMultipartUpload(
+                                    b -> b.bucket(at.bucket()).key(at.key()).uploadId(uploadId)));
+        } catch (IOException e) {
+            if (!(e.getCause() instanceof S3Exception s && isNoSuchUpload(s))) {
+                throw e;
             }
         }
     }
@@ -297,19 +299,9 @@ public final class S3ShardStore implements ShardStore {
                     synchronized (this) {
                         at = locationOfUpload.get(uploadId);
                     }
-                    call(
-                            "AbortMultipartUpload " + uploadId + " of " + at,
-                            () ->
-                                    s3.abortMultipartUpload(
-                                            b ->
-                                                    b.bucket(at.bucket())
-                                                            .key(at.key())
-                                                            .uploadId(uploadId)));
+                    abort(at, uploadId); // gone already (aborted from outside): fine
                     handedOut(uploadId);
                 } catch (IOException e) {
-                    if (e.getCause() instanceof S3Exception s && isNoSuchUpload(s)) {
-                        continue; // gone already (aborted from outside)
-                    }
                     if (failure == null) {
                         failure = e;
                     } else {
