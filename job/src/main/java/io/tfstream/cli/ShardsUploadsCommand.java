@@ -1,6 +1,7 @@
 package io.tfstream.cli;
 
 import io.tfstream.job.JobOptions;
+import io.tfstream.job.S3Settings;
 import io.tfstream.operators.shards.store.LeftoverUpload;
 import io.tfstream.operators.shards.store.Leftovers;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
@@ -45,8 +46,13 @@ import software.amazon.awssdk.services.s3.S3Client;
                     + " shards.on-lost-shard: drop, goes on without that shard.",
             "--abort aborts only with --older-than or --job: without either it is refused (exit"
                     + " 2), since a running job holds the uploads of its open shards.",
-            "Exit code 0, 2 when PATH cannot be read, an abort failed or --abort lacks"
-                    + " --older-than and --job."
+            "--checkpoints and --keep-savepoint spare what snapshots hold: every upload whose id"
+                    + " (every in-progress file whose name) a completed checkpoint there or a kept"
+                    + " savepoint holds, and every upload of a job with checkpoints there opened"
+                    + " since its latest checkpoint began (its running writer may hold those)."
+                    + " Each kept one is listed with why.",
+            "Exit code 0, 2 when PATH or a snapshot cannot be read, an abort failed or --abort"
+                    + " lacks --older-than and --job."
         })
 final class ShardsUploadsCommand implements Callable<Integer> {
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
@@ -73,6 +79,34 @@ final class ShardsUploadsCommand implements Callable<Integer> {
                     "Abort (delete) the uploads listed; refused without --older-than or --job,"
                             + " which keep it off a live job's open shards.")
     private boolean abort;
+
+    @Option(
+            names = "--checkpoints",
+            paramLabel = "URI",
+            description =
+                    "A checkpoint directory (execution.checkpointing.dir, a job's directory below"
+                            + " it, or one chk-N): what its completed checkpoints hold, and what"
+                            + " their jobs opened since their latest checkpoint began, is kept;"
+                            + " repeatable.")
+    private List<String> checkpoints = new ArrayList<>();
+
+    @Option(
+            names = "--keep-savepoint",
+            paramLabel = "PATH",
+            description =
+                    "A savepoint (its directory or _metadata) whose uploads are kept;"
+                            + " repeatable.")
+    private List<String> savepoints = new ArrayList<>();
+
+    @Option(
+            names = "--checkpoint-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "10 min",
+            description =
+                    "The jobs' execution.checkpointing.timeout (default ${DEFAULT-VALUE}, as"
+                            + " Flink's): how long before its _metadata was written a checkpoint"
+                            + " may have begun.")
+    private String checkpointTimeout;
 
     /** The clock ages are measured against; tests set it. */
     Clock clock = Clock.systemUTC();
@@ -109,14 +143,8 @@ final class ShardsUploadsCommand implements Callable<Integer> {
                             + " whose snapshots are gone): a running job's open shards and its"
                             + " retained snapshots hold the uploads it would abort");
         }
-        Duration minAge;
-        try {
-            minAge = olderThan == null ? Duration.ZERO : TimeUtils.parseDuration(olderThan);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "--older-than: " + Quoted.cut(e.getMessage(), Quoted.MAX_MESSAGE_CHARS));
-        }
+        Duration minAge = olderThan == null ? Duration.ZERO : duration("--older-than", olderThan);
+        Duration timeout = duration("--checkpoint-timeout", checkpointTimeout);
         String prefix =
                 options.getOrDefault(
                         JobOptions.SHARDS_PREFIX.key(), JobOptions.SHARDS_PREFIX.defaultValue());
@@ -124,7 +152,9 @@ final class ShardsUploadsCommand implements Callable<Integer> {
         Instant now = clock.instant();
         int listed = 0;
         int aborted = 0;
+        int kept = 0;
         try (S3Client client = s3 ? factory(options, prefix, path).newClient() : null) {
+            SnapshotReferences held = snapshots(options, timeout);
             List<LeftoverUpload> found =
                     s3
                             ? Leftovers.listS3(client, path, prefix)
@@ -139,8 +169,12 @@ final class ShardsUploadsCommand implements Callable<Integer> {
                     continue;
                 }
                 listed++;
+                String keep = held == null ? null : held.keepReason(u);
+                if (keep != null) {
+                    kept++;
+                }
                 out.println(
-                        (abort ? "aborting " : "")
+                        (keep != null ? "keeping " : abort ? "aborting " : "")
                                 + format(age)
                                 + "  job "
                                 + u.shard().jobId()
@@ -148,8 +182,9 @@ final class ShardsUploadsCommand implements Callable<Integer> {
                                 + u.shard().run()
                                 + "  "
                                 + u.uri()
-                                + (u.id() == null ? "" : "  upload " + u.id()));
-                if (abort) {
+                                + (u.id() == null ? "" : "  upload " + u.id())
+                                + (keep == null ? "" : "  (" + keep + ")"));
+                if (abort && keep == null) {
                     if (s3) {
                         Leftovers.abortS3(client, u);
                     } else {
@@ -163,12 +198,41 @@ final class ShardsUploadsCommand implements Callable<Integer> {
                             + ": "
                             + listed
                             + (s3 ? " incomplete uploads" : " in-progress files")
-                            + (abort ? ", " + aborted + " aborted" : ""));
+                            + (abort ? ", " + aborted + " aborted" : "")
+                            + (held == null ? "" : ", " + kept + " kept for snapshots"));
             return ExitCodes.OK;
         } catch (IOException | RuntimeException e) {
-            err.println("tfstream shards uploads: " + path + ": " + e.getMessage());
+            err.println(
+                    "tfstream shards uploads: "
+                            + Quoted.cut(path)
+                            + ": "
+                            + Quoted.cut(String.valueOf(e.getMessage()), Quoted.MAX_MESSAGE_CHARS));
             return ExitCodes.USAGE;
         }
+    }
+
+    private Duration duration(String option, String value) {
+        try {
+            return TimeUtils.parseDuration(value);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    option + ": " + Quoted.cut(e.getMessage(), Quoted.MAX_MESSAGE_CHARS));
+        }
+    }
+
+    /** What --checkpoints and --keep-savepoint hold, or null without either. */
+    private SnapshotReferences snapshots(Map<String, String> options, Duration timeout)
+            throws IOException {
+        if (checkpoints.isEmpty() && savepoints.isEmpty()) {
+            return null;
+        }
+        String file = options.get(JobOptions.S3_CREDENTIALS_FILE.key());
+        S3Settings.initializeFileSystems(
+                options.get(JobOptions.S3_ENDPOINT.key()),
+                Boolean.parseBoolean(options.get(JobOptions.S3_PATH_STYLE_ACCESS.key())),
+                file == null ? null : Path.of(file));
+        return SnapshotReferences.read(checkpoints, savepoints, timeout);
     }
 
     private static S3ShardStoreFactory factory(

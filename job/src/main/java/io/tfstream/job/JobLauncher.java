@@ -30,8 +30,13 @@ public final class JobLauncher {
     public static void initializeFileSystems(JobConfig config, Configuration flink) {
         Configuration withCredentials = new Configuration(flink);
         S3Settings.applyCredentials(config, System.getenv(), withCredentials);
+        initializeFileSystems(withCredentials);
+    }
+
+    /** Initialises Flink's file systems in this JVM with {@code flink}, credentials included. */
+    static void initializeFileSystems(Configuration flink) {
         try {
-            org.apache.flink.core.fs.FileSystem.initialize(withCredentials, null);
+            org.apache.flink.core.fs.FileSystem.initialize(flink, null);
         } catch (Exception e) {
             throw new JobConfigException(
                     "cannot initialise the file systems: " + e.getMessage(), e);

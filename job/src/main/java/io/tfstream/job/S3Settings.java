@@ -63,10 +63,34 @@ public final class S3Settings {
      * configuration a job is built with, which travels in its job graph and shows in the web UI.
      */
     static void applyCredentials(JobConfig config, Map<String, String> env, Configuration flink) {
+        applyCredentials(
+                config.contains(JobOptions.S3_CREDENTIALS_FILE)
+                        ? Path.of(config.get(JobOptions.S3_CREDENTIALS_FILE))
+                        : null,
+                env,
+                flink);
+    }
+
+    /**
+     * Initialises Flink's file systems in this JVM for a command that reads what a job wrote
+     * (checkpoints, savepoints): the S3 endpoint, path style and credentials as a job takes them,
+     * {@code credentialsFile} null for the environment or the default chain.
+     */
+    public static void initializeFileSystems(
+            String endpoint, boolean pathStyle, Path credentialsFile) {
+        Configuration flink = new Configuration();
+        if (endpoint != null) {
+            flink.set(FLINK_S3_ENDPOINT, endpoint);
+        }
+        flink.set(FLINK_S3_PATH_STYLE, pathStyle);
+        applyCredentials(credentialsFile, System.getenv(), flink);
+        JobLauncher.initializeFileSystems(flink);
+    }
+
+    private static void applyCredentials(Path file, Map<String, String> env, Configuration flink) {
         String access = env.get("AWS_ACCESS_KEY_ID");
         String secret = env.get("AWS_SECRET_ACCESS_KEY");
-        if (config.contains(JobOptions.S3_CREDENTIALS_FILE)) {
-            Path file = Path.of(config.get(JobOptions.S3_CREDENTIALS_FILE));
+        if (file != null) {
             Properties p = new Properties();
             try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 p.load(r);

@@ -564,6 +564,100 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 "the savepoint restored once more: each good record once");
     }
 
+    /**
+     * {@code tfstream shards uploads --older-than 0s --abort} beside a live job, given the job's
+     * checkpoint directory, removes only the leftovers: an hour-old in-progress file of another job
+     * and one of a dead run of this job. It keeps every file the job's checkpoints hold, and one of
+     * this job opened since its latest checkpoint began (its running writer may hold it), saying
+     * why. After a stop with a savepoint, the same command given that savepoint keeps everything it
+     * holds, and a job restored from it drains with every good record once.
+     */
+    @org.junit.jupiter.api.Test
+    void theCleanupCommandBesideALiveJobKeepsWhatItsCheckpointsAndSavepointsHold(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        String name = "cleanup";
+        int n = 4000;
+        Setup setup = setUp(name, 3, n, 29, 5, 59);
+        Path base = setup.base();
+        Map<String, Object> settings = setup.settings();
+        Path checkpoints = dir.resolve(name + "-cp");
+        settings.put("flink.execution.checkpointing.dir", checkpoints.toUri().toString());
+        settings.put(
+                "flink.execution.checkpointing.externalized-checkpoint-retention",
+                "RETAIN_ON_CANCELLATION");
+        produce(name + "-in", setup.inputs(), 0, n / 2, setup.start(), setup.step(), 3);
+        JobClient first = startWithOpenShards(cluster, settings, base.toUri().toString());
+        List<Path> live = inProgressFiles(base);
+        assertTrue(!live.isEmpty(), "shards open");
+        String job = first.getJobID().toHexString();
+        Path sample = live.get(0);
+        String sampleName = sample.getFileName().toString();
+        String otherJob = "0123456789abcdef0123456789abcdef";
+        Path foreign = sample.resolveSibling(sampleName.replace(job, otherJob));
+        Path deadRun =
+                sample.resolveSibling(
+                        sampleName.replaceFirst(
+                                job + "-[0-9a-f]{16}-", job + "-00000000000000aa-"));
+        Path opened =
+                sample.resolveSibling(
+                        sampleName.replaceFirst(
+                                job + "-[0-9a-f]{16}-", job + "-00000000000000bb-"));
+        for (Path p : List.of(foreign, deadRun, opened)) {
+            Files.write(p, new byte[] {1, 2, 3});
+        }
+        java.nio.file.attribute.FileTime hourAgo =
+                java.nio.file.attribute.FileTime.from(
+                        java.time.Instant.now().minus(Duration.ofHours(1)));
+        Files.setLastModifiedTime(foreign, hourAgo);
+        Files.setLastModifiedTime(deadRun, hourAgo);
+
+        String listing =
+                ShardRunChecks.cli(
+                        "shards",
+                        "uploads",
+                        base.toString(),
+                        "--older-than",
+                        "0s",
+                        "--abort",
+                        "--checkpoints",
+                        checkpoints.toUri().toString());
+        assertTrue(listing.contains(", 2 aborted, "), listing);
+        assertTrue(!Files.exists(foreign) && !Files.exists(deadRun), listing);
+        for (Path p : live) {
+            assertTrue(Files.exists(p), "kept " + p + ":\n" + listing);
+        }
+        assertTrue(Files.exists(opened), listing);
+        assertTrue(listing.contains("held by checkpoint "), listing);
+        assertTrue(listing.contains("the job's running writer may hold it"), listing);
+        Files.delete(opened);
+
+        produce(name + "-in", setup.inputs(), n / 2, n, setup.start(), setup.step(), 3);
+        JobTestSupport.waitForConsumed(
+                kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(2));
+        String savepoint = stopKeepingShardsOpen(first, name);
+        List<Path> held = inProgressFiles(base);
+        assertTrue(!held.isEmpty(), "shards open at the savepoint");
+        String kept =
+                ShardRunChecks.cli(
+                        "shards",
+                        "uploads",
+                        base.toString(),
+                        "--older-than",
+                        "0s",
+                        "--abort",
+                        "--keep-savepoint",
+                        savepoint);
+        assertTrue(kept.contains(", 0 aborted, " + held.size() + " kept"), kept);
+        assertEquals(held, inProgressFiles(base), kept);
+
+        String second =
+                restoreAndDrain(settings, Path.of(java.net.URI.create(savepoint)), name + "-2");
+        assertEquals(
+                goodRecords(setup.inputs()),
+                recordsOf(base, second),
+                "every good record once in the restored job's shards");
+    }
+
     /** Stops {@code job} with a savepoint without drain (its open shards stay open in it). */
     private static String stopKeepingShardsOpen(JobClient job, String name) throws Exception {
         return job.stopWithSavepoint(
