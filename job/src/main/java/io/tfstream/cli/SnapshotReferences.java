@@ -8,10 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.state.ListState;
@@ -46,6 +48,9 @@ final class SnapshotReferences {
     private static final String METADATA = "_metadata";
     private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d+)");
     private static final Pattern JOB_ID = Pattern.compile("[0-9a-f]{32}");
+
+    /** Listings of a checkpoint directory before giving up on a job that subsumes too fast. */
+    private static final int MAX_PASSES = 20;
 
     /**
      * One snapshot read.
@@ -157,30 +162,73 @@ final class SnapshotReferences {
         return new String(name.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * The completed checkpoints below {@code dir}. A live job subsumes its checkpoints while they
+     * are read; one whose {@code _metadata} is gone after a failed read was subsumed by a newer
+     * one, which the next listing finds.
+     */
     private static List<Snapshot> checkpoints(Path dir) throws IOException {
+        Map<String, Snapshot> read = new TreeMap<>();
+        Set<String> subsumed = new HashSet<>();
+        for (int pass = 0; pass < MAX_PASSES; pass++) {
+            boolean vanished = false;
+            for (Path chk : completed(dir)) {
+                String key = chk.toString();
+                if (read.containsKey(key) || subsumed.contains(key)) {
+                    continue;
+                }
+                Snapshot s = checkpointUnlessSubsumed(chk);
+                if (s == null) {
+                    subsumed.add(key);
+                    vanished = true;
+                } else {
+                    read.put(key, s);
+                }
+            }
+            if (!vanished) {
+                return new ArrayList<>(read.values());
+            }
+        }
+        throw new IOException(
+                dir + ": its checkpoints were subsumed faster than they could be read; try again");
+    }
+
+    /** The {@code chk-N} directories with a {@code _metadata} at {@code dir}, below or in it. */
+    private static List<Path> completed(Path dir) throws IOException {
         FileSystem fs = dir.getFileSystem();
-        List<Snapshot> out = new ArrayList<>();
+        List<Path> out = new ArrayList<>();
         if (fs.exists(new Path(dir, METADATA))) {
-            out.add(checkpoint(dir));
+            out.add(dir);
             return out;
         }
         for (FileStatus child : list(fs, dir)) {
             String name = child.getPath().getName();
             if (CHECKPOINT.matcher(name).matches()) {
                 if (fs.exists(new Path(child.getPath(), METADATA))) {
-                    out.add(checkpoint(child.getPath()));
+                    out.add(child.getPath());
                 }
             } else if (JOB_ID.matcher(name).matches() && child.isDir()) {
                 for (FileStatus chk : list(fs, child.getPath())) {
                     if (CHECKPOINT.matcher(chk.getPath().getName()).matches()
                             && fs.exists(new Path(chk.getPath(), METADATA))) {
-                        out.add(checkpoint(chk.getPath()));
+                        out.add(chk.getPath());
                     }
                 }
             }
         }
-        out.sort(Comparator.comparing(Snapshot::pointer));
         return out;
+    }
+
+    /** The checkpoint at {@code chk}, or null when it was subsumed (removed) while read. */
+    private static Snapshot checkpointUnlessSubsumed(Path chk) throws IOException {
+        try {
+            return checkpoint(chk);
+        } catch (IOException e) {
+            if (!chk.getFileSystem().exists(new Path(chk, METADATA))) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     private static FileStatus[] list(FileSystem fs, Path dir) throws IOException {
@@ -207,6 +255,8 @@ final class SnapshotReferences {
         CheckpointMetadata meta;
         try (DataInputStream in = new DataInputStream(fs.open(metadata))) {
             meta = Checkpoints.loadCheckpointMetadata(in, loader, dir.toString());
+        } catch (IOException e) {
+            throw new IOException("cannot read " + kind + " " + dir + ": " + causes(e), e);
         }
         List<String> text = new ArrayList<>();
         for (OperatorState op : meta.getOperatorStates()) {
@@ -236,7 +286,7 @@ final class SnapshotReferences {
                                     loader, new ExecutionConfig(), false, handles, registry)
                             .build();
         } catch (Exception e) {
-            throw new IOException("cannot read the state of " + what + ": " + e.getMessage(), e);
+            throw new IOException("cannot read the state of " + what + ": " + causes(e), e);
         }
         try {
             for (String name : backend.getRegisteredStateNames()) {
@@ -251,7 +301,7 @@ final class SnapshotReferences {
                 }
             }
         } catch (Exception e) {
-            throw new IOException("cannot read the state of " + what + ": " + e.getMessage(), e);
+            throw new IOException("cannot read the state of " + what + ": " + causes(e), e);
         } finally {
             backend.dispose();
         }
@@ -271,6 +321,15 @@ final class SnapshotReferences {
         } catch (Exception notBytes) {
             return null;
         }
+    }
+
+    /** The messages of {@code e} and its causes: Flink's own are often only the outermost. */
+    private static String causes(Throwable e) {
+        StringBuilder out = new StringBuilder(String.valueOf(e.getMessage()));
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            out.append(": ").append(c.getMessage());
+        }
+        return Quoted.cut(out.toString(), Quoted.MAX_MESSAGE_CHARS);
     }
 
     private static String latin1(byte[] b) {

@@ -658,6 +658,99 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 "every good record once in the restored job's shards");
     }
 
+    /**
+     * The same on S3, checkpoints on S3 too: one subtask with more than a part per shard, so its
+     * checkpoints hold multipart uploads. {@code --older-than 0s --abort --checkpoints} beside the
+     * live job aborts the upload of another job and keeps every upload of the job, then the job
+     * drains FINISHED with every good record once.
+     */
+    @org.junit.jupiter.api.Test
+    void onS3TheCleanupCommandBesideALiveJobAbortsNothingTheJobHolds(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        String name = "cleanup-s3";
+        // about 9 MB of records for one subtask: one part uploaded, the rest in its tail
+        int n = 60_000;
+        Setup setup = setUp(name, 1, n, 31, 5, 59);
+        Map<String, Object> settings = setup.settings();
+        try (io.tfstream.local.S3ProxyProcess s3 =
+                io.tfstream.local.S3ProxyProcess.start(dir.resolve(name + "-s3proxy"))) {
+            s3.createBucket("tfstream");
+            Path credentials = s3.writeCredentials(dir.resolve(name + "-s3.properties"));
+            String shards = "s3://tfstream/" + name;
+            String checkpoints = "s3://tfstream/checkpoints";
+            settings.put("parallelism", 1);
+            settings.put("shards.path", shards);
+            settings.put("shards.compression", "none");
+            settings.put("s3.endpoint", s3.endpoint());
+            settings.put("s3.path-style-access", "true");
+            settings.put("s3.credentials-file", credentials.toString());
+            settings.put("flink.execution.checkpointing.dir", checkpoints);
+            produce(name + "-in", setup.inputs(), 0, n, setup.start(), setup.step(), 1);
+            try (software.amazon.awssdk.services.s3.S3Client client =
+                    ShardRunChecks.s3ProxyStore(shards, s3.endpoint(), credentials).newClient()) {
+                JobClient job = start(settings, null);
+                waitFor(
+                        () -> !Leftovers.listS3(client, shards, "part").isEmpty(),
+                        Duration.ofMinutes(2),
+                        "a part uploaded");
+                long seenAt = completedCheckpoints(cluster, job.getJobID());
+                waitFor(
+                        () -> completedCheckpoints(cluster, job.getJobID()) >= seenAt + 2,
+                        Duration.ofMinutes(2),
+                        "two more checkpoints");
+                var live = Leftovers.listS3(client, shards, "part");
+                String foreignKey =
+                        name
+                                + "/"
+                                + live.get(0)
+                                        .uri()
+                                        .substring(
+                                                live.get(0).uri().indexOf(name + "/")
+                                                        + name.length()
+                                                        + 1)
+                                        .replace(
+                                                job.getJobID().toHexString(),
+                                                "0123456789abcdef0123456789abcdef");
+                client.createMultipartUpload(b -> b.bucket("tfstream").key(foreignKey));
+
+                String listing =
+                        ShardRunChecks.uploads(
+                                shards,
+                                s3.endpoint(),
+                                credentials,
+                                "--older-than",
+                                "0s",
+                                "--abort",
+                                "--checkpoints",
+                                checkpoints);
+                assertTrue(listing.contains(", 1 aborted, " + live.size() + " kept"), listing);
+                for (var u : live) {
+                    assertTrue(
+                            listing.contains("upload " + u.id() + "  (held by checkpoint "),
+                            listing);
+                }
+                assertEquals(
+                        live.stream().map(u -> u.id()).sorted().toList(),
+                        Leftovers.listS3(client, shards, "part").stream()
+                                .map(u -> u.id())
+                                .sorted()
+                                .toList(),
+                        listing);
+
+                drainOnceRead(job, "tfstream", name + "-in", name + "-end");
+                assertEquals(
+                        org.apache.flink.api.common.JobStatus.FINISHED,
+                        job.getJobStatus().get(1, TimeUnit.MINUTES));
+                Map<String, Integer> seen = new HashMap<>();
+                for (Path shard :
+                        JobTestSupport.finishedShards(s3.bucketDir("tfstream").resolve(name))) {
+                    ShardRunChecks.readAndCheck(shard, seen);
+                }
+                assertEquals(goodRecords(setup.inputs()), seen, "every good record once");
+            }
+        }
+    }
+
     /** Stops {@code job} with a savepoint without drain (its open shards stay open in it). */
     private static String stopKeepingShardsOpen(JobClient job, String name) throws Exception {
         return job.stopWithSavepoint(
