@@ -364,6 +364,9 @@ public final class JobOptions {
     public static final ConfigOption<LostShardAction> SHARDS_ON_LOST_SHARD =
             JobOptionStage.SHARDS.option(ShardOptions.ON_LOST_SHARD);
 
+    public static final ConfigOption<Boolean> SHARDS_ADOPT_UPLOADS =
+            JobOptionStage.SHARDS.option(ShardOptions.ADOPT_UPLOADS);
+
     public static final ConfigOption<MemorySize> SHARDS_CHECKPOINT_BUDGET =
             JobOptionStage.SHARDS.option(ShardOptions.CHECKPOINT_BUDGET);
 

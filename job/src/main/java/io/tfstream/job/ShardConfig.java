@@ -284,6 +284,7 @@ final class ShardConfig {
                 .setSkewGuard(maxBucketSkew().orElse(null), skewAction())
                 .setLateRecords(c.get(JobOptions.SHARDS_LATE_RECORDS))
                 .setOnLostShard(c.get(JobOptions.SHARDS_ON_LOST_SHARD))
+                .setAdoptUploads(adoptUploads())
                 .setCheckpointBudget(c.get(JobOptions.SHARDS_CHECKPOINT_BUDGET).getBytes())
                 .setManifests(c.get(JobOptions.SHARDS_MANIFESTS))
                 .setMetadataLayout(c.get(JobOptions.SHARDS_METADATA_LAYOUT))
@@ -313,5 +314,15 @@ final class ShardConfig {
                         c.contains(JobOptions.STATISTICS_WEIGHT_FEATURE)
                                 ? c.get(JobOptions.STATISTICS_WEIGHT_FEATURE)
                                 : null);
+    }
+
+    /**
+     * {@code shards.adopt-uploads}, unset as {@code output.adopt-transactions}: a job told to leave
+     * another job's transactions alone runs beside it, and must leave its uploads alone as well.
+     */
+    boolean adoptUploads() {
+        return c.contains(JobOptions.SHARDS_ADOPT_UPLOADS)
+                ? c.get(JobOptions.SHARDS_ADOPT_UPLOADS)
+                : c.get(JobOptions.OUTPUT_ADOPT_TRANSACTIONS);
     }
 }

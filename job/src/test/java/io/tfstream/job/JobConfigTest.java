@@ -44,6 +44,19 @@ class JobConfigTest {
     }
 
     @Test
+    void aJobThatLeavesAnotherJobsTransactionsAloneLeavesItsUploadsAloneUnlessTold() {
+        Map<String, Object> m = minimal();
+        m.put("shards.path", "s3://bucket/shards");
+        assertTrue(JobConfig.of(m).shards().settings("f").adoptUploads(), "default: adopt");
+        m.put("output.adopt-transactions", "false");
+        assertTrue(
+                !JobConfig.of(m).shards().settings("f").adoptUploads(),
+                "blue/green: leave the first job's uploads to it");
+        m.put("shards.adopt-uploads", "true");
+        assertTrue(JobConfig.of(m).shards().settings("f").adoptUploads(), "set: as set");
+    }
+
+    @Test
     void aDaliIndexMakesShardsUncompressedByDefaultAndRefusesCompression() {
         Map<String, Object> m = minimal();
         m.putAll(

@@ -91,19 +91,20 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
     }
 
     /**
-     * Blue/green on S3: a savepoint taken while the first job keeps running, restored into a second
-     * job on the same path, with a shard whose upload has parts at the savepoint. Uploaded parts
-     * cannot be read back, so both jobs continue that one upload, and both drain. Whichever
-     * completion S3 accepts (the one whose parts were uploaded last) holds one job's bytes: every
-     * good record once, its manifest checked against it. A job whose completion is refused fails as
-     * a lost shard; only jobs that wrote the very same bytes both succeed. Exact or loud, never an
-     * object of mixed parts.
+     * Blue/green on S3: a savepoint taken while the first job runs, restored into a second job on
+     * the same path with {@code output.adopt-transactions: false} (so {@code shards.adopt-uploads}
+     * false), with a shard whose upload has parts at the savepoint. Uploaded parts cannot be read
+     * back, and whichever job completed that upload first would take the shard from the other: the
+     * second job always leaves it to the first. With {@code shards.on-lost-shard: fail} its restore
+     * fails naming the shard and the rule; with {@code drop} it goes on without that shard's
+     * records and drains. The first job drains FINISHED with every good record once, its shard
+     * untouched by either. Before the rule the second job completed the shared upload and the first
+     * job met a lost shard.
      */
     @Test
-    void aSavepointRestoredIntoASecondJobOnS3IsExactOrLoudNeverMixed(
-            @InjectMiniCluster MiniCluster cluster) throws Exception {
+    void aSecondJobBesideARunningOneLeavesItsUploadsToIt(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
         String name = "blue-green-s3";
-        // two partitions: the two jobs interleave them differently, so their shards differ
         List<InputCorpus.Input> inputs = inputs(name, 2);
         long start = start();
         Map<String, Object> blue = settings(name);
@@ -125,38 +126,45 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
                                     org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
                             .get(2, TimeUnit.MINUTES);
         }
+        produce(name + "-in", inputs.subList(60_000, inputs.size()), start, 2);
+
         Map<String, Object> green = new java.util.HashMap<>(blue);
         green.put("job.name", name + "-green");
         green.put("source.group-id", name + "-green");
-        green.put("flink.restart-strategy.type", "none");
+        green.put("output.adopt-transactions", "false");
         green.put("flink.execution.state-recovery.path", savepoint);
-        // The rest of the input first: the first job reads it as it comes, both partitions
-        // interleaved in small fetches; the second job, started after, reads it as a backlog in
-        // large fetches per partition, so the records after the savepoint reach the shared shard
-        // in another order and the two jobs' parts differ.
-        produce(name + "-in", inputs.subList(60_000, inputs.size()), start, 2);
+        JobClient refused = JobTestSupport.startPipeline(green, name + "-green");
+        Throwable failure =
+                org.junit.jupiter.api.Assertions.assertThrows(
+                        ExecutionException.class,
+                        () -> refused.getJobExecutionResult().get(2, TimeUnit.MINUTES));
+        String text = org.apache.flink.util.ExceptionUtils.stringifyException(failure);
+        assertTrue(text.contains("is lost"), text);
+        assertTrue(text.contains("shards.adopt-uploads is false"), text);
+        assertTrue(text.contains("-" + first.getJobID().toHexString() + "-"), text);
+
+        Map<String, Object> dropping = new java.util.HashMap<>(green);
+        dropping.put("job.name", name + "-drop");
+        dropping.put("source.group-id", name + "-drop");
+        dropping.put("shards.on-lost-shard", "drop");
+        JobClient second = JobTestSupport.startPipeline(dropping, name + "-drop");
+        JobTestSupport.waitForConsumed(
+                kafka.bootstrapServers(), name + "-drop", name + "-in", Duration.ofMinutes(3));
+        assertEquals(null, drain(cluster, second), "the second job drains");
+
         JobTestSupport.waitForConsumed(
                 kafka.bootstrapServers(), "tfstream", name + "-in", Duration.ofMinutes(3));
-        JobClient second = JobTestSupport.startPipeline(green, name + "-green");
-        JobTestSupport.waitForConsumed(
-                kafka.bootstrapServers(), name + "-green", name + "-in", Duration.ofMinutes(3));
-        List<String> failed = new java.util.ArrayList<>();
-        for (JobClient job : List.of(first, second)) {
-            String failure = drain(cluster, job);
-            if (failure != null) {
-                assertTrue(failure.contains("is lost"), failure);
-                failed.add(failure);
-            }
-        }
-        System.out.println(
-                "[" + name + "] drains refused as lost shards: " + failed.size() + " of 2");
-        Map<String, Integer> seen = new java.util.HashMap<>();
+        assertEquals(null, drain(cluster, first), "the first job drains: it lost no shard");
+        assertEquals(
+                org.apache.flink.api.common.JobStatus.FINISHED,
+                first.getJobStatus().get(1, TimeUnit.MINUTES));
+        String blueJob = "-" + first.getJobID().toHexString() + "-";
+        Map<String, Integer> blueRecords = new java.util.HashMap<>();
+        Map<String, Integer> greenRecords = new java.util.HashMap<>();
         for (Path shard : JobTestSupport.finishedShards(s3.bucketDir("tfstream").resolve(name))) {
-            ShardRunChecks.readAndCheck(shard, seen);
-        }
-        if (failed.size() == 2) {
-            assertEquals(Map.of(), seen, "both lost the shard: nothing committed");
-            return;
+            ShardRunChecks.readAndCheck(
+                    shard,
+                    shard.getFileName().toString().contains(blueJob) ? blueRecords : greenRecords);
         }
         Map<String, Integer> expected = new java.util.HashMap<>();
         for (InputCorpus.Input in : inputs) {
@@ -164,7 +172,16 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
                 expected.merge(java.util.HexFormat.of().formatHex(in.value()), 1, Integer::sum);
             }
         }
-        assertEquals(expected, seen, "the winning job's shard: each good record once");
+        assertEquals(expected, blueRecords, "the first job's shards: each good record once");
+        assertTrue(!greenRecords.isEmpty(), "the second job wrote shards of its own");
+        for (Map.Entry<String, Integer> e : greenRecords.entrySet()) {
+            assertTrue(
+                    e.getValue() <= expected.getOrDefault(e.getKey(), 0),
+                    "the second job wrote a record more often than it was produced");
+        }
+        assertTrue(
+                greenRecords.size() < expected.size(),
+                "the second job holds less: the shard left to the first job is not in it");
     }
 
     /** Produces the first 60 000 records: a shard's first part (5 MiB) fills and is uploaded. */

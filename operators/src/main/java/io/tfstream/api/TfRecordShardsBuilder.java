@@ -74,6 +74,7 @@ public final class TfRecordShardsBuilder {
     private boolean successMarkers = ShardOptions.SUCCESS_MARKERS.defaultValue();
     private Duration successDelay = ShardOptions.SUCCESS_DELAY.defaultValue();
     private LostShardAction onLostShard = ShardOptions.ON_LOST_SHARD.defaultValue();
+    private boolean adoptUploads = ShardOptions.ADOPT_UPLOADS.defaultValue();
     private long checkpointBudget = ShardOptions.CHECKPOINT_BUDGET.defaultValue().getBytes();
     private String uid = DEFAULT_UID;
     private String coordinatorUid = DEFAULT_COORDINATOR_UID;
@@ -121,6 +122,7 @@ public final class TfRecordShardsBuilder {
         config.getOptional(ShardOptions.SUCCESS_DELAY).ifPresent(this::setSuccessDelay);
         config.getOptional(ShardOptions.LATE_RECORDS).ifPresent(this::setLateRecords);
         config.getOptional(ShardOptions.ON_LOST_SHARD).ifPresent(this::setOnLostShard);
+        config.getOptional(ShardOptions.ADOPT_UPLOADS).ifPresent(this::setAdoptUploads);
         config.getOptional(ShardOptions.SPLITS)
                 .ifPresent(
                         s ->
@@ -309,6 +311,16 @@ public final class TfRecordShardsBuilder {
     }
 
     /**
+     * Whether a job restored from another job's snapshot continues that job's shards the store
+     * resumes in place (S3 shards with uploaded parts; default true). false for a second job beside
+     * a first that keeps running: those shards are left to the first and lost here.
+     */
+    public TfRecordShardsBuilder setAdoptUploads(boolean adoptUploads) {
+        this.adoptUploads = adoptUploads;
+        return this;
+    }
+
+    /**
      * A guard in front of the shards ({@link TfRecordShards#guard}) for records whose event time is
      * further than {@code maxSkew} from now: dead-lettered, or bucketed by processing time (then
      * also the sink's {@link #setMaxBucketSkew}, unless set). Default off.
@@ -440,7 +452,8 @@ public final class TfRecordShardsBuilder {
                         sequenceExample,
                         layout,
                         index,
-                        featureStatistics),
+                        featureStatistics,
+                        adoptUploads),
                 uid,
                 coordinatorUid,
                 routerUid,

@@ -97,7 +97,8 @@ class ShardSinkTensorFlowITCase {
                                         false,
                                         ShardLayout.SEPARATE,
                                         c == Compression.NONE ? ShardIndex.DALI : ShardIndex.NONE,
-                                        null),
+                                        null,
+                                        true),
                                 "shard-marker-coordinator",
                                 "shard-committable-router"))
                 .uid("shard-sink");

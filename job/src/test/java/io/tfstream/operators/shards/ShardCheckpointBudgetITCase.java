@@ -91,7 +91,8 @@ class ShardCheckpointBudgetITCase {
                         false,
                         ShardLayout.SEPARATE,
                         ShardIndex.NONE,
-                        null);
+                        null,
+                        true);
         long[] now = {Instant.parse("2026-11-27T00:00:00Z").toEpochMilli()};
         UnregisteredMetricsGroup group = new UnregisteredMetricsGroup();
         ShardWriterMetrics metrics = new ShardWriterMetrics(group);

@@ -214,6 +214,26 @@ public final class ShardOptions {
                                     + " tfstream.shardsLost and tfstream.shardRecordsLost; those"
                                     + " records are in no shard).");
 
+    public static final ConfigOption<Boolean> ADOPT_UPLOADS =
+            key("adopt-uploads")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Restored from a snapshot of another job (the job id in a shard's"
+                                    + " name), continue and complete that job's open shards that"
+                                    + " are resumed in place: S3 shards with uploaded parts, whose"
+                                    + " multipart upload is the one both jobs would complete. true"
+                                    + " suits a job that replaces the one that took the savepoint."
+                                    + " false is for a second job beside a first that keeps"
+                                    + " running (blue/green, with output.adopt-transactions:"
+                                    + " false): such shards are left to the first job and are lost"
+                                    + " to this one (shards.on-lost-shard: fail refuses the"
+                                    + " restore, drop goes on without their records), so the first"
+                                    + " job never loses one. Shards the store copies (file systems,"
+                                    + " S3 shards without parts) carry on in both jobs either"
+                                    + " way. In the streaming job, unset: as"
+                                    + " output.adopt-transactions.");
+
     public static final ConfigOption<MemorySize> CHECKPOINT_BUDGET =
             key("checkpoint-budget")
                     .memoryType()
@@ -332,6 +352,7 @@ public final class ShardOptions {
                     .add(SUCCESS_DELAY, OptionCheck.notNegative())
                     .add(LATE_RECORDS)
                     .add(ON_LOST_SHARD)
+                    .add(ADOPT_UPLOADS)
                     .add(CHECKPOINT_BUDGET)
                     .add(S3_PROBE)
                     .add(MAX_BUCKET_SKEW, Duration.class, OptionCheck.positive())

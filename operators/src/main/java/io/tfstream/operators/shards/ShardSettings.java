@@ -45,6 +45,9 @@ import org.apache.flink.configuration.MemorySize;
  * @param index the index file written for each finished shard
  * @param statistics TFDV's statistics of each shard and, merged, of each finished bucket; null:
  *     none
+ * @param adoptUploads whether a writer restored from another job's snapshot continues that job's
+ *     shards the store resumes in place (S3 uploads with parts); false leaves them to that job,
+ *     which may still run (blue/green), and counts them as lost here
  */
 @Internal
 public record ShardSettings(
@@ -69,7 +72,8 @@ public record ShardSettings(
         boolean sequence,
         ShardLayout layout,
         ShardIndex index,
-        ShardFeatureStatistics statistics)
+        ShardFeatureStatistics statistics,
+        boolean adoptUploads)
         implements Serializable {
 
     /** {@code shards.checkpoint-budget} unless set. */
@@ -167,7 +171,8 @@ public record ShardSettings(
                 sequence,
                 layout,
                 index,
-                statistics);
+                statistics,
+                adoptUploads);
     }
 
     /** The file name suffix of {@link #compression()}: .tfrecord, .tfrecord.gz, .tfrecord.zz. */

@@ -1,6 +1,7 @@
 package io.tfstream.operators.shards;
 
 import io.tfstream.api.model.SourceRecord;
+import io.tfstream.operators.shards.store.LostShardException;
 import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.operators.shards.store.ShardStore;
 import io.tfstream.shards.BucketClock;
@@ -192,6 +193,10 @@ final class ShardWriter
                                         store.discardStale(
                                                 settings.bucketDir(o.bucket()) + "/" + name);
                                     }
+                                    if (leftToItsJob(o)) {
+                                        lost.lost(leftToItsJobException(o), o.stats());
+                                        return null;
+                                    }
                                     return OpenShard.resume(store, settings, o, name, lost);
                                 }));
             }
@@ -215,6 +220,33 @@ final class ShardWriter
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Whether shard {@code o} is another job's that this job must not continue: resumed in place it
+     * would be one upload both jobs complete, and with {@code shards.adopt-uploads: false} that job
+     * may still run (blue/green), so it keeps the shard and this job loses it.
+     */
+    private boolean leftToItsJob(ShardWriterState.Open o) throws IOException {
+        return !settings.adoptUploads()
+                && !ownShard(o.name())
+                && store.resumesInPlace(o.persisted());
+    }
+
+    private LostShardException leftToItsJobException(ShardWriterState.Open o) {
+        String other =
+                ShardName.parse(o.name(), settings.prefix(), settings.suffix())
+                        .map(ShardName::jobId)
+                        .orElse("another job");
+        return new LostShardException(
+                settings.bucketDir(o.bucket()) + "/" + o.name(),
+                "it is job "
+                        + other
+                        + "'s shard continued in place (uploaded parts), which that job may still"
+                        + " complete, and shards.adopt-uploads is false (blue/green), so this job"
+                        + " leaves it to that job; a job that replaces that one restores with"
+                        + " shards.adopt-uploads: true",
+                null);
     }
 
     /** Whether shard {@code name} was opened, or copied, by a writer of this job. */

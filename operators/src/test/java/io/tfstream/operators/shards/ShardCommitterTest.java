@@ -103,7 +103,8 @@ class ShardCommitterTest {
                 false,
                 layout,
                 index,
-                null);
+                null,
+                true);
     }
 
     /** A real closed gzip shard of {@code records} records in {@link #BUCKET}. */

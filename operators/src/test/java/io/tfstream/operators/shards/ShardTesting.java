@@ -77,7 +77,8 @@ final class ShardTesting {
                 false,
                 ShardLayout.SEPARATE,
                 ShardIndex.NONE,
-                null);
+                null,
+                true);
     }
 
     static ShardStats stats(int records, long firstEventTime) {

@@ -154,6 +154,11 @@ public final class RecoverableShardStore implements ShardStore {
         return unheld(new Output(copyTarget, out, size));
     }
 
+    @Override
+    public boolean resumesInPlace(byte[] persisted) throws IOException {
+        return inProgressFileOf(persisted(persisted).recoverable()) == null;
+    }
+
     /**
      * Copies the first {@code size} bytes of the shard: from its in-progress file, or from the
      * target once the writer that opened it committed it (it only ever appended after them).

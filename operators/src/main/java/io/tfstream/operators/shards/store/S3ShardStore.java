@@ -85,6 +85,12 @@ public final class S3ShardStore implements ShardStore {
         return continued(p);
     }
 
+    @Override
+    public boolean resumesInPlace(byte[] persisted) throws IOException {
+        return S3ShardStateSerializer.fromBytes(persisted) instanceof S3ShardState.Persisted p
+                && p.uploadId() != null;
+    }
+
     /** {@code p} continued in its own upload. */
     S3ShardOutput continued(S3ShardState.Persisted p) {
         // Numbering goes on past a gap: parts a failed attempt uploaded later are left out of the

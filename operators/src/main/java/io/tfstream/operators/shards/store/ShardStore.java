@@ -53,6 +53,13 @@ public interface ShardStore extends AutoCloseable {
     ShardOutput resume(byte[] persisted, String copyTarget) throws IOException;
 
     /**
+     * Whether {@link #resume} of {@code persisted} reopens the shard itself (an S3 upload with
+     * parts, a file system without in-progress files to copy) rather than a copy: two jobs restored
+     * from one snapshot then share it, and only one of them can commit it.
+     */
+    boolean resumesInPlace(byte[] persisted) throws IOException;
+
+    /**
      * Makes the shard {@code closed} (from {@link ShardOutput#closeForCommit()}) visible under its
      * name. Idempotent: repeating a commit that went through (after a recovery) succeeds without
      * changing the shard. Never replaces another object or file under that name.
