@@ -60,6 +60,42 @@ public final class InProcessHdfs implements AutoCloseable {
         return local;
     }
 
+    /**
+     * Runs {@code action} while the DataNode is stopped (a machine lost with the blocks it held),
+     * then starts it again on the same storage and waits until it is back.
+     */
+    public void withoutDataNode(ThrowingRunnable action) throws Exception {
+        MiniDFSCluster.DataNodeProperties stopped = cluster.stopDataNode(0);
+        try {
+            action.run();
+        } finally {
+            cluster.restartDataNode(stopped, true);
+            cluster.waitActive();
+        }
+    }
+
+    /**
+     * Recovers the lease of {@code path} (absolute on this HDFS), as {@code hdfs debug
+     * recoverLease} does, and waits until the file is closed.
+     */
+    public void recoverLease(String path) throws Exception {
+        org.apache.hadoop.hdfs.DistributedFileSystem fs = cluster.getFileSystem();
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+        while (!fs.recoverLease(p) && !fs.isFileClosed(p)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("the lease of " + path + " was not recovered");
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** What {@link #withoutDataNode} runs. */
+    @FunctionalInterface
+    public interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
     @Override
     public void close() {
         cluster.shutdown(true);

@@ -156,6 +156,47 @@ class HdfsShardStoreITCase {
                 () -> store.resume(persisted, target(base, "00000000000000b1", 0)));
     }
 
+    /**
+     * The DataNode holding an open shard's blocks is lost with the writer: the restore's copy
+     * cannot read the in-progress file (still open for writing, the last block's length unknown),
+     * and that is a lost shard naming the file and the cause, which {@code shards.on-lost-shard}
+     * decides on, not a bare I/O error. With the DataNode back and the lease recovered (by the
+     * NameNode after its hard limit, or by hand), the same restore reads it.
+     */
+    @Test
+    void aShardWhoseDataNodeIsGoneIsLostUntilItIsBack() throws Exception {
+        String base = hdfs.uri() + "/datanode";
+        RecoverableShardStore store = RecoverableShardStore.of(base);
+        ShardOutput out = store.open(target(base, "00000000000000dd", 0));
+        out.write(bytes("persisted"), 0, 9);
+        byte[] persisted = out.persist();
+        String copy = target(base, "00000000000000d1", 0);
+        hdfs.withoutDataNode(
+                () -> {
+                    LostShardException lost =
+                            assertThrows(
+                                    LostShardException.class, () -> store.resume(persisted, copy));
+                    assertTrue(
+                            lost.getMessage().contains("cannot be read: no datanode"),
+                            lost.getMessage());
+                    assertTrue(lost.getMessage().contains(".inprogress."), lost.getMessage());
+                });
+        // the DataNode back, the replica of the open block waits for recovery: the lease first
+        org.apache.flink.core.fs.Path inProgress =
+                new org.apache.flink.core.fs.Path(
+                        Leftovers.listFiles(base, "part").stream()
+                                .filter(u -> u.shard().run().equals("00000000000000dd"))
+                                .findFirst()
+                                .orElseThrow()
+                                .uri());
+        hdfs.recoverLease(inProgress.toUri().getPath());
+        ShardOutput again = store.resume(persisted, target(base, "00000000000000d2", 0));
+        store.commit(again.closeForCommit());
+        assertArrayEquals(bytes("persisted"), read(target(base, "00000000000000d2", 0)));
+        // the lost writer, its lease recovered, can write no more
+        assertThrows(java.io.UncheckedIOException.class, out::release);
+    }
+
     private static byte[] read(String uri) throws IOException {
         org.apache.flink.core.fs.Path p = new org.apache.flink.core.fs.Path(uri);
         try (InputStream in = p.getFileSystem().open(p)) {

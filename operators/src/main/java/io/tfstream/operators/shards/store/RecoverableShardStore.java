@@ -196,7 +196,43 @@ public final class RecoverableShardStore implements ShardStore {
                 out.write(buffer, 0, n);
                 left -= n;
             }
+        } catch (LostShardException e) {
+            throw e;
+        } catch (IOException e) {
+            String missing = missingBlocks(e);
+            if (missing == null) {
+                throw e;
+            }
+            // No lease recovery: the file may be another live job's (blue/green), whose lease
+            // must stand. Lost names it; with fail every restart tries again.
+            throw new LostShardException(
+                    target,
+                    "its file "
+                            + from
+                            + " cannot be read: no datanode holding its blocks answers ("
+                            + missing
+                            + "). A file still open for writing reads again once a datanode"
+                            + " holding it is back and its lease is recovered: by the NameNode"
+                            + " after the lease's hard limit (an hour by default), or by hand"
+                            + " (hdfs debug recoverLease -path FILE) once no job writes it",
+                    e);
         }
+    }
+
+    /**
+     * The HDFS client's exception in {@code e}'s causes that says no datanode holding the file's
+     * blocks answers (a missing block, or the last block's length of a file still open for
+     * writing), or null for any other failure. By name: no Hadoop class is on this module's path.
+     */
+    static String missingBlocks(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            String name = c.getClass().getSimpleName();
+            if (name.equals("BlockMissingException")
+                    || name.equals("CannotObtainBlockLengthException")) {
+                return name + ": " + c.getMessage();
+            }
+        }
+        return null;
     }
 
     /**
