@@ -16,7 +16,7 @@ TFL_SETTINGS=(
   TFSTREAM_KAFKA_PORT TFSTREAM_KAFKA_CONTROLLER_PORT TFSTREAM_S3_PORT
   TFSTREAM_FLINK_REST_PORT TFSTREAM_FLINK_RPC_PORT TFSTREAM_S3_BUCKET
   TFSTREAM_TASKMANAGERS TFSTREAM_TM_SLOTS TFSTREAM_TM_MEMORY TFSTREAM_JM_MEMORY
-  TFSTREAM_METRICS_PORT TFSTREAM_FLINK_LINE
+  TFSTREAM_METRICS_PORT TFSTREAM_FLINK_LINE TFSTREAM_HA TFSTREAM_ZOOKEEPER_PORT
 )
 tfl_default() {
   case "$1" in
@@ -34,6 +34,9 @@ tfl_default() {
     TFSTREAM_METRICS_PORT) echo 29249 ;;
     # The Flink line of the cluster and the job jar (docs/operations.md#flink-versions).
     TFSTREAM_FLINK_LINE) echo 2.2 ;;
+    # JobManager high availability: zookeeper (a ZooKeeper process, HA data on S3Proxy) or none.
+    TFSTREAM_HA) echo zookeeper ;;
+    TFSTREAM_ZOOKEEPER_PORT) echo 29181 ;;
     *) return 1 ;;
   esac
 }
@@ -117,9 +120,13 @@ tfl_load_settings() {
   done
   for k in TFSTREAM_KAFKA_PORT TFSTREAM_KAFKA_CONTROLLER_PORT TFSTREAM_S3_PORT \
     TFSTREAM_FLINK_REST_PORT TFSTREAM_FLINK_RPC_PORT TFSTREAM_TASKMANAGERS TFSTREAM_TM_SLOTS \
-    TFSTREAM_METRICS_PORT; do
+    TFSTREAM_METRICS_PORT TFSTREAM_ZOOKEEPER_PORT; do
     [[ "${!k}" =~ ^[0-9]+$ ]] || tfl_die 2 "$k must be a number, got '${!k}'"
   done
+  case "$TFSTREAM_HA" in
+    zookeeper | none) ;;
+    *) tfl_die 2 "TFSTREAM_HA must be zookeeper or none, got '$TFSTREAM_HA'" ;;
+  esac
   # The line's build directory in each module and its own Flink artifacts in the cache (the
   # default line's directly in it, as before there were two).
   case "$TFSTREAM_FLINK_LINE" in
@@ -184,9 +191,9 @@ tfl_jvm_flags() {
 
 # --- artifacts from Maven Central ----------------------------------------------------------------
 
-# Resolves one of maven/{broker,flink,s3proxy}/pom.xml into the cache directory, once per content
-# of that pom and the root pom (which holds the versions): broker.classpath, flink.classpath and
-# plugins/s3-fs-hadoop/ and plugins/metrics-prometheus/, lib/s3proxy.jar.
+# Resolves one of maven/{broker,flink,s3proxy,zookeeper}/pom.xml into the cache directory, once per
+# content of that pom and the root pom (which holds the versions): broker.classpath, flink.classpath
+# and plugins/s3-fs-hadoop/ and plugins/metrics-prometheus/, lib/s3proxy.jar, zookeeper.classpath.
 tfl_resolve() {
   local name=$1 pom="$TFL_HOME/maven/$1/pom.xml" cache="$TFL_CACHE" stamp key
   if [ "$name" = flink ]; then cache="$TFL_FLINK_CACHE"; fi
@@ -201,8 +208,8 @@ tfl_resolve() {
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && tfl_resolved "$name"; then exit 0; fi
     tfl_info "resolving the $name artifacts with Maven into $TFL_CACHE (once; the first time downloads them from Maven Central)..."
     case "$name" in
-      broker)
-        tfl_mvn -f "$pom" dependency:build-classpath -Dmdep.outputFile="$TFL_CACHE/broker.classpath" ;;
+      broker | zookeeper)
+        tfl_mvn -f "$pom" dependency:build-classpath -Dmdep.outputFile="$TFL_CACHE/$name.classpath" ;;
       flink)
         tfl_mvn -f "$pom" dependency:build-classpath dependency:copy \
           -Dmdep.outputFile="$cache/flink.classpath" -Dtfstream.local.plugins="$cache/plugins" ;;
@@ -240,7 +247,7 @@ tfl_metrics_jar() {
 
 tfl_resolved() {
   case "$1" in
-    broker | flink)
+    broker | flink | zookeeper)
       local jar cache="$TFL_CACHE"
       if [ "$1" = flink ]; then cache="$TFL_FLINK_CACHE"; fi
       [ -s "$cache/$1.classpath" ] || return 1

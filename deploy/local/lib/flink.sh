@@ -61,6 +61,20 @@ io.tmp.dirs: $TFL_STATE/flink/tmp
 web.tmpdir: $TFL_STATE/flink/web
 blob.storage.directory: $TFL_STATE/flink/blobs
 EOF
+  if tfl_zookeeper_enabled; then
+    cat >>"$TFL_CONF/config.yaml" <<EOF
+# JobManager high availability (TFSTREAM_HA=zookeeper): a JobManager started again on the same
+# ports (deploy/local/jobmanager start) is elected leader, recovers the running jobs under their
+# ids from their latest completed checkpoints; the TaskManagers find it through ZooKeeper.
+high-availability.type: zookeeper
+high-availability.zookeeper.quorum: 127.0.0.1:$TFSTREAM_ZOOKEEPER_PORT
+high-availability.zookeeper.path.root: /tfstream-local
+high-availability.cluster-id: /default
+high-availability.storageDir: s3://$TFSTREAM_S3_BUCKET/flink/ha
+# The JobManager's RPC port with HA (jobmanager.rpc.port is not used then): fixed, as without.
+high-availability.jobmanager.port: $TFSTREAM_FLINK_RPC_PORT
+EOF
+  fi
   if [ -n "${TFSTREAM_FLINK_CONFIG:-}" ]; then
     [ -f "$TFSTREAM_FLINK_CONFIG" ] || tfl_die 2 "TFSTREAM_FLINK_CONFIG: no such file: $TFSTREAM_FLINK_CONFIG"
     # Flink's YAML parser refuses a key twice: the generated lines of the keys the file sets go.

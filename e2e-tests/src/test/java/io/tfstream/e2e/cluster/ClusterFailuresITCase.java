@@ -41,10 +41,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * job with shards on S3, tensor payloads and dead letters, while records (1% broken) are produced,
  * survives TaskManagers killed with {@code kill -9} (a replacement started each time), a broker
  * restart, an S3 outage, a rescale through savepoints (2 → 1 → 4), a storm of garbage input and
- * both TaskManagers killed right after a shard's first part was uploaded; after each, every good
- * record is a row of exactly one committed payload and in exactly one finished shard on S3 (read
- * with the project's reader and TensorFlow's), every broken one in the dead-letter topic once with
- * its offset.
+ * both TaskManagers killed right after a shard's first part was uploaded, and the JobManager killed
+ * and started again (ZooKeeper HA); after each, every good record is a row of exactly one committed
+ * payload and in exactly one finished shard on S3 (read with the project's reader and
+ * TensorFlow's), every broken one in the dead-letter topic once with its offset.
  *
  * <p>The default build runs the kills and the rescale reduced (10 000 records and one kill, 10 000
  * for the rescale); {@code .ci/run} runs the other three reduced too (5 000 records around the
@@ -68,9 +68,10 @@ class ClusterFailuresITCase {
     private static final ParseLimits LIMITS = ParseLimits.defaults();
 
     /**
-     * The scenarios to run, by name (kills, outages, rescale, storm, first-part) or {@code all}:
-     * the failure proofs take minutes each on the multi-process cluster, so the default build keeps
-     * the two that every team runs into and CI adds the others in a run of their own.
+     * The scenarios to run, by name (kills, outages, rescale, storm, first-part, jobmanager) or
+     * {@code all}: the failure proofs take minutes each on the multi-process cluster, so the
+     * default build keeps the two that every team runs into and CI adds the others in a run of
+     * their own.
      */
     private static final Set<String> SCENARIOS =
             Set.of(
@@ -282,6 +283,33 @@ class ClusterFailuresITCase {
         assertTrue(
                 leftovers >= 1 || !heldByNone,
                 "the upload created after the checkpoint was left: " + leftovers);
+    }
+
+    /**
+     * Scenario 6: the JobManager killed with {@code kill -9} while records are produced, and a new
+     * one started on the same ports ({@code deploy/local/jobmanager}): with ZooKeeper HA it is
+     * elected, recovers the job under the same id from its latest completed checkpoint, and the
+     * TaskManagers register with it. Exact after, as every other fault.
+     */
+    @Test
+    @Order(6)
+    void survivesAKilledJobManager() throws Exception {
+        selected("jobmanager");
+        Scenario s = Scenario.start("jobmanager", 2);
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(RECORDS, 27, Seed001Corpus.spec(), LIMITS);
+        CompletableFuture<Map<String, RecordMetadata>> producing = s.produceAsync(inputs, RATE);
+        s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
+        long at = System.currentTimeMillis();
+        cluster.killJobManager();
+        cluster.startJobManager();
+        List<Duration> recoveries = List.of(s.watch.awaitRecovery(at, RECOVERY_TIMEOUT));
+        assertEquals("RUNNING", s.watch.state(), "the same job, recovered by the new JobManager");
+        s.audit.produced(inputs, producing.get());
+        s.finish(
+                "the JobManager killed (kill -9) and started again (ZooKeeper HA)",
+                recoveries,
+                true);
     }
 
     /** Skips scenario {@code name} unless {@code tfstream.e2e.scenarios} names it. */

@@ -51,10 +51,15 @@ public final class JobWatch {
         long[] ack = new long[1];
         JobTestSupport.waitFor(
                 () -> {
-                    JsonNode latest =
-                            cluster.rest("/jobs/" + jobId + "/checkpoints")
-                                    .path("latest")
-                                    .path("completed");
+                    JsonNode latest;
+                    try {
+                        latest =
+                                cluster.rest("/jobs/" + jobId + "/checkpoints")
+                                        .path("latest")
+                                        .path("completed");
+                    } catch (IllegalStateException | java.io.UncheckedIOException e) {
+                        return false; // a JobManager recovering the job answers with an error
+                    }
                     if (latest.isMissingNode()
                             || latest.isNull()
                             || latest.get("trigger_timestamp").asLong() <= sinceMillis) {

@@ -49,14 +49,15 @@ public final class LocalCluster implements AutoCloseable {
         LocalCluster c =
                 new LocalCluster(
                         Path.of(property("tfstream.deploy.dir")), stateDir.toAbsolutePath());
-        int[] ports = freePorts(6);
+        int[] ports = freePorts(7);
         c.env.put("TFSTREAM_LOCAL_DIR", c.stateDir.toString());
         c.env.put("TFSTREAM_KAFKA_PORT", Integer.toString(ports[0]));
         c.env.put("TFSTREAM_KAFKA_CONTROLLER_PORT", Integer.toString(ports[1]));
         c.env.put("TFSTREAM_S3_PORT", Integer.toString(ports[2]));
         c.env.put("TFSTREAM_FLINK_REST_PORT", Integer.toString(ports[3]));
         c.env.put("TFSTREAM_FLINK_RPC_PORT", Integer.toString(ports[4]));
-        c.env.put("TFSTREAM_METRICS_PORT", Integer.toString(ports[5]));
+        c.env.put("TFSTREAM_ZOOKEEPER_PORT", Integer.toString(ports[5]));
+        c.env.put("TFSTREAM_METRICS_PORT", Integer.toString(ports[6]));
         c.env.put("TFSTREAM_JOB_JAR", property("tfstream.job.jar"));
         c.env.put("TFSTREAM_START_TIMEOUT", "180");
         c.env.put("TFSTREAM_MVN_OPTS", mavenOptions());
@@ -211,6 +212,21 @@ public final class LocalCluster implements AutoCloseable {
     /** {@code taskmanager start}: returns the new TaskManager's number once it is registered. */
     public int startTaskManager() {
         return Integer.parseInt(run(TIMEOUT, "taskmanager", "start").trim());
+    }
+
+    /** {@code jobmanager kill}: kill -9 of the JobManager. */
+    public void killJobManager() {
+        run(TIMEOUT, "jobmanager", "kill");
+    }
+
+    /** {@code jobmanager start}: returns once its REST API answers. */
+    public void startJobManager() {
+        run(TIMEOUT, "jobmanager", "start");
+    }
+
+    /** The ZooKeeper port of the JobManager's high availability. */
+    public int zookeeperPort() {
+        return Integer.parseInt(env.get("TFSTREAM_ZOOKEEPER_PORT"));
     }
 
     /** {@code taskmanager kill N}: kill -9. */

@@ -86,6 +86,12 @@ class LocalClusterSmokeITCase {
             }
             assertEquals("RUNNING", jobState(cluster.status(), jobId));
             assertMetricsScraped(cluster, audit.good() + audit.bad());
+            // JobManager HA's ZooKeeper: its client port on loopback, its AdminServer off
+            assertEquals(
+                    java.util.Set.of("127.0.0.1"),
+                    io.tfstream.metrics.ListeningSockets.addressesOf(cluster.zookeeperPort()),
+                    "ZooKeeper on loopback only");
+            assertTrue(cluster.status().get("zookeeper").get("running").asBoolean());
             Path checkpoints = cluster.objects("tfstream").resolve("flink/checkpoints/" + jobId);
             assertTrue(
                     JobTestSupport.regularFiles(checkpoints).stream()
@@ -95,7 +101,7 @@ class LocalClusterSmokeITCase {
             cluster.down();
             JsonNode after = cluster.status();
             assertFalse(after.get("up").asBoolean());
-            for (String process : List.of("broker", "s3proxy", "jobmanager")) {
+            for (String process : List.of("broker", "s3proxy", "zookeeper", "jobmanager")) {
                 assertFalse(after.get(process).get("running").asBoolean(), process);
             }
             for (JsonNode tm : after.get("taskmanagers")) {
