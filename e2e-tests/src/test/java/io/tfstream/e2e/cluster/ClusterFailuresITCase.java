@@ -47,11 +47,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  * TensorFlow's), every broken one in the dead-letter topic once with its offset.
  *
  * <p>The default build runs the kills and the rescale reduced (10 000 records and one kill, 10 000
- * for the rescale); {@code .ci/run} runs the other three reduced too (5 000 records around the
- * outages, 10 s of storm at 1 000 records/s, the first part) with {@code
- * -Dtfstream.e2e.scenarios=outages,storm,first-part}; {@code -Pe2e} runs all five at full size (100
- * 000 records and three kills, 50 000, 50 000, 20 000) and writes the summary to {@code
- * e2e-tests/RESULTS.md}. Sizes and scenarios: the {@code tfstream.e2e.*} system properties below.
+ * for the rescale); {@code .ci/run} runs the other four reduced too (5 000 records around the
+ * outages, 10 s of storm at 1 000 records/s, the first part, the JobManager kill) with {@code
+ * -Dtfstream.e2e.scenarios=outages,storm,first-part,jobmanager}; {@code -Pe2e} runs all six, the
+ * first four at full size (100 000 records and three kills, 50 000, 50 000, 20 000) and writes the
+ * summary to {@code e2e-tests/RESULTS.md}. Sizes and scenarios: the {@code tfstream.e2e.*} system
+ * properties below.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFailuresITCase {
