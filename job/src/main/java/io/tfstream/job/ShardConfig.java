@@ -98,6 +98,19 @@ final class ShardConfig {
                     "shards.success-markers: true lists the shards by their manifests; set"
                             + " shards.manifests: true or shards.success-markers: false");
         }
+        if (scheme().equals("gs")
+                && adoptUploads()
+                && !c.get(JobOptions.OUTPUT_ADOPT_TRANSACTIONS)) {
+            // Flink's GCS writer continues a shard in place, under its committed name: a second job
+            // that adopts the running first job's open shards commits the same objects, and the
+            // one that commits second takes the other's object for its own when sizes match.
+            throw new JobConfigException(
+                    "shards.adopt-uploads: true with output.adopt-transactions: false (a second job"
+                            + " beside a running first one) on gs://: Flink's GCS writer continues"
+                            + " every open shard in place, so both jobs would commit the same"
+                            + " objects; leave shards.adopt-uploads unset (false then), which"
+                            + " leaves those shards to the first job");
+        }
     }
 
     /** The scheme of {@code shards.path}, lower case; "" without one. */

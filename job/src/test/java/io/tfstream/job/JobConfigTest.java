@@ -54,6 +54,11 @@ class JobConfigTest {
                 "blue/green: leave the first job's uploads to it");
         m.put("shards.adopt-uploads", "true");
         assertTrue(JobConfig.of(m).shards().settings("f").adoptUploads(), "set: as set");
+        // on gs:// both jobs would commit the same objects: refused
+        m.put("shards.path", "gs://bucket/shards");
+        assertTrue(error(m).contains("on gs://: Flink's GCS writer continues"), error(m));
+        m.remove("shards.adopt-uploads");
+        assertTrue(!JobConfig.of(m).shards().adoptUploads(), "unset: leave them, accepted");
     }
 
     @Test
