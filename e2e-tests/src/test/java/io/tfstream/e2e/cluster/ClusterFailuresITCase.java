@@ -41,18 +41,19 @@ import software.amazon.awssdk.services.s3.S3Client;
  * job with shards on S3, tensor payloads and dead letters, while records (1% broken) are produced,
  * survives TaskManagers killed with {@code kill -9} (a replacement started each time), a broker
  * restart, an S3 outage, a rescale through savepoints (2 → 1 → 4), a storm of garbage input and
- * both TaskManagers killed right after a shard's first part was uploaded, and the JobManager killed
- * and started again (ZooKeeper HA); after each, every good record is a row of exactly one committed
- * payload and in exactly one finished shard on S3 (read with the project's reader and
- * TensorFlow's), every broken one in the dead-letter topic once with its offset.
+ * both TaskManagers killed right after a shard's first part was uploaded, the JobManager killed and
+ * started again (ZooKeeper HA), and a TaskManager stalled past the heartbeat timeout that comes
+ * back after the failover; after each, every good record is a row of exactly one committed payload
+ * and in exactly one finished shard on S3 (read with the project's reader and TensorFlow's), every
+ * broken one in the dead-letter topic once with its offset.
  *
  * <p>The default build runs the kills and the rescale reduced (10 000 records and one kill, 10 000
- * for the rescale); {@code .ci/run} runs the other four reduced too (5 000 records around the
- * outages, 10 s of storm at 1 000 records/s, the first part, the JobManager kill) with {@code
- * -Dtfstream.e2e.scenarios=outages,storm,first-part,jobmanager}; {@code -Pe2e} runs all six, the
- * first four at full size (100 000 records and three kills, 50 000, 50 000, 20 000) and writes the
- * summary to {@code e2e-tests/RESULTS.md}. Sizes and scenarios: the {@code tfstream.e2e.*} system
- * properties below.
+ * for the rescale); {@code .ci/run} runs the other five reduced too (5 000 records around the
+ * outages, 10 s of storm at 1 000 records/s, the first part, the JobManager kill, the stalled
+ * TaskManager) with {@code -Dtfstream.e2e.scenarios=outages,storm,first-part,jobmanager,zombie};
+ * {@code -Pe2e} runs all seven, the first four at full size (100 000 records and three kills, 50
+ * 000, 50 000, 20 000) and writes the summary to {@code e2e-tests/RESULTS.md}. Sizes and scenarios:
+ * the {@code tfstream.e2e.*} system properties below.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFailuresITCase {
@@ -69,9 +70,9 @@ class ClusterFailuresITCase {
     private static final ParseLimits LIMITS = ParseLimits.defaults();
 
     /**
-     * The scenarios to run, by name (kills, outages, rescale, storm, first-part, jobmanager) or
-     * {@code all}: the failure proofs take minutes each on the multi-process cluster, so the
-     * default build keeps the two that every team runs into and CI adds the others in a run of
+     * The scenarios to run, by name (kills, outages, rescale, storm, first-part, jobmanager,
+     * zombie) or {@code all}: the failure proofs take minutes each on the multi-process cluster, so
+     * the default build keeps the two that every team runs into and CI adds the others in a run of
      * their own.
      */
     private static final Set<String> SCENARIOS =
@@ -311,6 +312,37 @@ class ClusterFailuresITCase {
                 "the JobManager killed (kill -9) and started again (ZooKeeper HA)",
                 recoveries,
                 true);
+    }
+
+    /**
+     * Scenario 7: a TaskManager stalled with SIGSTOP (a long GC pause, a frozen VM) past the
+     * heartbeat timeout while records are produced: the JobManager fails its tasks over to a new
+     * TaskManager, and once the job has recovered the stalled one continues (SIGCONT), a zombie
+     * that still holds its open shards and uploads and may finish what it was doing. Exact after;
+     * the zombie is then killed, so the cluster keeps two TaskManagers.
+     */
+    @Test
+    @Order(7)
+    void survivesAStalledTaskManagerThatComesBack() throws Exception {
+        selected("zombie");
+        Scenario s = Scenario.start("zombie", 2);
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(RECORDS, 28, Seed001Corpus.spec(), LIMITS);
+        CompletableFuture<Map<String, RecordMetadata>> producing = s.produceAsync(inputs, RATE);
+        s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
+        int zombie = TASK_MANAGERS.removeFirst();
+        long at = System.currentTimeMillis();
+        cluster.pauseTaskManager(zombie);
+        TASK_MANAGERS.addLast(cluster.startTaskManager());
+        List<Duration> recoveries = List.of(s.watch.awaitRecovery(at, RECOVERY_TIMEOUT));
+        cluster.resumeTaskManager(zombie);
+        s.audit.produced(inputs, producing.get());
+        s.finish(
+                "a TaskManager stalled (SIGSTOP) past the heartbeat timeout, failed over, then"
+                        + " continued (SIGCONT)",
+                recoveries,
+                true);
+        cluster.killTaskManager(zombie);
     }
 
     /** Skips scenario {@code name} unless {@code tfstream.e2e.scenarios} names it. */

@@ -229,6 +229,16 @@ public final class LocalCluster implements AutoCloseable {
         return Integer.parseInt(env.get("TFSTREAM_ZOOKEEPER_PORT"));
     }
 
+    /** {@code taskmanager pause N}: SIGSTOP, returns once the process is stopped. */
+    public void pauseTaskManager(int index) {
+        run(TIMEOUT, "taskmanager", "pause", Integer.toString(index));
+    }
+
+    /** {@code taskmanager resume N}: SIGCONT, returns once the process runs again. */
+    public void resumeTaskManager(int index) {
+        run(TIMEOUT, "taskmanager", "resume", Integer.toString(index));
+    }
+
     /** {@code taskmanager kill N}: kill -9. */
     public void killTaskManager(int index) {
         run(TIMEOUT, "taskmanager", "kill", Integer.toString(index));
