@@ -2,6 +2,7 @@ package io.tfstream.operators.shards;
 
 import io.tfstream.api.model.ShardIndex;
 import io.tfstream.operators.shards.store.LostShardException;
+import io.tfstream.operators.shards.store.ShardName;
 import io.tfstream.operators.shards.store.ShardStore;
 import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.ShardManifest;
@@ -115,7 +116,20 @@ final class ShardCommitter implements Committer<ShardCommittable> {
             return; // a savepoint may name it: tfstream shards uploads, once the savepoint is gone
         }
         store().retire(r.persisted());
+        journalled(r.name());
         retired.inc();
+    }
+
+    /**
+     * Removes the open-shard entry of shard {@code name}: committed, dropped, or an original a
+     * failover's copy replaced and that was retired; it is no leftover then.
+     */
+    private void journalled(String name) throws IOException {
+        java.util.Optional<ShardName> parsed =
+                ShardName.parse(name, settings.prefix(), settings.suffix());
+        if (parsed.isPresent()) {
+            OpenShardJournal.committed(settings.basePath(), parsed.get());
+        }
     }
 
     private void commitShard(ShardCommittable.Shard s) throws IOException {
@@ -125,9 +139,11 @@ final class ShardCommitter implements Committer<ShardCommittable> {
         } catch (LostShardException e) {
             lost.lost(e, s.stats());
             dropped.add(s.name()); // its bucket's marker must not wait for it
+            journalled(s.name());
             return;
         }
         String name = new Path(uri).getName();
+        journalled(s.name());
         if (settings.index() == ShardIndex.DALI) {
             SuccessMarkers.writeWhole(
                     new Path(settings.layout().indexPath(settings.basePath(), s.bucket(), name)),

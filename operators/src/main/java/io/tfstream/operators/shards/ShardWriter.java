@@ -71,6 +71,12 @@ final class ShardWriter
     private final List<ShardCommittable> retirements = new ArrayList<>();
 
     private long counter;
+
+    /**
+     * The last checkpoint whose barrier this writer passed (-1: none): new shards open after it.
+     */
+    private long lastBarrier;
+
     private long watermark = Long.MIN_VALUE;
 
     /**
@@ -114,10 +120,17 @@ final class ShardWriter
         // a crash loop adds nothing. Not for shards of another job (a failover that restores the
         // savepoint the job started from: that savepoint may be restored again), nor where a
         // savepoint of this job may name them (nor reuse their names then).
-        boolean failover =
-                attempt > 0
-                        && !entries.isEmpty()
-                        && !SavepointNotes.any(settings.basePath(), jobId);
+        this.lastBarrier = restoredCheckpoint;
+        long started = System.nanoTime();
+        boolean noted = attempt > 0 && SavepointNotes.any(settings.basePath(), jobId);
+        // What earlier attempts of this subtask opened after the restored checkpoint is in no
+        // completed checkpoint, and with no note in no savepoint either: removed.
+        int discarded =
+                attempt > 0 && !noted
+                        ? OpenShardJournal.discardAfter(
+                                settings.basePath(), jobId, subtask, restoredCheckpoint, store)
+                        : 0;
+        boolean failover = attempt > 0 && !entries.isEmpty() && !noted;
         List<Boolean> reclaim = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (ShardWriterState.Open o : entries) {
@@ -125,7 +138,6 @@ final class ShardWriter
             reclaim.add(own);
             names.add(own ? copyName(o.name(), restoredCheckpoint) : nextName());
         }
-        long started = System.nanoTime();
         List<OpenShard> resumed = resumeAll(entries, names, reclaim, lost);
         int copies = 0;
         for (int i = 0; i < entries.size(); i++) {
@@ -151,7 +163,7 @@ final class ShardWriter
                 finish(shard); // two subtasks' shards of one bucket met after a rescale
             }
         }
-        metrics.restored(System.nanoTime() - started, copies, retirements.size());
+        metrics.restored(System.nanoTime() - started, copies, retirements.size(), discarded);
         metrics.openShards(open::size);
     }
 
@@ -337,15 +349,19 @@ final class ShardWriter
             oldest.remove();
             finish(s);
         }
+        String name = nextName();
+        // noted before the store holds a byte of it: a failover can then find it if this attempt
+        // dies before a checkpoint holds it
+        OpenShardJournal.opened(
+                settings.basePath(),
+                jobId,
+                subtask,
+                name,
+                settings.bucketDir(bucket) + "/" + name,
+                lastBarrier);
         OpenShard s =
                 OpenShard.open(
-                        store,
-                        settings,
-                        bucket,
-                        nextName(),
-                        bucketEnd,
-                        clock.getAsLong(),
-                        fingerprint);
+                        store, settings, bucket, name, bucketEnd, clock.getAsLong(), fingerprint);
         open.put(bucket, s);
         return s;
     }
@@ -428,6 +444,7 @@ final class ShardWriter
 
     @Override
     public List<ShardWriterState> snapshotState(long checkpointId) throws IOException {
+        lastBarrier = checkpointId;
         List<ShardWriterState> state = new ArrayList<>(open.size());
         for (OpenShard s : open.values()) {
             long started = System.nanoTime();

@@ -28,6 +28,7 @@ final class ShardWriterMetrics {
     final Counter finishedByBudget;
     final Counter copiedAtRestore;
     final Counter toRetire;
+    final Counter leftoversDiscarded;
     private volatile long checkpointBytes;
     private volatile long restoreMillis;
 
@@ -42,13 +43,15 @@ final class ShardWriterMetrics {
         group.gauge("shardCheckpointBytes", (Gauge<Long>) () -> checkpointBytes);
         this.copiedAtRestore = group.counter("shardsCopiedAtRestore");
         this.toRetire = group.counter("shardCopiesToRetire");
+        this.leftoversDiscarded = group.counter("shardLeftoversDiscarded");
         group.gauge("shardRestoreMillis", (Gauge<Long>) () -> restoreMillis);
     }
 
-    void restored(long nanos, int copies, int retirements) {
+    void restored(long nanos, int copies, int retirements, int discarded) {
         restoreMillis = nanos / 1_000_000;
         copiedAtRestore.inc(copies);
         toRetire.inc(retirements);
+        leftoversDiscarded.inc(discarded);
     }
 
     void checkpointBytes(long bytes) {

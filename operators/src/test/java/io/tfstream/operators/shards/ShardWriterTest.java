@@ -88,8 +88,18 @@ class ShardWriterTest {
 
     private List<Path> visible() throws Exception {
         try (Stream<Path> files = Files.walk(base)) {
+            // as readers list: no name below base starting with '.' or '_' (the metadata tree)
             return files.filter(Files::isRegularFile)
-                    .filter(p -> !p.getFileName().toString().startsWith("."))
+                    .filter(
+                            p -> {
+                                for (Path part : base.relativize(p)) {
+                                    String n = part.toString();
+                                    if (n.startsWith(".") || n.startsWith("_")) {
+                                        return false;
+                                    }
+                                }
+                                return true;
+                            })
                     .sorted()
                     .toList();
         }
@@ -266,6 +276,52 @@ class ShardWriterTest {
     }
 
     /** Uncompressed shards that stay open: a 1 GiB target, an hour's age. */
+    /**
+     * What a killed attempt opened after the checkpoint a failover restores (a shard of a new
+     * bucket, in no checkpoint) is removed by the failover's writer, every time: a crash loop
+     * leaves nothing of it. With a savepoint note of the job it stays, since that savepoint may
+     * hold it. Before the open-shard entries, every failover left one such file per shard opened
+     * since the checkpoint.
+     */
+    @Test
+    void aFailoverRemovesWhatAKilledAttemptOpenedAfterTheRestoredCheckpoint() throws Exception {
+        ShardSettings s = longLived();
+        ShardWriter killed = writer(s, List.of());
+        write(killed, 0, 10, HOUR_10);
+        killed.prepareCommit();
+        List<ShardWriterState> state = killed.snapshotState(5);
+        write(killed, 10, 12, HOUR_10 + HOUR); // a new bucket after the barrier: in no checkpoint
+        assertEquals(2, inProgress().size());
+        Path original = inProgress().get(0);
+
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            ShardWriter again = writer(s, state, attempt, 5);
+            List<Path> files = inProgress();
+            assertTrue(files.contains(original), "the checkpoint's shard stays: " + files);
+            assertTrue(
+                    files.stream().noneMatch(p -> p.toString().contains("hour=11")),
+                    "attempt "
+                            + attempt
+                            + ": the shard opened after the checkpoint is gone: "
+                            + files);
+            write(again, 20, 22, HOUR_10 + 2 * HOUR); // and dies too, after the barrier
+        }
+        Path journal = base.resolve("_tfstream").resolve(OpenShardJournal.DIR);
+        try (Stream<Path> entries = Files.walk(journal)) {
+            assertEquals(
+                    2,
+                    entries.filter(Files::isRegularFile).count(),
+                    "the checkpoint's shard and the last attempt's hour-12 shard (a failover's"
+                            + " copies have none: the next failover finds them by name)");
+        }
+
+        SavepointNotes.write(base.toUri().toString(), JOB, 6);
+        writer(s, state, 4, 5);
+        assertTrue(
+                inProgress().stream().anyMatch(p -> p.toString().contains("hour=12")),
+                "a savepoint of the job may hold it: kept");
+    }
+
     private ShardSettings longLived() {
         return ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
     }
