@@ -201,6 +201,37 @@ class S3ShardStoreITCase {
     }
 
     /**
+     * A failover of the job's own shard (no savepoint note) first discards what earlier attempts
+     * stored for it after the checkpoint: the upload it got when its first part filled later is
+     * aborted, and the shard resumed from the checkpoint commits whole. Before, that upload was
+     * left behind at every such failover.
+     */
+    @Test
+    void aFailoverDiscardsTheUploadAShardGotAfterTheCheckpoint() throws Exception {
+        byte[] data = random(8 * MIB, 13);
+        String target = target(RUN, 0, 1);
+        S3ShardStore crashed = factory.create();
+        ShardOutput first = crashed.open(target);
+        write(first, data, 0, MIB);
+        byte[] persisted = first.persist();
+        write(first, random(6 * MIB, 14), 0, 6 * MIB); // a part fills after the checkpoint
+        assertEquals(1, uploads().size());
+        // killed
+
+        try (S3ShardStore restored = factory.create()) {
+            restored.discardAfter(persisted);
+            assertEquals(List.of(), uploads(), "the upload of the killed attempt aborted");
+            ShardOutput out = restored.resume(persisted, target(RUN, 0, 2));
+            write(out, data, MIB, 7 * MIB);
+            restored.commit(out.closeForCommit());
+        }
+        assertArrayEquals(data, read(target(RUN, 0, 2)));
+        assertEquals(List.of(), uploads());
+        assertNoPartFilesLeft();
+        crashed.close();
+    }
+
+    /**
      * A stalled writer (a zombie TaskManager, past the heartbeat timeout) comes back after a
      * failover restored its shard and uploads the part it numbered next: the restored writer
      * numbered its parts past a gap, so nothing of its is replaced and its commit completes with

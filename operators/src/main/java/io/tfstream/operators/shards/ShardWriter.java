@@ -204,6 +204,7 @@ final class ShardWriter
                                     if (own) {
                                         store.discardStale(
                                                 settings.bucketDir(o.bucket()) + "/" + name);
+                                        store.discardAfter(o.persisted());
                                     }
                                     if (leftToItsJob(o)) {
                                         lost.lost(leftToItsJobException(o), o.stats());

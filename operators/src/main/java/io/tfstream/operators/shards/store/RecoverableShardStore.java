@@ -354,6 +354,10 @@ public final class RecoverableShardStore implements ShardStore {
         }
     }
 
+    /** Nothing: bytes written after the checkpoint are in the same file, cut off by the copy. */
+    @Override
+    public void discardAfter(byte[] persisted) {}
+
     @Override
     public synchronized void handOver(byte[] closed) throws IOException {
         unheld.remove(targetOf(closed));

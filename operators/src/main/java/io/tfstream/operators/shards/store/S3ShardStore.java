@@ -262,6 +262,15 @@ public final class S3ShardStore implements ShardStore {
         }
     }
 
+    @Override
+    public void discardAfter(byte[] persisted) throws IOException {
+        if (S3ShardStateSerializer.fromBytes(persisted) instanceof S3ShardState.Persisted p
+                && p.uploadId() == null) {
+            // every byte was in the checkpoint: an upload at its key came later
+            discardStale(p.target());
+        }
+    }
+
     /** Aborts upload {@code uploadId} at {@code at}; one already gone is no error. */
     private void abort(S3Location at, String uploadId) throws IOException {
         try {

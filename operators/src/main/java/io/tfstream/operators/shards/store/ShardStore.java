@@ -92,6 +92,15 @@ public interface ShardStore extends AutoCloseable {
      */
     void discardStale(String target) throws IOException;
 
+    /**
+     * Removes what failed attempts stored for the shard {@code persisted} describes after it was
+     * persisted, where the store keeps that apart from what {@code persisted} holds: on S3 the
+     * upload a shard with no uploaded part at the checkpoint got when its first part filled later.
+     * Called before a failover resumes its own shard, only when no savepoint of the job may hold
+     * it.
+     */
+    void discardAfter(byte[] persisted) throws IOException;
+
     /** The target URI of a closed shard, without committing it. */
     String targetOf(byte[] closed) throws IOException;
 
