@@ -96,37 +96,21 @@ class ShardsUploadsCommandTest {
     void aSnapshotThatCannotBeReadAbortsNothing() throws Exception {
         Path old = inProgress(OTHER, Duration.ofDays(8));
         Path empty = Files.createDirectories(dir.resolve("checkpoints"));
-        Run none =
-                run(
-                        dir.toString(),
-                        "--older-than",
-                        "0s",
-                        "--abort",
-                        "--checkpoints",
-                        empty.toString());
+        Run none = abortAllBut("--checkpoints", empty.toString());
         assertEquals(ExitCodes.USAGE, none.code());
         assertTrue(none.err().contains("no completed checkpoint (chk-N/_metadata)"), none.err());
         Path broken = Files.createDirectories(empty.resolve(JOB).resolve("chk-3"));
         Files.write(broken.resolve("_metadata"), new byte[] {1, 2, 3});
-        Run unreadable =
-                run(
-                        dir.toString(),
-                        "--older-than",
-                        "0s",
-                        "--abort",
-                        "--checkpoints",
-                        empty.toString());
+        Run unreadable = abortAllBut("--checkpoints", empty.toString());
         assertEquals(ExitCodes.USAGE, unreadable.code());
-        Run savepoint =
-                run(
-                        dir.toString(),
-                        "--older-than",
-                        "0s",
-                        "--abort",
-                        "--keep-savepoint",
-                        dir.resolve("gone").toString());
+        Run savepoint = abortAllBut("--keep-savepoint", dir.resolve("gone").toString());
         assertEquals(ExitCodes.USAGE, savepoint.code());
         assertTrue(savepoint.err().contains("--keep-savepoint"), savepoint.err());
         assertTrue(Files.exists(old), "nothing aborted on a snapshot not read");
+    }
+
+    /** {@code PATH --older-than 0s --abort} and a snapshot to spare. */
+    private Run abortAllBut(String option, String snapshot) {
+        return run(dir.toString(), "--older-than", "0s", "--abort", option, snapshot);
     }
 }

@@ -368,10 +368,16 @@ public final class JobTestSupport {
                                 .isEmpty(),
                 Duration.ofMinutes(2),
                 "open shards");
+        awaitMoreCheckpoints(cluster, job, 3);
+    }
+
+    /** Waits until job {@code job} has completed {@code more} checkpoints after this call. */
+    public static void awaitMoreCheckpoints(MiniCluster cluster, JobClient job, int more)
+            throws Exception {
         long seenAt = completedCheckpoints(cluster, job.getJobID());
         waitFor(
-                () -> completedCheckpoints(cluster, job.getJobID()) >= seenAt + 3,
+                () -> completedCheckpoints(cluster, job.getJobID()) >= seenAt + more,
                 Duration.ofMinutes(2),
-                "three more checkpoints");
+                more + " more checkpoints");
     }
 }

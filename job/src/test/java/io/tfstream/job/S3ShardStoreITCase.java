@@ -165,13 +165,7 @@ class S3ShardStoreITCase {
         byte[] data = random(8 * MIB, 11);
         String target = target(RUN, 0, 0);
         S3ShardStore crashed = factory.create();
-        ShardOutput first = crashed.open(target);
-        write(first, data, 0, MIB);
-        byte[] persisted = first.persist();
-        assertEquals(List.of(), uploads(), "less than a part: no upload at the checkpoint");
-        write(first, random(6 * MIB, 12), 0, 6 * MIB); // a part fills after the checkpoint
-        assertEquals(1, uploads().size());
-        // killed: neither the output nor the store is closed
+        byte[] persisted = persistedThenAPartFilled(crashed, target, data, 12);
 
         byte[] closed;
         try (S3ShardStore restored = factory.create()) {
@@ -201,6 +195,23 @@ class S3ShardStoreITCase {
     }
 
     /**
+     * Opens {@code target} in {@code store}, writes the first MiB of {@code data} and persists it
+     * (less than a part: no upload at the checkpoint), then writes 6 MiB more (random, {@code
+     * seed}): a part fills after the checkpoint and gets an upload. The writer is then left as a
+     * kill leaves it, nothing closed; returns the checkpoint's bytes.
+     */
+    private byte[] persistedThenAPartFilled(
+            S3ShardStore store, String target, byte[] data, long seed) throws Exception {
+        ShardOutput first = store.open(target);
+        write(first, data, 0, MIB);
+        byte[] persisted = first.persist();
+        assertEquals(List.of(), uploads(), "less than a part: no upload at the checkpoint");
+        write(first, random(6 * MIB, seed), 0, 6 * MIB);
+        assertEquals(1, uploads().size());
+        return persisted;
+    }
+
+    /**
      * A failover of the job's own shard (no savepoint note) first discards what earlier attempts
      * stored for it after the checkpoint: the upload it got when its first part filled later is
      * aborted, and the shard resumed from the checkpoint commits whole. Before, that upload was
@@ -209,14 +220,8 @@ class S3ShardStoreITCase {
     @Test
     void aFailoverDiscardsTheUploadAShardGotAfterTheCheckpoint() throws Exception {
         byte[] data = random(8 * MIB, 13);
-        String target = target(RUN, 0, 1);
         S3ShardStore crashed = factory.create();
-        ShardOutput first = crashed.open(target);
-        write(first, data, 0, MIB);
-        byte[] persisted = first.persist();
-        write(first, random(6 * MIB, 14), 0, 6 * MIB); // a part fills after the checkpoint
-        assertEquals(1, uploads().size());
-        // killed
+        byte[] persisted = persistedThenAPartFilled(crashed, target(RUN, 0, 1), data, 14);
 
         try (S3ShardStore restored = factory.create()) {
             restored.discardAfter(persisted);

@@ -357,11 +357,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         long step = setup.step();
         Path base = setup.base();
         Map<String, Object> settings = setup.settings();
-        Path checkpoints = dir.resolve(name + "-cp");
-        settings.put("flink.execution.checkpointing.dir", checkpoints.toUri().toString());
-        settings.put(
-                "flink.execution.checkpointing.externalized-checkpoint-retention",
-                "RETAIN_ON_CANCELLATION");
+        Path checkpoints = retainCheckpoints(name, settings);
 
         produce(name + "-in", inputs, 0, n / 2, start, step, 3);
         JobClient first = startAndSettle(cluster, settings, name + "-in");
@@ -555,13 +551,12 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 recordsOf(base, job.getJobID().toHexString()),
                 "the restored job after its failover: each good record once");
 
-        String third =
-                restoreAndDrain(
-                        setup.settings(), Path.of(java.net.URI.create(savepoint)), name + "-third");
-        assertEquals(
-                goodRecords(setup.inputs()),
-                recordsOf(base, third),
-                "the savepoint restored once more: each good record once");
+        restoreHoldsEveryRecordOnce(
+                setup,
+                setup.settings(),
+                savepoint,
+                name + "-third",
+                "the savepoint restored once more");
     }
 
     /**
@@ -575,16 +570,12 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     @org.junit.jupiter.api.Test
     void theCleanupCommandBesideALiveJobKeepsWhatItsCheckpointsAndSavepointsHold(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
+        Setup setup = setUp("cleanup", 3, 4000, 29, 5, 59);
+        Path checkpoints = retainCheckpoints("cleanup", setup.settings());
         String name = "cleanup";
-        int n = 4000;
-        Setup setup = setUp(name, 3, n, 29, 5, 59);
-        Path base = setup.base();
         Map<String, Object> settings = setup.settings();
-        Path checkpoints = dir.resolve(name + "-cp");
-        settings.put("flink.execution.checkpointing.dir", checkpoints.toUri().toString());
-        settings.put(
-                "flink.execution.checkpointing.externalized-checkpoint-retention",
-                "RETAIN_ON_CANCELLATION");
+        Path base = setup.base();
+        int n = setup.inputs().size();
         produce(name + "-in", setup.inputs(), 0, n / 2, setup.start(), setup.step(), 3);
         JobClient first = startWithOpenShards(cluster, settings, base.toUri().toString());
         List<Path> live = inProgressFiles(base);
@@ -611,16 +602,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         Files.setLastModifiedTime(foreign, hourAgo);
         Files.setLastModifiedTime(deadRun, hourAgo);
 
-        String listing =
-                ShardRunChecks.cli(
-                        "shards",
-                        "uploads",
-                        base.toString(),
-                        "--older-than",
-                        "0s",
-                        "--abort",
-                        "--checkpoints",
-                        checkpoints.toUri().toString());
+        String listing = abortAllBut(base, "--checkpoints", checkpoints.toUri().toString());
         assertTrue(listing.contains(", 2 aborted, "), listing);
         assertTrue(!Files.exists(foreign) && !Files.exists(deadRun), listing);
         for (Path p : live) {
@@ -637,25 +619,11 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         String savepoint = stopKeepingShardsOpen(first, name);
         List<Path> held = inProgressFiles(base);
         assertTrue(!held.isEmpty(), "shards open at the savepoint");
-        String kept =
-                ShardRunChecks.cli(
-                        "shards",
-                        "uploads",
-                        base.toString(),
-                        "--older-than",
-                        "0s",
-                        "--abort",
-                        "--keep-savepoint",
-                        savepoint);
+        String kept = abortAllBut(base, "--keep-savepoint", savepoint);
         assertTrue(kept.contains(", 0 aborted, " + held.size() + " kept"), kept);
         assertEquals(held, inProgressFiles(base), kept);
 
-        String second =
-                restoreAndDrain(settings, Path.of(java.net.URI.create(savepoint)), name + "-2");
-        assertEquals(
-                goodRecords(setup.inputs()),
-                recordsOf(base, second),
-                "every good record once in the restored job's shards");
+        restoreHoldsEveryRecordOnce(setup, settings, savepoint, name + "-2", "the restored job");
     }
 
     /**
@@ -667,10 +635,10 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     @org.junit.jupiter.api.Test
     void onS3TheCleanupCommandBesideALiveJobAbortsNothingTheJobHolds(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
-        String name = "cleanup-s3";
         // about 9 MB of records for one subtask: one part uploaded, the rest in its tail
-        int n = 60_000;
-        Setup setup = setUp(name, 1, n, 31, 5, 59);
+        Setup setup = setUp("cleanup-s3", 1, 60_000, 31, 5, 59);
+        String name = "cleanup-s3";
+        int n = setup.inputs().size();
         Map<String, Object> settings = setup.settings();
         try (io.tfstream.local.S3ProxyProcess s3 =
                 io.tfstream.local.S3ProxyProcess.start(dir.resolve(name + "-s3proxy"))) {
@@ -693,11 +661,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                         () -> !Leftovers.listS3(client, shards, "part").isEmpty(),
                         Duration.ofMinutes(2),
                         "a part uploaded");
-                long seenAt = completedCheckpoints(cluster, job.getJobID());
-                waitFor(
-                        () -> completedCheckpoints(cluster, job.getJobID()) >= seenAt + 2,
-                        Duration.ofMinutes(2),
-                        "two more checkpoints");
+                JobTestSupport.awaitMoreCheckpoints(cluster, job, 2);
                 var live = Leftovers.listS3(client, shards, "part");
                 String foreignKey =
                         name
@@ -749,6 +713,35 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 assertEquals(goodRecords(setup.inputs()), seen, "every good record once");
             }
         }
+    }
+
+    /**
+     * {@code tfstream shards uploads BASE --older-than 0s --abort} sparing the snapshot {@code
+     * option} names; returns what it printed.
+     */
+    private static String abortAllBut(Path base, String option, String snapshot) {
+        return ShardRunChecks.cli(
+                "shards",
+                "uploads",
+                base.toString(),
+                "--older-than",
+                "0s",
+                "--abort",
+                option,
+                snapshot);
+    }
+
+    /**
+     * Checkpoints of test {@code name} under their own directory, retained on cancellation, set
+     * into {@code settings}; returns the directory.
+     */
+    private static Path retainCheckpoints(String name, Map<String, Object> settings) {
+        Path checkpoints = dir.resolve(name + "-cp");
+        settings.put("flink.execution.checkpointing.dir", checkpoints.toUri().toString());
+        settings.put(
+                "flink.execution.checkpointing.externalized-checkpoint-retention",
+                "RETAIN_ON_CANCELLATION");
+        return checkpoints;
     }
 
     /** Stops {@code job} with a savepoint without drain (its open shards stay open in it). */
@@ -814,6 +807,21 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         String topic = ((List<?>) settings.get("source.topics")).get(0).toString();
         drainOnceRead(job, group, topic, group + "-end");
         return job.getJobID().toHexString();
+    }
+
+    /**
+     * Restores savepoint {@code savepoint} (a URI) with {@code settings} and consumer group {@code
+     * group}, drains, and checks that the restored job's shards hold every good record of {@code
+     * setup} once.
+     */
+    private static void restoreHoldsEveryRecordOnce(
+            Setup setup, Map<String, Object> settings, String savepoint, String group, String what)
+            throws Exception {
+        String id = restoreAndDrain(settings, Path.of(java.net.URI.create(savepoint)), group);
+        assertEquals(
+                goodRecords(setup.inputs()),
+                recordsOf(setup.base(), id),
+                what + ": each good record once");
     }
 
     /**

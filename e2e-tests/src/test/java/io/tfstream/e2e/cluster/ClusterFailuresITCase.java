@@ -312,21 +312,21 @@ class ClusterFailuresITCase {
     @Order(6)
     void survivesAKilledJobManager() throws Exception {
         selected("jobmanager");
-        Scenario s = Scenario.start("jobmanager", 2);
-        List<InputCorpus.Input> inputs =
-                InputCorpus.examples(RECORDS, 27, Seed001Corpus.spec(), LIMITS);
-        CompletableFuture<Map<String, RecordMetadata>> producing = s.produceAsync(inputs, RATE);
-        s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
-        long at = System.currentTimeMillis();
-        cluster.killJobManager();
-        cluster.startJobManager();
-        List<Duration> recoveries = List.of(s.watch.awaitRecovery(at, RECOVERY_TIMEOUT));
-        assertEquals("RUNNING", s.watch.state(), "the same job, recovered by the new JobManager");
-        s.audit.produced(inputs, producing.get());
-        s.finish(
+        underLoad(
+                "jobmanager",
+                27,
                 "the JobManager killed (kill -9) and started again (ZooKeeper HA)",
-                recoveries,
-                true);
+                s -> {
+                    long at = System.currentTimeMillis();
+                    cluster.killJobManager();
+                    cluster.startJobManager();
+                    Duration recovery = s.watch.awaitRecovery(at, RECOVERY_TIMEOUT);
+                    assertEquals(
+                            "RUNNING",
+                            s.watch.state(),
+                            "the same job, recovered by the new JobManager");
+                    return List.of(recovery);
+                });
     }
 
     /**
@@ -340,24 +340,43 @@ class ClusterFailuresITCase {
     @Order(7)
     void survivesAStalledTaskManagerThatComesBack() throws Exception {
         selected("zombie");
-        Scenario s = Scenario.start("zombie", 2);
-        List<InputCorpus.Input> inputs =
-                InputCorpus.examples(RECORDS, 28, Seed001Corpus.spec(), LIMITS);
-        CompletableFuture<Map<String, RecordMetadata>> producing = s.produceAsync(inputs, RATE);
-        s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
         int zombie = TASK_MANAGERS.removeFirst();
-        long at = System.currentTimeMillis();
-        cluster.pauseTaskManager(zombie);
-        TASK_MANAGERS.addLast(cluster.startTaskManager());
-        List<Duration> recoveries = List.of(s.watch.awaitRecovery(at, RECOVERY_TIMEOUT));
-        cluster.resumeTaskManager(zombie);
-        s.audit.produced(inputs, producing.get());
-        s.finish(
+        underLoad(
+                "zombie",
+                28,
                 "a TaskManager stalled (SIGSTOP) past the heartbeat timeout, failed over, then"
                         + " continued (SIGCONT)",
-                recoveries,
-                true);
+                s -> {
+                    long at = System.currentTimeMillis();
+                    cluster.pauseTaskManager(zombie);
+                    TASK_MANAGERS.addLast(cluster.startTaskManager());
+                    Duration recovery = s.watch.awaitRecovery(at, RECOVERY_TIMEOUT);
+                    cluster.resumeTaskManager(zombie);
+                    return List.of(recovery);
+                });
         cluster.killTaskManager(zombie);
+    }
+
+    /** What a scenario does to the cluster under load; returns the recovery time of each fault. */
+    @FunctionalInterface
+    private interface Fault {
+        List<Duration> inflict(Scenario s) throws Exception;
+    }
+
+    /**
+     * Scenario {@code name}: {@link #RECORDS} records (seed {@code seed}) produced at {@link #RATE}
+     * while {@code fault} is done to the cluster after two checkpoints, then the audit.
+     */
+    private static void underLoad(String name, long seed, String faults, Fault fault)
+            throws Exception {
+        Scenario s = Scenario.start(name, 2);
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(RECORDS, seed, Seed001Corpus.spec(), LIMITS);
+        CompletableFuture<Map<String, RecordMetadata>> producing = s.produceAsync(inputs, RATE);
+        s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
+        List<Duration> recoveries = fault.inflict(s);
+        s.audit.produced(inputs, producing.get());
+        s.finish(faults, recoveries, true);
     }
 
     /** Skips scenario {@code name} unless {@code tfstream.e2e.scenarios} names it. */

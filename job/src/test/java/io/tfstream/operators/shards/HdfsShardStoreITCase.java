@@ -140,12 +140,11 @@ class HdfsShardStoreITCase {
 
     @Test
     void aCrashedAttemptsInProgressFileIsListedRemovedAndThenALostShard() throws Exception {
-        String base = hdfs.uri() + "/crash";
-        RecoverableShardStore store = RecoverableShardStore.of(base);
-        ShardOutput out = store.open(target(base, "00000000000000bb", 0));
-        out.write(bytes("persisted"), 0, 9);
-        byte[] persisted = out.persist();
-        out.release();
+        Opened o = openAndPersist("crash", "00000000000000bb");
+        String base = o.base();
+        RecoverableShardStore store = o.store();
+        byte[] persisted = o.persisted();
+        o.out().release();
         String listing = cli("shards", "uploads", base);
         assertTrue(listing.contains("run 00000000000000bb"), listing);
         assertTrue(listing.contains(": 1 in-progress files"), listing);
@@ -165,11 +164,11 @@ class HdfsShardStoreITCase {
      */
     @Test
     void aShardWhoseDataNodeIsGoneIsLostUntilItIsBack() throws Exception {
-        String base = hdfs.uri() + "/datanode";
-        RecoverableShardStore store = RecoverableShardStore.of(base);
-        ShardOutput out = store.open(target(base, "00000000000000dd", 0));
-        out.write(bytes("persisted"), 0, 9);
-        byte[] persisted = out.persist();
+        Opened o = openAndPersist("datanode", "00000000000000dd");
+        String base = o.base();
+        RecoverableShardStore store = o.store();
+        ShardOutput out = o.out();
+        byte[] persisted = o.persisted();
         String copy = target(base, "00000000000000d1", 0);
         hdfs.withoutDataNode(
                 () -> {
@@ -195,6 +194,19 @@ class HdfsShardStoreITCase {
         assertArrayEquals(bytes("persisted"), read(target(base, "00000000000000d2", 0)));
         // the lost writer, its lease recovered, can write no more
         assertThrows(java.io.UncheckedIOException.class, out::release);
+    }
+
+    /** A store on HDFS directory {@code dir} and a shard of run {@code run} in it, persisted. */
+    private record Opened(
+            String base, RecoverableShardStore store, ShardOutput out, byte[] persisted) {}
+
+    /** Opens shard 0 of run {@code run} under {@code /dir}, writes "persisted" and persists it. */
+    private static Opened openAndPersist(String dir, String run) throws IOException {
+        String base = hdfs.uri() + "/" + dir;
+        RecoverableShardStore store = RecoverableShardStore.of(base);
+        ShardOutput out = store.open(target(base, run, 0));
+        out.write(bytes("persisted"), 0, 9);
+        return new Opened(base, store, out, out.persist());
     }
 
     private static byte[] read(String uri) throws IOException {
