@@ -44,6 +44,8 @@ class ShardCheckpointBudgetITCase {
     static void start() throws Exception {
         s3 = S3ProxyProcess.start(dir);
         credentials = s3.writeCredentials(dir.resolve("s3.properties"));
+        // Flink's S3 file system as a job has it (open-shard entries, manifests go through it)
+        io.tfstream.job.S3Settings.initializeFileSystems(s3.endpoint(), true, credentials);
     }
 
     @AfterAll
