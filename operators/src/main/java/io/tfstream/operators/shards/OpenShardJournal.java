@@ -90,20 +90,8 @@ final class OpenShardJournal {
             throws IOException {
         Path dir = subtaskDir(basePath, jobId, subtask);
         FileSystem fs = dir.getFileSystem();
-        FileStatus[] entries;
-        try {
-            if (!fs.exists(dir)) {
-                return 0;
-            }
-            entries = fs.listStatus(dir);
-        } catch (FileNotFoundException e) {
-            return 0;
-        }
-        if (entries == null) {
-            return 0;
-        }
         int discarded = 0;
-        for (FileStatus e : entries) {
+        for (FileStatus e : SuccessMarkers.listOrNone(dir)) {
             Optional<Properties> read = read(fs, e.getPath());
             if (read.isEmpty()) {
                 continue;

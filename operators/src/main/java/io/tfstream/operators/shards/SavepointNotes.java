@@ -1,11 +1,9 @@
 package io.tfstream.operators.shards;
 
 import io.tfstream.shards.ShardLayout;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.time.Instant;
 import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -52,20 +50,7 @@ final class SavepointNotes {
 
     /** Whether job {@code jobId} has taken a savepoint that may hold open shards. */
     static boolean any(String basePath, String jobId) throws IOException {
-        Path dir = dir(basePath);
-        FileStatus[] notes;
-        try {
-            FileSystem fs = dir.getFileSystem();
-            if (!fs.exists(dir)) {
-                return false;
-            }
-            notes = fs.listStatus(dir);
-        } catch (FileNotFoundException e) {
-            return false;
-        }
-        if (notes == null) {
-            return false;
-        }
+        FileStatus[] notes = SuccessMarkers.listOrNone(dir(basePath));
         String prefix = "_" + jobId + "-";
         for (FileStatus n : notes) {
             if (n.getPath().getName().startsWith(prefix)) {

@@ -165,6 +165,20 @@ final class SuccessMarkers {
      * onto an existing file, so the result is read back and, where the old file stayed, it is
      * deleted and the rename repeated.
      */
+    /** The entries of metadata directory {@code dir}; none when it does not exist (yet). */
+    static org.apache.flink.core.fs.FileStatus[] listOrNone(Path dir) throws IOException {
+        FileSystem fs = dir.getFileSystem();
+        try {
+            if (!fs.exists(dir)) {
+                return new org.apache.flink.core.fs.FileStatus[0];
+            }
+            org.apache.flink.core.fs.FileStatus[] entries = fs.listStatus(dir);
+            return entries == null ? new org.apache.flink.core.fs.FileStatus[0] : entries;
+        } catch (java.io.FileNotFoundException e) {
+            return new org.apache.flink.core.fs.FileStatus[0];
+        }
+    }
+
     static void writeWhole(Path target, String json) throws IOException {
         writeWhole(target, (json + "\n").getBytes(StandardCharsets.UTF_8));
     }
