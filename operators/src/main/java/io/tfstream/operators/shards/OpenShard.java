@@ -227,6 +227,7 @@ final class OpenShard {
                 segments,
                 schemaFingerprint,
                 featureBytes(),
+                null, // the writer stages them (ShardWriter#finish)
                 null); // the marker coordinator stamps the history
     }
 

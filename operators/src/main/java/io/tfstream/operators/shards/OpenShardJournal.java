@@ -26,11 +26,18 @@ import org.apache.flink.core.fs.Path;
  * removes what its subtask's earlier attempts opened after the restored checkpoint, named by these
  * entries, and a drained job leaves no in-progress file or upload behind however often it failed
  * over. Without the entries those names are unknown: random runs of writers that died.
+ *
+ * <p>With {@code shards.statistics}, a finished shard's statistics are staged beside its entry
+ * ({@code _<shard>.<checkpoint>.<token>.stats}) and its committable names the file: the sketches
+ * then pass neither the marker coordinator (parallelism 1) nor the committers' state. The committer
+ * removes the file once the shard's manifest is written; a failover removes those staged after the
+ * restored checkpoint (no checkpoint holds their committables), as it does entries.
  */
 final class OpenShardJournal {
     static final String DIR = "_open";
     private static final String CHECKPOINT = "checkpoint";
     private static final String TARGET = "target";
+    private static final String STAGED = ".stats";
 
     private OpenShardJournal() {}
 
@@ -81,9 +88,92 @@ final class OpenShardJournal {
     }
 
     /**
+     * Writes the statistics {@code bytes} of shard {@code name}, finished by the writer of job
+     * {@code jobId}, subtask {@code subtask}, after the barrier of checkpoint {@code
+     * afterCheckpoint}, to a file of this attempt's own (a stalled attempt that comes back writes
+     * another) and returns its path.
+     */
+    static String stageStatistics(
+            String basePath,
+            String jobId,
+            int subtask,
+            String name,
+            long afterCheckpoint,
+            byte[] bytes)
+            throws IOException {
+        String token =
+                Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
+        Path file =
+                new Path(
+                        subtaskDir(basePath, jobId, subtask),
+                        "_" + name + "." + afterCheckpoint + "." + token + STAGED);
+        SuccessMarkers.writeWhole(file, bytes);
+        return file.toString();
+    }
+
+    /**
+     * The statistics staged at {@code file}, or empty when it is gone (a commit repeated after the
+     * first one removed it); at most {@code max} bytes, checked before reading.
+     */
+    static Optional<byte[]> readStaged(String file, int max) throws IOException {
+        Path p = new Path(file);
+        FileSystem fs = p.getFileSystem();
+        long length;
+        try {
+            length = fs.getFileStatus(p).getLen();
+        } catch (FileNotFoundException gone) {
+            return Optional.empty();
+        }
+        if (length > max) {
+            throw new IOException(
+                    "staged statistics " + file + " hold " + length + " bytes, more than " + max);
+        }
+        byte[] bytes = new byte[(int) length];
+        try (InputStream in = fs.open(p)) {
+            int off = 0;
+            while (off < bytes.length) {
+                int n = in.read(bytes, off, bytes.length - off);
+                if (n < 0) {
+                    throw new IOException("staged statistics " + file + " ended early");
+                }
+                off += n;
+            }
+        } catch (FileNotFoundException gone) {
+            return Optional.empty();
+        }
+        return Optional.of(bytes);
+    }
+
+    /** Removes staged statistics {@code file}; none there is fine. */
+    static void removeStaged(String file) throws IOException {
+        Path p = new Path(file);
+        p.getFileSystem().delete(p, false);
+    }
+
+    /**
+     * The checkpoint after whose barrier the statistics file {@code fileName} was staged, or -1
+     * when the name is not one of {@link #stageStatistics}.
+     */
+    static long stagedAfter(String fileName) {
+        if (!fileName.endsWith(STAGED)) {
+            return -1;
+        }
+        String[] parts = fileName.substring(0, fileName.length() - STAGED.length()).split("\\.");
+        if (parts.length < 3) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(parts[parts.length - 2]);
+        } catch (NumberFormatException bad) {
+            return -1;
+        }
+    }
+
+    /**
      * Removes, with {@code store}, what the earlier attempts of job {@code jobId}'s subtask {@code
      * subtask} opened after checkpoint {@code restored} (their in-progress files or uploads), and
-     * their entries; returns how many shards that was. An entry it cannot read stays.
+     * their entries, and the statistics they staged after it; returns how many shards were
+     * discarded. An entry it cannot read stays.
      */
     static int discardAfter(
             String basePath, String jobId, int subtask, long restored, ShardStore store)
@@ -92,6 +182,13 @@ final class OpenShardJournal {
         FileSystem fs = dir.getFileSystem();
         int discarded = 0;
         for (FileStatus e : SuccessMarkers.listOrNone(dir)) {
+            if (e.getPath().getName().endsWith(STAGED)) {
+                // staged at or after the restored checkpoint: its committable is in no checkpoint
+                if (stagedAfter(e.getPath().getName()) >= restored) {
+                    fs.delete(e.getPath(), false);
+                }
+                continue;
+            }
             Optional<Properties> read = read(fs, e.getPath());
             if (read.isEmpty()) {
                 continue;

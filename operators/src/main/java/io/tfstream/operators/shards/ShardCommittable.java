@@ -32,8 +32,11 @@ public sealed interface ShardCommittable
      * @param segments checkpoints the shard was persisted across, plus one
      * @param schemaFingerprint the schema that accepted its records, or null: the job's configured
      *     one
-     * @param features TFDV's statistics of its records ({@link ShardFeatureStatistics} bytes), or
-     *     null: none kept
+     * @param features TFDV's statistics of its records ({@link ShardFeatureStatistics} bytes)
+     *     carried inline, as committables of versions 6 and 7 did; null: none, or staged
+     * @param featuresFile where the writer staged those statistics ({@link
+     *     OpenShardJournal#stageStatistics}), so that sketches never pass the marker coordinator,
+     *     which runs at parallelism 1; null: none staged
      * @param history the history that commits it and with which checkpoint, set by the marker
      *     coordinator; null from the writer and in committables of earlier versions
      */
@@ -47,6 +50,7 @@ public sealed interface ShardCommittable
             int segments,
             String schemaFingerprint,
             byte[] features,
+            String featuresFile,
             ShardManifest.History history)
             implements ShardCommittable {
 
@@ -59,7 +63,23 @@ public sealed interface ShardCommittable
                 long crc32c,
                 long fileBytes,
                 int segments) {
-            this(bucket, name, closed, stats, crc32c, fileBytes, segments, null, null, null);
+            this(bucket, name, closed, stats, crc32c, fileBytes, segments, null, null, null, null);
+        }
+
+        /** This shard with its statistics staged at {@code file} instead of carried inline. */
+        public Shard withFeaturesFile(String file) {
+            return new Shard(
+                    bucket,
+                    name,
+                    closed,
+                    stats,
+                    crc32c,
+                    fileBytes,
+                    segments,
+                    schemaFingerprint,
+                    null,
+                    file,
+                    history);
         }
 
         /** This shard, committed by {@code history}. */
@@ -74,6 +94,7 @@ public sealed interface ShardCommittable
                     segments,
                     schemaFingerprint,
                     features,
+                    featuresFile,
                     history);
         }
 
@@ -96,6 +117,7 @@ public sealed interface ShardCommittable
                     && segments == s.segments
                     && Objects.equals(schemaFingerprint, s.schemaFingerprint)
                     && java.util.Arrays.equals(features, s.features)
+                    && Objects.equals(featuresFile, s.featuresFile)
                     && Objects.equals(history, s.history);
         }
 

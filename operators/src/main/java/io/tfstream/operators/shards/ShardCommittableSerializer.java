@@ -21,13 +21,19 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * end, shard names, from version 5 on the job ids whose shards it lists (earlier: none, every
  * shard), from version 7 on its lineage (a count, then per history its id and the last checkpoint
  * it counts up to); from version 7 also a retirement: bucket, shard name, the superseded file's
- * resume bytes, the restored checkpoint and the job id. Versions 1 and 2 were the committables of
- * the compacting sink (Flink's {@code FileSinkCommittable}) and are refused with what to do.
+ * resume bytes, the restored checkpoint and the job id. Version 8 replaces a shard's feature
+ * statistics by a tag: 0 none, 1 the bytes inline (length-prefixed; what a restored committable of
+ * version 6 or 7 carries), 2 the path of the file the writer staged them in (UTF). Versions 1 and 2
+ * were the committables of the compacting sink (Flink's {@code FileSinkCommittable}) and are
+ * refused with what to do.
  */
 @Internal
 public final class ShardCommittableSerializer
         implements SimpleVersionedSerializer<ShardCommittable> {
-    static final int VERSION = 7;
+    static final int VERSION = 8;
+    private static final byte NO_FEATURES = 0;
+    private static final byte INLINE_FEATURES = 1;
+    private static final byte STAGED_FEATURES = 2;
     private static final int MAX_FEATURE_BYTES = 1 << 30;
     private static final byte SHARD = 1;
     private static final byte MARKER = 2;
@@ -57,7 +63,16 @@ public final class ShardCommittableSerializer
             if (s.schemaFingerprint() != null) {
                 out.writeUTF(s.schemaFingerprint());
             }
-            ShardStateVersions.writeOptionalBytes(out, s.features());
+            if (s.features() != null) {
+                out.writeByte(INLINE_FEATURES);
+                out.writeInt(s.features().length);
+                out.write(s.features());
+            } else if (s.featuresFile() != null) {
+                out.writeByte(STAGED_FEATURES);
+                out.writeUTF(s.featuresFile());
+            } else {
+                out.writeByte(NO_FEATURES);
+            }
             out.writeBoolean(s.history() != null);
             if (s.history() != null) {
                 out.writeUTF(s.history().id());
@@ -108,11 +123,21 @@ public final class ShardCommittableSerializer
             long fileBytes = in.readLong();
             int segments = in.readInt();
             String fingerprint = version >= 4 && in.readBoolean() ? in.readUTF() : null;
-            byte[] features =
-                    version >= 6
-                            ? ShardStateVersions.readOptionalBytes(
-                                    in, MAX_FEATURE_BYTES, "feature statistics of shard " + name)
-                            : null;
+            byte[] features = null;
+            String featuresFile = null;
+            String what = "feature statistics of shard " + name;
+            if (version >= 8) {
+                byte tag = in.readByte();
+                if (tag == INLINE_FEATURES) {
+                    features = ShardStateVersions.readBytes(in, MAX_FEATURE_BYTES, what);
+                } else if (tag == STAGED_FEATURES) {
+                    featuresFile = in.readUTF();
+                } else if (tag != NO_FEATURES) {
+                    throw new IOException("unknown tag " + tag + " of the " + what);
+                }
+            } else if (version >= 6) {
+                features = ShardStateVersions.readOptionalBytes(in, MAX_FEATURE_BYTES, what);
+            }
             ShardManifest.History history =
                     version >= 7 && in.readBoolean()
                             ? new ShardManifest.History(in.readUTF(), in.readLong())
@@ -127,6 +152,7 @@ public final class ShardCommittableSerializer
                     segments,
                     fingerprint,
                     features,
+                    featuresFile,
                     history);
         }
         if (kind == RETIRE && version >= 7) {

@@ -42,6 +42,9 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 final class ShardCommitter implements Committer<ShardCommittable> {
     private static final int HISTOGRAM_WINDOW = 1000;
 
+    /** Staged statistics of one shard at most, as a committable's inline ones. */
+    private static final int MAX_FEATURE_BYTES = 1 << 30;
+
     private final ShardSettings settings;
     private final Duration markerWait;
     private final LostShards lost;
@@ -140,6 +143,7 @@ final class ShardCommitter implements Committer<ShardCommittable> {
             lost.lost(e, s.stats());
             dropped.add(s.name()); // its bucket's marker must not wait for it
             journalled(s.name());
+            unstage(s);
             return;
         }
         String name = new Path(uri).getName();
@@ -151,22 +155,40 @@ final class ShardCommitter implements Committer<ShardCommittable> {
         }
         if (settings.manifests()) {
             ShardManifest manifest = withSchemaCopy(manifestOf(s, settings));
-            if (s.features() != null && settings.statistics() != null) {
+            if (settings.statistics() != null
+                    && (s.features() != null || s.featuresFile() != null)) {
                 // before the manifest: a listed manifest that names statistics finds them
                 String file = ShardLayout.shardStatisticsName(name);
-                SuccessMarkers.writeWhole(
-                        new Path(settings.metadataDir(s.bucket()) + "/" + file), s.features());
-                manifest = manifest.withStatistics(file);
+                Path stored = new Path(settings.metadataDir(s.bucket()) + "/" + file);
+                java.util.Optional<byte[]> features =
+                        s.features() != null
+                                ? java.util.Optional.of(s.features())
+                                : OpenShardJournal.readStaged(s.featuresFile(), MAX_FEATURE_BYTES);
+                if (features.isPresent()) {
+                    SuccessMarkers.writeWhole(stored, features.get());
+                    manifest = manifest.withStatistics(file);
+                } else if (stored.getFileSystem().exists(stored)) {
+                    manifest = manifest.withStatistics(file); // stored by the commit repeated here
+                }
+                // else: the bucket's statistics read this shard back (SuccessMarkers)
             }
             SuccessMarkers.writeWhole(
                     new Path(settings.layout().manifestPath(settings.basePath(), s.bucket(), name)),
                     manifest.toJson());
         }
+        unstage(s);
         finished.inc();
         finishedRecords.inc(s.stats().records());
         finishedBytes.inc(s.fileBytes());
         size.update(s.fileBytes());
         segments.update(s.segments());
+    }
+
+    /** Removes the statistics the writer staged for {@code s}, once nothing needs them. */
+    private static void unstage(ShardCommittable.Shard s) throws IOException {
+        if (s.featuresFile() != null) {
+            OpenShardJournal.removeStaged(s.featuresFile());
+        }
     }
 
     /**

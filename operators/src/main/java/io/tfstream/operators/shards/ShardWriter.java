@@ -374,7 +374,20 @@ final class ShardWriter
     }
 
     private void finish(OpenShard s) throws IOException {
-        finished.add(s.close());
+        ShardCommittable.Shard shard = s.close();
+        if (shard.features() != null) {
+            // staged, not carried: sketches of megabytes would pass the marker coordinator
+            shard =
+                    shard.withFeaturesFile(
+                            OpenShardJournal.stageStatistics(
+                                    settings.basePath(),
+                                    jobId,
+                                    subtask,
+                                    shard.name(),
+                                    lastBarrier,
+                                    shard.features()));
+        }
+        finished.add(shard);
     }
 
     @Override

@@ -91,6 +91,12 @@ class ShardCommittableSerializerTest {
                 ser.deserialize(
                         6,
                         HexFormat.of().parseHex(STORED_SHARD_V3 + "0100026162" + "010000000105")));
+        // version 8: the same bytes for none and inline, tag 2 then the path for staged ones
+        ShardCommittable.Shard staged = shard("ab", null).withFeaturesFile("s:/x");
+        assertEquals(
+                STORED_SHARD_V3 + "0100026162" + "02" + "0004733a2f78" + "00",
+                HexFormat.of().formatHex(ser.serialize(staged)));
+        assertEquals(staged, ser.deserialize(8, ser.serialize(staged)));
         ShardCommittable.Shard v4 = shard("ab", null);
         assertEquals(
                 v4, ser.deserialize(4, HexFormat.of().parseHex(STORED_SHARD_V3 + "0100026162")));
@@ -110,6 +116,7 @@ class ShardCommittableSerializerTest {
                 SHARD.segments(),
                 fingerprint,
                 features,
+                null,
                 null);
     }
 

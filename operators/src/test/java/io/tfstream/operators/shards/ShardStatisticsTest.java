@@ -110,11 +110,19 @@ class ShardStatisticsTest {
         write(restored, records, 200, 400);
         restored.flush(true);
         List<ShardCommittable.Shard> committed = new ArrayList<>(shards(restored.prepareCommit()));
+        for (ShardCommittable.Shard x : committed) {
+            // staged beside the open-shard entries: no sketch byte in the committable
+            assertNull(x.features(), x.toString());
+            assertTrue(
+                    Files.isRegularFile(Path.of(java.net.URI.create(x.featuresFile()))),
+                    x.featuresFile());
+        }
         // subtask 1: committed without statistics of its own (an earlier version): read back
         ShardWriter other = writer(s, 1, List.of());
         write(other, records, 400, 600);
         other.flush(true);
         for (ShardCommittable.Shard x : shards(other.prepareCommit())) {
+            Files.delete(Path.of(java.net.URI.create(x.featuresFile()))); // never staged then
             committed.add(
                     new ShardCommittable.Shard(
                             x.bucket(),
@@ -125,6 +133,7 @@ class ShardStatisticsTest {
                             x.fileBytes(),
                             x.segments(),
                             x.schemaFingerprint(),
+                            null,
                             null,
                             null));
         }
@@ -151,13 +160,14 @@ class ShardStatisticsTest {
                     meta.resolve("_" + x.bucket().substring(BUCKET.length() + 1))
                             .resolve("_" + x.name() + ShardManifest.SUFFIX);
             ShardManifest m = ShardManifest.fromJson(Files.readString(manifest));
-            if (x.features() == null) {
+            if (x.featuresFile() == null) {
                 assertNull(m.statistics(), "no statistics of its own: " + m.toJson());
             } else {
                 assertEquals(ShardLayout.shardStatisticsName(x.name()), m.statistics());
                 assertTrue(Files.isRegularFile(manifest.resolveSibling(m.statistics())));
             }
         }
+        assertEquals(List.of(), staged(), "the committer removes what it stored");
         ShardSuccessMarker marker =
                 ShardSuccessMarker.fromJson(Files.readString(meta.resolve("_SUCCESS")));
         assertEquals(
@@ -181,6 +191,65 @@ class ShardStatisticsTest {
             assertEquals("", got.getDatasets(0).getName());
             assertTrue(got.getDatasets(0).getNumExamples() > 100);
             StatisticsAssertions.assertSameStatistics(want.build(""), got.getDatasets(0));
+        }
+    }
+
+    /** The statistics files writers staged and no committer has removed yet. */
+    private List<Path> staged() throws java.io.IOException {
+        Path open = base.resolve("_tfstream/_open");
+        if (!Files.isDirectory(open)) {
+            return List.of();
+        }
+        try (java.util.stream.Stream<Path> files = Files.walk(open)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".stats")).toList();
+        }
+    }
+
+    /**
+     * What a failover's restored checkpoint holds keeps its staged statistics; what an attempt
+     * staged after that checkpoint (its committables in no checkpoint) is removed by the next
+     * attempt, so a crash loop leaves no statistics behind. The kept ones are committed and removed
+     * then.
+     */
+    @Test
+    void aFailoverRemovesStatisticsStagedAfterTheRestoredCheckpointAndKeepsTheRest()
+            throws Exception {
+        ShardSettings s = settings(null);
+        List<byte[]> records = records(300);
+        ShardWriter w = writer(s, 0, List.of());
+        write(w, records, 0, 100);
+        w.flush(true); // finishes both splits' shards: staged after checkpoint -1
+        List<ShardCommittable.Shard> held = shards(w.prepareCommit());
+        List<ShardWriterState> state = w.snapshotState(1); // checkpoint 1 holds those committables
+        write(w, records, 100, 200);
+        w.flush(true);
+        List<ShardCommittable.Shard> lost =
+                shards(w.prepareCommit()); // staged after 1: no checkpoint
+        assertEquals(4, staged().size(), "two shards per split staged: " + staged());
+        // the attempt dies; the next one restores checkpoint 1
+        ShardWriter next = ShardTesting.writer(s, 0, state, 1, 1, () -> HOUR_10);
+        List<String> kept =
+                held.stream()
+                        .map(x -> new org.apache.flink.core.fs.Path(x.featuresFile()).getName())
+                        .sorted()
+                        .toList();
+        assertEquals(
+                kept,
+                staged().stream().map(f -> f.getFileName().toString()).sorted().toList(),
+                "those of " + lost + " removed");
+        ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
+        List<org.apache.flink.api.connector.sink2.Committer.CommitRequest<ShardCommittable>> rs =
+                new ArrayList<>();
+        held.forEach(x -> rs.add(new ShardCommitterTest.Request(x)));
+        c.commit(rs);
+        c.close();
+        next.close();
+        assertEquals(List.of(), staged());
+        try (java.util.stream.Stream<Path> files = Files.walk(base.resolve("_tfstream"))) {
+            assertEquals(
+                    2,
+                    files.filter(f -> f.getFileName().toString().endsWith(".statistics")).count(),
+                    "the held shards' statistics stored");
         }
     }
 
