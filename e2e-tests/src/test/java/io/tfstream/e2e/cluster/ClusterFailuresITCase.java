@@ -42,18 +42,21 @@ import software.amazon.awssdk.services.s3.S3Client;
  * survives TaskManagers killed with {@code kill -9} (a replacement started each time), a broker
  * restart, an S3 outage, a rescale through savepoints (2 → 1 → 4), a storm of garbage input and
  * both TaskManagers killed right after a shard's first part was uploaded, the JobManager killed and
- * started again (ZooKeeper HA), and a TaskManager stalled past the heartbeat timeout that comes
- * back after the failover; after each, every good record is a row of exactly one committed payload
- * and in exactly one finished shard on S3 (read with the project's reader and TensorFlow's), every
- * broken one in the dead-letter topic once with its offset.
+ * started again (ZooKeeper HA), a TaskManager stalled past the heartbeat timeout that comes back
+ * after the failover, a crash loop (both TaskManagers killed four times) on a local file system, a
+ * rollback to an older savepoint, and the cleanup command beside a live job; after each, every good
+ * record is a row of exactly one committed payload and in exactly one finished shard on S3 (read
+ * with the project's reader and TensorFlow's), every broken one in the dead-letter topic once with
+ * its offset.
  *
  * <p>The default build runs the kills and the rescale reduced (10 000 records and one kill, 10 000
  * for the rescale); {@code .ci/run} runs the other five reduced too (5 000 records around the
  * outages, 10 s of storm at 1 000 records/s, the first part, the JobManager kill, the stalled
  * TaskManager) with {@code -Dtfstream.e2e.scenarios=outages,storm,first-part,jobmanager,zombie};
- * {@code -Pe2e} runs all seven, the first four at full size (100 000 records and three kills, 50
- * 000, 50 000, 20 000) and writes the summary to {@code e2e-tests/RESULTS.md}. Sizes and scenarios:
- * the {@code tfstream.e2e.*} system properties below.
+ * the crash loop, the rollback and the cleanup run by name; {@code -Pe2e} runs all ten, the first
+ * four, the crash loop and the rollback at full size (100 000 records and three kills, 50 000, 50
+ * 000, 20 000) and writes the summary to {@code e2e-tests/RESULTS.md}. Sizes and scenarios: the
+ * {@code tfstream.e2e.*} system properties below.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFailuresITCase {
@@ -66,14 +69,18 @@ class ClusterFailuresITCase {
     private static final Duration BROKER_OUTAGE = Duration.ofSeconds(10);
     private static final Duration STORM = Duration.ofSeconds(10);
     private static final Duration RECOVERY_TIMEOUT = Duration.ofMinutes(3);
+
+    /** Rounds of the crash loop: both TaskManagers killed each time. */
+    private static final int CRASH_ROUNDS = 4;
+
     private static final Duration OUTPUT_TIMEOUT = Duration.ofMinutes(3);
     private static final ParseLimits LIMITS = ParseLimits.defaults();
 
     /**
      * The scenarios to run, by name (kills, outages, rescale, storm, first-part, jobmanager,
-     * zombie) or {@code all}: the failure proofs take minutes each on the multi-process cluster, so
-     * the default build keeps the two that every team runs into and CI adds the others in a run of
-     * their own.
+     * zombie, crash-loop, rollback, cleanup) or {@code all}: the failure proofs take minutes each
+     * on the multi-process cluster, so the default build keeps the two that every team runs into
+     * and CI adds the others in a run of their own.
      */
     private static final Set<String> SCENARIOS =
             Set.of(
@@ -357,6 +364,198 @@ class ClusterFailuresITCase {
         cluster.killTaskManager(zombie);
     }
 
+    /**
+     * Scenario 8: a crash loop on a local file system. Both TaskManagers are killed with {@code
+     * kill -9} four times while records are produced and shards are open (each round after two more
+     * checkpoints, two new TaskManagers started), then the job is drained. Every record once, and
+     * nothing is left behind: no in-progress file, no open-shard entry, and {@code tfstream shards
+     * uploads --older-than 0s --abort} finds none.
+     */
+    @Test
+    @Order(8)
+    void aCrashLoopOnAFileSystemLeavesNothingBehind() throws Exception {
+        selected("crash-loop");
+        Path dir = state.resolve("shards-crash-loop");
+        Scenario s = Scenario.start("crash-loop", 2, "1 s", "5 s", dir.toUri().toString());
+        List<InputCorpus.Input> inputs =
+                InputCorpus.examples(RECORDS, 29, Seed001Corpus.spec(), LIMITS);
+        // slow enough that records arrive, and shards are open, through every round
+        CompletableFuture<Map<String, RecordMetadata>> producing =
+                s.produceAsync(inputs, Math.max(1, RECORDS / 60));
+        List<Duration> recoveries = new ArrayList<>();
+        for (int round = 0; round < CRASH_ROUNDS; round++) {
+            s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
+            long at = System.currentTimeMillis();
+            for (int k = 0; k < 2; k++) {
+                cluster.killTaskManager(TASK_MANAGERS.removeFirst());
+            }
+            for (int k = 0; k < 2; k++) {
+                TASK_MANAGERS.addLast(cluster.startTaskManager());
+            }
+            recoveries.add(s.watch.awaitRecovery(at, RECOVERY_TIMEOUT));
+        }
+        s.audit.produced(inputs, producing.get());
+        s.drain(
+                "both TaskManagers killed (kill -9) "
+                        + CRASH_ROUNDS
+                        + " times with shards open on file://, then a drain",
+                recoveries,
+                true,
+                false);
+        List<String> left = new ArrayList<>();
+        for (Path p : JobTestSupport.regularFiles(dir)) {
+            String f = dir.relativize(p).toString();
+            if (f.contains(".inprogress") || f.contains("_tfstream/_open/")) {
+                left.add(f);
+            }
+        }
+        assertEquals(List.of(), left, "in-progress files and open-shard entries left");
+        Cli cleanup = Cli.run("shards", "uploads", s.shardPath(), "--older-than", "0s", "--abort");
+        assertEquals(0, cleanup.code(), cleanup.toString());
+        assertTrue(cleanup.out().contains(": 0 in-progress files, 0 aborted"), cleanup.toString());
+    }
+
+    /**
+     * Scenario 9: a rollback. Savepoint S of the running job J1; J1 reads more records and commits
+     * their shards; J1 is cancelled and J2 (the same configuration) starts from S, reads those
+     * records again and the rest, and is drained. The shards the {@code _SUCCESS} markers list hold
+     * every good record exactly once: J1's shards committed before S are in J2's history, those it
+     * committed after S are not, though a glob sees them (counted). The Kafka outputs hold what J1
+     * committed after S a second time, as a restore of an older snapshot does to any sink.
+     */
+    @Test
+    @Order(9)
+    void aRollbackToAnOlderSavepointListsEveryRecordOnceInTheMarkers() throws Exception {
+        selected("rollback");
+        Scenario s = Scenario.start("rollback", 2);
+        List<List<InputCorpus.Input>> parts =
+                thirds(InputCorpus.examples(RECORDS, 30, Seed001Corpus.spec(), LIMITS));
+        s.audit.produced(
+                parts.get(0), InputProducer.produce(s.bootstrap(), s.input, parts.get(0), RATE));
+        s.awaitKafkaOutputs();
+        s.watch.awaitCheckpoints(2, RECOVERY_TIMEOUT);
+        String savepoint = cluster.savepoint(s.watch.jobId());
+        long rowsAtSavepoint = OutputAudit.payloadRows(s.bootstrap(), s.payloads);
+
+        s.audit.produced(
+                parts.get(1), InputProducer.produce(s.bootstrap(), s.input, parts.get(1), RATE));
+        JobTestSupport.waitFor(
+                () -> OutputAudit.shardRecordsSoFar(s.shards()) >= s.audit.good(),
+                OUTPUT_TIMEOUT,
+                "J1's shards of the records after the savepoint committed");
+        cluster.cancelJob(s.watch.jobId());
+        long rowsOfJ1 = OutputAudit.payloadRows(s.bootstrap(), s.payloads);
+        long afterSavepoint = rowsOfJ1 - rowsAtSavepoint;
+
+        s.watch = new JobWatch(cluster, cluster.submit(s.config, 2, savepoint));
+        s.audit.produced(
+                parts.get(2), InputProducer.produce(s.bootstrap(), s.input, parts.get(2), RATE));
+        // J2 reads from S's offsets: what J1 committed after S again, then the rest
+        long target =
+                rowsOfJ1 + afterSavepoint + (s.audit.good() - rowsAtSavepoint - afterSavepoint);
+        JobTestSupport.waitFor(
+                () -> OutputAudit.payloadRows(s.bootstrap(), s.payloads) >= target,
+                OUTPUT_TIMEOUT,
+                "J2 has read every record after the savepoint");
+        s.drain(
+                "savepoint S, J1 commits "
+                        + afterSavepoint
+                        + " more records' shards and is cancelled, J2 from S, drained (counted:"
+                        + " the shards the markers list)",
+                List.of(),
+                false,
+                true);
+        // a glob, which ignores the markers, sees J1's shards after S beside J2's
+        OutputAudit.Counts glob = s.audit.shards(s.shards());
+        System.out.println("[e2e] rollback: a glob sees " + glob);
+        assertEquals(afterSavepoint, glob.duplicated(), "J1's records after S, twice in a glob");
+    }
+
+    /**
+     * Scenario 10: the cleanup command beside a live job that holds uploaded parts. {@code tfstream
+     * shards uploads PATH --abort} without {@code --older-than} or {@code --job} refuses (exit 2);
+     * with {@code --older-than 0s --abort} and the cluster's checkpoint directory it aborts nothing
+     * the job or its checkpoints hold. The job then drains with every record once.
+     */
+    @Test
+    @Order(10)
+    void theCleanupCommandBesideALiveJobAbortsNothingItHolds() throws Exception {
+        selected("cleanup");
+        // shards of more than a part (5 MiB), open until the drain
+        Scenario s = Scenario.start("cleanup", 2, "10 s", "1 h");
+        int n = 130_000;
+        List<InputCorpus.Input> inputs = InputCorpus.examples(n, 31, Seed001Corpus.spec(), LIMITS);
+        // seed-001 Examples frame to about 100 bytes: 5 MiB per subtask takes some 55 000
+        List<InputCorpus.Input> first = inputs.subList(0, n - 5_000);
+        List<InputCorpus.Input> rest = inputs.subList(n - 5_000, n);
+        s.audit.produced(first, InputProducer.produce(s.bootstrap(), s.input, first));
+        S3ShardStoreFactory store =
+                ShardRunChecks.s3ProxyStore(
+                        s.shardPath(), cluster.s3Endpoint(), cluster.s3CredentialsFile());
+        try (S3Client s3 = store.newClient()) {
+            JobTestSupport.waitFor(
+                    () ->
+                            !s3.listMultipartUploads(
+                                            b -> b.bucket("tfstream").prefix("shards-cleanup/"))
+                                    .uploads()
+                                    .isEmpty(),
+                    RECOVERY_TIMEOUT,
+                    "an upload with a part");
+        }
+        s.watch.awaitCheckpoints(1, RECOVERY_TIMEOUT); // a checkpoint holds the upload
+        Cli refused =
+                Cli.run(
+                        "shards",
+                        "uploads",
+                        s.shardPath(),
+                        "--set",
+                        "s3.endpoint=" + cluster.s3Endpoint(),
+                        "--set",
+                        "s3.path-style-access=true",
+                        "--set",
+                        "s3.credentials-file=" + cluster.s3CredentialsFile(),
+                        "--abort");
+        assertEquals(2, refused.code(), "--abort alone beside a live job: " + refused);
+        String cleanup =
+                s.uploads(
+                        s.shardPath(),
+                        "--older-than",
+                        "0s",
+                        "--abort",
+                        "--checkpoints",
+                        "s3://tfstream/flink/checkpoints");
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile(
+                                ": (\\d+) incomplete uploads, (\\d+) aborted, (\\d+) kept")
+                        .matcher(cleanup);
+        assertTrue(m.find(), cleanup);
+        assertTrue(Integer.parseInt(m.group(1)) > 0, cleanup);
+        assertEquals("0", m.group(2), "aborted beside the live job: " + cleanup);
+        System.out.println("[e2e] cleanup: " + m.group());
+        assertEquals("RUNNING", s.watch.state());
+        s.audit.produced(rest, InputProducer.produce(s.bootstrap(), s.input, rest));
+        s.drain(
+                "tfstream shards uploads --abort beside the live job: refused without"
+                        + " --older-than; with --older-than 0s and its checkpoints "
+                        + m.group(1)
+                        + " uploads listed, 0 aborted",
+                List.of(),
+                true,
+                false);
+    }
+
+    /** A {@code tfstream} command run in this process: its exit code and what it printed. */
+    private record Cli(int code, String out, String err) {
+        static Cli run(String... args) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            int code =
+                    io.tfstream.cli.TfstreamCli.run(
+                            new java.io.PrintWriter(out), new java.io.PrintWriter(err), args);
+            return new Cli(code, out.toString(), err.toString());
+        }
+    }
+
     /** What a scenario does to the cluster under load; returns the recovery time of each fault. */
     @FunctionalInterface
     private interface Fault {
@@ -416,11 +615,13 @@ class ClusterFailuresITCase {
         final String deadLetters;
         final String payloads;
         final Path config;
+        final String shardPath;
         final OutputAudit audit;
         JobWatch watch;
 
-        private Scenario(String name, Path config) {
+        private Scenario(String name, Path config, String shardPath) {
             this.name = name;
+            this.shardPath = shardPath;
             this.input = "in-" + name;
             this.deadLetters = "dlq-" + name;
             this.payloads = "batches-" + name;
@@ -434,6 +635,13 @@ class ClusterFailuresITCase {
         }
 
         static Scenario start(String name, int parallelism, String checkpoints, String maxAge)
+                throws Exception {
+            return start(name, parallelism, checkpoints, maxAge, "s3://tfstream/shards-" + name);
+        }
+
+        /** A scenario whose shards go to {@code shardPath} (a {@code file://} directory or S3). */
+        static Scenario start(
+                String name, int parallelism, String checkpoints, String maxAge, String shardPath)
                 throws Exception {
             cluster.createTopics("in-" + name + ":4", "dlq-" + name, "batches-" + name + ":2");
             Path config = state.resolve(name + ".yaml");
@@ -452,10 +660,10 @@ class ClusterFailuresITCase {
                             "dlq.topic: dlq-" + name,
                             "output.batches.topic: batches-" + name,
                             "output.transaction-timeout: 5 min",
-                            "shards.path: s3://tfstream/shards-" + name,
+                            "shards.path: " + shardPath,
                             "shards.max-age: " + maxAge,
                             ""));
-            Scenario s = new Scenario(name, config);
+            Scenario s = new Scenario(name, config, shardPath);
             s.watch = new JobWatch(cluster, cluster.submit(config, parallelism));
             return s;
         }
@@ -464,8 +672,11 @@ class ClusterFailuresITCase {
             return cluster.bootstrapServers();
         }
 
+        /** The shards as local files: the directory itself, or S3Proxy's files of the prefix. */
         Path shards() {
-            return cluster.objects("tfstream").resolve("shards-" + name);
+            return shardPath.startsWith("file:")
+                    ? Path.of(java.net.URI.create(shardPath))
+                    : cluster.objects("tfstream").resolve("shards-" + name);
         }
 
         CompletableFuture<Map<String, RecordMetadata>> produceAsync(
@@ -551,12 +762,48 @@ class ClusterFailuresITCase {
         }
 
         String shardPath() {
-            return "s3://tfstream/shards-" + name;
+            return shardPath;
         }
 
         private String uploads(String path, String... more) {
             return ShardRunChecks.uploads(
                     path, cluster.s3Endpoint(), cluster.s3CredentialsFile(), more);
+        }
+
+        /**
+         * Waits until the payloads and dead letters hold every record produced, stops the job with
+         * a drain (every shard finished and committed, every bucket's {@code _SUCCESS} written),
+         * audits {@code shards} (the finished shards, or those the markers list) beside the Kafka
+         * outputs unless {@code kafka} is false, and records the row.
+         */
+        List<OutputAudit.Counts> drain(
+                String faults, List<Duration> recoveries, boolean kafka, boolean listed)
+                throws Exception {
+            awaitKafkaOutputs();
+            cluster.stopJob(watch.jobId(), true);
+            assertEquals("FINISHED", watch.state(), name + ": drained");
+            List<OutputAudit.Counts> counts = new ArrayList<>();
+            if (kafka) {
+                counts.add(audit.payloads(payloads));
+            }
+            counts.add(listed ? audit.listedShards(shards()) : audit.shards(shards()));
+            if (kafka) {
+                counts.add(audit.deadLetters(deadLetters));
+            }
+            RESULTS.add(
+                    new FailureResults.Row(
+                            name,
+                            audit.good() + audit.bad(),
+                            audit.good(),
+                            audit.bad(),
+                            faults,
+                            recoveries,
+                            counts));
+            readShardsWithTensorFlow();
+            for (OutputAudit.Counts c : counts) {
+                assertTrue(c.exact(), name + ": " + c);
+            }
+            return counts;
         }
 
         /** TensorFlow's TFRecordReaderV2 reads every finished shard to the same records. */

@@ -209,6 +209,13 @@ public final class LocalCluster implements AutoCloseable {
                 .trim();
     }
 
+    /**
+     * {@code job savepoint ID}: a savepoint of the running job, which goes on; returns its path.
+     */
+    public String savepoint(String jobId) {
+        return run(TIMEOUT, "job", "savepoint", jobId).trim();
+    }
+
     /** {@code taskmanager start}: returns the new TaskManager's number once it is registered. */
     public int startTaskManager() {
         return Integer.parseInt(run(TIMEOUT, "taskmanager", "start").trim());

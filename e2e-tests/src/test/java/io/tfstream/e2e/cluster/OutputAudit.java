@@ -10,6 +10,7 @@ import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.shards.ShardLayout;
+import io.tfstream.shards.ShardSuccessMarker;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -169,6 +170,11 @@ public final class OutputAudit {
                             .anyMatch(m -> Files.isRegularFile(Path.of(m))),
                     "manifest of " + shard);
         }
+        return count("shards", seen);
+    }
+
+    /** {@code seen} (records by their base64, with how often) against the good input records. */
+    private Counts count(String output, Map<String, Integer> seen) {
         long lost = 0;
         long duplicated = 0;
         long found = 0;
@@ -181,7 +187,27 @@ public final class OutputAudit {
         for (Map.Entry<String, Integer> e : goodValues.entrySet()) {
             lost += Math.max(0, e.getValue() - seen.getOrDefault(e.getKey(), 0));
         }
-        return new Counts("shards", good, found, lost, duplicated);
+        return new Counts(output, good, found, lost, duplicated);
+    }
+
+    /**
+     * The shards the {@code _SUCCESS} markers under {@code dir} list (what a reader that waits for
+     * the markers reads), counted as {@link #shards}.
+     */
+    public synchronized Counts listedShards(Path dir) throws IOException {
+        Map<String, Integer> seen = new HashMap<>();
+        for (Path file : JobTestSupport.regularFiles(dir)) {
+            if (!file.getFileName().toString().equals(ShardSuccessMarker.FILE_NAME)) {
+                continue;
+            }
+            ShardSuccessMarker marker = ShardSuccessMarker.fromJson(Files.readString(file));
+            for (ShardSuccessMarker.Shard s : marker.shards()) {
+                for (byte[] record : readShard(dir.resolve(marker.bucket()).resolve(s.shard()))) {
+                    seen.merge(base64(record), 1, Integer::sum);
+                }
+            }
+        }
+        return count("shards listed by _SUCCESS", seen);
     }
 
     /** Records in the finished shards under {@code dir} so far; 0 while one is being written. */
