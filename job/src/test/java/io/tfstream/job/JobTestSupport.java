@@ -49,6 +49,36 @@ public final class JobTestSupport {
         boolean holds() throws Exception;
     }
 
+    /**
+     * Cancels every job on the shared {@code cluster} that is not finished yet and waits until all
+     * are: a test that failed half-way (or left a job behind) must not hold the slots the next
+     * test's jobs need. Says which job it cancelled, so a leak is visible in the test output.
+     */
+    public static void cancelUnfinishedJobs(MiniCluster cluster) throws Exception {
+        for (var job : cluster.listJobs().get(1, java.util.concurrent.TimeUnit.MINUTES)) {
+            if (!job.getJobState().isGloballyTerminalState()) {
+                System.out.println(
+                        "[test] cancelling job "
+                                + job.getJobName()
+                                + " ("
+                                + job.getJobId()
+                                + "), left "
+                                + job.getJobState());
+                try {
+                    cluster.cancelJob(job.getJobId()).get(1, java.util.concurrent.TimeUnit.MINUTES);
+                } catch (java.util.concurrent.ExecutionException finishedMeanwhile) {
+                    // it ended on its own since the listing
+                }
+            }
+        }
+        waitFor(
+                () ->
+                        cluster.listJobs().get().stream()
+                                .allMatch(j -> j.getJobState().isGloballyTerminalState()),
+                Duration.ofMinutes(2),
+                "every job on the test cluster to end");
+    }
+
     /** Polls {@code c} every 200 ms; fails naming {@code what} after {@code timeout}. */
     public static void waitFor(Condition c, Duration timeout, String what) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();

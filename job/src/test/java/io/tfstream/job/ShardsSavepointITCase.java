@@ -53,6 +53,12 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(SLOTS);
 
+    /** The tests share the cluster's slots: none may inherit a job another one left behind. */
+    @org.junit.jupiter.api.AfterEach
+    void noJobLeftBehind(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        JobTestSupport.cancelUnfinishedJobs(cluster);
+    }
+
     @TempDir static Path dir;
 
     /** The index of the MiniCluster's live TaskManager: each kill starts the next one. */
