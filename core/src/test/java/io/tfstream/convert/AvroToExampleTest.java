@@ -1,10 +1,10 @@
 package io.tfstream.convert;
 
-import static io.tfstream.convert.JsonToExampleTest.bytes;
 import static io.tfstream.convert.JsonToExampleTest.example;
-import static io.tfstream.convert.JsonToExampleTest.floats;
-import static io.tfstream.convert.JsonToExampleTest.ints;
-import static io.tfstream.convert.JsonToExampleTest.utf8;
+import static io.tfstream.testing.ProtoFeatures.bytes;
+import static io.tfstream.testing.ProtoFeatures.floats;
+import static io.tfstream.testing.ProtoFeatures.int64s;
+import static io.tfstream.testing.ProtoFeatures.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -111,19 +111,19 @@ class AvroToExampleTest {
 
     static Example expected() {
         return example(
-                "i_int", ints(-3),
-                "i_long", ints(Long.MAX_VALUE),
-                "i_bool", ints(1),
-                "i_ts", ints(1_700_000_000_123L),
-                "i_date", ints(19_000),
+                "i_int", int64s(-3),
+                "i_long", int64s(Long.MAX_VALUE),
+                "i_bool", int64s(1),
+                "i_ts", int64s(1_700_000_000_123L),
+                "i_date", int64s(19_000),
                 "f_float", floats(0.5f),
                 "f_double", floats(2.25f),
-                "s_str", utf8("héllo"),
+                "s_str", strings("héllo"),
                 "s_bytes", bytes(new byte[] {0, (byte) 0xFF}),
                 "s_fixed", bytes(new byte[] {1, 2, 3}),
-                "s_enum", utf8("GREEN"),
-                "l_arr", ints(1, 2, 3),
-                "u_mixed", ints(9));
+                "s_enum", strings("GREEN"),
+                "l_arr", int64s(1, 2, 3),
+                "u_mixed", int64s(9));
     }
 
     @Test
@@ -141,8 +141,8 @@ class AvroToExampleTest {
         r.put("n_opt", 5L);
         r.put("u_mixed", null);
         Example e = convert(c, encode(r));
-        assertEquals(ints(), e.getFeatures().getFeatureOrThrow("l_arr"));
-        assertEquals(ints(5), e.getFeatures().getFeatureOrThrow("n_opt"));
+        assertEquals(int64s(), e.getFeatures().getFeatureOrThrow("l_arr"));
+        assertEquals(int64s(5), e.getFeatures().getFeatureOrThrow("n_opt"));
         assertTrue(!e.getFeatures().containsFeature("u_mixed"));
     }
 
@@ -151,7 +151,7 @@ class AvroToExampleTest {
         AvroToExample c =
                 new AvroToExample(WRITER, features(true), new ConvertOptions(false, true, null));
         Example e = convert(c, encode(record()));
-        assertEquals(ints(42), e.getFeatures().getFeatureOrThrow("nested.id"));
+        assertEquals(int64s(42), e.getFeatures().getFeatureOrThrow("nested.id"));
         assertEquals(2, c.ignoredFields()); // extra, nested.other
         AvroSchemaRejectedException refused =
                 assertThrows(
@@ -311,7 +311,7 @@ class AvroToExampleTest {
         assertEquals("x[1]", e.path());
         assertTrue(e.getMessage().contains("null inside the list"), e.getMessage());
         r.put("x", Arrays.asList(1L, 2L));
-        assertEquals(example("x", ints(1, 2)), convert(c, encode(r)));
+        assertEquals(example("x", int64s(1, 2)), convert(c, encode(r)));
     }
 
     @Test

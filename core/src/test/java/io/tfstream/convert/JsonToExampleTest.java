@@ -1,11 +1,14 @@
 package io.tfstream.convert;
 
+import static io.tfstream.testing.ProtoFeatures.bytes;
+import static io.tfstream.testing.ProtoFeatures.floats;
+import static io.tfstream.testing.ProtoFeatures.int64s;
+import static io.tfstream.testing.ProtoFeatures.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.spec.DType;
-import io.tfstream.testing.ProtoFeatures;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -27,22 +30,6 @@ class JsonToExampleTest {
                             "s", DType.STRING,
                             "u.id", DType.INT64));
 
-    static Feature ints(long... v) {
-        return ProtoFeatures.int64s(v);
-    }
-
-    static Feature floats(float... v) {
-        return ProtoFeatures.floats(v);
-    }
-
-    static Feature bytes(byte[]... v) {
-        return ProtoFeatures.bytes(v);
-    }
-
-    static Feature utf8(String s) {
-        return bytes(s.getBytes(StandardCharsets.UTF_8));
-    }
-
     static Example example(Object... nameAndFeature) {
         Example.Builder e = Example.newBuilder();
         for (int k = 0; k < nameAndFeature.length; k += 2) {
@@ -59,24 +46,24 @@ class JsonToExampleTest {
 
     static Stream<Arguments> accepted() {
         return Stream.of(
-                Arguments.of("{\"i\": 5}", example("i", ints(5))),
-                Arguments.of("{\"i\": -9223372036854775808}", example("i", ints(Long.MIN_VALUE))),
-                Arguments.of("{\"i\": true}", example("i", ints(1))),
-                Arguments.of("{\"i\": false}", example("i", ints(0))),
-                Arguments.of("{\"i\": [1, 2, true]}", example("i", ints(1, 2, 1))),
-                Arguments.of("{\"i\": []}", example("i", ints())),
+                Arguments.of("{\"i\": 5}", example("i", int64s(5))),
+                Arguments.of("{\"i\": -9223372036854775808}", example("i", int64s(Long.MIN_VALUE))),
+                Arguments.of("{\"i\": true}", example("i", int64s(1))),
+                Arguments.of("{\"i\": false}", example("i", int64s(0))),
+                Arguments.of("{\"i\": [1, 2, true]}", example("i", int64s(1, 2, 1))),
+                Arguments.of("{\"i\": []}", example("i", int64s())),
                 Arguments.of("{\"i\": null}", example()),
                 Arguments.of("{}", example()),
                 Arguments.of("{\"f\": 1}", example("f", floats(1f))),
                 Arguments.of("{\"f\": 1.5e3}", example("f", floats(1500f))),
                 Arguments.of("{\"f\": [0.25, -2]}", example("f", floats(0.25f, -2f))),
-                Arguments.of("{\"s\": \"h\\u00e9llo\"}", example("s", utf8("héllo"))),
+                Arguments.of("{\"s\": \"h\\u00e9llo\"}", example("s", strings("héllo"))),
                 Arguments.of(
                         "{\"s\": [\"a\", \"\"]}",
                         example("s", bytes(new byte[] {'a'}, new byte[0]))),
                 Arguments.of(
                         "{\"i\": 1, \"f\": 2.5, \"s\": \"x\"}",
-                        example("i", ints(1), "f", floats(2.5f), "s", utf8("x"))));
+                        example("i", int64s(1), "f", floats(2.5f), "s", strings("x"))));
     }
 
     @ParameterizedTest
@@ -151,7 +138,7 @@ class JsonToExampleTest {
     void countsTheFieldsOutsideTheSchema() throws Exception {
         JsonToExample c = new JsonToExample(FEATURES, ConvertOptions.defaults());
         assertEquals(
-                example("i", ints(1)),
+                example("i", int64s(1)),
                 convert(c, "{\"x\": 1, \"i\": 1, \"y\": {\"z\": [1, {}]}, \"w\": null}"));
         assertEquals(3, c.ignoredFields());
         convert(c, "{\"i\": 2}");
@@ -162,7 +149,7 @@ class JsonToExampleTest {
     void flattensNestedObjectsWhenAsked() throws Exception {
         JsonToExample c = new JsonToExample(FEATURES, new ConvertOptions(false, true, null));
         assertEquals(
-                example("u.id", ints(7), "i", ints(1)),
+                example("u.id", int64s(7), "i", int64s(1)),
                 convert(c, "{\"u\": {\"id\": 7, \"name\": \"n\"}, \"i\": 1, \"v\": {}}"));
         assertEquals(1, c.ignoredFields());
         assertEquals(example(), convert(c, "{\"u\": null}"));

@@ -7,8 +7,6 @@ import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenFeature;
 import java.util.List;
 import java.util.Map;
-import org.tensorflow.example.Feature;
-import org.tensorflow.example.Int64List;
 
 /**
  * The seed-001 dataset: four scalar features per Example, as in TensorFlow's TFRecord tutorial
@@ -34,13 +32,5 @@ public final class Seed001Corpus {
     /** {@code n} serialized Examples ({@link SeedDataset#records}). */
     public static List<byte[]> records(int n, long seed) {
         return SeedDataset.records(n, seed);
-    }
-
-    static Feature int64(long... v) {
-        Int64List.Builder b = Int64List.newBuilder();
-        for (long x : v) {
-            b.addValue(x);
-        }
-        return Feature.newBuilder().setInt64List(b).build();
     }
 }

@@ -50,7 +50,7 @@ public final class WideProfileCorpus {
             Features.Builder f = Features.newBuilder();
             for (int i = 0; i < 20; i++) {
                 long v = rnd.nextBoolean() ? rnd.nextInt(1000) : rnd.nextLong();
-                f.putFeature(String.format("i%02d", i), Seed001Corpus.int64(v));
+                f.putFeature(String.format("i%02d", i), ProtoFeatures.int64s(v));
                 f.putFeature(
                         String.format("f%02d", i),
                         Feature.newBuilder()
@@ -72,7 +72,7 @@ public final class WideProfileCorpus {
                 for (int j = 0; j < list.length; j++) {
                     list[j] = rnd.nextInt(3) == 0 ? rnd.nextLong() : rnd.nextInt(100_000);
                 }
-                f.putFeature("v" + i, Seed001Corpus.int64(list));
+                f.putFeature("v" + i, ProtoFeatures.int64s(list));
             }
             for (int i = 0; i < 2; i++) {
                 FloatList.Builder fl = FloatList.newBuilder();

@@ -26,12 +26,12 @@ public final class WireEdgeCaseGenerator {
 
     private final Random rnd;
     private final WireValues values;
-    private final RandomSpecs specs;
+    private final WireEdgeCaseSpecs specs;
 
     public WireEdgeCaseGenerator(long seed) {
         rnd = new Random(seed);
         values = new WireValues(rnd);
-        specs = new RandomSpecs(rnd, values);
+        specs = new WireEdgeCaseSpecs(rnd, values);
     }
 
     /** A spec of 1 to 5 FixedLen / FixedLenSequence / VarLen / raw Ragged features. */

@@ -1,11 +1,11 @@
 package io.tfstream.cli;
 
 import static io.tfstream.testing.ProtoFeatures.floats;
+import static io.tfstream.testing.ProtoFeatures.int64s;
 import static io.tfstream.testing.ProtoFeatures.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.testing.ProtoFeatures;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordWriter;
@@ -59,10 +59,6 @@ class ParseCommandTest {
         return out.toString().lines().toList();
     }
 
-    private static Feature int64(long... v) {
-        return ProtoFeatures.int64s(v);
-    }
-
     private static byte[] example(Feature a, Feature s) {
         Features.Builder f = Features.newBuilder().putFeature("a", a);
         if (s != null) {
@@ -89,9 +85,9 @@ class ParseCommandTest {
         return records(
                 name,
                 c,
-                example(int64(1), strings("x")),
-                example(int64(2), strings()),
-                example(int64(3), strings("y", "z")));
+                example(int64s(1), strings("x")),
+                example(int64s(2), strings()),
+                example(int64s(3), strings("y", "z")));
     }
 
     @Test
@@ -127,7 +123,7 @@ class ParseCommandTest {
 
     @Test
     void utf8StringsArePrintedAsText() throws IOException {
-        Path in = records("in.tfrecord", Compression.NONE, example(int64(5), strings("héllo")));
+        Path in = records("in.tfrecord", Compression.NONE, example(int64s(5), strings("héllo")));
         int exit =
                 run(
                         "parse",
@@ -147,9 +143,9 @@ class ParseCommandTest {
                 records(
                         "in.tfrecord",
                         Compression.NONE,
-                        example(int64(1), strings("x")),
-                        example(int64(2), strings()),
-                        example(int64(3), strings("y", "z")),
+                        example(int64s(1), strings("x")),
+                        example(int64s(2), strings()),
+                        example(int64s(3), strings("y", "z")),
                         example(floats(4f), null));
         int exit =
                 run(
@@ -240,7 +236,7 @@ class ParseCommandTest {
                         + "\"float32\",\"shape\":[],\"allow_missing\":true}}}";
         byte[] s0 =
                 SequenceExample.newBuilder()
-                        .setContext(Features.newBuilder().putFeature("c", int64(7)))
+                        .setContext(Features.newBuilder().putFeature("c", int64s(7)))
                         .setFeatureLists(
                                 FeatureLists.newBuilder()
                                         .putFeatureList(
@@ -253,7 +249,7 @@ class ParseCommandTest {
                         .toByteArray();
         byte[] s1 =
                 SequenceExample.newBuilder()
-                        .setContext(Features.newBuilder().putFeature("c", int64(8)))
+                        .setContext(Features.newBuilder().putFeature("c", int64s(8)))
                         .build()
                         .toByteArray();
         int exit =
@@ -301,20 +297,20 @@ class ParseCommandTest {
                 Example.newBuilder()
                         .setFeatures(
                                 Features.newBuilder()
-                                        .putFeature("i", int64(3, 1))
+                                        .putFeature("i", int64s(3, 1))
                                         .putFeature("v", floats(0.5f, 1.5f))
-                                        .putFeature("rv", int64(1, 2, 3))
-                                        .putFeature("rl", int64(2, 1)))
+                                        .putFeature("rv", int64s(1, 2, 3))
+                                        .putFeature("rl", int64s(2, 1)))
                         .build()
                         .toByteArray();
         byte[] e1 =
                 Example.newBuilder()
                         .setFeatures(
                                 Features.newBuilder()
-                                        .putFeature("i", int64(0))
+                                        .putFeature("i", int64s(0))
                                         .putFeature("v", floats(2.5f))
-                                        .putFeature("rv", int64(4))
-                                        .putFeature("rl", int64(0, 1)))
+                                        .putFeature("rv", int64s(4))
+                                        .putFeature("rl", int64s(0, 1)))
                         .build()
                         .toByteArray();
         int exit =

@@ -1,5 +1,7 @@
 package io.tfstream.cli;
 
+import static io.tfstream.testing.ProtoFeatures.int64s;
+
 import com.google.protobuf.ByteString;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordTestData;
@@ -14,23 +16,18 @@ import org.tensorflow.example.Feature;
 import org.tensorflow.example.FeatureList;
 import org.tensorflow.example.FeatureLists;
 import org.tensorflow.example.Features;
-import org.tensorflow.example.Int64List;
 import org.tensorflow.example.SequenceExample;
 
 /** Small Examples and SequenceExamples, and TFRecord files of them, for the command tests. */
 final class TestRecords {
     private TestRecords() {}
 
-    static Feature int64(long v) {
-        return Feature.newBuilder().setInt64List(Int64List.newBuilder().addValue(v)).build();
-    }
-
     /** {@code id: int64 [id], name: bytes [name]}. */
     static Example example(long id, String name) {
         return Example.newBuilder()
                 .setFeatures(
                         Features.newBuilder()
-                                .putFeature("id", int64(id))
+                                .putFeature("id", int64s(id))
                                 .putFeature(
                                         "name",
                                         Feature.newBuilder()
@@ -47,10 +44,10 @@ final class TestRecords {
     static SequenceExample sequence(long id, int steps) {
         FeatureList.Builder tokens = FeatureList.newBuilder();
         for (int s = 0; s < steps; s++) {
-            tokens.addFeature(int64(s));
+            tokens.addFeature(int64s(s));
         }
         return SequenceExample.newBuilder()
-                .setContext(Features.newBuilder().putFeature("id", int64(id)))
+                .setContext(Features.newBuilder().putFeature("id", int64s(id)))
                 .setFeatureLists(FeatureLists.newBuilder().putFeatureList("tokens", tokens.build()))
                 .build();
     }

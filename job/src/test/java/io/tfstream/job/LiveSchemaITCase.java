@@ -11,6 +11,7 @@ import static io.tfstream.job.LiveSchemaTestSupport.produceOver2s;
 import static io.tfstream.job.LiveSchemaTestSupport.replace;
 import static io.tfstream.job.LiveSchemaTestSupport.specJson;
 import static io.tfstream.job.LiveSchemaTestSupport.stopAfterRestart;
+import static io.tfstream.testing.ProtoFeatures.int64s;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -60,9 +61,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.tensorflow.example.Example;
-import org.tensorflow.example.Feature;
 import org.tensorflow.example.Features;
-import org.tensorflow.example.Int64List;
 
 /**
  * {@code schema.update: poll} end to end on a MiniCluster and a real KRaft broker: while records
@@ -331,15 +330,11 @@ class LiveSchemaITCase extends KafkaJobTestBase {
         if (id % BROKEN_EVERY == BROKEN_EVERY - 1) {
             return BROKEN.clone();
         }
-        Features.Builder f = Features.newBuilder().putFeature("x", int64(id));
+        Features.Builder f = Features.newBuilder().putFeature("x", int64s(id));
         if (id % 2 == 0) {
-            f.putFeature("z", int64(id * 10L));
+            f.putFeature("z", int64s(id * 10L));
         }
         return Example.newBuilder().setFeatures(f).build().toByteArray();
-    }
-
-    private static Feature int64(long v) {
-        return Feature.newBuilder().setInt64List(Int64List.newBuilder().addValue(v)).build();
     }
 
     private static CompletableFuture<Integer> produceAsync(String topic, int from, int n) {

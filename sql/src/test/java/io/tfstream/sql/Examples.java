@@ -16,26 +16,14 @@ import org.tensorflow.example.Features;
 final class Examples {
     private Examples() {}
 
-    static Feature int64s(long... v) {
-        return ProtoFeatures.int64s(v);
-    }
-
-    static Feature floats(float... v) {
-        return ProtoFeatures.floats(v);
-    }
-
-    static Feature bytes(byte[]... v) {
-        return ProtoFeatures.bytes(v);
-    }
-
     static Feature empty(DType d) {
         switch (d) {
             case INT64:
-                return int64s();
+                return ProtoFeatures.int64s();
             case FLOAT32:
-                return floats();
+                return ProtoFeatures.floats();
             default:
-                return bytes();
+                return ProtoFeatures.bytes();
         }
     }
 

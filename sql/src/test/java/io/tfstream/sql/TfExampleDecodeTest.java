@@ -1,11 +1,11 @@
 package io.tfstream.sql;
 
-import static io.tfstream.sql.Examples.bytes;
 import static io.tfstream.sql.Examples.decode;
 import static io.tfstream.sql.Examples.example;
-import static io.tfstream.sql.Examples.floats;
-import static io.tfstream.sql.Examples.int64s;
 import static io.tfstream.sql.Examples.rowType;
+import static io.tfstream.testing.ProtoFeatures.bytes;
+import static io.tfstream.testing.ProtoFeatures.floats;
+import static io.tfstream.testing.ProtoFeatures.int64s;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

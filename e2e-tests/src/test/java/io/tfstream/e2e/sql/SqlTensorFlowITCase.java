@@ -37,7 +37,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.tensorflow.example.Example;
-import org.tensorflow.example.Feature;
 import org.tensorflow.example.Features;
 
 /**
@@ -70,17 +69,13 @@ class SqlTensorFlowITCase {
 
     @TempDir Path dir;
 
-    private static Feature int64(long v) {
-        return ProtoFeatures.int64s(v);
-    }
-
     /** Random records: optional features absent at random, lists of random length. */
     private static List<byte[]> records(int from, int n, Random random) {
         List<byte[]> out = new ArrayList<>();
         for (int i = from; i < from + n; i++) {
-            Features.Builder f = Features.newBuilder().putFeature("id", int64(i));
+            Features.Builder f = Features.newBuilder().putFeature("id", ProtoFeatures.int64s(i));
             if (random.nextBoolean()) {
-                f.putFeature("label", int64(random.nextInt(10) - 3));
+                f.putFeature("label", ProtoFeatures.int64s(random.nextInt(10) - 3));
             }
             if (random.nextInt(3) > 0) {
                 f.putFeature("name", strings("name-" + random.nextInt(100)));
