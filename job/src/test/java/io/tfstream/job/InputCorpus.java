@@ -34,7 +34,12 @@ public final class InputCorpus {
     private InputCorpus() {}
 
     public static List<Input> examples(int n, long seed, ParseSpec spec, ParseLimits limits) {
-        List<byte[]> good = Seed001Corpus.records(n, seed);
+        return examples(Seed001Corpus.records(n, seed), spec, limits);
+    }
+
+    /** {@code good} Examples with the same share of broken ones in their places, judged. */
+    public static List<Input> examples(List<byte[]> good, ParseSpec spec, ParseLimits limits) {
+        int n = good.size();
         List<byte[]> values = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             values.add(

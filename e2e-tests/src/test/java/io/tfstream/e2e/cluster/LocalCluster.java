@@ -246,6 +246,16 @@ public final class LocalCluster implements AutoCloseable {
         run(TIMEOUT, "taskmanager", "resume", Integer.toString(index));
     }
 
+    /**
+     * Whether TaskManager {@code index} is alive (running or paused), by {@code taskmanager list}.
+     */
+    public boolean taskManagerAlive(int index) {
+        return run(TIMEOUT, "taskmanager", "list")
+                .lines()
+                .anyMatch(
+                        l -> l.startsWith(index + " running ") || l.startsWith(index + " paused "));
+    }
+
     /** {@code taskmanager kill N}: kill -9. */
     public void killTaskManager(int index) {
         run(TIMEOUT, "taskmanager", "kill", Integer.toString(index));
