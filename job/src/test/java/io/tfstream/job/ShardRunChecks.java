@@ -250,13 +250,21 @@ public final class ShardRunChecks {
 
     /** Runs the CLI in this JVM; returns what it printed, failing the test on a non-zero exit. */
     static String cli(String... args) {
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        int code =
-                io.tfstream.cli.TfstreamCli.run(
-                        new java.io.PrintWriter(out), new java.io.PrintWriter(err), args);
-        org.junit.jupiter.api.Assertions.assertEquals(0, code, err.toString());
-        return out.toString();
+        Cli run = Cli.run(args);
+        org.junit.jupiter.api.Assertions.assertEquals(0, run.code(), run.err());
+        return run.out();
+    }
+
+    /** A {@code tfstream} command run in this JVM: its exit code and what it printed. */
+    public record Cli(int code, String out, String err) {
+        public static Cli run(String... args) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            int code =
+                    io.tfstream.cli.TfstreamCli.run(
+                            new java.io.PrintWriter(out), new java.io.PrintWriter(err), args);
+            return new Cli(code, out.toString(), err.toString());
+        }
     }
 
     /** The S3 shard store of {@code basePath} on an S3Proxy at {@code endpoint}, path style. */

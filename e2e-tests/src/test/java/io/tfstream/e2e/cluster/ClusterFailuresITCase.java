@@ -426,7 +426,9 @@ class ClusterFailuresITCase {
             }
         }
         assertEquals(List.of(), left, "in-progress files and open-shard entries left");
-        Cli cleanup = Cli.run("shards", "uploads", s.shardPath(), "--older-than", "0s", "--abort");
+        ShardRunChecks.Cli cleanup =
+                ShardRunChecks.Cli.run(
+                        "shards", "uploads", s.shardPath(), "--older-than", "0s", "--abort");
         assertEquals(0, cleanup.code(), cleanup.toString());
         assertTrue(cleanup.out().contains(": 0 in-progress files, 0 aborted"), cleanup.toString());
     }
@@ -517,8 +519,8 @@ class ClusterFailuresITCase {
                     "an upload with a part");
         }
         s.watch.awaitCheckpoints(1, RECOVERY_TIMEOUT); // a checkpoint holds the upload
-        Cli refused =
-                Cli.run(
+        ShardRunChecks.Cli refused =
+                ShardRunChecks.Cli.run(
                         "shards",
                         "uploads",
                         s.shardPath(),
@@ -556,18 +558,6 @@ class ClusterFailuresITCase {
                 List.of(),
                 true,
                 false);
-    }
-
-    /** A {@code tfstream} command run in this process: its exit code and what it printed. */
-    private record Cli(int code, String out, String err) {
-        static Cli run(String... args) {
-            java.io.StringWriter out = new java.io.StringWriter();
-            java.io.StringWriter err = new java.io.StringWriter();
-            int code =
-                    io.tfstream.cli.TfstreamCli.run(
-                            new java.io.PrintWriter(out), new java.io.PrintWriter(err), args);
-            return new Cli(code, out.toString(), err.toString());
-        }
     }
 
     /** What a scenario does to the cluster under load; returns the recovery time of each fault. */
@@ -749,6 +739,18 @@ class ClusterFailuresITCase {
                             audit.payloads(payloads),
                             audit.shards(shards()),
                             audit.deadLetters(deadLetters));
+            record(faults, recoveries, counts);
+            readShardsWithTensorFlow();
+            if (cancel) {
+                cluster.cancelJob(watch.jobId());
+                abortLeftoverUploads();
+            }
+            assertExact(counts);
+        }
+
+        /** Adds this scenario's row to the results. */
+        private void record(
+                String faults, List<Duration> recoveries, List<OutputAudit.Counts> counts) {
             RESULTS.add(
                     new FailureResults.Row(
                             name,
@@ -758,11 +760,9 @@ class ClusterFailuresITCase {
                             faults,
                             recoveries,
                             counts));
-            readShardsWithTensorFlow();
-            if (cancel) {
-                cluster.cancelJob(watch.jobId());
-                abortLeftoverUploads();
-            }
+        }
+
+        private void assertExact(List<OutputAudit.Counts> counts) {
             for (OutputAudit.Counts c : counts) {
                 assertTrue(c.exact(), name + ": " + c);
             }
@@ -813,19 +813,9 @@ class ClusterFailuresITCase {
             if (kafka) {
                 counts.add(audit.deadLetters(deadLetters));
             }
-            RESULTS.add(
-                    new FailureResults.Row(
-                            name,
-                            audit.good() + audit.bad(),
-                            audit.good(),
-                            audit.bad(),
-                            faults,
-                            recoveries,
-                            counts));
+            record(faults, recoveries, counts);
             readShardsWithTensorFlow();
-            for (OutputAudit.Counts c : counts) {
-                assertTrue(c.exact(), name + ": " + c);
-            }
+            assertExact(counts);
             return counts;
         }
 

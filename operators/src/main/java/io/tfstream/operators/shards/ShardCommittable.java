@@ -68,22 +68,15 @@ public sealed interface ShardCommittable
 
         /** This shard with its statistics staged at {@code file} instead of carried inline. */
         public Shard withFeaturesFile(String file) {
-            return new Shard(
-                    bucket,
-                    name,
-                    closed,
-                    stats,
-                    crc32c,
-                    fileBytes,
-                    segments,
-                    schemaFingerprint,
-                    null,
-                    file,
-                    history);
+            return with(null, file, history);
         }
 
         /** This shard, committed by {@code history}. */
         public Shard withHistory(ShardManifest.History history) {
+            return with(features, featuresFile, history);
+        }
+
+        private Shard with(byte[] inline, String file, ShardManifest.History committedBy) {
             return new Shard(
                     bucket,
                     name,
@@ -93,9 +86,9 @@ public sealed interface ShardCommittable
                     fileBytes,
                     segments,
                     schemaFingerprint,
-                    features,
-                    featuresFile,
-                    history);
+                    inline,
+                    file,
+                    committedBy);
         }
 
         public Shard {
