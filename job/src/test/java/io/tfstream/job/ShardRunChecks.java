@@ -248,6 +248,24 @@ public final class ShardRunChecks {
         return bucket + " " + java.util.HexFormat.of().formatHex(record);
     }
 
+    /**
+     * The shards the {@code _SUCCESS} markers under {@code base} list (what a reader that waits for
+     * the markers reads), a shard once per marker that lists it.
+     */
+    public static List<Path> listedShards(Path base) throws java.io.IOException {
+        List<Path> shards = new ArrayList<>();
+        for (Path file : JobTestSupport.regularFiles(base)) {
+            if (!file.getFileName().toString().equals(ShardSuccessMarker.FILE_NAME)) {
+                continue;
+            }
+            ShardSuccessMarker marker = ShardSuccessMarker.fromJson(Files.readString(file));
+            for (ShardSuccessMarker.Shard s : marker.shards()) {
+                shards.add(base.resolve(marker.bucket()).resolve(s.shard()));
+            }
+        }
+        return shards;
+    }
+
     /** Runs the CLI in this JVM; returns what it printed, failing the test on a non-zero exit. */
     static String cli(String... args) {
         Cli run = Cli.run(args);

@@ -10,7 +10,6 @@ import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.operators.shards.store.Leftovers;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.shards.ShardManifest;
-import io.tfstream.shards.ShardSuccessMarker;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.tfrecord.TfRecordFiles;
@@ -794,14 +793,8 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
      */
     private static Map<String, Integer> listedRecords(Path base) throws Exception {
         Map<String, Integer> seen = new HashMap<>();
-        for (Path file : JobTestSupport.regularFiles(base)) {
-            if (!file.getFileName().toString().equals(ShardSuccessMarker.FILE_NAME)) {
-                continue;
-            }
-            ShardSuccessMarker marker = ShardSuccessMarker.fromJson(Files.readString(file));
-            for (ShardSuccessMarker.Shard s : marker.shards()) {
-                ShardRunChecks.readAndCheck(base.resolve(marker.bucket()).resolve(s.shard()), seen);
-            }
+        for (Path shard : ShardRunChecks.listedShards(base)) {
+            ShardRunChecks.readAndCheck(shard, seen);
         }
         return seen;
     }

@@ -10,7 +10,6 @@ import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.shards.ShardLayout;
-import io.tfstream.shards.ShardSuccessMarker;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -206,15 +205,9 @@ public final class OutputAudit {
      */
     public synchronized Counts listedShards(Path dir) throws IOException {
         Map<String, Integer> seen = new HashMap<>();
-        for (Path file : JobTestSupport.regularFiles(dir)) {
-            if (!file.getFileName().toString().equals(ShardSuccessMarker.FILE_NAME)) {
-                continue;
-            }
-            ShardSuccessMarker marker = ShardSuccessMarker.fromJson(Files.readString(file));
-            for (ShardSuccessMarker.Shard s : marker.shards()) {
-                for (byte[] record : readShard(dir.resolve(marker.bucket()).resolve(s.shard()))) {
-                    seen.merge(base64(record), 1, Integer::sum);
-                }
+        for (Path shard : io.tfstream.job.ShardRunChecks.listedShards(dir)) {
+            for (byte[] record : readShard(shard)) {
+                seen.merge(base64(record), 1, Integer::sum);
             }
         }
         return count("shards listed by _SUCCESS", seen);

@@ -128,18 +128,14 @@ final class OpenShardJournal {
             throw new IOException(
                     "staged statistics " + file + " hold " + length + " bytes, more than " + max);
         }
-        byte[] bytes = new byte[(int) length];
+        byte[] bytes;
         try (InputStream in = fs.open(p)) {
-            int off = 0;
-            while (off < bytes.length) {
-                int n = in.read(bytes, off, bytes.length - off);
-                if (n < 0) {
-                    throw new IOException("staged statistics " + file + " ended early");
-                }
-                off += n;
-            }
+            bytes = in.readNBytes((int) length); // never more than the checked length
         } catch (FileNotFoundException gone) {
             return Optional.empty();
+        }
+        if (bytes.length != length) {
+            throw new IOException("staged statistics " + file + " ended early");
         }
         return Optional.of(bytes);
     }
