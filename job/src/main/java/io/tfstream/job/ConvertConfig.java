@@ -2,7 +2,6 @@ package io.tfstream.job;
 
 import io.tfstream.api.TfstreamConvert;
 import io.tfstream.api.TfstreamConvertBuilder;
-import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.options.SourceFormatOptions;
 import io.tfstream.convert.AvroSchemaRejectedException;
 import io.tfstream.convert.InputFormat;
@@ -19,33 +18,38 @@ import java.nio.file.Path;
  * the field) before the job runs.
  */
 final class ConvertConfig {
-    private final JobConfig c;
+    // source.* formats, and the dlq.* circuit breaker
+    private final StageView v;
     private final String avroSchema;
 
     ConvertConfig(JobConfig c) {
-        this.c = c;
-        InputFormat format = c.get(JobOptions.SOURCE_FORMAT);
+        this.v = c.view(JobOptionStage.CONVERT, JobOptionStage.DEAD_LETTERS);
+        InputFormat format = v.get(SourceFormatOptions.FORMAT);
         if (format == InputFormat.AVRO) {
-            if (!c.contains(JobOptions.SOURCE_AVRO_SCHEMA_PATH)) {
+            if (!v.has(SourceFormatOptions.AVRO_SCHEMA_PATH)) {
                 throw new JobConfigException(
                         "source.format avro needs source.avro.schema-path (the writer schema,"
                                 + " .avsc); no schema registry is asked");
             }
-            avroSchema = read(c.get(JobOptions.SOURCE_AVRO_SCHEMA_PATH));
+            avroSchema = read(v.get(SourceFormatOptions.AVRO_SCHEMA_PATH));
         } else {
             avroSchema = null;
             for (var o :
                     java.util.List.of(
-                            JobOptions.SOURCE_AVRO_SCHEMA_PATH, JobOptions.SOURCE_AVRO_SCHEMA_ID)) {
-                if (c.contains(o)) {
+                            SourceFormatOptions.AVRO_SCHEMA_PATH,
+                            SourceFormatOptions.AVRO_SCHEMA_ID)) {
+                if (v.has(o)) {
                     throw new JobConfigException(
-                            o.key() + " is set but source.format is " + name(format));
+                            JobOptionStage.CONVERT.prefix()
+                                    + o.key()
+                                    + " is set but source.format is "
+                                    + name(format));
                 }
             }
         }
         if (format == InputFormat.EXAMPLE
-                && (c.contains(JobOptions.SOURCE_JSON_BYTES)
-                        || c.contains(JobOptions.SOURCE_CONVERT_FLATTEN))) {
+                && (v.has(SourceFormatOptions.JSON_BYTES)
+                        || v.has(SourceFormatOptions.CONVERT_FLATTEN))) {
             throw new JobConfigException(
                     "source.json.bytes and source.convert.flatten apply to source.format json or"
                             + " avro; source.format is example");
@@ -70,7 +74,7 @@ final class ConvertConfig {
 
     /** Whether records are converted (source.format json or avro). */
     boolean enabled() {
-        return c.get(JobOptions.SOURCE_FORMAT) != InputFormat.EXAMPLE;
+        return v.get(SourceFormatOptions.FORMAT) != InputFormat.EXAMPLE;
     }
 
     /**
@@ -78,24 +82,16 @@ final class ConvertConfig {
      * operator uid; refuses what cannot convert (an Avro field naming its type) before the job
      * runs.
      */
-    TfstreamConvert convert(JobSchema schema, DeadLetterGuard guard) {
-        InputFormat format = c.get(JobOptions.SOURCE_FORMAT);
+    TfstreamConvert convert(JobSchema schema) {
+        InputFormat format = v.get(SourceFormatOptions.FORMAT);
         TfstreamConvertBuilder b =
                 TfstreamConvert.builder()
+                        .fromConfig(v)
                         .setSchema(schema.bytes(), schema.fileName())
-                        .setFormat(format)
-                        .setJsonBytesBase64(
-                                c.get(JobOptions.SOURCE_JSON_BYTES)
-                                        == SourceFormatOptions.JsonBytes.BASE64)
-                        .setFlatten(c.get(JobOptions.SOURCE_CONVERT_FLATTEN))
-                        .setDeadLetterGuard(guard)
                         .setUid(PipelineOperator.CONVERT.uid())
                         .setName(PipelineOperator.CONVERT.displayName());
         if (avroSchema != null) {
             b.setAvroSchema(avroSchema);
-        }
-        if (c.contains(JobOptions.SOURCE_AVRO_SCHEMA_ID)) {
-            b.setAvroSchemaId(c.get(JobOptions.SOURCE_AVRO_SCHEMA_ID));
         }
         try {
             return b.build();
@@ -105,7 +101,7 @@ final class ConvertConfig {
             if (why instanceof AvroSchemaRejectedException) {
                 throw new JobSchemaRejectedException(
                         "source.avro.schema-path "
-                                + c.get(JobOptions.SOURCE_AVRO_SCHEMA_PATH)
+                                + v.get(SourceFormatOptions.AVRO_SCHEMA_PATH)
                                 + " against "
                                 + schema.fileName()
                                 + ": "

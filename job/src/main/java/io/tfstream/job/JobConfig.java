@@ -193,6 +193,11 @@ public final class JobConfig {
                 + "*)";
     }
 
+    /** The configuration as {@code stages} see it: their options by their relative keys. */
+    StageView view(JobOptionStage... stages) {
+        return new StageView(options, List.of(stages));
+    }
+
     public <T> T get(ConfigOption<T> o) {
         return options.get(o);
     }

@@ -77,6 +77,16 @@ final class JobOptionStage {
         return (ConfigOption<T>) p;
     }
 
+    /** Whether {@code stageOption} is one of this stage's own options. */
+    boolean owns(ConfigOption<?> stageOption) {
+        return prefixed.containsKey(stageOption);
+    }
+
+    /** The prefix of this stage's keys in the job ({@code shards.}). */
+    String prefix() {
+        return prefix;
+    }
+
     /** The job's options of this stage, in order. */
     List<ConfigOption<?>> options() {
         return options;

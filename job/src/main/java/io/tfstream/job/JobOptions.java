@@ -59,9 +59,6 @@ public final class JobOptions {
     public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
     public static final int DEFAULT_REST_PORT = 8081;
 
-    /** {@code shards.max-bucket-skew} of a Kafka source when it is not set. */
-    public static final Duration DEFAULT_MAX_BUCKET_SKEW = Duration.ofDays(7);
-
     // --- job
 
     public static final ConfigOption<String> JOB_NAME =

@@ -1,7 +1,6 @@
 package io.tfstream.job;
 
 import io.tfstream.api.model.EventTimeSettings;
-import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.MalformedSpecFileException;
@@ -45,7 +44,7 @@ public record JobSchema(byte[] bytes, String fileName, ParseSpec spec, String fi
                     SpecSource.parse(
                             bytes,
                             name,
-                            config.get(JobOptions.SCHEMA_LEGACY_DEFAULTS)
+                            config.parse().legacyDefaults()
                                     ? FixedLenDefaults.LEGACY
                                     : FixedLenDefaults.NONE);
             fingerprint = SchemaFingerprint.of(bytes, name);
@@ -56,8 +55,7 @@ public record JobSchema(byte[] bytes, String fileName, ParseSpec spec, String fi
             throw new JobSchemaRejectedException(
                     key + ": " + path + " was rejected: " + e.getMessage(), e);
         }
-        boolean sequence =
-                config.get(JobOptions.SCHEMA_KIND) == SchemaOptions.Kind.SEQUENCE_EXAMPLE;
+        boolean sequence = config.parse().sequenceExamples();
         if (spec.isSequence() != sequence) {
             throw new JobSchemaRejectedException(
                     key
@@ -76,15 +74,14 @@ public record JobSchema(byte[] bytes, String fileName, ParseSpec spec, String fi
                     key + ": " + path + " was rejected: " + e.getMessage(), e);
         }
         if (!config.parse().kafkaTime()) {
-            checkEventTimeFeature(config.get(JobOptions.EVENT_TIME_FEATURE), spec, key, path);
+            checkEventTimeFeature(config.parse().eventTimeFeature(), spec, key, path);
         }
         JobSchema schema = new JobSchema(bytes, name, spec, fingerprint);
         if (config.convert().enabled()) {
-            config.convert().convert(schema, config.deadLetters().guard()); // refuses at start
+            config.convert().convert(schema); // refuses at start
         }
-        if (config.parse().windows()) {
-            config.parse().batchKey(schema); // refuses a batch.key feature the schema lacks
-        }
+        // refuses a batch.key feature the schema lacks
+        config.parse().build(config.parse().builder(schema));
         return schema;
     }
 

@@ -2,23 +2,17 @@ package io.tfstream.job;
 
 import io.tfstream.api.TfRecordShards;
 import io.tfstream.api.TfRecordShardsBuilder;
-import io.tfstream.api.model.ShardIndex;
-import io.tfstream.api.model.SkewAction;
-import io.tfstream.api.options.SchemaOptions;
+import io.tfstream.api.options.KafkaSinkOptions;
+import io.tfstream.api.options.ShardOptions;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStore;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.operators.shards.store.S3AccessProbe;
 import io.tfstream.operators.shards.store.ShardStoreFactory;
-import io.tfstream.tfrecord.Compression;
-import java.time.DateTimeException;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Optional;
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
@@ -28,79 +22,56 @@ import org.apache.flink.configuration.ReadableConfig;
  * {@code shards.path}.
  */
 final class ShardConfig {
+    /** {@code shards.max-bucket-skew} of a Kafka source when it is not set. */
+    static final Duration DEFAULT_MAX_BUCKET_SKEW = Duration.ofDays(7);
+
     /** Parts of one S3 multipart upload at most. */
     private static final long MAX_PARTS = 10_000;
 
     private final JobConfig c;
+    // shards.*, with the statistics.* and schema.* options the sink reads
+    private final StageView s;
 
     ShardConfig(JobConfig c) {
         this.c = c;
+        this.s = c.view(JobOptionStage.SHARDS, JobOptionStage.STATISTICS, JobOptionStage.SCHEMA);
         if (enabled()) {
             check();
         }
     }
 
     boolean enabled() {
-        return c.contains(JobOptions.SHARDS_PATH);
+        return s.has(ShardOptions.PATH);
     }
 
     private void check() {
-        String path = c.get(JobOptions.SHARDS_PATH);
+        String path = path();
         if (scheme().isEmpty()) {
             throw OptionChecks.invalid(
                     path,
                     "shards.path",
                     "a URI with a scheme: file:///dir, s3://bucket/prefix, ...");
         }
-        long partSize = c.get(JobOptions.SHARDS_PART_SIZE).getBytes();
-        if (onS3() && c.get(JobOptions.SHARDS_TARGET_SIZE).getBytes() > MAX_PARTS * partSize) {
+        MemorySize partSize = s.get(ShardOptions.PART_SIZE);
+        MemorySize targetSize = s.get(ShardOptions.TARGET_SIZE);
+        if (onS3() && targetSize.getBytes() > MAX_PARTS * partSize.getBytes()) {
             throw new JobConfigException(
                     "shards.target-size "
-                            + c.get(JobOptions.SHARDS_TARGET_SIZE)
+                            + targetSize
                             + " needs more than S3's "
                             + MAX_PARTS
                             + " parts of shards.part-size "
-                            + c.get(JobOptions.SHARDS_PART_SIZE)
+                            + partSize
                             + ": raise shards.part-size or lower shards.target-size");
         }
         try {
-            DateTimeFormatter.ofPattern(c.get(JobOptions.SHARDS_BUCKET_PATTERN))
-                    .withZone(zone())
-                    .format(Instant.EPOCH);
-        } catch (DateTimeException | IllegalArgumentException e) {
-            throw new JobConfigException(
-                    "invalid shards.bucket-pattern / shards.zone ('"
-                            + c.get(JobOptions.SHARDS_BUCKET_PATTERN)
-                            + "' in "
-                            + c.get(JobOptions.SHARDS_ZONE)
-                            + "): "
-                            + e.getMessage());
-        }
-        if (c.contains(JobOptions.SHARDS_SPLIT_FEATURE) && !c.contains(JobOptions.SHARDS_SPLITS)) {
-            throw new JobConfigException(
-                    "shards.split-feature names the partition feature of shards.splits; set"
-                            + " shards.splits (e.g. train:2,eval:1)");
-        }
-        if (c.get(JobOptions.SHARDS_INDEX) == ShardIndex.DALI
-                && compression() != Compression.NONE) {
-            throw new JobConfigException(
-                    "shards.index: dali indexes uncompressed shards (DALI reads no compressed"
-                            + " TFRecords); set shards.compression: none, not "
-                            + compression().cliName());
-        }
-        if (c.get(JobOptions.SHARDS_STATISTICS) && !c.get(JobOptions.SHARDS_SUCCESS_MARKERS)) {
-            throw new JobConfigException(
-                    "shards.statistics: true writes a bucket's statistics with its _SUCCESS; set"
-                            + " shards.success-markers: true or shards.statistics: false");
-        }
-        if (c.get(JobOptions.SHARDS_SUCCESS_MARKERS) && !c.get(JobOptions.SHARDS_MANIFESTS)) {
-            throw new JobConfigException(
-                    "shards.success-markers: true lists the shards by their manifests; set"
-                            + " shards.manifests: true or shards.success-markers: false");
+            ShardOptions.checkCombinations(s, JobOptionStage.SHARDS.prefix());
+        } catch (IllegalArgumentException e) {
+            throw new JobConfigException(e.getMessage());
         }
         if (scheme().equals("gs")
                 && adoptUploads()
-                && !c.get(JobOptions.OUTPUT_ADOPT_TRANSACTIONS)) {
+                && !c.view(JobOptionStage.KAFKA_SINKS).get(KafkaSinkOptions.ADOPT_TRANSACTIONS)) {
             // Flink's GCS writer continues a shard in place, under its committed name: a second job
             // that adopts the running first job's open shards commits the same objects, and the
             // one that commits second takes the other's object for its own when sizes match.
@@ -115,7 +86,7 @@ final class ShardConfig {
 
     /** The scheme of {@code shards.path}, lower case; "" without one. */
     private String scheme() {
-        String path = c.get(JobOptions.SHARDS_PATH);
+        String path = path();
         int i = path.indexOf("://");
         return i <= 0 ? "" : path.substring(0, i).toLowerCase(java.util.Locale.ROOT);
     }
@@ -129,7 +100,7 @@ final class ShardConfig {
      * megabytes each on wide records, beyond what the JobManager's storage holds.
      */
     void checkDurableCheckpoints(ReadableConfig flink) {
-        boolean statistics = c.get(JobOptions.SHARDS_STATISTICS);
+        boolean statistics = s.get(ShardOptions.STATISTICS);
         if (!onS3() && !statistics) {
             return;
         }
@@ -156,7 +127,7 @@ final class ShardConfig {
         if (!dir.contains("://") || storage.equalsIgnoreCase("jobmanager")) {
             throw new JobConfigException(
                     "shards.path "
-                            + c.get(JobOptions.SHARDS_PATH)
+                            + path()
                             + " is on S3: set flink.execution.checkpointing.dir (or the cluster's"
                             + " execution.checkpointing.dir) to a durable file-system path"
                             + " (s3://... or file://...), got '"
@@ -191,10 +162,10 @@ final class ShardConfig {
      * where the job is built; nothing on other file systems.
      */
     void probeStore(ReadableConfig flink) {
-        if (!onS3() || !c.get(JobOptions.SHARDS_S3_PROBE)) {
+        if (!onS3() || !s.get(ShardOptions.S3_PROBE)) {
             return;
         }
-        String path = c.get(JobOptions.SHARDS_PATH);
+        String path = path();
         try {
             S3AccessProbe.check(S3Settings.shardStoreFactory(c, path, flink));
         } catch (java.io.IOException e) {
@@ -203,7 +174,7 @@ final class ShardConfig {
     }
 
     ShardStoreFactory storeFactory(ReadableConfig flink) {
-        String path = c.get(JobOptions.SHARDS_PATH);
+        String path = path();
         if (onS3()) {
             return S3Settings.shardStoreFactory(c, path, flink);
         }
@@ -215,47 +186,18 @@ final class ShardConfig {
         return new RecoverableShardStoreFactory(path);
     }
 
-    private ZoneId zone() {
-        return ZoneId.of(c.get(JobOptions.SHARDS_ZONE));
+    /** Whether each schema in force is copied beside the shards ({@code shards.schema-copies}). */
+    boolean schemaCopies() {
+        return s.get(ShardOptions.SCHEMA_COPIES);
     }
 
-    /**
-     * The {@code shards.max-bucket-skew} in force; empty when event times are not checked. A file
-     * source is a replay of the past (a record's event time is its file's modification time, or an
-     * event-time feature written back then), so its skew is checked only when the option is set; a
-     * Kafka source is checked against {@link JobOptions#DEFAULT_MAX_BUCKET_SKEW} by default.
-     */
-    Optional<Duration> maxBucketSkew() {
-        if (c.contains(JobOptions.SHARDS_MAX_BUCKET_SKEW)) {
-            return Optional.of(c.get(JobOptions.SHARDS_MAX_BUCKET_SKEW));
-        }
-        return c.get(JobOptions.SOURCE_TYPE) == JobOptions.SourceType.FILES
-                ? Optional.empty()
-                : Optional.of(JobOptions.DEFAULT_MAX_BUCKET_SKEW);
-    }
-
-    SkewAction skewAction() {
-        return c.get(JobOptions.SHARDS_SKEW_ACTION);
+    /** {@code shards.path}. */
+    String path() {
+        return s.get(ShardOptions.PATH);
     }
 
     ShardSettings settings(String schemaFingerprint) {
         return settings(schemaFingerprint, new org.apache.flink.configuration.Configuration());
-    }
-
-    /**
-     * {@code shards.compression}; unless set: none with a DALI index (DALI reads uncompressed files
-     * only), else gzip with {@code shards.splits}, as TFX's ExampleGen writes its splits.
-     */
-    Compression compression() {
-        if (!c.contains(JobOptions.SHARDS_COMPRESSION)) {
-            if (c.get(JobOptions.SHARDS_INDEX) == ShardIndex.DALI) {
-                return Compression.NONE;
-            }
-            if (c.contains(JobOptions.SHARDS_SPLITS)) {
-                return Compression.GZIP;
-            }
-        }
-        return c.get(JobOptions.SHARDS_COMPRESSION);
     }
 
     /** The sink's settings; {@code flink}: the configuration the job is built with. */
@@ -270,7 +212,7 @@ final class ShardConfig {
      */
     TfRecordShards shards(JobSchema schema, ReadableConfig flink) {
         TfRecordShardsBuilder b = builder(schema.fingerprint(), flink);
-        if (c.get(JobOptions.SHARDS_STATISTICS) && c.contains(JobOptions.SCHEMA_PATH)) {
+        if (s.get(ShardOptions.STATISTICS) && c.contains(JobOptions.SCHEMA_PATH)) {
             b.setStatisticsSchema(schema.bytes(), schema.fileName());
         }
         try {
@@ -284,49 +226,25 @@ final class ShardConfig {
     }
 
     private TfRecordShardsBuilder builder(String schemaFingerprint, ReadableConfig flink) {
-        return TfRecordShards.builder(c.get(JobOptions.SHARDS_PATH))
-                .setStoreFactory(storeFactory(flink))
-                .setCompression(compression())
-                .setCompressionLevel(c.get(JobOptions.SHARDS_COMPRESSION_LEVEL))
-                .setPrefix(c.get(JobOptions.SHARDS_PREFIX))
-                .setTargetSize(c.get(JobOptions.SHARDS_TARGET_SIZE).getBytes())
-                .setMaxAge(c.get(JobOptions.SHARDS_MAX_AGE))
-                .setBucketPattern(c.get(JobOptions.SHARDS_BUCKET_PATTERN))
-                .setZone(zone())
-                // With processing_time the skew guard only counts: the sink re-buckets.
-                .setSkewGuard(maxBucketSkew().orElse(null), skewAction())
-                .setLateRecords(c.get(JobOptions.SHARDS_LATE_RECORDS))
-                .setOnLostShard(c.get(JobOptions.SHARDS_ON_LOST_SHARD))
-                .setAdoptUploads(adoptUploads())
-                .setCheckpointBudget(c.get(JobOptions.SHARDS_CHECKPOINT_BUDGET).getBytes())
-                .setManifests(c.get(JobOptions.SHARDS_MANIFESTS))
-                .setMetadataLayout(c.get(JobOptions.SHARDS_METADATA_LAYOUT))
-                .setIndex(c.get(JobOptions.SHARDS_INDEX))
-                .setSchemaFingerprint(schemaFingerprint)
-                .setSuccessMarkers(c.get(JobOptions.SHARDS_SUCCESS_MARKERS))
-                .setSuccessDelay(c.get(JobOptions.SHARDS_SUCCESS_DELAY))
-                .setSplits(
-                        c.contains(JobOptions.SHARDS_SPLITS)
-                                ? c.get(JobOptions.SHARDS_SPLITS)
-                                : null,
-                        c.contains(JobOptions.SHARDS_SPLIT_FEATURE)
-                                ? c.get(JobOptions.SHARDS_SPLIT_FEATURE)
-                                : null,
-                        c.get(JobOptions.SCHEMA_KIND) == SchemaOptions.Kind.SEQUENCE_EXAMPLE)
-                .setUids(
-                        PipelineOperator.SHARD_SINK.uid(),
-                        PipelineOperator.SHARD_MARKER_COORDINATOR.uid(),
-                        PipelineOperator.SHARD_COMMITTABLE_ROUTER.uid())
-                .setGuardUids(
-                        PipelineOperator.SKEW_GUARD.uid(), PipelineOperator.LATE_BUCKET_GUARD.uid())
-                .setSequenceExample(
-                        c.get(JobOptions.SCHEMA_KIND) == SchemaOptions.Kind.SEQUENCE_EXAMPLE)
-                .setStatistics(
-                        c.get(JobOptions.SHARDS_STATISTICS), c.get(JobOptions.STATISTICS_EPSILON))
-                .setStatisticsWeightFeature(
-                        c.contains(JobOptions.STATISTICS_WEIGHT_FEATURE)
-                                ? c.get(JobOptions.STATISTICS_WEIGHT_FEATURE)
-                                : null);
+        TfRecordShardsBuilder b =
+                TfRecordShards.builder(path())
+                        .fromConfig(s)
+                        .setStoreFactory(storeFactory(flink))
+                        .setSchemaFingerprint(schemaFingerprint)
+                        .setAdoptUploads(adoptUploads())
+                        .setUids(
+                                PipelineOperator.SHARD_SINK.uid(),
+                                PipelineOperator.SHARD_MARKER_COORDINATOR.uid(),
+                                PipelineOperator.SHARD_COMMITTABLE_ROUTER.uid())
+                        .setGuardUids(
+                                PipelineOperator.SKEW_GUARD.uid(),
+                                PipelineOperator.LATE_BUCKET_GUARD.uid());
+        if (!s.has(ShardOptions.MAX_BUCKET_SKEW) && !c.source().files()) {
+            // A file source is a replay of the past (event times from modification times or a
+            // feature written back then), checked only when set; a Kafka source by default.
+            b.setSkewGuard(DEFAULT_MAX_BUCKET_SKEW, s.get(ShardOptions.SKEW_ACTION));
+        }
+        return b;
     }
 
     /**
@@ -334,8 +252,10 @@ final class ShardConfig {
      * another job's transactions alone runs beside it, and must leave its uploads alone as well.
      */
     boolean adoptUploads() {
-        return c.contains(JobOptions.SHARDS_ADOPT_UPLOADS)
-                ? c.get(JobOptions.SHARDS_ADOPT_UPLOADS)
-                : c.get(JobOptions.OUTPUT_ADOPT_TRANSACTIONS);
+        return s.getOptional(ShardOptions.ADOPT_UPLOADS)
+                .orElseGet(
+                        () ->
+                                c.view(JobOptionStage.KAFKA_SINKS)
+                                        .get(KafkaSinkOptions.ADOPT_TRANSACTIONS));
     }
 }

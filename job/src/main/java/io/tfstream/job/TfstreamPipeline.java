@@ -79,21 +79,14 @@ public final class TfstreamPipeline {
         boolean convertInParse = config.convert().enabled() && !parseConfig.windows();
         if (config.convert().enabled() && !convertInParse) {
             // Chained to the source: the converted record reaches the parse without serialization.
-            ConvertResult converted =
-                    config.convert().convert(schema, config.deadLetters().guard()).applyTo(raw);
+            ConvertResult converted = config.convert().convert(schema).applyTo(raw);
             deadLetters.add(converted.deadLetters());
             raw = converted.records();
         }
         TfstreamParseBuilder parse =
-                config.payloads()
-                        .withPayloads(
-                                parseConfig.builder(schema, config.deadLetters().guard()),
-                                schema.fingerprint());
+                config.payloads().withPayloads(parseConfig.builder(schema), schema.fingerprint());
         if (convertInParse) {
-            parse.setConversion(
-                            config.convert()
-                                    .convert(schema, config.deadLetters().guard())
-                                    .settings())
+            parse.setConversion(config.convert().convert(schema).settings())
                     // An accepted record's Example is written only for the outputs that carry it.
                     .setAcceptedExamples(config.shards().enabled() || config.payloads().records());
         }
@@ -105,14 +98,13 @@ public final class TfstreamPipeline {
             parse.setValidation(validation);
         }
         if (parseConfig.windows()) {
-            parse.setEventTimeWindows(parseConfig.windowSettings(), parseConfig.batchKey(schema))
-                    .setUid(WINDOW_PARSE.uid())
-                    .setName(WINDOW_PARSE.displayName());
+            // the windows and their key: batch.* through the builder's fromConfig
+            parse.setUid(WINDOW_PARSE.uid()).setName(WINDOW_PARSE.displayName());
         } else {
             // Chained to the source (the default chaining strategy, checked by a test).
             parse.setUid(PARSE.uid()).setName(PARSE.displayName());
         }
-        ParseResult parsed = parse.build().applyTo(raw);
+        ParseResult parsed = parseConfig.build(parse).applyTo(raw);
         SingleOutputStreamOperator<SourceRecord> accepted = parsed.accepted();
         deadLetters.add(parsed.deadLetters());
         PayloadConfig payloads = config.payloads();

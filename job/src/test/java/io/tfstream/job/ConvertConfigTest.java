@@ -84,7 +84,6 @@ class ConvertConfigTest {
         m.put("source.json.bytes", "base64");
         JobConfig c = JobConfig.of(m);
         JobSchema s = JobSchema.load(c);
-        assertEquals(
-                4, c.convert().convert(s, c.deadLetters().guard()).settings().features().size());
+        assertEquals(4, c.convert().convert(s).settings().features().size());
     }
 }

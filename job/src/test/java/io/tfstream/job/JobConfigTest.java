@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
@@ -37,6 +36,10 @@ class JobConfigTest {
         m.put("schema.path", "schema.pbtxt");
         m.put("dlq.topic", "dlq");
         return m;
+    }
+
+    private static Duration skew(Map<String, Object> m) {
+        return JobConfig.of(m).shards().settings("f").maxBucketSkew();
     }
 
     private static String error(Map<String, Object> m) {
@@ -71,7 +74,7 @@ class JobConfigTest {
                         "shards.index", "dali"));
         assertEquals(
                 io.tfstream.tfrecord.Compression.NONE,
-                JobConfig.of(m).shards().compression(),
+                JobConfig.of(m).shards().settings("f").compression(),
                 "DALI reads uncompressed files, with data splits too");
         assertEquals(
                 io.tfstream.api.model.ShardIndex.DALI,
@@ -89,14 +92,18 @@ class JobConfigTest {
     void tfxSplitsAreCheckedAndGzipByDefault() {
         Map<String, Object> m = minimal();
         m.put("shards.path", "file:///data/shards");
-        assertEquals(io.tfstream.tfrecord.Compression.NONE, JobConfig.of(m).shards().compression());
+        assertEquals(
+                io.tfstream.tfrecord.Compression.NONE,
+                JobConfig.of(m).shards().settings("f").compression());
         m.put("shards.splits", "train:2,eval:1");
         assertEquals(
                 io.tfstream.tfrecord.Compression.GZIP,
-                JobConfig.of(m).shards().compression(),
+                JobConfig.of(m).shards().settings("f").compression(),
                 "as TFX's ExampleGen writes its splits");
         m.put("shards.compression", "none");
-        assertEquals(io.tfstream.tfrecord.Compression.NONE, JobConfig.of(m).shards().compression());
+        assertEquals(
+                io.tfstream.tfrecord.Compression.NONE,
+                JobConfig.of(m).shards().settings("f").compression());
         m.put("shards.splits", "train:2,train:1");
         assertTrue(
                 error(m).startsWith(
@@ -401,9 +408,8 @@ class JobConfigTest {
                 "invalid value for batch.window-max-buffered-bytes: expected >= 1 byte", error(m));
         m.put("batch.window-max-buffered-bytes", "16 kb");
         assertEquals(
-                16 << 10,
-                JobConfig.of(m).parse().windowSettings().maxBufferedBytes(),
-                "passed to the window operator");
+                MemorySize.parse("16 kb"),
+                JobConfig.of(m).get(JobOptions.BATCH_WINDOW_MAX_BUFFERED_BYTES));
     }
 
     @Test
@@ -620,19 +626,21 @@ class JobConfigTest {
     void theBucketSkewIsCheckedForFilesOnlyWhenSet() {
         Map<String, Object> kafka = minimal();
         kafka.put("shards.path", "file:///data/shards");
-        assertEquals(Optional.of(Duration.ofDays(7)), JobConfig.of(kafka).shards().maxBucketSkew());
+        // processing_time: the sink's settings carry the guard's skew too
+        kafka.put("shards.skew-action", "processing_time");
+        assertEquals(Duration.ofDays(7), skew(kafka));
         kafka.put("shards.max-bucket-skew", "1 d");
-        assertEquals(Optional.of(Duration.ofDays(1)), JobConfig.of(kafka).shards().maxBucketSkew());
+        assertEquals(Duration.ofDays(1), skew(kafka));
 
         Map<String, Object> files = minimal();
         files.remove("source.topics");
         files.put("source.type", "files");
         files.put("source.files.paths", "file:///data/in");
         files.put("shards.path", "file:///data/shards");
-        assertEquals(Optional.empty(), JobConfig.of(files).shards().maxBucketSkew());
+        files.put("shards.skew-action", "processing_time");
+        assertEquals(null, skew(files));
         files.put("shards.max-bucket-skew", "30 d");
-        assertEquals(
-                Optional.of(Duration.ofDays(30)), JobConfig.of(files).shards().maxBucketSkew());
+        assertEquals(Duration.ofDays(30), skew(files));
         files.put("shards.max-bucket-skew", "0 s");
         assertEquals(
                 "invalid value 'PT0S' for shards.max-bucket-skew: expected a positive duration",

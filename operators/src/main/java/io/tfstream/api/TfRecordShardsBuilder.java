@@ -4,7 +4,9 @@ import io.tfstream.api.model.LateBucketAction;
 import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
+import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.api.options.ShardOptions;
+import io.tfstream.api.options.StatisticsOptions;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardFeatureStatistics;
@@ -59,7 +61,8 @@ public final class TfRecordShardsBuilder {
     private final String basePath;
     private ShardStoreFactory storeFactory;
     // defaults: the shards.* options' (ShardOptions)
-    private Compression compression = ShardOptions.COMPRESSION.defaultValue();
+    // null: not set, see compression()
+    private Compression compression;
     private int compressionLevel = ShardOptions.COMPRESSION_LEVEL.defaultValue();
     private String prefix = ShardOptions.PREFIX.defaultValue();
     private long targetSize = ShardOptions.TARGET_SIZE.defaultValue().getBytes();
@@ -99,14 +102,19 @@ public final class TfRecordShardsBuilder {
 
     /**
      * Takes every {@link ShardOptions} set in {@code config} (keys relative to the stage, e.g.
-     * {@code compression}, {@code target-size}), checked as {@code tfstream run} checks {@code
-     * shards.*}; {@code path} is the builder's base path, and the S3-only options ({@code
-     * part-size}, {@code s3-probe}) belong to the S3 store. Unset options keep their values.
+     * {@code compression}, {@code target-size}), checked alone and together as {@code tfstream run}
+     * checks {@code shards.*}, and with them {@link StatisticsOptions#EPSILON}, {@link
+     * StatisticsOptions#WEIGHT_FEATURE} and {@link SchemaOptions#KIND}. Not taken: {@code path}
+     * (the builder's base path), the S3 store's {@code part-size} and {@code s3-probe} (set with
+     * {@link #setStoreFactory}) and {@code schema-copies} (the parse's {@link
+     * TfstreamParseBuilder#setSchemaCopies}). Unset options keep their values.
      *
      * @throws IllegalArgumentException naming the key of a value out of range
      */
     public TfRecordShardsBuilder fromConfig(ReadableConfig config) {
         ShardOptions.OPTIONS.checkAll(config, "");
+        ShardOptions.checkCombinations(config, "");
+        StatisticsOptions.OPTIONS.checkAll(config, "");
         config.getOptional(ShardOptions.COMPRESSION).ifPresent(this::setCompression);
         config.getOptional(ShardOptions.COMPRESSION_LEVEL).ifPresent(this::setCompressionLevel);
         config.getOptional(ShardOptions.PREFIX).ifPresent(this::setPrefix);
@@ -114,7 +122,9 @@ public final class TfRecordShardsBuilder {
         config.getOptional(ShardOptions.MAX_AGE).ifPresent(this::setMaxAge);
         config.getOptional(ShardOptions.BUCKET_PATTERN).ifPresent(this::setBucketPattern);
         config.getOptional(ShardOptions.ZONE).ifPresent(z -> setZone(ZoneId.of(z)));
-        config.getOptional(ShardOptions.MAX_BUCKET_SKEW).ifPresent(this::setMaxBucketSkew);
+        config.getOptional(ShardOptions.SKEW_ACTION).ifPresent(a -> skewAction = a);
+        config.getOptional(ShardOptions.MAX_BUCKET_SKEW)
+                .ifPresent(d -> setSkewGuard(d, skewAction));
         config.getOptional(ShardOptions.MANIFESTS).ifPresent(this::setManifests);
         config.getOptional(ShardOptions.METADATA_LAYOUT).ifPresent(this::setMetadataLayout);
         config.getOptional(ShardOptions.INDEX).ifPresent(this::setIndex);
@@ -126,13 +136,33 @@ public final class TfRecordShardsBuilder {
         config.getOptional(ShardOptions.SPLITS)
                 .ifPresent(
                         s ->
-                                setSplits(
+                                setDataSplits(
                                         s,
-                                        config.getOptional(ShardOptions.SPLIT_FEATURE).orElse(null),
-                                        sequenceExample));
+                                        config.getOptional(ShardOptions.SPLIT_FEATURE)
+                                                .orElse(null)));
         config.getOptional(ShardOptions.CHECKPOINT_BUDGET)
                 .ifPresent(m -> setCheckpointBudget(m.getBytes()));
-        config.getOptional(ShardOptions.STATISTICS).ifPresent(b -> this.statistics = b);
+        setStatistics(
+                config.getOptional(ShardOptions.STATISTICS).orElse(statistics),
+                config.getOptional(StatisticsOptions.EPSILON).orElse(statisticsEpsilon));
+        config.getOptional(StatisticsOptions.WEIGHT_FEATURE)
+                .ifPresent(this::setStatisticsWeightFeature);
+        config.getOptional(SchemaOptions.KIND)
+                .ifPresent(k -> setSequenceExample(k == SchemaOptions.Kind.SEQUENCE_EXAMPLE));
+        return this;
+    }
+
+    /**
+     * TFX data splits (default none): {@code name:buckets} entries such as {@code train:2,eval:1};
+     * each record goes to {@code <bucket>/Split-<name>/} by TFX ExampleGen's rule ({@link
+     * TfxSplits}), by its bytes or, with {@code partitionFeature} (not null), by that feature (of a
+     * SequenceExample's context with {@link #setSequenceExample}); records without a usable
+     * partition feature are dead-lettered by the split guard ({@link TfRecordShards#guard}). Shards
+     * with splits are gzip unless {@link #setCompression} says otherwise.
+     */
+    public TfRecordShardsBuilder setDataSplits(String splits, String partitionFeature) {
+        this.splits = splits;
+        this.splitFeature = partitionFeature;
         return this;
     }
 
@@ -142,13 +172,14 @@ public final class TfRecordShardsBuilder {
      * TfxSplits}), by its bytes or, with {@code partitionFeature} (not null), by that feature (of a
      * SequenceExample's context when {@code sequenceExample}); records without a usable partition
      * feature are dead-lettered by the split guard ({@link TfRecordShards#guard}).
+     *
+     * @deprecated {@link #setDataSplits} and {@link #setSequenceExample}: one setter per setting,
+     *     and a name that is not the validation builder's feature-path splits
      */
+    @Deprecated
     public TfRecordShardsBuilder setSplits(
             String splits, String partitionFeature, boolean sequenceExample) {
-        this.splits = splits;
-        this.splitFeature = partitionFeature;
-        this.sequenceExample = sequenceExample;
-        return this;
+        return setDataSplits(splits, partitionFeature).setSequenceExample(sequenceExample);
     }
 
     /** Whether records are SequenceExamples (default false): for statistics and data splits. */
@@ -201,10 +232,23 @@ public final class TfRecordShardsBuilder {
         return this;
     }
 
-    /** Shard compression (default none). */
+    /**
+     * Shard compression. Default none; with a DALI index none (DALI reads uncompressed files only);
+     * with splits gzip, as TFX's ExampleGen writes its splits. null: that default.
+     */
     public TfRecordShardsBuilder setCompression(Compression compression) {
         this.compression = compression;
         return this;
+    }
+
+    /** The compression in force: as set, else by {@link #setCompression}'s rule. */
+    private Compression compression() {
+        if (compression != null) {
+            return compression;
+        }
+        return index != ShardIndex.DALI && splits != null
+                ? Compression.GZIP
+                : ShardOptions.COMPRESSION.defaultValue();
     }
 
     /** Deflate level 0-9 of gzip and zlib shards (default 6). */
@@ -243,7 +287,13 @@ public final class TfRecordShardsBuilder {
         return this;
     }
 
-    /** Event times further than this from now are bucketed by processing time (default off). */
+    /**
+     * Event times further than this from now are bucketed by processing time (default off).
+     *
+     * @deprecated {@link #setSkewGuard} with {@link SkewAction#PROCESSING_TIME}, which also counts
+     *     the records it re-buckets: one knob for one setting
+     */
+    @Deprecated
     public TfRecordShardsBuilder setMaxBucketSkew(Duration maxBucketSkew) {
         this.maxBucketSkew = maxBucketSkew;
         return this;
@@ -364,7 +414,11 @@ public final class TfRecordShardsBuilder {
         if (basePath == null || basePath.isEmpty()) {
             throw new IllegalArgumentException("basePath must be a non-empty path or URI");
         }
-        check(compression != null, "compression must be set");
+        Compression compression = compression();
+        check(
+                index != ShardIndex.DALI || compression == Compression.NONE,
+                "index: dali indexes uncompressed shards: they need setCompression(NONE), not "
+                        + compression.cliName());
         ShardOptions.OPTIONS.check(
                 ShardOptions.COMPRESSION_LEVEL, compressionLevel, "compressionLevel");
         check(prefix != null, "prefix must be set");

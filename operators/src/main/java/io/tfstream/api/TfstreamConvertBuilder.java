@@ -1,6 +1,8 @@
 package io.tfstream.api;
 
 import io.tfstream.api.model.DeadLetterGuard;
+import io.tfstream.api.options.DeadLetterOptions;
+import io.tfstream.api.options.SourceFormatOptions;
 import io.tfstream.convert.AvroSchemaRejectedException;
 import io.tfstream.convert.ConvertFeatures;
 import io.tfstream.convert.ConvertOptions;
@@ -17,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.avro.Schema;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Settings of a {@link TfstreamConvert}. The schema and the format are required, and with Avro the
@@ -43,6 +46,26 @@ public final class TfstreamConvertBuilder {
     private String name;
 
     TfstreamConvertBuilder() {}
+
+    /**
+     * Takes the {@link SourceFormatOptions} set in {@code config} ({@code format}, {@code
+     * avro.schema-id}, {@code json.bytes}, {@code convert.flatten}; keys relative to the stage) and
+     * the dead-letter circuit breaker ({@link DeadLetterOptions#guard}), checked as {@code tfstream
+     * run} checks them. Not taken: {@code avro.schema-path}, a file read with {@link
+     * #setAvroSchemaFile}. Unset options keep their values.
+     *
+     * @throws IllegalArgumentException naming the key of a value out of range
+     */
+    public TfstreamConvertBuilder fromConfig(ReadableConfig config) {
+        SourceFormatOptions.OPTIONS.checkAll(config, "");
+        config.getOptional(SourceFormatOptions.FORMAT).ifPresent(this::setFormat);
+        config.getOptional(SourceFormatOptions.AVRO_SCHEMA_ID).ifPresent(this::setAvroSchemaId);
+        config.getOptional(SourceFormatOptions.JSON_BYTES)
+                .ifPresent(b -> setJsonBytesBase64(b == SourceFormatOptions.JsonBytes.BASE64));
+        config.getOptional(SourceFormatOptions.CONVERT_FLATTEN).ifPresent(this::setFlatten);
+        DeadLetterOptions.guard(config).ifPresent(this::setDeadLetterGuard);
+        return this;
+    }
 
     /**
      * The TFMD schema ({@code .pbtxt} text or binary {@code .pb}) or SPEC.json whose features the

@@ -6,6 +6,8 @@ import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.model.SchemaCompatibility;
 import io.tfstream.api.model.WindowSettings;
 import io.tfstream.api.options.BatchOptions;
+import io.tfstream.api.options.DeadLetterOptions;
+import io.tfstream.api.options.EventTimeOptions;
 import io.tfstream.api.options.ParseOptions;
 import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.operators.convert.ConvertSettings;
@@ -56,6 +58,8 @@ public final class TfstreamParseBuilder {
     private boolean acceptedExamples = true;
     private WindowSettings windows;
     private BatchKeySelector windowKey;
+    // batch.key as text (fromConfig), resolved against the schema by build()
+    private String windowKeyText;
     private String uid;
     private String name;
 
@@ -81,11 +85,16 @@ public final class TfstreamParseBuilder {
     }
 
     /**
-     * Takes the parse limits ({@link ParseOptions}), {@link SchemaOptions#LEGACY_DEFAULTS} and the
-     * count-batch triggers ({@link BatchOptions#MAX_RECORDS}, {@code MAX_BYTES}, {@code MAX_DELAY})
-     * set in {@code config}, keys relative to the stage ({@code max-record-bytes}, {@code
-     * legacy-defaults}, {@code max-records}), checked as {@code tfstream run} checks them. Unset
-     * options keep their values.
+     * Takes the options of the parse set in {@code config}, keys relative to their stage and
+     * checked as {@code tfstream run} checks them: the limits ({@link ParseOptions}), {@link
+     * SchemaOptions#LEGACY_DEFAULTS}, the batches ({@link BatchOptions}: count triggers, or
+     * event-time windows and their key, a {@code feature:<name>} key checked against the schema by
+     * {@link #build()}), where event time comes from ({@link EventTimeOptions#SOURCE}, {@code
+     * FEATURE}, {@code UNIT}) and the dead-letter circuit breaker ({@link DeadLetterOptions}'s
+     * {@code max-fraction}, {@code window}, {@code min-records}). Unset options keep their values.
+     * Not taken: the watermarks' {@code out-of-orderness} and {@code idleness} (given with the
+     * stream's watermark strategy) and schema updates, which need the schema file's path ({@link
+     * #setSchemaUpdates}).
      *
      * @throws IllegalArgumentException naming the key of a value out of range
      */
@@ -96,6 +105,35 @@ public final class TfstreamParseBuilder {
         config.getOptional(BatchOptions.MAX_RECORDS).ifPresent(this::setMaxRecords);
         config.getOptional(BatchOptions.MAX_BYTES).ifPresent(m -> setMaxBytes(m.getBytes()));
         config.getOptional(BatchOptions.MAX_DELAY).ifPresent(this::setMaxDelay);
+        config.getOptional(BatchOptions.MODE)
+                .ifPresent(
+                        mode -> {
+                            if (mode == BatchOptions.Mode.EVENT_TIME_WINDOW) {
+                                windows =
+                                        new WindowSettings(
+                                                config.get(BatchOptions.WINDOW).toMillis(),
+                                                config.get(BatchOptions.ALLOWED_LATENESS)
+                                                        .toMillis(),
+                                                config.get(BatchOptions.LATE_RECORDS),
+                                                config.get(BatchOptions.WINDOW_MAX_BUFFERED_BYTES)
+                                                        .getBytes());
+                                windowKey = null;
+                                windowKeyText = config.get(BatchOptions.KEY);
+                            } else {
+                                windows = null;
+                            }
+                        });
+        EventTimeOptions.OPTIONS.checkAll(config, "");
+        config.getOptional(EventTimeOptions.SOURCE)
+                .ifPresent(
+                        source ->
+                                setEventTime(
+                                        source == EventTimeSettings.Source.KAFKA_TIMESTAMP
+                                                ? EventTimeSettings.kafkaTimestamp()
+                                                : EventTimeSettings.feature(
+                                                        config.get(EventTimeOptions.FEATURE),
+                                                        config.get(EventTimeOptions.UNIT))));
+        DeadLetterOptions.guard(config).ifPresent(this::setDeadLetterGuard);
         return this;
     }
 
@@ -241,6 +279,7 @@ public final class TfstreamParseBuilder {
     public TfstreamParseBuilder setEventTimeWindows(WindowSettings windows, BatchKeySelector key) {
         this.windows = windows;
         this.windowKey = key;
+        this.windowKeyText = null;
         return this;
     }
 
@@ -310,8 +349,17 @@ public final class TfstreamParseBuilder {
             }
             settings = settings.withConversion(conversion, acceptedExamples);
         }
+        BatchKeySelector key = windowKey;
+        if (windows != null && key == null && windowKeyText != null) {
+            try {
+                key = BatchKeySelector.of(windowKeyText, settings.spec());
+            } catch (MalformedSpecFileException | IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "batchKey " + windowKeyText + ": " + e.getMessage(), e);
+            }
+        }
         if (windows != null) {
-            require(windowKey, "eventTimeWindows key");
+            require(key, "eventTimeWindows key");
             if (eventTime.source() != EventTimeSettings.Source.KAFKA_TIMESTAMP) {
                 throw new IllegalArgumentException(
                         "eventTimeWindows need event time from the record timestamp (the window"
@@ -322,7 +370,7 @@ public final class TfstreamParseBuilder {
             throw new IllegalArgumentException("uid must not be empty");
         }
         String id = uid != null ? uid : windows != null ? DEFAULT_WINDOW_UID : DEFAULT_UID;
-        return new TfstreamParse(settings, windows, windowKey, id, name != null ? name : id);
+        return new TfstreamParse(settings, windows, key, id, name != null ? name : id);
     }
 
     private static void require(Object value, String setting) {

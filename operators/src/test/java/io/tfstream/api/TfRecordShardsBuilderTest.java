@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.shards.ShardSettings;
@@ -94,7 +95,8 @@ class TfRecordShardsBuilderTest {
         BuilderErrors.assertNamed(
                 failure(b.setSuccessDelay(Duration.ofSeconds(-1))), "successDelay");
         b = TfRecordShards.builder("/tmp/shards");
-        BuilderErrors.assertNamed(failure(b.setMaxBucketSkew(Duration.ZERO)), "maxBucketSkew");
+        BuilderErrors.assertNamed(
+                failure(b.setIndex(ShardIndex.DALI).setCompression(Compression.GZIP)), "index");
     }
 
     @Test

@@ -70,6 +70,46 @@ public final class BatchKeySelector implements KeySelector<SourceRecord, String>
         return new BatchKeySelector(Kind.SOURCE_PARTITION, null, null);
     }
 
+    /** The prefix of a feature key in {@link #of}'s text. */
+    public static final String FEATURE_PREFIX = "feature:";
+
+    /**
+     * The kind {@code key} names as the job's {@code batch.key} writes it ({@code kafka_key},
+     * {@code source_partition} or {@code feature:<name>}); null for any other text.
+     */
+    public static Kind kindOf(String key) {
+        if (key.startsWith(FEATURE_PREFIX)) {
+            return key.length() > FEATURE_PREFIX.length() ? Kind.FEATURE : null;
+        }
+        for (Kind k : Kind.values()) {
+            if (k != Kind.FEATURE && k.name().toLowerCase(java.util.Locale.ROOT).equals(key)) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The selector {@code key} names ({@link #kindOf}), a feature's checked against {@code spec}.
+     *
+     * @throws IllegalArgumentException for an unknown kind or a feature not in {@code spec}
+     */
+    public static BatchKeySelector of(String key, ParseSpec spec) {
+        Kind kind = kindOf(key);
+        if (kind == null) {
+            throw new IllegalArgumentException(
+                    "'" + key + "' is none of kafka_key, source_partition or feature:<name>");
+        }
+        switch (kind) {
+            case KAFKA_KEY:
+                return kafkaKey();
+            case SOURCE_PARTITION:
+                return sourcePartition();
+            default:
+                return feature(key.substring(FEATURE_PREFIX.length()), spec);
+        }
+    }
+
     /** Keyed by {@code feature} of {@code spec} (an Example feature or a context feature). */
     public static BatchKeySelector feature(String feature, ParseSpec spec) {
         Objects.requireNonNull(feature, "feature");

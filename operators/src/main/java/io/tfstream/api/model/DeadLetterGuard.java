@@ -1,7 +1,6 @@
 package io.tfstream.api.model;
 
-import io.tfstream.api.options.DeadLetterOptions;
-import io.tfstream.api.options.OptionCheck;
+import io.tfstream.text.Quoted;
 import java.io.Serializable;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
@@ -17,22 +16,39 @@ public record DeadLetterGuard(double maxFraction, Duration window, long minRecor
         implements Serializable {
     public static final long DEFAULT_MIN_RECORDS = 100;
 
+    /** The window by default. */
+    public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(1);
+
     /** Checked as the {@code dlq.*} options are, named as the components. */
     public DeadLetterGuard {
         if (!(maxFraction >= 0)) {
-            throw OptionCheck.invalid(maxFraction, "maxFraction", ">= 0 (1 or more: off)");
+            throw invalid(maxFraction, "maxFraction", ">= 0 (1 or more: off)");
         }
         if (window == null) {
             throw new IllegalArgumentException("window must be set");
         }
-        DeadLetterOptions.OPTIONS.check(DeadLetterOptions.WINDOW, window, "window");
-        DeadLetterOptions.OPTIONS.check(DeadLetterOptions.MIN_RECORDS, minRecords, "minRecords");
+        if (window.isNegative() || window.isZero()) {
+            throw invalid(window, "window", "a positive duration");
+        }
+        if (minRecords < 1) {
+            throw invalid(minRecords, "minRecords", ">= 1");
+        }
     }
 
     /** The breaker switched off. */
     public static DeadLetterGuard off() {
-        return new DeadLetterGuard(
-                1.0, DeadLetterOptions.WINDOW.defaultValue(), DEFAULT_MIN_RECORDS);
+        return new DeadLetterGuard(1.0, DEFAULT_WINDOW, DEFAULT_MIN_RECORDS);
+    }
+
+    // The options' wording (OptionCheck), without depending on the options.
+    private static IllegalArgumentException invalid(Object value, String name, String expected) {
+        return new IllegalArgumentException(
+                "invalid value '"
+                        + Quoted.cut(String.valueOf(value))
+                        + "' for "
+                        + name
+                        + ": expected "
+                        + expected);
     }
 
     public boolean enabled() {

@@ -2,6 +2,7 @@ package io.tfstream.api.options;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
+import io.tfstream.api.model.BatchKeySelector;
 import io.tfstream.api.model.WindowSettings;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
@@ -100,7 +101,16 @@ public final class BatchOptions {
                     .add(ALLOWED_LATENESS, OptionCheck.notNegative())
                     .add(LATE_RECORDS)
                     .add(WINDOW_MAX_BUFFERED_BYTES, OptionCheck.oneByteOrMore())
-                    .add(KEY)
+                    .add(
+                            KEY,
+                            (k, name) -> {
+                                if (BatchKeySelector.kindOf(k) == null) {
+                                    throw OptionCheck.invalid(
+                                            k,
+                                            name,
+                                            "kafka_key, source_partition or feature:<name>");
+                                }
+                            })
                     .build();
 
     /** {@link #MODE}. */

@@ -6,6 +6,7 @@ import io.tfstream.api.model.DeadLetterGuard;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * The dead-letter output and its circuit breaker (the job's {@code dlq.*}). Keys are relative to
@@ -42,7 +43,7 @@ public final class DeadLetterOptions {
     public static final ConfigOption<Duration> WINDOW =
             key("window")
                     .durationType()
-                    .defaultValue(Duration.ofMinutes(1))
+                    .defaultValue(DeadLetterGuard.DEFAULT_WINDOW)
                     .withDescription("Window of the dead-letter circuit breaker.");
 
     public static final ConfigOption<Long> MIN_RECORDS =
@@ -52,6 +53,23 @@ public final class DeadLetterOptions {
                     .withDescription(
                             "The circuit breaker judges a window only once it holds this many"
                                     + " records.");
+
+    /**
+     * The circuit breaker {@code config} sets ({@link #MAX_FRACTION}, {@link #WINDOW}, {@link
+     * #MIN_RECORDS}, checked), or empty when it sets none of them.
+     */
+    public static java.util.Optional<DeadLetterGuard> guard(ReadableConfig config) {
+        if (config.getOptional(MAX_FRACTION).isEmpty()
+                && config.getOptional(WINDOW).isEmpty()
+                && config.getOptional(MIN_RECORDS).isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(
+                new DeadLetterGuard(
+                        OPTIONS.get(config, MAX_FRACTION, ""),
+                        OPTIONS.get(config, WINDOW, ""),
+                        OPTIONS.get(config, MIN_RECORDS, "")));
+    }
 
     /** Every option above, in order, with its type and check. */
     public static final OptionList OPTIONS =

@@ -6,14 +6,18 @@ import io.tfstream.api.model.LateBucketAction;
 import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
-import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.TfxSplits;
 import io.tfstream.tfrecord.Compression;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * The TFRecord shards of accepted records (the job's {@code shards.*}): where, how compressed, when
@@ -23,6 +27,12 @@ import org.apache.flink.configuration.MemorySize;
 @PublicEvolving
 public final class ShardOptions {
     private ShardOptions() {}
+
+    /** S3's smallest part but the last: the least {@link #PART_SIZE}. */
+    public static final int MIN_PART_SIZE = 5 * 1024 * 1024;
+
+    /** The largest {@link #PART_SIZE}: one part per open shard is held on the heap. */
+    public static final int MAX_PART_SIZE = 1024 * 1024 * 1024;
 
     public static final ConfigOption<String> PATH =
             key("path")
@@ -308,6 +318,73 @@ public final class ShardOptions {
                                     + " land in one split. A record without it is a dead letter"
                                     + " (reason validation, counted in tfstream.unsplitRecords).");
 
+    /**
+     * Checks what the options say together (a bucket pattern valid in its zone, a split feature
+     * with splits, DALI indexes of uncompressed shards, statistics with markers, markers with
+     * manifests); an error names each key as {@code prefix + key}.
+     *
+     * @throws IllegalArgumentException naming the keys that disagree and how to mend them
+     */
+    public static void checkCombinations(ReadableConfig config, String prefix) {
+        try {
+            DateTimeFormatter.ofPattern(config.get(BUCKET_PATTERN))
+                    .withZone(ZoneId.of(config.get(ZONE)))
+                    .format(Instant.EPOCH);
+        } catch (DateTimeException | IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "invalid "
+                            + prefix
+                            + "bucket-pattern / "
+                            + prefix
+                            + "zone ('"
+                            + config.get(BUCKET_PATTERN)
+                            + "' in "
+                            + config.get(ZONE)
+                            + "): "
+                            + e.getMessage(),
+                    e);
+        }
+        if (config.getOptional(SPLIT_FEATURE).isPresent() && config.getOptional(SPLITS).isEmpty()) {
+            throw new IllegalArgumentException(
+                    prefix
+                            + "split-feature names the partition feature of "
+                            + prefix
+                            + "splits; set "
+                            + prefix
+                            + "splits (e.g. train:2,eval:1)");
+        }
+        Compression compression = config.getOptional(COMPRESSION).orElse(Compression.NONE);
+        if (config.get(INDEX) == ShardIndex.DALI && compression != Compression.NONE) {
+            // Unset, the compression of DALI-indexed shards is none (see the builder's rule).
+            throw new IllegalArgumentException(
+                    prefix
+                            + "index: dali indexes uncompressed shards (DALI reads no compressed"
+                            + " TFRecords); set "
+                            + prefix
+                            + "compression: none, not "
+                            + compression.cliName());
+        }
+        if (config.get(STATISTICS) && !config.get(SUCCESS_MARKERS)) {
+            throw new IllegalArgumentException(
+                    prefix
+                            + "statistics: true writes a bucket's statistics with its _SUCCESS;"
+                            + " set "
+                            + prefix
+                            + "success-markers: true or "
+                            + prefix
+                            + "statistics: false");
+        }
+        if (config.get(SUCCESS_MARKERS) && !config.get(MANIFESTS)) {
+            throw new IllegalArgumentException(
+                    prefix
+                            + "success-markers: true lists the shards by their manifests; set "
+                            + prefix
+                            + "manifests: true or "
+                            + prefix
+                            + "success-markers: false");
+        }
+    }
+
     /** Every option above, in order, with its type and check. */
     public static final OptionList OPTIONS =
             OptionList.builder()
@@ -318,8 +395,7 @@ public final class ShardOptions {
                     .add(
                             PART_SIZE,
                             (m, name) -> {
-                                if (m.getBytes() < S3ShardStoreFactory.MIN_PART_SIZE
-                                        || m.getBytes() > S3ShardStoreFactory.MAX_PART_SIZE) {
+                                if (m.getBytes() < MIN_PART_SIZE || m.getBytes() > MAX_PART_SIZE) {
                                     throw OptionCheck.invalid(
                                             m,
                                             name,

@@ -1,5 +1,6 @@
 package io.tfstream.operators.shards.store;
 
+import io.tfstream.api.options.ShardOptions;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
@@ -49,12 +50,12 @@ public record S3ShardStoreFactory(
     private static final long serialVersionUID = 1L;
 
     /** S3's smallest part but the last. */
-    public static final int MIN_PART_SIZE = 5 * 1024 * 1024;
+    public static final int MIN_PART_SIZE = ShardOptions.MIN_PART_SIZE;
 
     public static final int DEFAULT_PART_SIZE = MIN_PART_SIZE;
 
     /** One such buffer per open shard lives on the heap. */
-    public static final int MAX_PART_SIZE = 1024 * 1024 * 1024;
+    public static final int MAX_PART_SIZE = ShardOptions.MAX_PART_SIZE;
 
     /** Settings without a server-side encryption header (the bucket's default applies). */
     public S3ShardStoreFactory(
