@@ -14,6 +14,9 @@ final class CheckpointDir {
     private static final String STORAGE = "execution.checkpointing.storage";
     private static final String SAVEPOINT_DIR = "execution.checkpointing.savepoint-dir";
 
+    /** The job's key of Flink's checkpoint directory. */
+    private static final String JOB_KEY = JobOptions.FLINK_PREFIX + JobOptions.FLINK_CHECKPOINT_DIR;
+
     private CheckpointDir() {}
 
     /** Moves a deprecated {@code checkpoint.dir} of {@code options} into {@code flink}. */
@@ -29,17 +32,12 @@ final class CheckpointDir {
                     "checkpoint.dir ("
                             + dir
                             + ") and "
-                            + JobOptions.FLINK_PREFIX
-                            + JobOptions.FLINK_CHECKPOINT_DIR
+                            + JOB_KEY
                             + " ("
                             + given
                             + ") name two checkpoint directories: keep only the second");
         }
-        warnings.add(
-                "checkpoint.dir is deprecated, use "
-                        + JobOptions.FLINK_PREFIX
-                        + JobOptions.FLINK_CHECKPOINT_DIR
-                        + " (the same setting)");
+        warnings.add("checkpoint.dir is deprecated, use " + JOB_KEY + " (the same setting)");
         flink.put(JobOptions.FLINK_CHECKPOINT_DIR, dir);
         flink.putIfAbsent(STORAGE, "filesystem");
         flink.putIfAbsent(SAVEPOINT_DIR, dir);

@@ -1,5 +1,11 @@
 package io.tfstream.job;
 
+import io.tfstream.api.options.DeadLetterOptions;
+import io.tfstream.api.options.KafkaSinkOptions;
+import io.tfstream.api.options.KafkaSourceOptions;
+import io.tfstream.api.options.PayloadOptions;
+import io.tfstream.api.options.StatisticsOptions;
+import io.tfstream.api.options.ValidationOptions;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.text.Quoted;
 import java.util.ArrayList;
@@ -202,6 +208,11 @@ public final class JobConfig {
         return options.get(o);
     }
 
+    /** {@code o}'s value when set, else null (also when it has a default). */
+    public <T> T orNull(ConfigOption<T> o) {
+        return options.getOptional(o).orElse(null);
+    }
+
     public boolean contains(ConfigOption<?> o) {
         return options.contains(o);
     }
@@ -275,10 +286,71 @@ public final class JobConfig {
         return List.copyOf(warnings);
     }
 
+    /**
+     * The Kafka topics the job writes, each by the key that names it, in the order the start-up
+     * checks report them: the dead letters, the records and the batches when set, the alerts when
+     * validation is on or schema updates may raise them, the anomalies with validation, and the
+     * window statistics when on.
+     */
+    public Map<String, String> outputTopics() {
+        Map<String, String> topics = new LinkedHashMap<>();
+        topic(topics, JobOptionStage.DEAD_LETTERS, DeadLetterOptions.TOPIC);
+        topic(topics, JobOptionStage.KAFKA_SINKS, KafkaSinkOptions.RECORDS_TOPIC);
+        topic(topics, JobOptionStage.PAYLOADS, PayloadOptions.TOPIC);
+        if (validation.enabled() || validation.alerts()) {
+            topic(topics, JobOptionStage.VALIDATION, ValidationOptions.ALERTS_TOPIC);
+            if (validation.anomalies()) {
+                topic(topics, JobOptionStage.VALIDATION, ValidationOptions.ANOMALIES_TOPIC);
+            }
+        }
+        if (validation.statistics()) {
+            topic(topics, JobOptionStage.STATISTICS, StatisticsOptions.TOPIC);
+        }
+        return topics;
+    }
+
+    private void topic(Map<String, String> topics, JobOptionStage stage, ConfigOption<String> o) {
+        view(stage).getOptional(o).ifPresent(t -> topics.put(stage.prefix() + o.key(), t));
+    }
+
+    /** The job's schema file option: {@code schema.path} (a TFMD schema) or {@code spec.path}. */
+    public ConfigOption<String> schemaFileOption() {
+        return tfmdSchema() ? JobOptions.SCHEMA_PATH : JobOptions.SPEC_PATH;
+    }
+
+    /** Whether the job's schema is a TFMD schema ({@code schema.path}), not a feature spec. */
+    public boolean tfmdSchema() {
+        return options.contains(JobOptions.SCHEMA_PATH);
+    }
+
+    /** The Kafka source's topics, empty with a topic pattern (or a file source). */
+    public List<String> sourceTopics() {
+        return view(JobOptionStage.SOURCE).getOptional(KafkaSourceOptions.TOPICS).orElse(List.of());
+    }
+
+    /** The Kafka source's consumer group. */
+    public String sourceGroupId() {
+        return view(JobOptionStage.SOURCE).get(KafkaSourceOptions.GROUP_ID);
+    }
+
+    /** Whether the source is Kafka rather than files. */
+    public boolean kafkaSource() {
+        return !source.files();
+    }
+
+    /** The prefix of every Kafka sink's transactional ids ({@code <job.name>-}). */
+    public String transactionalIdPrefix() {
+        return get(JobOptions.JOB_NAME) + "-";
+    }
+
     /** The output bootstrap servers: {@code output.bootstrap-servers} or the source's. */
     public String outputBootstrapServers() {
-        return options.getOptional(JobOptions.OUTPUT_BOOTSTRAP_SERVERS)
-                .orElse(get(JobOptions.SOURCE_BOOTSTRAP_SERVERS));
+        return view(JobOptionStage.KAFKA_SINKS)
+                .getOptional(KafkaSinkOptions.BOOTSTRAP_SERVERS)
+                .orElseGet(
+                        () ->
+                                view(JobOptionStage.SOURCE)
+                                        .get(KafkaSourceOptions.BOOTSTRAP_SERVERS));
     }
 
     /** The settings as given, one {@code key: value} per line, secrets masked. */

@@ -26,27 +26,29 @@ import org.apache.flink.configuration.Configuration;
  * ParseOptions}): the job's keys are the stage's keys with the prefix, same type, default,
  * description and check. The job adds nothing else to a stage's options.
  */
-final class JobOptionStage {
-    static final JobOptionStage FILE_SOURCE =
+public final class JobOptionStage {
+    public static final JobOptionStage FILE_SOURCE =
             new JobOptionStage("source.files.", FileSourceOptions.OPTIONS);
-    static final JobOptionStage SOURCE = new JobOptionStage("source.", KafkaSourceOptions.OPTIONS);
-    static final JobOptionStage CONVERT =
+    public static final JobOptionStage SOURCE =
+            new JobOptionStage("source.", KafkaSourceOptions.OPTIONS);
+    public static final JobOptionStage CONVERT =
             new JobOptionStage("source.", SourceFormatOptions.OPTIONS);
-    static final JobOptionStage SCHEMA = new JobOptionStage("schema.", SchemaOptions.OPTIONS);
-    static final JobOptionStage PARSE = new JobOptionStage("parse.", ParseOptions.OPTIONS);
-    static final JobOptionStage EVENT_TIME =
+    public static final JobOptionStage SCHEMA =
+            new JobOptionStage("schema.", SchemaOptions.OPTIONS);
+    public static final JobOptionStage PARSE = new JobOptionStage("parse.", ParseOptions.OPTIONS);
+    public static final JobOptionStage EVENT_TIME =
             new JobOptionStage("event-time.", EventTimeOptions.OPTIONS);
-    static final JobOptionStage BATCH = new JobOptionStage("batch.", BatchOptions.OPTIONS);
-    static final JobOptionStage DEAD_LETTERS =
+    public static final JobOptionStage BATCH = new JobOptionStage("batch.", BatchOptions.OPTIONS);
+    public static final JobOptionStage DEAD_LETTERS =
             new JobOptionStage("dlq.", DeadLetterOptions.OPTIONS);
-    static final JobOptionStage KAFKA_SINKS =
+    public static final JobOptionStage KAFKA_SINKS =
             new JobOptionStage("output.", KafkaSinkOptions.OPTIONS);
-    static final JobOptionStage PAYLOADS =
+    public static final JobOptionStage PAYLOADS =
             new JobOptionStage("output.batches.", PayloadOptions.OPTIONS);
-    static final JobOptionStage SHARDS = new JobOptionStage("shards.", ShardOptions.OPTIONS);
-    static final JobOptionStage VALIDATION =
+    public static final JobOptionStage SHARDS = new JobOptionStage("shards.", ShardOptions.OPTIONS);
+    public static final JobOptionStage VALIDATION =
             new JobOptionStage("validation.", ValidationOptions.OPTIONS);
-    static final JobOptionStage STATISTICS =
+    public static final JobOptionStage STATISTICS =
             new JobOptionStage("statistics.", StatisticsOptions.OPTIONS);
 
     private final String prefix;
@@ -69,7 +71,7 @@ final class JobOptionStage {
 
     /** The job's option for {@code stageOption}. */
     @SuppressWarnings("unchecked")
-    <T> ConfigOption<T> option(ConfigOption<T> stageOption) {
+    public <T> ConfigOption<T> option(ConfigOption<T> stageOption) {
         ConfigOption<?> p = prefixed.get(stageOption);
         if (p == null) {
             throw new IllegalArgumentException(stageOption.key() + " is not in " + prefix);

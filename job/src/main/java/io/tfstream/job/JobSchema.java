@@ -25,9 +25,8 @@ public record JobSchema(byte[] bytes, String fileName, ParseSpec spec, String fi
 
     /** Loads and checks the schema or spec {@code config} names. */
     public static JobSchema load(JobConfig config) {
-        boolean fromSchema = config.contains(JobOptions.SCHEMA_PATH);
-        String key = fromSchema ? JobOptions.SCHEMA_PATH.key() : JobOptions.SPEC_PATH.key();
-        Path path = Path.of(config.get(fromSchema ? JobOptions.SCHEMA_PATH : JobOptions.SPEC_PATH));
+        String key = config.schemaFileOption().key();
+        Path path = Path.of(config.get(config.schemaFileOption()));
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(path);

@@ -24,8 +24,8 @@ public final class KafkaAcls {
     /** The ACLs of {@code config}'s source client, for {@code principal} (e.g. User:alice). */
     public static List<AclBinding> source(JobConfig config, String principal) {
         List<AclBinding> out = new ArrayList<>();
-        if (config.contains(JobOptions.SOURCE_TOPICS)) {
-            for (String t : config.get(JobOptions.SOURCE_TOPICS)) {
+        if (!config.sourceTopics().isEmpty()) {
+            for (String t : config.sourceTopics()) {
                 out.add(
                         allow(
                                 principal,
@@ -43,7 +43,7 @@ public final class KafkaAcls {
                 allow(
                         principal,
                         ResourceType.GROUP,
-                        config.get(JobOptions.SOURCE_GROUP_ID),
+                        config.sourceGroupId(),
                         PatternType.LITERAL,
                         AclOperation.READ));
         return out;
@@ -51,24 +51,8 @@ public final class KafkaAcls {
 
     /** The ACLs of {@code config}'s output clients (every Kafka sink), for {@code principal}. */
     public static List<AclBinding> outputs(JobConfig config, String principal) {
-        List<String> topics = new ArrayList<>();
-        topics.add(config.get(JobOptions.DLQ_TOPIC));
-        for (var o :
-                List.of(
-                        JobOptions.OUTPUT_RECORDS_TOPIC,
-                        JobOptions.OUTPUT_BATCHES_TOPIC,
-                        JobOptions.VALIDATION_ANOMALIES_TOPIC,
-                        JobOptions.STATISTICS_TOPIC)) {
-            if (config.contains(o)) {
-                topics.add(config.get(o));
-            }
-        }
-        if (config.get(JobOptions.VALIDATION_ENABLED)
-                || config.contains(JobOptions.VALIDATION_ALERTS_TOPIC)) {
-            topics.add(config.get(JobOptions.VALIDATION_ALERTS_TOPIC));
-        }
         List<AclBinding> out = new ArrayList<>();
-        for (String t : topics) {
+        for (String t : config.outputTopics().values()) {
             out.add(
                     allow(
                             principal,
@@ -81,7 +65,7 @@ public final class KafkaAcls {
                 allow(
                         principal,
                         ResourceType.TRANSACTIONAL_ID,
-                        config.get(JobOptions.JOB_NAME) + "-",
+                        config.transactionalIdPrefix(),
                         PatternType.PREFIXED,
                         AclOperation.WRITE));
         return out;

@@ -2,6 +2,7 @@ package io.tfstream.job;
 
 import io.tfstream.api.OwnTransactionsKafkaSink;
 import io.tfstream.api.TfstreamKafkaSinkBuilder;
+import io.tfstream.api.options.KafkaSinkOptions;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 
@@ -31,12 +32,14 @@ final class KafkaSinks {
         String prefix = c.get(JobOptions.JOB_NAME) + "-" + name;
         KafkaSink<T> sink =
                 output.setProperties(c.outputProperties())
-                        .setTransactionTimeout(c.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT))
+                        .setTransactionTimeout(
+                                c.view(JobOptionStage.KAFKA_SINKS)
+                                        .get(KafkaSinkOptions.TRANSACTION_TIMEOUT))
                         .setTransactionalIdPrefix(prefix)
                         .build();
         // output.adopt-transactions: false leaves another job name's transactions in a restored
         // savepoint to that job (blue/green), instead of the connector's take-over
-        return c.get(JobOptions.OUTPUT_ADOPT_TRANSACTIONS)
+        return c.view(JobOptionStage.KAFKA_SINKS).get(KafkaSinkOptions.ADOPT_TRANSACTIONS)
                 ? sink
                 : OwnTransactionsKafkaSink.of(sink, prefix);
     }

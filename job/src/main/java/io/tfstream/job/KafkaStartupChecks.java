@@ -1,8 +1,8 @@
 package io.tfstream.job;
 
+import io.tfstream.api.options.KafkaSinkOptions;
 import io.tfstream.text.Quoted;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -51,73 +51,38 @@ public final class KafkaStartupChecks {
 
     /** Runs every check; throws {@link JobConfigException} naming the first problem. */
     public static void check(JobConfig config) {
-        if (config.get(JobOptions.SOURCE_TYPE) == JobOptions.SourceType.KAFKA) {
+        if (config.kafkaSource()) {
             String sourceServers = config.get(JobOptions.SOURCE_BOOTSTRAP_SERVERS);
             Client source = new Client("source", sourceServers);
             try (Admin admin = admin(source, config.sourceProperties())) {
-                if (config.contains(JobOptions.SOURCE_TOPICS)) {
+                if (!config.sourceTopics().isEmpty()) {
                     requireTopics(
                             admin,
                             source,
-                            config.get(JobOptions.SOURCE_TOPICS),
+                            config.sourceTopics(),
                             "source.topics",
                             AclOperation.READ);
                 }
-                requireGroup(admin, source, config.get(JobOptions.SOURCE_GROUP_ID));
+                requireGroup(admin, source, config.sourceGroupId());
             }
         }
         String outputServers = config.outputBootstrapServers();
         Client outputs = new Client("outputs", outputServers);
         try (Admin admin = admin(outputs, config.outputProperties())) {
-            List<String> written = new ArrayList<>();
-            written.add(config.get(JobOptions.DLQ_TOPIC));
-            requireTopics(admin, outputs, written, "dlq.topic", AclOperation.WRITE);
-            if (config.contains(JobOptions.OUTPUT_RECORDS_TOPIC)) {
+            for (Map.Entry<String, String> t : config.outputTopics().entrySet()) {
                 requireTopics(
-                        admin,
-                        outputs,
-                        List.of(config.get(JobOptions.OUTPUT_RECORDS_TOPIC)),
-                        "output.records.topic",
-                        AclOperation.WRITE);
-            }
-            if (config.contains(JobOptions.OUTPUT_BATCHES_TOPIC)) {
-                String batches = config.get(JobOptions.OUTPUT_BATCHES_TOPIC);
-                requireTopics(
-                        admin,
-                        outputs,
-                        List.of(batches),
-                        "output.batches.topic",
-                        AclOperation.WRITE);
-                checkMessageSize(admin, outputs, batches, config.payloads().maxMessageBytes());
-            }
-            if (config.get(JobOptions.VALIDATION_ENABLED)
-                    || config.contains(JobOptions.VALIDATION_ALERTS_TOPIC)) {
-                requireTopics(
-                        admin,
-                        outputs,
-                        List.of(config.get(JobOptions.VALIDATION_ALERTS_TOPIC)),
-                        "validation.alerts-topic",
-                        AclOperation.WRITE);
-                if (config.contains(JobOptions.VALIDATION_ANOMALIES_TOPIC)) {
-                    requireTopics(
-                            admin,
-                            outputs,
-                            List.of(config.get(JobOptions.VALIDATION_ANOMALIES_TOPIC)),
-                            "validation.anomalies-topic",
-                            AclOperation.WRITE);
+                        admin, outputs, List.of(t.getValue()), t.getKey(), AclOperation.WRITE);
+                if (t.getKey().equals(JobOptions.OUTPUT_BATCHES_TOPIC.key())) {
+                    checkMessageSize(
+                            admin, outputs, t.getValue(), config.payloads().maxMessageBytes());
                 }
             }
-            if (config.get(JobOptions.STATISTICS_ENABLED)) {
-                requireTopics(
-                        admin,
-                        outputs,
-                        List.of(config.get(JobOptions.STATISTICS_TOPIC)),
-                        "statistics.topic",
-                        AclOperation.WRITE);
-            }
-            requireTransactionalIds(admin, outputs, config.get(JobOptions.JOB_NAME) + "-");
+            requireTransactionalIds(admin, outputs, config.transactionalIdPrefix());
             checkTransactionTimeout(
-                    admin, outputs, config.get(JobOptions.OUTPUT_TRANSACTION_TIMEOUT));
+                    admin,
+                    outputs,
+                    config.view(JobOptionStage.KAFKA_SINKS)
+                            .get(KafkaSinkOptions.TRANSACTION_TIMEOUT));
         }
     }
 

@@ -115,10 +115,7 @@ final class ParseConfig {
         TfstreamParseBuilder b = TfstreamParse.builder().fromConfig(v);
         if (schemaUpdates()) {
             b.setSchemaUpdates(
-                    c.get(
-                            c.contains(JobOptions.SCHEMA_PATH)
-                                    ? JobOptions.SCHEMA_PATH
-                                    : JobOptions.SPEC_PATH),
+                    c.get(c.schemaFileOption()),
                     v.get(SchemaOptions.POLL_INTERVAL),
                     v.get(SchemaOptions.COMPATIBILITY));
         }
@@ -139,10 +136,7 @@ final class ParseConfig {
             if (e.getMessage() == null || !e.getMessage().startsWith("batchKey ")) {
                 throw e;
             }
-            ConfigOption<String> file =
-                    c.contains(JobOptions.SCHEMA_PATH)
-                            ? JobOptions.SCHEMA_PATH
-                            : JobOptions.SPEC_PATH;
+            ConfigOption<String> file = c.schemaFileOption();
             throw new JobSchemaRejectedException(
                     "batch.key "
                             + e.getMessage().substring("batchKey ".length())

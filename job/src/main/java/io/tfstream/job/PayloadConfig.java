@@ -7,6 +7,8 @@ import io.tfstream.api.TensorPayloadSinkBuilder;
 import io.tfstream.api.TfstreamParseBuilder;
 import io.tfstream.api.model.PayloadKeyMode;
 import io.tfstream.api.options.BatchOptions;
+import io.tfstream.api.options.KafkaSinkOptions;
+import io.tfstream.api.options.PayloadOptions;
 
 /**
  * The optional outputs of accepted data ({@code output.records.topic}, {@code output.batches.*}):
@@ -21,11 +23,14 @@ final class PayloadConfig {
             TensorPayloadSinkBuilder.MIN_MAX_MESSAGE_BYTES;
 
     private final JobConfig c;
+    // output.batches.*, output.records.topic, and batch.mode
+    private final StageView v;
 
     PayloadConfig(JobConfig c) {
         this.c = c;
-        if (c.get(JobOptions.BATCH_MODE) != BatchOptions.Mode.EVENT_TIME_WINDOW
-                && c.get(JobOptions.OUTPUT_BATCHES_KEY) == PayloadKeyMode.BATCH_KEY) {
+        this.v = c.view(JobOptionStage.PAYLOADS, JobOptionStage.KAFKA_SINKS, JobOptionStage.BATCH);
+        if (v.get(BatchOptions.MODE) != BatchOptions.Mode.EVENT_TIME_WINDOW
+                && v.get(PayloadOptions.KEY) == PayloadKeyMode.BATCH_KEY) {
             throw new JobConfigException(
                     "output.batches.key batch_key needs batch.mode event_time_window (batches"
                             + " closed by count, bytes or delay have no grouping key); use none or"
@@ -41,11 +46,11 @@ final class PayloadConfig {
     }
 
     boolean batches() {
-        return c.contains(JobOptions.OUTPUT_BATCHES_TOPIC);
+        return v.has(PayloadOptions.TOPIC);
     }
 
     boolean records() {
-        return c.contains(JobOptions.OUTPUT_RECORDS_TOPIC);
+        return v.has(KafkaSinkOptions.RECORDS_TOPIC);
     }
 
     /**
@@ -53,8 +58,8 @@ final class PayloadConfig {
      * producer's {@code max.request.size}, else Kafka's default 1 MiB.
      */
     long maxMessageBytes() {
-        if (c.contains(JobOptions.OUTPUT_BATCHES_MAX_MESSAGE_BYTES)) {
-            return c.get(JobOptions.OUTPUT_BATCHES_MAX_MESSAGE_BYTES).getBytes();
+        if (v.has(PayloadOptions.MAX_MESSAGE_BYTES)) {
+            return v.get(PayloadOptions.MAX_MESSAGE_BYTES).getBytes();
         }
         String request = c.outputProperties().getProperty("max.request.size");
         if (request != null) {
@@ -81,15 +86,15 @@ final class PayloadConfig {
     /** The payload sink's format: topic, key, message size (its producer settings follow). */
     TensorPayloadSinkBuilder batchesSink() {
         return TensorPayloadSink.builder()
+                .fromConfig(v)
                 .setBootstrapServers(c.sinks().bootstrapServers())
-                .setTopic(c.get(JobOptions.OUTPUT_BATCHES_TOPIC))
-                .setKeyMode(c.get(JobOptions.OUTPUT_BATCHES_KEY))
+                // unset: the producer's max.request.size
                 .setMaxMessageBytes(maxMessageBytes());
     }
 
     AcceptedRecordSinkBuilder recordsSink() {
         return AcceptedRecordSink.builder()
                 .setBootstrapServers(c.sinks().bootstrapServers())
-                .setTopic(c.get(JobOptions.OUTPUT_RECORDS_TOPIC));
+                .setTopic(v.get(KafkaSinkOptions.RECORDS_TOPIC));
     }
 }

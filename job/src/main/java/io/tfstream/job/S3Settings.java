@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import io.tfstream.api.options.ShardOptions;
 import io.tfstream.operators.shards.store.S3Encryption;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import java.io.IOException;
@@ -49,8 +50,8 @@ public final class S3Settings {
      * Flink configuration (and with it its job graph) may carry.
      */
     public static void applyLocation(JobConfig config, Configuration flink) {
-        if (config.contains(JobOptions.S3_ENDPOINT)) {
-            flink.setString("s3.endpoint", config.get(JobOptions.S3_ENDPOINT));
+        if (config.orNull(JobOptions.S3_ENDPOINT) != null) {
+            flink.setString("s3.endpoint", config.orNull(JobOptions.S3_ENDPOINT));
         }
         if (config.get(JobOptions.S3_PATH_STYLE_ACCESS)) {
             flink.setString("s3.path.style.access", "true");
@@ -63,12 +64,7 @@ public final class S3Settings {
      * configuration a job is built with, which travels in its job graph and shows in the web UI.
      */
     static void applyCredentials(JobConfig config, Map<String, String> env, Configuration flink) {
-        applyCredentials(
-                config.contains(JobOptions.S3_CREDENTIALS_FILE)
-                        ? Path.of(config.get(JobOptions.S3_CREDENTIALS_FILE))
-                        : null,
-                env,
-                flink);
+        applyCredentials(credentialsFile(config), env, flink);
     }
 
     /**
@@ -122,25 +118,30 @@ public final class S3Settings {
      */
     static S3ShardStoreFactory shardStoreFactory(
             JobConfig config, String path, ReadableConfig flink) {
-        long partSize = config.get(JobOptions.SHARDS_PART_SIZE).getBytes();
+        StageView shards = config.view(JobOptionStage.SHARDS);
+        long partSize = shards.get(ShardOptions.PART_SIZE).getBytes();
         // Without the job's own s3.* options, the S3 file system settings of the Flink
         // configuration the job is built with (a cluster's, when the job runs there) apply.
         return new S3ShardStoreFactory(
                 path,
-                config.get(JobOptions.SHARDS_PREFIX),
+                shards.get(ShardOptions.PREFIX),
                 config.contains(JobOptions.S3_ENDPOINT)
-                        ? config.get(JobOptions.S3_ENDPOINT)
+                        ? config.orNull(JobOptions.S3_ENDPOINT)
                         : flink.getOptional(FLINK_S3_ENDPOINT).orElse(null),
                 config.get(JobOptions.S3_PATH_STYLE_ACCESS)
                         || flink.getOptional(FLINK_S3_PATH_STYLE).orElse(false),
                 null,
-                config.contains(JobOptions.S3_CREDENTIALS_FILE)
-                        ? Path.of(config.get(JobOptions.S3_CREDENTIALS_FILE))
-                                .toAbsolutePath()
-                                .toString()
-                        : null,
+                credentialsFile(config) == null
+                        ? null
+                        : credentialsFile(config).toAbsolutePath().toString(),
                 (int) partSize,
                 encryption(config));
+    }
+
+    /** {@code s3.credentials-file}, or null. */
+    private static Path credentialsFile(JobConfig config) {
+        String file = config.orNull(JobOptions.S3_CREDENTIALS_FILE);
+        return file == null ? null : Path.of(file);
     }
 
     /**
@@ -148,10 +149,7 @@ public final class S3Settings {
      */
     static S3Encryption encryption(JobConfig config) {
         JobOptions.S3ServerSideEncryption sse = config.get(JobOptions.S3_SERVER_SIDE_ENCRYPTION);
-        String key =
-                config.contains(JobOptions.S3_SSE_KMS_KEY_ID)
-                        ? config.get(JobOptions.S3_SSE_KMS_KEY_ID)
-                        : null;
+        String key = config.orNull(JobOptions.S3_SSE_KMS_KEY_ID);
         if (key != null
                 && sse != JobOptions.S3ServerSideEncryption.SSE_KMS
                 && sse != JobOptions.S3ServerSideEncryption.DSSE_KMS) {

@@ -212,7 +212,7 @@ final class ShardConfig {
      */
     TfRecordShards shards(JobSchema schema, ReadableConfig flink) {
         TfRecordShardsBuilder b = builder(schema.fingerprint(), flink);
-        if (s.get(ShardOptions.STATISTICS) && c.contains(JobOptions.SCHEMA_PATH)) {
+        if (s.get(ShardOptions.STATISTICS) && c.tfmdSchema()) {
             b.setStatisticsSchema(schema.bytes(), schema.fileName());
         }
         try {

@@ -92,9 +92,7 @@ public final class TfstreamPipeline {
         }
         TfstreamValidation validation = null;
         if (config.validation().enabled()) {
-            validation =
-                    config.validation()
-                            .validation(schema, parseConfig.limits(), env.getParallelism());
+            validation = config.validation().validation(schema, env.getParallelism());
             parse.setValidation(validation);
         }
         if (parseConfig.windows()) {
@@ -120,8 +118,7 @@ public final class TfstreamPipeline {
                                 accepted.assignTimestampsAndWatermarks(parseConfig.watermarks()));
         if (validation != null) {
             ValidationStage.apply(parsed, config, validation);
-        } else if (parseConfig.schemaUpdates()
-                && config.contains(JobOptions.VALIDATION_ALERTS_TOPIC)) {
+        } else if (parseConfig.schemaUpdates() && config.validation().alerts()) {
             // Refused schema files: SCHEMA alerts on the alerts topic (always in the log).
             ALERTS_SINK.on(
                     accepted.getSideOutput(LiveSchema.ALERTS)

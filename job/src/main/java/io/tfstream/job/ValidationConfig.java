@@ -5,8 +5,8 @@ import io.tfstream.api.TfstreamValidationBuilder;
 import io.tfstream.api.ValidationAlertSink;
 import io.tfstream.api.ValidationAlertSinkBuilder;
 import io.tfstream.api.model.ValidationActions;
-import io.tfstream.api.options.SchemaOptions;
-import io.tfstream.parse.ParseLimits;
+import io.tfstream.api.options.StatisticsOptions;
+import io.tfstream.api.options.ValidationOptions;
 import io.tfstream.validation.LintFinding;
 import io.tfstream.validation.SchemaLintException;
 import io.tfstream.validation.SeverityPolicy;
@@ -23,9 +23,19 @@ final class ValidationConfig {
     private static final Logger LOG = LoggerFactory.getLogger(ValidationConfig.class);
 
     private final JobConfig c;
+    // validation.*, statistics.*, and what else the validation reads (its builder's fromConfig)
+    private final StageView v;
 
     ValidationConfig(JobConfig c) {
         this.c = c;
+        this.v =
+                c.view(
+                        JobOptionStage.VALIDATION,
+                        JobOptionStage.STATISTICS,
+                        JobOptionStage.SHARDS,
+                        JobOptionStage.SCHEMA,
+                        JobOptionStage.PARSE,
+                        JobOptionStage.EVENT_TIME);
         if (enabled()) {
             check();
         }
@@ -36,7 +46,7 @@ final class ValidationConfig {
 
     /** Whether each window's statistics are written ({@code statistics.enabled}). */
     boolean statistics() {
-        return c.get(JobOptions.STATISTICS_ENABLED);
+        return v.get(StatisticsOptions.ENABLED);
     }
 
     private void checkStatistics() {
@@ -45,8 +55,7 @@ final class ValidationConfig {
                     "statistics.enabled needs validation.enabled (the statistics are kept in the"
                             + " validation windows)");
         }
-        if (!c.contains(JobOptions.STATISTICS_TOPIC)
-                || c.get(JobOptions.STATISTICS_TOPIC).isBlank()) {
+        if (v.getOptional(StatisticsOptions.TOPIC).filter(t -> !t.isBlank()).isEmpty()) {
             throw new JobConfigException(
                     "statistics.enabled needs statistics.topic (the Kafka topic the window"
                             + " statistics are written to)");
@@ -54,17 +63,16 @@ final class ValidationConfig {
     }
 
     boolean enabled() {
-        return c.get(JobOptions.VALIDATION_ENABLED);
+        return v.get(ValidationOptions.ENABLED);
     }
 
     private void check() {
-        if (!c.contains(JobOptions.SCHEMA_PATH)) {
+        if (!c.tfmdSchema()) {
             throw new JobConfigException(
                     "validation.enabled needs schema.path (a TFMD schema: validation checks its"
                             + " constraints, which a spec.path file does not have)");
         }
-        if (!c.contains(JobOptions.VALIDATION_ALERTS_TOPIC)
-                || c.get(JobOptions.VALIDATION_ALERTS_TOPIC).isBlank()) {
+        if (v.getOptional(ValidationOptions.ALERTS_TOPIC).filter(t -> !t.isBlank()).isEmpty()) {
             throw new JobConfigException(
                     "validation.enabled needs validation.alerts-topic (the Kafka topic the window"
                             + " alerts are written to)");
@@ -74,7 +82,7 @@ final class ValidationConfig {
     }
 
     List<String> severityOverrides() {
-        List<String> entries = list(JobOptions.VALIDATION_SEVERITY_OVERRIDES);
+        List<String> entries = list(ValidationOptions.SEVERITY_OVERRIDES);
         try {
             SeverityPolicy.parse(entries);
         } catch (IllegalArgumentException e) {
@@ -86,7 +94,7 @@ final class ValidationConfig {
 
     ValidationActions actions() {
         try {
-            return ValidationActions.parse(list(JobOptions.VALIDATION_ACTIONS));
+            return ValidationActions.parse(list(ValidationOptions.ACTIONS));
         } catch (IllegalArgumentException e) {
             throw new JobConfigException(
                     "invalid value for validation.actions: " + e.getMessage(), e);
@@ -94,7 +102,7 @@ final class ValidationConfig {
     }
 
     private List<String> list(org.apache.flink.configuration.ConfigOption<List<String>> o) {
-        return c.contains(o) ? c.get(o) : List.of();
+        return v.getOptional(o).orElse(List.of());
     }
 
     /**
@@ -102,43 +110,19 @@ final class ValidationConfig {
      * schema lint refuses the job, the rest is logged. {@code parallelism} is the job's (for the
      * default split count).
      */
-    TfstreamValidation validation(JobSchema schema, ParseLimits limits, int parallelism) {
-        int splits = c.get(JobOptions.VALIDATION_SPLITS);
+    TfstreamValidation validation(JobSchema schema, int parallelism) {
         TfstreamValidationBuilder b =
                 TfstreamValidation.builder()
+                        .fromConfig(v)
                         .setSchema(schema.bytes(), schema.fileName())
-                        .setSequenceExample(
-                                c.get(JobOptions.SCHEMA_KIND)
-                                        == SchemaOptions.Kind.SEQUENCE_EXAMPLE)
-                        .setEnvironment(
-                                c.contains(JobOptions.VALIDATION_ENVIRONMENT)
-                                        ? c.get(JobOptions.VALIDATION_ENVIRONMENT)
-                                        : null)
-                        .setWindow(c.get(JobOptions.VALIDATION_WINDOW))
-                        .setSplits(splits > 0 ? splits : Math.max(1, parallelism))
-                        .setMinDriftExamples(c.get(JobOptions.VALIDATION_MIN_DRIFT_EXAMPLES))
-                        .setActions(actions())
-                        .setSeverityOverrides(severityOverrides())
                         .setJobName(c.get(JobOptions.JOB_NAME))
-                        .setLimits(limits)
-                        .setLag(c.get(JobOptions.EVENT_TIME_OUT_OF_ORDERNESS))
-                        .setAnomalies(c.contains(JobOptions.VALIDATION_ANOMALIES_TOPIC))
-                        .setStatistics(statistics(), c.get(JobOptions.STATISTICS_EPSILON))
-                        .setStatisticsSplits(
-                                c.contains(JobOptions.SHARDS_SPLITS)
-                                        ? c.get(JobOptions.SHARDS_SPLITS)
-                                        : null,
-                                c.contains(JobOptions.SHARDS_SPLIT_FEATURE)
-                                        ? c.get(JobOptions.SHARDS_SPLIT_FEATURE)
-                                        : null)
-                        .setStatisticsWeightFeature(
-                                c.contains(JobOptions.STATISTICS_WEIGHT_FEATURE)
-                                        ? c.get(JobOptions.STATISTICS_WEIGHT_FEATURE)
-                                        : null)
                         .setStatisticsUid(PipelineOperator.VALIDATION_STATISTICS.uid())
                         .setUids(
                                 PipelineOperator.VALIDATION_WINDOWS.uid(),
                                 PipelineOperator.VALIDATION_PARTIALS_TIME.uid());
+        if (v.get(ValidationOptions.SPLITS) <= 0) {
+            b.setSplits(Math.max(1, parallelism)); // -1: the job's parallelism
+        }
         if (!c.parse().kafkaTime()) {
             // The deltas get the job's out-of-orderness and idleness over their event times.
             b.setPartialsWatermarks(c.parse().watermarks());
@@ -170,24 +154,31 @@ final class ValidationConfig {
     ValidationAlertSinkBuilder alertsSink() {
         return ValidationAlertSink.builder()
                 .setBootstrapServers(c.sinks().bootstrapServers())
-                .setTopic(c.get(JobOptions.VALIDATION_ALERTS_TOPIC));
+                .setTopic(v.get(ValidationOptions.ALERTS_TOPIC));
     }
 
     /** The windows' {@code Anomalies} sink; only with {@code validation.anomalies-topic}. */
     ValidationAlertSinkBuilder anomaliesSink() {
         return ValidationAlertSink.builder()
                 .setBootstrapServers(c.sinks().bootstrapServers())
-                .setTopic(c.get(JobOptions.VALIDATION_ANOMALIES_TOPIC));
+                .setTopic(v.get(ValidationOptions.ANOMALIES_TOPIC));
     }
 
     /** The window statistics' sink; only with {@code statistics.enabled}. */
     ValidationAlertSinkBuilder statisticsSink() {
         return ValidationAlertSink.builder()
                 .setBootstrapServers(c.sinks().bootstrapServers())
-                .setTopic(c.get(JobOptions.STATISTICS_TOPIC));
+                .setTopic(v.get(StatisticsOptions.TOPIC));
+    }
+
+    /**
+     * Whether {@code validation.alerts-topic} is set (SCHEMA alerts go there without validation).
+     */
+    boolean alerts() {
+        return v.has(ValidationOptions.ALERTS_TOPIC);
     }
 
     boolean anomalies() {
-        return c.contains(JobOptions.VALIDATION_ANOMALIES_TOPIC);
+        return v.has(ValidationOptions.ANOMALIES_TOPIC);
     }
 }

@@ -1,8 +1,19 @@
 package io.tfstream.local;
 
+import io.tfstream.api.options.BatchOptions;
+import io.tfstream.api.options.DeadLetterOptions;
+import io.tfstream.api.options.FileSourceOptions;
+import io.tfstream.api.options.KafkaSinkOptions;
+import io.tfstream.api.options.KafkaSourceOptions;
+import io.tfstream.api.options.PayloadOptions;
+import io.tfstream.api.options.SchemaOptions;
+import io.tfstream.api.options.ShardOptions;
+import io.tfstream.api.options.SourceFormatOptions;
+import io.tfstream.api.options.ValidationOptions;
 import io.tfstream.job.JobConfig;
 import io.tfstream.job.JobConfigException;
 import io.tfstream.job.JobConfigFiles;
+import io.tfstream.job.JobOptionStage;
 import io.tfstream.job.JobOptions;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.SpecSource;
@@ -67,41 +78,51 @@ final class LocalJobSettings {
         m.fallback(JobOptions.JOB_NAME, "tfstream-local");
         m.own(JobOptions.PARALLELISM, o.parallelism());
         m.fallback(JobOptions.CHECKPOINT_INTERVAL, "1 s");
-        m.own(JobOptions.SOURCE_BOOTSTRAP_SERVERS, broker.bootstrap());
+        m.own(JobOptionStage.SOURCE, KafkaSourceOptions.BOOTSTRAP_SERVERS, broker.bootstrap());
         broker.jobSettings()
                 .forEach(
                         (k, v) -> {
                             m.fallback(JobOptions.SOURCE_PROPERTIES_PREFIX + k, v);
                             m.fallback(JobOptions.OUTPUT_PROPERTIES_PREFIX + k, v);
                         });
-        m.exclude(JobOptions.SOURCE_TOPIC_PATTERN);
-        m.fallback(JobOptions.SOURCE_STARTING_OFFSETS, "earliest");
-        m.fallback(JobOptions.SOURCE_GROUP_ID, "tfstream-local");
+        m.exclude(JobOptionStage.SOURCE, KafkaSourceOptions.TOPIC_PATTERN);
+        m.fallback(JobOptionStage.SOURCE, KafkaSourceOptions.STARTING_OFFSETS, "earliest");
+        m.fallback(JobOptionStage.SOURCE, KafkaSourceOptions.GROUP_ID, "tfstream-local");
         if (o.nextSchema() != null) {
             // The run writes the next schema over the watched file while the job runs.
-            m.own(JobOptions.SCHEMA_UPDATE, "poll");
-            m.fallback(JobOptions.SCHEMA_POLL_INTERVAL, "100 ms");
+            m.own(JobOptionStage.SCHEMA, SchemaOptions.UPDATE, "poll");
+            m.fallback(JobOptionStage.SCHEMA, SchemaOptions.POLL_INTERVAL, "100 ms");
         }
         if (o.files() == null) {
-            m.own(JobOptions.SOURCE_TOPICS, List.of(topics.input()));
+            m.own(JobOptionStage.SOURCE, KafkaSourceOptions.TOPICS, List.of(topics.input()));
             // With --next-schema the input is produced while the job runs, which the run stops.
-            m.own(JobOptions.SOURCE_STOPPING_OFFSETS, o.nextSchema() != null ? "none" : "latest");
+            m.own(
+                    JobOptionStage.SOURCE,
+                    KafkaSourceOptions.STOPPING_OFFSETS,
+                    o.nextSchema() != null ? "none" : "latest");
             m.exclude(JobOptions.SOURCE_TYPE);
-            m.exclude(JobOptions.SOURCE_FILES_PATHS);
+            m.exclude(JobOptionStage.FILE_SOURCE, FileSourceOptions.PATHS);
         } else {
-            m.exclude(JobOptions.SOURCE_TOPICS);
-            m.exclude(JobOptions.SOURCE_STOPPING_OFFSETS);
+            m.exclude(JobOptionStage.SOURCE, KafkaSourceOptions.TOPICS);
+            m.exclude(JobOptionStage.SOURCE, KafkaSourceOptions.STOPPING_OFFSETS);
             m.own(JobOptions.SOURCE_TYPE, "files");
             m.own(
-                    JobOptions.SOURCE_FILES_PATHS,
+                    JobOptionStage.FILE_SOURCE,
+                    FileSourceOptions.PATHS,
                     List.of(o.files().toAbsolutePath().toUri().toString()));
-            m.fallback(JobOptions.SOURCE_FILES_MODE, "bounded");
+            m.fallback(JobOptionStage.FILE_SOURCE, FileSourceOptions.MODE, "bounded");
         }
-        m.own(JobOptions.SOURCE_FORMAT, o.inputFormat().name().toLowerCase(java.util.Locale.ROOT));
+        m.own(
+                JobOptionStage.CONVERT,
+                SourceFormatOptions.FORMAT,
+                o.inputFormat().name().toLowerCase(java.util.Locale.ROOT));
         if (avroSchema != null) {
-            m.own(JobOptions.SOURCE_AVRO_SCHEMA_PATH, avroSchema.toString());
+            m.own(
+                    JobOptionStage.CONVERT,
+                    SourceFormatOptions.AVRO_SCHEMA_PATH,
+                    avroSchema.toString());
         } else {
-            m.exclude(JobOptions.SOURCE_AVRO_SCHEMA_PATH);
+            m.exclude(JobOptionStage.CONVERT, SourceFormatOptions.AVRO_SCHEMA_PATH);
         }
         if (o.featureSpec() != null) {
             m.own(JobOptions.SPEC_PATH, schemaFile.toString());
@@ -111,22 +132,28 @@ final class LocalJobSettings {
             m.exclude(JobOptions.SPEC_PATH);
         }
         if (sequenceSchema(schemaFile)) {
-            m.fallback(JobOptions.SCHEMA_KIND, "sequence_example");
+            m.fallback(JobOptionStage.SCHEMA, SchemaOptions.KIND, "sequence_example");
         }
-        m.own(JobOptions.DLQ_TOPIC, topics.dlq());
-        m.own(JobOptions.OUTPUT_RECORDS_TOPIC, topics.records());
-        m.own(JobOptions.OUTPUT_BATCHES_TOPIC, topics.batches());
+        m.own(JobOptionStage.DEAD_LETTERS, DeadLetterOptions.TOPIC, topics.dlq());
+        m.own(JobOptionStage.KAFKA_SINKS, KafkaSinkOptions.RECORDS_TOPIC, topics.records());
+        m.own(JobOptionStage.PAYLOADS, PayloadOptions.TOPIC, topics.batches());
         // Used when validation is on (--set validation.enabled=true).
-        m.own(JobOptions.VALIDATION_ALERTS_TOPIC, topics.alerts());
+        m.own(JobOptionStage.VALIDATION, ValidationOptions.ALERTS_TOPIC, topics.alerts());
         if (o.compression() != null) {
-            m.fallback(JobOptions.SHARDS_COMPRESSION, o.compression().name().toLowerCase());
+            m.fallback(
+                    JobOptionStage.SHARDS,
+                    ShardOptions.COMPRESSION,
+                    o.compression().name().toLowerCase());
         }
-        m.fallback(JobOptions.BATCH_MAX_DELAY, "200 ms");
-        m.fallback(JobOptions.OUTPUT_TRANSACTION_TIMEOUT, "5 min");
+        m.fallback(JobOptionStage.BATCH, BatchOptions.MAX_DELAY, "200 ms");
+        m.fallback(JobOptionStage.KAFKA_SINKS, KafkaSinkOptions.TRANSACTION_TIMEOUT, "5 min");
         if (s3 == null) {
-            m.own(JobOptions.SHARDS_PATH, shardsDir.toUri().toString());
+            m.own(JobOptionStage.SHARDS, ShardOptions.PATH, shardsDir.toUri().toString());
         } else {
-            m.own(JobOptions.SHARDS_PATH, "s3://" + s3.bucket() + "/tfstream-local/" + runId);
+            m.own(
+                    JobOptionStage.SHARDS,
+                    ShardOptions.PATH,
+                    "s3://" + s3.bucket() + "/tfstream-local/" + runId);
             // S3 shards keep each open shard's unfinished part in the checkpoint: durable storage
             m.fallbackCheckpointDir(
                     shardsDir.resolveSibling("checkpoints").toAbsolutePath().toUri().toString());
@@ -164,6 +191,21 @@ final class LocalJobSettings {
         private final Map<String, Object> values = new LinkedHashMap<>();
         private final Set<String> owned = new LinkedHashSet<>();
         private String checkpointDir;
+
+        /** {@link #own} of a stage's option, under the stage's prefix. */
+        void own(JobOptionStage stage, ConfigOption<?> option, Object value) {
+            own(stage.option(option), value);
+        }
+
+        /** {@link #exclude} of a stage's option. */
+        void exclude(JobOptionStage stage, ConfigOption<?> option) {
+            exclude(stage.option(option));
+        }
+
+        /** {@link #fallback} of a stage's option. */
+        void fallback(JobOptionStage stage, ConfigOption<?> option, Object value) {
+            fallback(stage.option(option), value);
+        }
 
         /** Set by the run; --config and --set may not touch it. */
         void own(ConfigOption<?> option, Object value) {

@@ -26,9 +26,12 @@ public final class TfstreamKafkaSourceBuilder {
     TfstreamKafkaSourceBuilder() {}
 
     /**
-     * Takes the {@link KafkaSourceOptions} set in {@code config} ({@code bootstrap-servers}, {@code
-     * topics}, {@code topic-pattern}, {@code group-id}, keys relative to the stage). Unset options
-     * keep their values.
+     * Takes every {@link KafkaSourceOptions} set in {@code config} ({@code bootstrap-servers},
+     * {@code topics}, {@code topic-pattern}, {@code group-id}, {@code starting-offsets}, {@code
+     * stopping-offsets}; keys relative to the stage), checked as {@code tfstream run} checks {@code
+     * source.*}. Unset options keep their values.
+     *
+     * @throws IllegalArgumentException naming the key of a value out of range
      */
     public TfstreamKafkaSourceBuilder fromConfig(ReadableConfig config) {
         KafkaSourceOptions.OPTIONS.checkAll(config, "");
@@ -38,6 +41,19 @@ public final class TfstreamKafkaSourceBuilder {
         config.getOptional(KafkaSourceOptions.TOPIC_PATTERN)
                 .ifPresent(p -> setTopicPattern(Pattern.compile(p)));
         config.getOptional(KafkaSourceOptions.GROUP_ID).ifPresent(this::setGroupId);
+        config.getOptional(KafkaSourceOptions.STARTING_OFFSETS)
+                .ifPresent(
+                        v ->
+                                setStartingOffsets(
+                                        KafkaSourceOptions.startingOffsets(
+                                                v, KafkaSourceOptions.STARTING_OFFSETS.key())));
+        config.getOptional(KafkaSourceOptions.STOPPING_OFFSETS)
+                .ifPresent(
+                        s ->
+                                setBounded(
+                                        s == KafkaSourceOptions.StoppingOffsets.LATEST
+                                                ? OffsetsInitializer.latest()
+                                                : null));
         return this;
     }
 

@@ -1,6 +1,11 @@
 package io.tfstream.api;
 
 import io.tfstream.api.model.ValidationActions;
+import io.tfstream.api.options.EventTimeOptions;
+import io.tfstream.api.options.ParseOptions;
+import io.tfstream.api.options.SchemaOptions;
+import io.tfstream.api.options.ShardOptions;
+import io.tfstream.api.options.StatisticsOptions;
 import io.tfstream.api.options.ValidationOptions;
 import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.operators.validation.WindowPartial;
@@ -55,7 +60,7 @@ public final class TfstreamValidationBuilder {
     private List<String> severityOverrides = List.of();
     private String jobName = DEFAULT_JOB_NAME;
     private ParseLimits limits = ParseLimits.defaults();
-    private Duration lag = Duration.ZERO;
+    private Duration lag = EventTimeOptions.OUT_OF_ORDERNESS.defaultValue();
     private boolean anomalies;
     private boolean statistics;
     private double statisticsEpsilon =
@@ -137,16 +142,22 @@ public final class TfstreamValidationBuilder {
     }
 
     /**
-     * Takes the {@link ValidationOptions} set in {@code config} (keys relative to the stage: {@code
-     * environment}, {@code window}, {@code splits}, {@code min-drift-examples}, {@code actions},
-     * {@code severity-overrides}), checked as {@code tfstream run} checks {@code validation.*};
-     * {@code splits: -1} (the job's parallelism) leaves the splits as they are. Unset options keep
-     * their values.
+     * Takes the options of the validation set in {@code config}, keys relative to their stage and
+     * checked as {@code tfstream run} checks them: {@link ValidationOptions} ({@code environment},
+     * {@code window}, {@code splits}, {@code min-drift-examples}, {@code actions}, {@code
+     * severity-overrides}, and {@code anomalies-topic}, whose presence turns the windows' {@code
+     * Anomalies} on), the window statistics ({@link StatisticsOptions}'s {@code enabled}, {@code
+     * epsilon}, {@code weight-feature}), their data splits ({@link ShardOptions#SPLITS}, {@code
+     * SPLIT_FEATURE}), {@link SchemaOptions#KIND}, the parse limits ({@link ParseOptions}) and the
+     * lag ({@link EventTimeOptions#OUT_OF_ORDERNESS}). {@code splits: -1} (the job's parallelism)
+     * leaves the splits as they are. Not taken: {@code enabled} and the topics the sinks write to.
+     * Unset options keep their values.
      *
      * @throws IllegalArgumentException naming the key of a value out of range
      */
     public TfstreamValidationBuilder fromConfig(ReadableConfig config) {
         ValidationOptions.OPTIONS.checkAll(config, "");
+        StatisticsOptions.OPTIONS.checkAll(config, "");
         config.getOptional(ValidationOptions.ENVIRONMENT).ifPresent(this::setEnvironment);
         config.getOptional(ValidationOptions.WINDOW).ifPresent(this::setWindow);
         config.getOptional(ValidationOptions.SPLITS).filter(n -> n > 0).ifPresent(this::setSplits);
@@ -156,6 +167,26 @@ public final class TfstreamValidationBuilder {
                 .ifPresent(a -> setActions(ValidationActions.parse(a)));
         config.getOptional(ValidationOptions.SEVERITY_OVERRIDES)
                 .ifPresent(this::setSeverityOverrides);
+        config.getOptional(ValidationOptions.ANOMALIES_TOPIC).ifPresent(t -> setAnomalies(true));
+        setStatistics(
+                config.getOptional(StatisticsOptions.ENABLED).orElse(statistics),
+                config.getOptional(StatisticsOptions.EPSILON).orElse(statisticsEpsilon));
+        config.getOptional(StatisticsOptions.WEIGHT_FEATURE)
+                .ifPresent(this::setStatisticsWeightFeature);
+        config.getOptional(ShardOptions.SPLITS)
+                .ifPresent(
+                        s ->
+                                setStatisticsSplits(
+                                        s,
+                                        config.getOptional(ShardOptions.SPLIT_FEATURE)
+                                                .orElse(null)));
+        config.getOptional(SchemaOptions.KIND)
+                .ifPresent(k -> setSequenceExample(k == SchemaOptions.Kind.SEQUENCE_EXAMPLE));
+        if (ParseOptions.OPTIONS.options().stream()
+                .anyMatch(o -> config.getOptional(o).isPresent())) {
+            setLimits(ParseOptions.limits(config, ""));
+        }
+        config.getOptional(EventTimeOptions.OUT_OF_ORDERNESS).ifPresent(this::setLag);
         return this;
     }
 
@@ -171,7 +202,10 @@ public final class TfstreamValidationBuilder {
         return this;
     }
 
-    /** How far behind the largest feature event time a window closes (default 0). */
+    /**
+     * How far behind the largest feature event time a window closes (default 5 s, the job's
+     * event-time.max-out-of-orderness).
+     */
     public TfstreamValidationBuilder setLag(Duration lag) {
         this.lag = lag;
         return this;

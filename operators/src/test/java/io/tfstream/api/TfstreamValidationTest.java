@@ -50,7 +50,7 @@ class TfstreamValidationTest {
         assertEquals(1, s.splits());
         assertEquals("tfstream", s.job());
         assertFalse(s.sequence());
-        assertEquals(Duration.ZERO, v.lag());
+        assertEquals(Duration.ofSeconds(5), v.lag(), "event-time.max-out-of-orderness");
         assertEquals("validation-windows", v.uid());
         assertTrue(s.actions().allPass());
         assertNotNull(s.buildSchema());

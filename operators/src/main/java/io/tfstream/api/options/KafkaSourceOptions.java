@@ -5,6 +5,7 @@ import static org.apache.flink.configuration.ConfigOptions.key;
 import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 
 /**
  * The Kafka source's options (the job's {@code source.*}): servers, topics, consumer group, where
@@ -73,9 +74,39 @@ public final class KafkaSourceOptions {
                     .add(TOPICS, List.class, null)
                     .add(TOPIC_PATTERN, String.class, null)
                     .add(GROUP_ID)
-                    .add(STARTING_OFFSETS)
+                    .add(STARTING_OFFSETS, (v, name) -> startingOffsets(v, name))
                     .add(STOPPING_OFFSETS)
                     .build();
+
+    /**
+     * The offsets {@link #STARTING_OFFSETS}'s {@code value} names: {@code committed} (the group's,
+     * earliest where none), {@code earliest}, {@code latest} or {@code timestamp:<epoch ms>}.
+     *
+     * @throws IllegalArgumentException "invalid value ... for NAME", {@code name} being how the
+     *     reader set it
+     */
+    // Kafka 4 deprecates OffsetResetStrategy, which the connector's committedOffsets still takes.
+    @SuppressWarnings("deprecation")
+    public static OffsetsInitializer startingOffsets(String value, String name) {
+        String v = value.trim();
+        switch (v) {
+            case "committed":
+                return OffsetsInitializer.committedOffsets(
+                        org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST);
+            case "earliest":
+                return OffsetsInitializer.earliest();
+            case "latest":
+                return OffsetsInitializer.latest();
+            default:
+                String t = v.startsWith("timestamp:") ? v.substring("timestamp:".length()) : "";
+                // non-negative epoch millis that fit a long
+                if (!t.isEmpty() && t.length() <= 18 && t.chars().allMatch(Character::isDigit)) {
+                    return OffsetsInitializer.timestamp(Long.parseLong(t));
+                }
+                throw OptionCheck.invalid(
+                        value, name, "committed, earliest, latest or timestamp:<epoch ms>");
+        }
+    }
 
     /** {@link #STOPPING_OFFSETS}. */
     public enum StoppingOffsets {
