@@ -18,12 +18,14 @@ import java.nio.file.Path;
  * the field) before the job runs.
  */
 final class ConvertConfig {
-    // source.* formats, and the dlq.* circuit breaker
+    private final JobConfig c;
+    // source.* formats
     private final StageView v;
     private final String avroSchema;
 
     ConvertConfig(JobConfig c) {
-        this.v = c.view(JobOptionStage.CONVERT, JobOptionStage.DEAD_LETTERS);
+        this.c = c;
+        this.v = c.view(JobOptionStage.CONVERT);
         InputFormat format = v.get(SourceFormatOptions.FORMAT);
         if (format == InputFormat.AVRO) {
             if (!v.has(SourceFormatOptions.AVRO_SCHEMA_PATH)) {
@@ -87,6 +89,7 @@ final class ConvertConfig {
         TfstreamConvertBuilder b =
                 TfstreamConvert.builder()
                         .fromConfig(v)
+                        .setDeadLetterGuard(c.deadLetters().guard())
                         .setSchema(schema.bytes(), schema.fileName())
                         .setUid(PipelineOperator.CONVERT.uid())
                         .setName(PipelineOperator.CONVERT.displayName());

@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import io.tfstream.api.model.StatisticsSettings;
 import io.tfstream.api.options.DeadLetterOptions;
 import io.tfstream.api.options.KafkaSinkOptions;
 import io.tfstream.api.options.KafkaSourceOptions;
@@ -311,6 +312,15 @@ public final class JobConfig {
 
     private void topic(Map<String, String> topics, JobOptionStage stage, ConfigOption<String> o) {
         view(stage).getOptional(o).ifPresent(t -> topics.put(stage.prefix() + o.key(), t));
+    }
+
+    /** How the statistics are computed ({@code statistics.epsilon}, {@code weight-feature}). */
+    StatisticsSettings statistics() {
+        try {
+            return StatisticsOptions.settings(view(JobOptionStage.STATISTICS));
+        } catch (IllegalArgumentException e) {
+            throw new JobConfigException(e.getMessage(), e);
+        }
     }
 
     /** The job's schema file option: {@code schema.path} (a TFMD schema) or {@code spec.path}. */

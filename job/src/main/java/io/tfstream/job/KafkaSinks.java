@@ -1,9 +1,11 @@
 package io.tfstream.job;
 
 import io.tfstream.api.OwnTransactionsKafkaSink;
-import io.tfstream.api.TfstreamKafkaSinkBuilder;
 import io.tfstream.api.options.KafkaSinkOptions;
+import java.util.Properties;
 import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 
 /**
@@ -25,21 +27,37 @@ final class KafkaSinks {
     }
 
     /**
-     * The sink {@code output} (e.g. dlq) builds, with the producer properties as configured; the
-     * output's own producer settings (e.g. the payloads' message size) are applied over them.
+     * The exactly-once sink of {@code records} for output {@code name} (e.g. dlq), with the
+     * producer properties as configured.
      */
-    <T, B extends TfstreamKafkaSinkBuilder<T, B>> Sink<T> exactlyOnce(B output, String name) {
-        String prefix = c.get(JobOptions.JOB_NAME) + "-" + name;
+    <T> Sink<T> exactlyOnce(KafkaRecordSerializationSchema<T> records, String name) {
+        return exactlyOnce(records, name, c.outputProperties());
+    }
+
+    /**
+     * As {@link #exactlyOnce(KafkaRecordSerializationSchema, String)} with {@code producer}, the
+     * output's own producer settings (the payloads' message size) over the configured ones.
+     */
+    <T> Sink<T> exactlyOnce(
+            KafkaRecordSerializationSchema<T> records, String name, Properties producer) {
+        StageView kafka = c.view(JobOptionStage.KAFKA_SINKS);
+        String prefix = c.transactionalIdPrefix() + name;
+        Properties p = new Properties();
+        p.putAll(producer);
+        p.setProperty(
+                "transaction.timeout.ms",
+                Long.toString(kafka.get(KafkaSinkOptions.TRANSACTION_TIMEOUT).toMillis()));
         KafkaSink<T> sink =
-                output.setProperties(c.outputProperties())
-                        .setTransactionTimeout(
-                                c.view(JobOptionStage.KAFKA_SINKS)
-                                        .get(KafkaSinkOptions.TRANSACTION_TIMEOUT))
+                KafkaSink.<T>builder()
+                        .setBootstrapServers(bootstrapServers())
+                        .setKafkaProducerConfig(p)
+                        .setRecordSerializer(records)
+                        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                         .setTransactionalIdPrefix(prefix)
                         .build();
         // output.adopt-transactions: false leaves another job name's transactions in a restored
         // savepoint to that job (blue/green), instead of the connector's take-over
-        return c.view(JobOptionStage.KAFKA_SINKS).get(KafkaSinkOptions.ADOPT_TRANSACTIONS)
+        return kafka.get(KafkaSinkOptions.ADOPT_TRANSACTIONS)
                 ? sink
                 : OwnTransactionsKafkaSink.of(sink, prefix);
     }

@@ -19,7 +19,7 @@ import org.apache.flink.configuration.ConfigOption;
  */
 final class ParseConfig {
     private final JobConfig c;
-    // parse.*, schema.*, batch.*, event-time.* and the dlq.* circuit breaker
+    // parse.*, schema.*, batch.*, event-time.*
     private final StageView v;
 
     ParseConfig(JobConfig c) {
@@ -29,8 +29,7 @@ final class ParseConfig {
                         JobOptionStage.PARSE,
                         JobOptionStage.SCHEMA,
                         JobOptionStage.BATCH,
-                        JobOptionStage.EVENT_TIME,
-                        JobOptionStage.DEAD_LETTERS);
+                        JobOptionStage.EVENT_TIME);
         if (c.contains(JobOptions.SCHEMA_PATH) == c.contains(JobOptions.SPEC_PATH)) {
             throw new JobConfigException("set exactly one of schema.path and spec.path");
         }
@@ -112,7 +111,8 @@ final class ParseConfig {
      * adds payloads, conversion, validation and uids).
      */
     TfstreamParseBuilder builder(JobSchema schema) {
-        TfstreamParseBuilder b = TfstreamParse.builder().fromConfig(v);
+        TfstreamParseBuilder b =
+                TfstreamParse.builder().fromConfig(v).setDeadLetterGuard(c.deadLetters().guard());
         if (schemaUpdates()) {
             b.setSchemaUpdates(
                     c.get(c.schemaFileOption()),

@@ -1,14 +1,16 @@
 package io.tfstream.job;
 
-import io.tfstream.api.AcceptedRecordSink;
-import io.tfstream.api.AcceptedRecordSinkBuilder;
-import io.tfstream.api.TensorPayloadSink;
-import io.tfstream.api.TensorPayloadSinkBuilder;
+import io.tfstream.api.AcceptedRecords;
+import io.tfstream.api.TensorBatchRecords;
 import io.tfstream.api.TfstreamParseBuilder;
 import io.tfstream.api.model.PayloadKeyMode;
+import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.options.BatchOptions;
 import io.tfstream.api.options.KafkaSinkOptions;
 import io.tfstream.api.options.PayloadOptions;
+import io.tfstream.payload.EncodedTensorBatch;
+import java.util.Properties;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 
 /**
  * The optional outputs of accepted data ({@code output.records.topic}, {@code output.batches.*}):
@@ -17,10 +19,9 @@ import io.tfstream.api.options.PayloadOptions;
  */
 final class PayloadConfig {
     /** Bytes of a payload message kept for its key, headers and Kafka's record framing. */
-    static final int BATCH_MESSAGE_RESERVE = TensorPayloadSinkBuilder.MESSAGE_RESERVE;
+    static final int BATCH_MESSAGE_RESERVE = TensorBatchRecords.MESSAGE_RESERVE;
 
-    private static final long MIN_BATCH_MESSAGE_BYTES =
-            TensorPayloadSinkBuilder.MIN_MAX_MESSAGE_BYTES;
+    private static final long MIN_BATCH_MESSAGE_BYTES = TensorBatchRecords.MIN_MAX_MESSAGE_BYTES;
 
     private final JobConfig c;
     // output.batches.*, output.records.topic, and batch.mode
@@ -83,18 +84,18 @@ final class PayloadConfig {
         return batches() ? parse.setTensorBatches(schemaFingerprint, maxPayloadBytes()) : parse;
     }
 
-    /** The payload sink's format: topic, key, message size (its producer settings follow). */
-    TensorPayloadSinkBuilder batchesSink() {
-        return TensorPayloadSink.builder()
-                .fromConfig(v)
-                .setBootstrapServers(c.sinks().bootstrapServers())
-                // unset: the producer's max.request.size
-                .setMaxMessageBytes(maxMessageBytes());
+    /** The payloads' records (topic and key). */
+    KafkaRecordSerializationSchema<EncodedTensorBatch> batchRecords() {
+        return TensorBatchRecords.fromConfig(v);
     }
 
-    AcceptedRecordSinkBuilder recordsSink() {
-        return AcceptedRecordSink.builder()
-                .setBootstrapServers(c.sinks().bootstrapServers())
-                .setTopic(v.get(KafkaSinkOptions.RECORDS_TOPIC));
+    /** The payloads' producer, sized to their largest message. */
+    Properties batchProducer() {
+        return TensorBatchRecords.producerProperties(c.outputProperties(), maxMessageBytes());
+    }
+
+    /** The accepted records' records ({@code output.records.topic}). */
+    KafkaRecordSerializationSchema<SourceRecord> acceptedRecords() {
+        return AcceptedRecords.fromConfig(v);
     }
 }

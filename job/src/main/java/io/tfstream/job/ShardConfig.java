@@ -29,12 +29,12 @@ final class ShardConfig {
     private static final long MAX_PARTS = 10_000;
 
     private final JobConfig c;
-    // shards.*, with the statistics.* and schema.* options the sink reads
+    // shards.*, with schema.kind
     private final StageView s;
 
     ShardConfig(JobConfig c) {
         this.c = c;
-        this.s = c.view(JobOptionStage.SHARDS, JobOptionStage.STATISTICS, JobOptionStage.SCHEMA);
+        this.s = c.view(JobOptionStage.SHARDS, JobOptionStage.SCHEMA);
         if (enabled()) {
             check();
         }
@@ -239,6 +239,9 @@ final class ShardConfig {
                         .setGuardUids(
                                 PipelineOperator.SKEW_GUARD.uid(),
                                 PipelineOperator.LATE_BUCKET_GUARD.uid());
+        if (s.get(ShardOptions.STATISTICS)) {
+            b.setStatistics(c.statistics());
+        }
         if (!s.has(ShardOptions.MAX_BUCKET_SKEW) && !c.source().files()) {
             // A file source is a replay of the past (event times from modification times or a
             // feature written back then), checked only when set; a Kafka source by default.

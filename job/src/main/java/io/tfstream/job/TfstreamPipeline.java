@@ -109,7 +109,12 @@ public final class TfstreamPipeline {
         if (payloads.batches()) {
             BATCHES_SINK.on(
                     parsed.batches()
-                            .sinkTo(config.sinks().exactlyOnce(payloads.batchesSink(), "batches")));
+                            .sinkTo(
+                                    config.sinks()
+                                            .exactlyOnce(
+                                                    payloads.batchRecords(),
+                                                    "batches",
+                                                    payloads.batchProducer())));
         }
         DataStream<SourceRecord> timed =
                 kafkaTime
@@ -125,7 +130,7 @@ public final class TfstreamPipeline {
                             .sinkTo(
                                     config.sinks()
                                             .exactlyOnce(
-                                                    config.validation().alertsSink(), "alerts")));
+                                                    config.validation().alertRecords(), "alerts")));
         }
         ShardConfig shards = config.shards();
         TfRecordShards shardSink = null;
@@ -146,13 +151,15 @@ public final class TfstreamPipeline {
                 allDeadLetters.sinkTo(
                         config.sinks()
                                 .exactlyOnce(
-                                        config.deadLetters().sink(schema.fingerprint()), "dlq")));
+                                        config.deadLetters().records(schema.fingerprint()),
+                                        "dlq")));
         if (shardSink != null) {
             shardSink.sinkTo(timed);
         }
         if (payloads.records()) {
             RECORDS_SINK.on(
-                    timed.sinkTo(config.sinks().exactlyOnce(payloads.recordsSink(), "records")));
+                    timed.sinkTo(
+                            config.sinks().exactlyOnce(payloads.acceptedRecords(), "records")));
         }
         return timed;
     }

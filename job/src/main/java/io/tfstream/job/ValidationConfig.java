@@ -2,15 +2,17 @@ package io.tfstream.job;
 
 import io.tfstream.api.TfstreamValidation;
 import io.tfstream.api.TfstreamValidationBuilder;
-import io.tfstream.api.ValidationAlertSink;
-import io.tfstream.api.ValidationAlertSinkBuilder;
+import io.tfstream.api.ValidationRecords;
 import io.tfstream.api.model.ValidationActions;
+import io.tfstream.api.model.ValidationOutput;
+import io.tfstream.api.options.ShardOptions;
 import io.tfstream.api.options.StatisticsOptions;
 import io.tfstream.api.options.ValidationOptions;
 import io.tfstream.validation.LintFinding;
 import io.tfstream.validation.SchemaLintException;
 import io.tfstream.validation.SeverityPolicy;
 import java.util.List;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,19 +25,19 @@ final class ValidationConfig {
     private static final Logger LOG = LoggerFactory.getLogger(ValidationConfig.class);
 
     private final JobConfig c;
-    // validation.*, statistics.*, and what else the validation reads (its builder's fromConfig)
+    // validation.*, and what else the validation builder's fromConfig reads
     private final StageView v;
+    private final StageView statistics;
 
     ValidationConfig(JobConfig c) {
         this.c = c;
         this.v =
                 c.view(
                         JobOptionStage.VALIDATION,
-                        JobOptionStage.STATISTICS,
-                        JobOptionStage.SHARDS,
                         JobOptionStage.SCHEMA,
                         JobOptionStage.PARSE,
                         JobOptionStage.EVENT_TIME);
+        this.statistics = c.view(JobOptionStage.STATISTICS);
         if (enabled()) {
             check();
         }
@@ -46,7 +48,7 @@ final class ValidationConfig {
 
     /** Whether each window's statistics are written ({@code statistics.enabled}). */
     boolean statistics() {
-        return v.get(StatisticsOptions.ENABLED);
+        return statistics.get(StatisticsOptions.ENABLED);
     }
 
     private void checkStatistics() {
@@ -55,7 +57,7 @@ final class ValidationConfig {
                     "statistics.enabled needs validation.enabled (the statistics are kept in the"
                             + " validation windows)");
         }
-        if (v.getOptional(StatisticsOptions.TOPIC).filter(t -> !t.isBlank()).isEmpty()) {
+        if (statistics.getOptional(StatisticsOptions.TOPIC).filter(t -> !t.isBlank()).isEmpty()) {
             throw new JobConfigException(
                     "statistics.enabled needs statistics.topic (the Kafka topic the window"
                             + " statistics are written to)");
@@ -120,6 +122,13 @@ final class ValidationConfig {
                         .setUids(
                                 PipelineOperator.VALIDATION_WINDOWS.uid(),
                                 PipelineOperator.VALIDATION_PARTIALS_TIME.uid());
+        if (statistics()) {
+            StageView shards = c.view(JobOptionStage.SHARDS);
+            b.setStatistics(c.statistics())
+                    .setStatisticsSplits(
+                            shards.orNull(ShardOptions.SPLITS),
+                            shards.orNull(ShardOptions.SPLIT_FEATURE));
+        }
         if (v.get(ValidationOptions.SPLITS) <= 0) {
             b.setSplits(Math.max(1, parallelism)); // -1: the job's parallelism
         }
@@ -150,25 +159,19 @@ final class ValidationConfig {
         return v;
     }
 
-    /** The window alerts' sink. */
-    ValidationAlertSinkBuilder alertsSink() {
-        return ValidationAlertSink.builder()
-                .setBootstrapServers(c.sinks().bootstrapServers())
-                .setTopic(v.get(ValidationOptions.ALERTS_TOPIC));
+    /** The window alerts' records. */
+    KafkaRecordSerializationSchema<ValidationOutput> alertRecords() {
+        return ValidationRecords.serializer(v.get(ValidationOptions.ALERTS_TOPIC));
     }
 
-    /** The windows' {@code Anomalies} sink; only with {@code validation.anomalies-topic}. */
-    ValidationAlertSinkBuilder anomaliesSink() {
-        return ValidationAlertSink.builder()
-                .setBootstrapServers(c.sinks().bootstrapServers())
-                .setTopic(v.get(ValidationOptions.ANOMALIES_TOPIC));
+    /** The windows' {@code Anomalies} records; only with {@code validation.anomalies-topic}. */
+    KafkaRecordSerializationSchema<ValidationOutput> anomalyRecords() {
+        return ValidationRecords.serializer(v.get(ValidationOptions.ANOMALIES_TOPIC));
     }
 
-    /** The window statistics' sink; only with {@code statistics.enabled}. */
-    ValidationAlertSinkBuilder statisticsSink() {
-        return ValidationAlertSink.builder()
-                .setBootstrapServers(c.sinks().bootstrapServers())
-                .setTopic(v.get(StatisticsOptions.TOPIC));
+    /** The window statistics' records; only with {@code statistics.enabled}. */
+    KafkaRecordSerializationSchema<ValidationOutput> statisticsRecords() {
+        return ValidationRecords.serializer(statistics.get(StatisticsOptions.TOPIC));
     }
 
     /**

@@ -25,20 +25,22 @@ final class ValidationStage {
         ValidationResult result = validation.applyTo(parsed);
         ValidationConfig options = config.validation();
         ALERTS_SINK.on(
-                result.alerts().sinkTo(config.sinks().exactlyOnce(options.alertsSink(), "alerts")));
+                result.alerts()
+                        .sinkTo(config.sinks().exactlyOnce(options.alertRecords(), "alerts")));
         if (options.statistics()) {
             STATISTICS_SINK.on(
                     result.statistics()
                             .sinkTo(
                                     config.sinks()
-                                            .exactlyOnce(options.statisticsSink(), "statistics")));
+                                            .exactlyOnce(
+                                                    options.statisticsRecords(), "statistics")));
         }
         if (options.anomalies()) {
             ANOMALIES_SINK.on(
                     result.anomalies()
                             .sinkTo(
                                     config.sinks()
-                                            .exactlyOnce(options.anomaliesSink(), "anomalies")));
+                                            .exactlyOnce(options.anomalyRecords(), "anomalies")));
         }
     }
 }

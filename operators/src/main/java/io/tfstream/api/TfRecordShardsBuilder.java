@@ -4,9 +4,9 @@ import io.tfstream.api.model.LateBucketAction;
 import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
+import io.tfstream.api.model.StatisticsSettings;
 import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.api.options.ShardOptions;
-import io.tfstream.api.options.StatisticsOptions;
 import io.tfstream.operators.shards.BucketSkewGuard;
 import io.tfstream.operators.shards.LateBucketGuard;
 import io.tfstream.operators.shards.ShardFeatureStatistics;
@@ -18,7 +18,6 @@ import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.TfxSplits;
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.schema.SchemaLoader;
-import io.tfstream.stats.StatsOptions;
 import io.tfstream.stats.StatsRole;
 import io.tfstream.text.Quoted;
 import io.tfstream.tfrecord.Compression;
@@ -91,7 +90,7 @@ public final class TfRecordShardsBuilder {
     private String splitFeature;
     private boolean sequenceExample;
     private boolean statistics = ShardOptions.STATISTICS.defaultValue();
-    private double statisticsEpsilon = StatsOptions.DEFAULT_EPSILON;
+    private double statisticsEpsilon = StatisticsSettings.DEFAULT_EPSILON;
     private String statisticsWeightFeature;
     private byte[] statisticsSchema;
     private String statisticsSchemaName;
@@ -103,10 +102,11 @@ public final class TfRecordShardsBuilder {
     /**
      * Takes every {@link ShardOptions} set in {@code config} (keys relative to the stage, e.g.
      * {@code compression}, {@code target-size}), checked alone and together as {@code tfstream run}
-     * checks {@code shards.*}, and with them {@link StatisticsOptions#EPSILON}, {@link
-     * StatisticsOptions#WEIGHT_FEATURE} and {@link SchemaOptions#KIND}. Not taken: {@code path}
-     * (the builder's base path), the S3 store's {@code part-size} and {@code s3-probe} (set with
-     * {@link #setStoreFactory}) and {@code schema-copies} (the parse's {@link
+     * checks {@code shards.*}, and with them {@link SchemaOptions#KIND}; {@code statistics: true}
+     * turns the statistics on with the settings given to {@link #setStatistics(StatisticsSettings)}
+     * (default {@link StatisticsSettings#defaults()}). Not taken: {@code path} (the builder's base
+     * path), the S3 store's {@code part-size} and {@code s3-probe} (set with {@link
+     * #setStoreFactory}) and {@code schema-copies} (the parse's {@link
      * TfstreamParseBuilder#setSchemaCopies}). Unset options keep their values.
      *
      * @throws IllegalArgumentException naming the key of a value out of range
@@ -114,7 +114,6 @@ public final class TfRecordShardsBuilder {
     public TfRecordShardsBuilder fromConfig(ReadableConfig config) {
         ShardOptions.OPTIONS.checkAll(config, "");
         ShardOptions.checkCombinations(config, "");
-        StatisticsOptions.OPTIONS.checkAll(config, "");
         config.getOptional(ShardOptions.COMPRESSION).ifPresent(this::setCompression);
         config.getOptional(ShardOptions.COMPRESSION_LEVEL).ifPresent(this::setCompressionLevel);
         config.getOptional(ShardOptions.PREFIX).ifPresent(this::setPrefix);
@@ -142,11 +141,15 @@ public final class TfRecordShardsBuilder {
                                                 .orElse(null)));
         config.getOptional(ShardOptions.CHECKPOINT_BUDGET)
                 .ifPresent(m -> setCheckpointBudget(m.getBytes()));
-        setStatistics(
-                config.getOptional(ShardOptions.STATISTICS).orElse(statistics),
-                config.getOptional(StatisticsOptions.EPSILON).orElse(statisticsEpsilon));
-        config.getOptional(StatisticsOptions.WEIGHT_FEATURE)
-                .ifPresent(this::setStatisticsWeightFeature);
+        config.getOptional(ShardOptions.STATISTICS)
+                .ifPresent(
+                        on ->
+                                setStatistics(
+                                        !on
+                                                ? null
+                                                : statistics
+                                                        ? currentStatistics()
+                                                        : StatisticsSettings.defaults()));
         config.getOptional(SchemaOptions.KIND)
                 .ifPresent(k -> setSequenceExample(k == SchemaOptions.Kind.SEQUENCE_EXAMPLE));
         return this;
@@ -189,13 +192,36 @@ public final class TfRecordShardsBuilder {
     }
 
     /**
-     * TFDV's feature statistics of each shard and, merged, of each finished bucket (default off),
-     * written before the bucket's {@code _SUCCESS} as {@code _statistics/Split-<name>/
-     * FeatureStats.pb} in its metadata directory (without splits {@code _statistics/
-     * FeatureStats.pb}), as TFX's {@code ExampleStatistics} artifact holds them; quantiles from
-     * sketches of error {@code epsilon} (TFDV's 0.01), top values and uniques from TFDV's sketches.
-     * Needs success markers. Each record is parsed once more in the sink for them.
+     * TFDV's feature statistics of each shard and, merged, of each finished bucket, computed as
+     * {@code statistics} says (null, the default: none), written before the bucket's {@code
+     * _SUCCESS} as {@code _statistics/Split-<name>/FeatureStats.pb} in its metadata directory
+     * (without splits {@code _statistics/FeatureStats.pb}), as TFX's {@code ExampleStatistics}
+     * artifact holds them; top values and uniques from TFDV's sketches. Needs success markers. Each
+     * record is parsed once more in the sink for them.
      */
+    public TfRecordShardsBuilder setStatistics(StatisticsSettings statistics) {
+        this.statistics = statistics != null;
+        if (statistics != null) {
+            this.statisticsEpsilon = statistics.epsilon();
+            this.statisticsWeightFeature = statistics.weightFeature();
+        }
+        return this;
+    }
+
+    private StatisticsSettings currentStatistics() {
+        return StatisticsSettings.builder()
+                .setEpsilon(statisticsEpsilon)
+                .setWeightFeature(statisticsWeightFeature)
+                .build();
+    }
+
+    /**
+     * TFDV's feature statistics of each shard and bucket, quantiles from sketches of error {@code
+     * epsilon}.
+     *
+     * @deprecated {@link #setStatistics(StatisticsSettings)}: one value for the statistics
+     */
+    @Deprecated
     public TfRecordShardsBuilder setStatistics(boolean statistics, double epsilon) {
         this.statistics = statistics;
         this.statisticsEpsilon = epsilon;

@@ -49,10 +49,10 @@ public final class TfstreamConvertBuilder {
 
     /**
      * Takes the {@link SourceFormatOptions} set in {@code config} ({@code format}, {@code
-     * avro.schema-id}, {@code json.bytes}, {@code convert.flatten}; keys relative to the stage) and
-     * the dead-letter circuit breaker ({@link DeadLetterOptions#guard}), checked as {@code tfstream
-     * run} checks them. Not taken: {@code avro.schema-path}, a file read with {@link
-     * #setAvroSchemaFile}. Unset options keep their values.
+     * avro.schema-id}, {@code json.bytes}, {@code convert.flatten}; keys relative to the stage),
+     * checked as {@code tfstream run} checks them. Not taken: {@code avro.schema-path}, a file read
+     * with {@link #setAvroSchemaFile}, and the dead-letter circuit breaker ({@link
+     * #setDeadLetterGuard} with {@link DeadLetterOptions#guard}). Unset options keep their values.
      *
      * @throws IllegalArgumentException naming the key of a value out of range
      */
@@ -63,7 +63,6 @@ public final class TfstreamConvertBuilder {
         config.getOptional(SourceFormatOptions.JSON_BYTES)
                 .ifPresent(b -> setJsonBytesBase64(b == SourceFormatOptions.JsonBytes.BASE64));
         config.getOptional(SourceFormatOptions.CONVERT_FLATTEN).ifPresent(this::setFlatten);
-        DeadLetterOptions.guard(config).ifPresent(this::setDeadLetterGuard);
         return this;
     }
 

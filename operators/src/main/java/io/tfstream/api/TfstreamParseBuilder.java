@@ -90,11 +90,11 @@ public final class TfstreamParseBuilder {
      * SchemaOptions#LEGACY_DEFAULTS}, the batches ({@link BatchOptions}: count triggers, or
      * event-time windows and their key, a {@code feature:<name>} key checked against the schema by
      * {@link #build()}), where event time comes from ({@link EventTimeOptions#SOURCE}, {@code
-     * FEATURE}, {@code UNIT}) and the dead-letter circuit breaker ({@link DeadLetterOptions}'s
-     * {@code max-fraction}, {@code window}, {@code min-records}). Unset options keep their values.
-     * Not taken: the watermarks' {@code out-of-orderness} and {@code idleness} (given with the
-     * stream's watermark strategy) and schema updates, which need the schema file's path ({@link
-     * #setSchemaUpdates}).
+     * FEATURE}, {@code UNIT}): keys that do not collide. Unset options keep their values. Not
+     * taken: the watermarks' {@code out-of-orderness} and {@code idleness} (given with the stream's
+     * watermark strategy), schema updates, which need the schema file's path ({@link
+     * #setSchemaUpdates}), and the dead-letter circuit breaker ({@link #setDeadLetterGuard} with
+     * {@link DeadLetterOptions#guard}).
      *
      * @throws IllegalArgumentException naming the key of a value out of range
      */
@@ -133,7 +133,6 @@ public final class TfstreamParseBuilder {
                                                 : EventTimeSettings.feature(
                                                         config.get(EventTimeOptions.FEATURE),
                                                         config.get(EventTimeOptions.UNIT))));
-        DeadLetterOptions.guard(config).ifPresent(this::setDeadLetterGuard);
         return this;
     }
 

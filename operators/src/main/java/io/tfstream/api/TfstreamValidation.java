@@ -38,7 +38,11 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  *         .setValidation(validation)
  *         .build()
  *         .applyTo(records);
- * validation.applyTo(parsed).alerts().sinkTo(ValidationAlertSink.builder().setBootstrapServers(brokers).setTopic("alerts")...);
+ * validation.applyTo(parsed).alerts().sinkTo(KafkaSink.<ValidationOutput>builder()
+ *         .setBootstrapServers(brokers)
+ *         .setRecordSerializer(ValidationRecords.serializer("alerts"))
+ *         ...
+ *         .build());
  * }</pre>
  *
  * <p>The operators' uids default to {@value TfstreamValidationBuilder#DEFAULT_UID} and {@value

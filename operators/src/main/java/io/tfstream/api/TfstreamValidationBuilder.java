@@ -1,10 +1,10 @@
 package io.tfstream.api;
 
+import io.tfstream.api.model.StatisticsSettings;
 import io.tfstream.api.model.ValidationActions;
 import io.tfstream.api.options.EventTimeOptions;
 import io.tfstream.api.options.ParseOptions;
 import io.tfstream.api.options.SchemaOptions;
-import io.tfstream.api.options.ShardOptions;
 import io.tfstream.api.options.StatisticsOptions;
 import io.tfstream.api.options.ValidationOptions;
 import io.tfstream.operators.validation.ValidationSettings;
@@ -63,8 +63,7 @@ public final class TfstreamValidationBuilder {
     private Duration lag = EventTimeOptions.OUT_OF_ORDERNESS.defaultValue();
     private boolean anomalies;
     private boolean statistics;
-    private double statisticsEpsilon =
-            io.tfstream.api.options.StatisticsOptions.EPSILON.defaultValue();
+    private double statisticsEpsilon = StatisticsSettings.DEFAULT_EPSILON;
     private String statisticsUid = DEFAULT_STATISTICS_UID;
     private String statisticsSplits;
     private String statisticsSplitFeature;
@@ -146,18 +145,17 @@ public final class TfstreamValidationBuilder {
      * checked as {@code tfstream run} checks them: {@link ValidationOptions} ({@code environment},
      * {@code window}, {@code splits}, {@code min-drift-examples}, {@code actions}, {@code
      * severity-overrides}, and {@code anomalies-topic}, whose presence turns the windows' {@code
-     * Anomalies} on), the window statistics ({@link StatisticsOptions}'s {@code enabled}, {@code
-     * epsilon}, {@code weight-feature}), their data splits ({@link ShardOptions#SPLITS}, {@code
-     * SPLIT_FEATURE}), {@link SchemaOptions#KIND}, the parse limits ({@link ParseOptions}) and the
-     * lag ({@link EventTimeOptions#OUT_OF_ORDERNESS}). {@code splits: -1} (the job's parallelism)
-     * leaves the splits as they are. Not taken: {@code enabled} and the topics the sinks write to.
-     * Unset options keep their values.
+     * Anomalies} on), {@link SchemaOptions#KIND}, the parse limits ({@link ParseOptions}) and the
+     * lag ({@link EventTimeOptions#OUT_OF_ORDERNESS}): keys that do not collide. {@code splits: -1}
+     * (the job's parallelism) leaves the splits as they are. Not taken: {@code enabled} and the
+     * topics the sinks write to; the statistics come with {@link
+     * #setStatistics(StatisticsSettings)} ({@link StatisticsOptions#settings}). Unset options keep
+     * their values.
      *
      * @throws IllegalArgumentException naming the key of a value out of range
      */
     public TfstreamValidationBuilder fromConfig(ReadableConfig config) {
         ValidationOptions.OPTIONS.checkAll(config, "");
-        StatisticsOptions.OPTIONS.checkAll(config, "");
         config.getOptional(ValidationOptions.ENVIRONMENT).ifPresent(this::setEnvironment);
         config.getOptional(ValidationOptions.WINDOW).ifPresent(this::setWindow);
         config.getOptional(ValidationOptions.SPLITS).filter(n -> n > 0).ifPresent(this::setSplits);
@@ -168,18 +166,6 @@ public final class TfstreamValidationBuilder {
         config.getOptional(ValidationOptions.SEVERITY_OVERRIDES)
                 .ifPresent(this::setSeverityOverrides);
         config.getOptional(ValidationOptions.ANOMALIES_TOPIC).ifPresent(t -> setAnomalies(true));
-        setStatistics(
-                config.getOptional(StatisticsOptions.ENABLED).orElse(statistics),
-                config.getOptional(StatisticsOptions.EPSILON).orElse(statisticsEpsilon));
-        config.getOptional(StatisticsOptions.WEIGHT_FEATURE)
-                .ifPresent(this::setStatisticsWeightFeature);
-        config.getOptional(ShardOptions.SPLITS)
-                .ifPresent(
-                        s ->
-                                setStatisticsSplits(
-                                        s,
-                                        config.getOptional(ShardOptions.SPLIT_FEATURE)
-                                                .orElse(null)));
         config.getOptional(SchemaOptions.KIND)
                 .ifPresent(k -> setSequenceExample(k == SchemaOptions.Kind.SEQUENCE_EXAMPLE));
         if (ParseOptions.OPTIONS.options().stream()
@@ -218,9 +204,25 @@ public final class TfstreamValidationBuilder {
     }
 
     /**
-     * Also emit each window's TFDV feature statistics ({@link ValidationResult#statistics()},
-     * default false), their quantile sketches of error {@code epsilon} (TFDV's default 0.01).
+     * Also emit each window's TFDV feature statistics ({@link ValidationResult#statistics()}),
+     * computed as {@code statistics} says; null (the default): none.
      */
+    public TfstreamValidationBuilder setStatistics(StatisticsSettings statistics) {
+        this.statistics = statistics != null;
+        if (statistics != null) {
+            this.statisticsEpsilon = statistics.epsilon();
+            this.statisticsWeightFeature = statistics.weightFeature();
+        }
+        return this;
+    }
+
+    /**
+     * Also emit each window's TFDV feature statistics, their quantile sketches of error {@code
+     * epsilon}.
+     *
+     * @deprecated {@link #setStatistics(StatisticsSettings)}: one value for the statistics
+     */
+    @Deprecated
     public TfstreamValidationBuilder setStatistics(boolean statistics, double epsilon) {
         this.statistics = statistics;
         this.statisticsEpsilon = epsilon;
@@ -229,7 +231,7 @@ public final class TfstreamValidationBuilder {
 
     /**
      * With statistics: one dataset per TFX data split (default none, one dataset of every record),
-     * {@code name:buckets} entries as {@link TfRecordShardsBuilder#setSplits} takes them, each
+     * {@code name:buckets} entries as {@link TfRecordShardsBuilder#setDataSplits} takes them, each
      * record in the split ExampleGen's rule gives it (by its bytes, or by {@code partitionFeature}
      * when not null; a record without a usable partition feature is in no split's statistics), so
      * that each split's statistics are those of the records its shards hold.
@@ -244,7 +246,11 @@ public final class TfstreamValidationBuilder {
      * With statistics: weighted statistics too (TFDV's {@code weight_feature}, default none), each
      * record weighted by {@code feature}'s one value, a top-level INT or FLOAT feature of the
      * schema (a SequenceExample's context feature; a record without exactly one value weighs 0).
+     *
+     * @deprecated {@link StatisticsSettings.Builder#setWeightFeature} in {@link
+     *     #setStatistics(StatisticsSettings)}
      */
+    @Deprecated
     public TfstreamValidationBuilder setStatisticsWeightFeature(String feature) {
         this.statisticsWeightFeature = feature;
         return this;

@@ -53,7 +53,7 @@ public final class ValidationResult {
     public SingleOutputStreamOperator<ValidationOutput> statistics() {
         if (statistics == null) {
             throw new IllegalStateException(
-                    "statistics: the validation was built without setStatistics(true, epsilon)");
+                    "statistics: the validation was built without setStatistics(StatisticsSettings)");
         }
         return statistics;
     }

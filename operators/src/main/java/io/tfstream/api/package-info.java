@@ -7,9 +7,10 @@
  * tf.train.Example}s into a {@link io.tfstream.api.ParseResult} (accepted records, tensor batches,
  * dead letters); {@link io.tfstream.api.TfstreamValidation} validates the rows in the parse and
  * evaluates windows into alerts; {@link io.tfstream.api.TfRecordShards} writes accepted records as
- * TFRecord shards behind its guards; {@link io.tfstream.api.TensorPayloadSink}, {@link
- * io.tfstream.api.DeadLetterSink}, {@link io.tfstream.api.AcceptedRecordSink} and {@link
- * io.tfstream.api.ValidationAlertSink} are the Kafka sinks of the outputs. {@code tfstream run}
- * builds its own graph with these same builders.
+ * TFRecord shards behind its guards. The Kafka outputs are Flink's own {@code KafkaSink} with the
+ * record serializers of {@link io.tfstream.api.TensorBatchRecords}, {@link
+ * io.tfstream.api.DeadLetterRecords}, {@link io.tfstream.api.AcceptedRecords} and {@link
+ * io.tfstream.api.ValidationRecords}. {@code tfstream run} builds its own graph with these same
+ * builders.
  */
 package io.tfstream.api;

@@ -146,24 +146,14 @@ class BuildersFromConfigTest {
                         .settings()
                         .splits());
 
-        TensorPayloadSinkBuilder payloads =
-                TensorPayloadSink.builder()
-                        .setBootstrapServers("b:1")
-                        .setTransactionalIdPrefix("p")
-                        .fromConfig(
-                                Configuration.fromMap(
-                                        Map.of("topic", "batches", "max-message-bytes", "8 kb")));
-        assertEquals(8192 - TensorPayloadSinkBuilder.MESSAGE_RESERVE, payloads.maxPayloadBytes());
-        payloads.build();
-
         IllegalArgumentException dlq =
                 assertThrows(
                         IllegalArgumentException.class,
                         () ->
-                                DeadLetterSink.builder()
-                                        .fromConfig(
-                                                Configuration.fromMap(
-                                                        Map.of("max-error-bytes", "-1"))));
+                                DeadLetterRecords.fromConfig(
+                                        Configuration.fromMap(
+                                                Map.of("topic", "dlq", "max-error-bytes", "-1")),
+                                        "fp"));
         assertEquals("invalid value '-1' for max-error-bytes: expected >= 0", dlq.getMessage());
 
         TfstreamKafkaSource.builder()

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.StatisticsSettings;
 import io.tfstream.api.model.ValidationAction;
 import io.tfstream.api.model.ValidationActions;
 import io.tfstream.operators.validation.ValidationSettings;
@@ -100,7 +101,12 @@ class TfstreamValidationTest {
         BuilderErrors.assertNamed(failure(schema().setLimits(null)), "limits");
         BuilderErrors.assertNamed(failure(schema().setLag(Duration.ofSeconds(-1))), "lag");
         BuilderErrors.assertNamed(failure(schema().setUids("", "t")), "uids");
-        BuilderErrors.assertNamed(failure(schema().setStatistics(true, 0)), "statistics epsilon");
+        BuilderErrors.assertNamed(
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> StatisticsSettings.builder().setEpsilon(0).build())
+                        .getMessage(),
+                "statistics: epsilon");
         BuilderErrors.assertNamed(failure(schema().setStatisticsUid("")), "statisticsUid");
         BuilderErrors.assertNamed(
                 failure(TfstreamValidation.builder().setSchema(new byte[] {1, 2}, "schema.pb")),
@@ -150,7 +156,10 @@ class TfstreamValidationTest {
                             .statistics();
                 });
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        TfstreamValidation v = schema().setStatistics(true, 0.05).setStatisticsUid("stats").build();
+        TfstreamValidation v =
+                schema().setStatistics(StatisticsSettings.builder().setEpsilon(0.05).build())
+                        .setStatisticsUid("stats")
+                        .build();
         assertEquals(0.05, v.settings().statisticsOptions().epsilon());
         assertTrue(v.settings().statisticsOptions().sketchTopValues());
         assertEquals(

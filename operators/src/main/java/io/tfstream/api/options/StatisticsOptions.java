@@ -2,8 +2,10 @@ package io.tfstream.api.options;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
+import io.tfstream.api.model.StatisticsSettings;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * TFDV's feature statistics of each validation window (the job's {@code statistics.*}). Keys are
@@ -43,7 +45,7 @@ public final class StatisticsOptions {
     public static final ConfigOption<Double> EPSILON =
             key("epsilon")
                     .doubleType()
-                    .defaultValue(0.01)
+                    .defaultValue(StatisticsSettings.DEFAULT_EPSILON)
                     .withDescription(
                             "Error of the quantile sketches behind medians, histograms and"
                                     + " value-count histograms, as a fraction of a window's"
@@ -65,6 +67,20 @@ public final class StatisticsOptions {
                                     + " value_count of 1 and presence min_fraction 1, so that such"
                                     + " a record is an anomaly too); of SequenceExamples, a context"
                                     + " feature.");
+
+    /**
+     * The statistics settings {@code config} sets ({@link #EPSILON}, {@link #WEIGHT_FEATURE},
+     * checked); {@link #ENABLED} and {@link #TOPIC} are the job's window statistics switch and
+     * output.
+     *
+     * @throws IllegalArgumentException naming the key of a value out of range
+     */
+    public static StatisticsSettings settings(ReadableConfig config) {
+        StatisticsSettings.Builder b = StatisticsSettings.builder();
+        b.setEpsilon(OPTIONS.get(config, EPSILON, ""));
+        config.getOptional(WEIGHT_FEATURE).ifPresent(b::setWeightFeature);
+        return b.build();
+    }
 
     /** Every option above, in order, with its type and check. */
     public static final OptionList OPTIONS =
