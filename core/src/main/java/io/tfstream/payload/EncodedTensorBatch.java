@@ -65,6 +65,21 @@ public record EncodedTensorBatch(byte[] tensors, TensorBatch meta, byte[] key) {
     }
 
     /** The rows (the metadata repeats the tensors half's row count). */
+    /**
+     * The batch's tensors, keyed by feature name: of Examples, or of SequenceExamples with the
+     * prefix of their part ({@code context/}, {@code feature_list/}, {@code feature_list_lengths/})
+     * kept. A feature name with {@code /indices}, {@code /values} and {@code /dense_shape} siblings
+     * is one {@link io.tfstream.tensor.SparseTensor}; one with {@code /values} and {@code
+     * /row_splits} is one {@link io.tfstream.tensor.RaggedTensor}; any other is a {@link
+     * io.tfstream.tensor.DenseTensor}.
+     *
+     * @throws IllegalArgumentException when a tensor's content does not match its shape or dtype,
+     *     or decoding would take more than 1024 times the payload's bytes (at least 64 MiB)
+     */
+    public java.util.SortedMap<String, io.tfstream.tensor.Tensor> decode() {
+        return TensorBatchCodec.decode(toMessage(), "");
+    }
+
     public long rows() {
         return meta.getRows();
     }

@@ -1,12 +1,14 @@
 package io.tfstream.tensor;
 
 import java.util.Arrays;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A growable column of byte strings stored back to back in one array with an offsets array, so that
  * adding a value allocates nothing per value. Value {@code i} is {@code data[offsets[i],
  * offsets[i+1])}.
  */
+@PublicEvolving
 public final class BytesBuffer {
     private byte[] data;
     private int dataSize;

@@ -2,12 +2,14 @@ package io.tfstream.tensor;
 
 import io.tfstream.spec.DType;
 import java.util.Arrays;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The flat values of a tensor: int64, float32 or byte strings (back to back with offsets). A column
  * takes over the arrays it is built from; callers must not modify them afterwards. Floats compare
  * by bit pattern, so NaN payloads and -0.0 are compared exactly.
  */
+@PublicEvolving
 public final class Column {
     private final DType dtype;
     private final int size;

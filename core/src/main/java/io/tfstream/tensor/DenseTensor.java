@@ -3,12 +3,14 @@ package io.tfstream.tensor;
 import io.tfstream.spec.DType;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A dense tensor: a shape and its values flattened in row-major order. A parsed FixedLenFeature is
  * {@code [B] + shape} and a FixedLenSequenceFeature {@code [B, max_steps] + shape}, as the {@code
  * dense_values} outputs of TensorFlow's {@code ParseExampleV2}.
  */
+@PublicEvolving
 public final class DenseTensor implements Tensor {
     private final long[] shape;
     private final Column values;

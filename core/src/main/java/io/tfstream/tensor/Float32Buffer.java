@@ -1,8 +1,10 @@
 package io.tfstream.tensor;
 
 import java.util.Arrays;
+import org.apache.flink.annotation.PublicEvolving;
 
 /** A growable float32 column; see {@link Int64Buffer}. */
+@PublicEvolving
 public final class Float32Buffer {
     private float[] data;
     private int size;

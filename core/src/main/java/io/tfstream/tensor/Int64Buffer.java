@@ -1,11 +1,13 @@
 package io.tfstream.tensor;
 
 import java.util.Arrays;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A growable int64 column. Grows only as values actually arrive, never from a declared length. Once
  * handed to a tensor it is no longer written.
  */
+@PublicEvolving
 public final class Int64Buffer {
     private long[] data;
     private int size;

@@ -5,6 +5,7 @@ import io.tfstream.spec.RowSplitsDType;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A RaggedTensor as nested row splits over flat values. {@code rowSplits} lists every ragged level,
@@ -14,6 +15,7 @@ import java.util.Objects;
  * ParseExampleV2} ({@code [B + 1]}, starting at 0), over its {@code ragged_values}; splits are held
  * as longs whatever {@link #rowSplitsDtype()} says.
  */
+@PublicEvolving
 public final class RaggedTensor implements Tensor {
     private final Column values;
     private final long[] valuesShape;

@@ -3,6 +3,7 @@ package io.tfstream.tensor;
 import io.tfstream.spec.DType;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A SparseTensor: {@code indices} is an {@code [N, rank]} int64 matrix stored row-major, {@code
@@ -11,6 +12,7 @@ import java.util.Objects;
  * {@code sparse_indices / sparse_values / sparse_shapes} outputs of TensorFlow's {@code
  * ParseExampleV2}.
  */
+@PublicEvolving
 public final class SparseTensor implements Tensor {
     private final long[] indices;
     private final Column values;

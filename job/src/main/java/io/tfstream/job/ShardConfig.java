@@ -4,7 +4,6 @@ import io.tfstream.api.TfRecordShards;
 import io.tfstream.api.TfRecordShardsBuilder;
 import io.tfstream.api.options.KafkaSinkOptions;
 import io.tfstream.api.options.ShardOptions;
-import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.store.RecoverableShardStore;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
 import io.tfstream.operators.shards.store.S3AccessProbe;
@@ -196,25 +195,26 @@ final class ShardConfig {
         return s.get(ShardOptions.PATH);
     }
 
-    ShardSettings settings(String schemaFingerprint) {
-        return settings(schemaFingerprint, new org.apache.flink.configuration.Configuration());
-    }
-
-    /** The sink's settings; {@code flink}: the configuration the job is built with. */
-    ShardSettings settings(String schemaFingerprint, ReadableConfig flink) {
-        return builder(schemaFingerprint, flink).build().settings();
+    /** The shards of records checked against the schema of {@code schemaFingerprint}. */
+    TfRecordShards shards(String schemaFingerprint) {
+        return build(
+                builder(schemaFingerprint, new org.apache.flink.configuration.Configuration()));
     }
 
     /**
      * The shard sink and its guards (bucket skew, late buckets), built with the library's builder
      * under the job's operator uids; {@code schema} shapes the statistics ({@code
-     * shards.statistics}).
+     * shards.statistics}); {@code flink}: the configuration the job is built with.
      */
     TfRecordShards shards(JobSchema schema, ReadableConfig flink) {
         TfRecordShardsBuilder b = builder(schema.fingerprint(), flink);
         if (s.get(ShardOptions.STATISTICS) && c.tfmdSchema()) {
             b.setStatisticsSchema(schema.bytes(), schema.fileName());
         }
+        return build(b);
+    }
+
+    private static TfRecordShards build(TfRecordShardsBuilder b) {
         try {
             return b.build();
         } catch (IllegalArgumentException e) {

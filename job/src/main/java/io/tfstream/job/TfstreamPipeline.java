@@ -86,7 +86,7 @@ public final class TfstreamPipeline {
         TfstreamParseBuilder parse =
                 config.payloads().withPayloads(parseConfig.builder(schema), schema.fingerprint());
         if (convertInParse) {
-            parse.setConversion(config.convert().convert(schema).settings())
+            parse.setConversion(config.convert().convert(schema))
                     // An accepted record's Example is written only for the outputs that carry it.
                     .setAcceptedExamples(config.shards().enabled() || config.payloads().records());
         }

@@ -132,10 +132,6 @@ final class ValidationConfig {
         if (v.get(ValidationOptions.SPLITS) <= 0) {
             b.setSplits(Math.max(1, parallelism)); // -1: the job's parallelism
         }
-        if (!c.parse().kafkaTime()) {
-            // The deltas get the job's out-of-orderness and idleness over their event times.
-            b.setPartialsWatermarks(c.parse().watermarks());
-        }
         TfstreamValidation v;
         try {
             v = b.build();

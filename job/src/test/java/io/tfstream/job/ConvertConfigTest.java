@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.BuiltSettings;
 import io.tfstream.convert.InputFormat;
 import io.tfstream.sample.SeedDataset;
 import java.nio.file.Files;
@@ -84,6 +85,6 @@ class ConvertConfigTest {
         m.put("source.json.bytes", "base64");
         JobConfig c = JobConfig.of(m);
         JobSchema s = JobSchema.load(c);
-        assertEquals(4, c.convert().convert(s).settings().features().size());
+        assertEquals(4, BuiltSettings.of(c.convert().convert(s)).features().size());
     }
 }

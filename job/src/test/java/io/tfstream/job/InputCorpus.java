@@ -81,10 +81,7 @@ public final class InputCorpus {
                     rejected.isEmpty()
                             ? new Input(key, v, null, null)
                             : new Input(
-                                    key,
-                                    v,
-                                    DeadLetterReason.of(rejected.get(0)),
-                                    rejected.get(0).getMessage()));
+                                    key, v, reason(rejected.get(0)), rejected.get(0).getMessage()));
         }
         return out;
     }
@@ -148,5 +145,14 @@ public final class InputCorpus {
                 .setFeatureLists(FeatureLists.newBuilder().putFeatureList("tokens", tokens.build()))
                 .build()
                 .toByteArray();
+    }
+
+    /** The reason the parse gives a record it rejects with {@code e}. */
+    private static DeadLetterReason reason(io.tfstream.parse.ExampleParseException e) {
+        return e instanceof io.tfstream.parse.ParseLimitException
+                ? DeadLetterReason.LIMIT_EXCEEDED
+                : e instanceof io.tfstream.parse.InputRejectedException
+                        ? DeadLetterReason.CONVERSION_ERROR
+                        : DeadLetterReason.PARSE_ERROR;
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.api.BuiltSettings;
 import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.model.OnCorruption;
 import io.tfstream.api.model.PayloadKeyMode;
@@ -39,7 +40,7 @@ class JobConfigTest {
     }
 
     private static Duration skew(Map<String, Object> m) {
-        return JobConfig.of(m).shards().settings("f").maxBucketSkew();
+        return BuiltSettings.of(JobConfig.of(m).shards().shards("f")).maxBucketSkew();
     }
 
     private static String error(Map<String, Object> m) {
@@ -50,13 +51,17 @@ class JobConfigTest {
     void aJobThatLeavesAnotherJobsTransactionsAloneLeavesItsUploadsAloneUnlessTold() {
         Map<String, Object> m = minimal();
         m.put("shards.path", "s3://bucket/shards");
-        assertTrue(JobConfig.of(m).shards().settings("f").adoptUploads(), "default: adopt");
+        assertTrue(
+                BuiltSettings.of(JobConfig.of(m).shards().shards("f")).adoptUploads(),
+                "default: adopt");
         m.put("output.adopt-transactions", "false");
         assertTrue(
-                !JobConfig.of(m).shards().settings("f").adoptUploads(),
+                !BuiltSettings.of(JobConfig.of(m).shards().shards("f")).adoptUploads(),
                 "blue/green: leave the first job's uploads to it");
         m.put("shards.adopt-uploads", "true");
-        assertTrue(JobConfig.of(m).shards().settings("f").adoptUploads(), "set: as set");
+        assertTrue(
+                BuiltSettings.of(JobConfig.of(m).shards().shards("f")).adoptUploads(),
+                "set: as set");
         // on gs:// both jobs would commit the same objects: refused
         m.put("shards.path", "gs://bucket/shards");
         assertTrue(error(m).contains("on gs://: Flink's GCS writer continues"), error(m));
@@ -74,11 +79,11 @@ class JobConfigTest {
                         "shards.index", "dali"));
         assertEquals(
                 io.tfstream.tfrecord.Compression.NONE,
-                JobConfig.of(m).shards().settings("f").compression(),
+                BuiltSettings.of(JobConfig.of(m).shards().shards("f")).compression(),
                 "DALI reads uncompressed files, with data splits too");
         assertEquals(
                 io.tfstream.api.model.ShardIndex.DALI,
-                JobConfig.of(m).shards().settings("f").index());
+                BuiltSettings.of(JobConfig.of(m).shards().shards("f")).index());
         m.put("shards.compression", "gzip");
         assertEquals(
                 "shards.index: dali indexes uncompressed shards (DALI reads no compressed"
@@ -94,16 +99,16 @@ class JobConfigTest {
         m.put("shards.path", "file:///data/shards");
         assertEquals(
                 io.tfstream.tfrecord.Compression.NONE,
-                JobConfig.of(m).shards().settings("f").compression());
+                BuiltSettings.of(JobConfig.of(m).shards().shards("f")).compression());
         m.put("shards.splits", "train:2,eval:1");
         assertEquals(
                 io.tfstream.tfrecord.Compression.GZIP,
-                JobConfig.of(m).shards().settings("f").compression(),
+                BuiltSettings.of(JobConfig.of(m).shards().shards("f")).compression(),
                 "as TFX's ExampleGen writes its splits");
         m.put("shards.compression", "none");
         assertEquals(
                 io.tfstream.tfrecord.Compression.NONE,
-                JobConfig.of(m).shards().settings("f").compression());
+                BuiltSettings.of(JobConfig.of(m).shards().shards("f")).compression());
         m.put("shards.splits", "train:2,train:1");
         assertTrue(
                 error(m).startsWith(
@@ -117,7 +122,7 @@ class JobConfigTest {
         m.remove("shards.split-feature");
         m.put("shards.statistics", true);
         m.put("statistics.epsilon", 0.005);
-        var statistics = JobConfig.of(m).shards().settings("f").statistics();
+        var statistics = BuiltSettings.of(JobConfig.of(m).shards().shards("f")).statistics();
         assertEquals(0.005, statistics.epsilon());
         assertEquals(null, statistics.weightFeature());
         m.put("shards.success-markers", false);
@@ -610,7 +615,7 @@ class JobConfigTest {
         assertEquals(EventTimeSettings.Unit.SECONDS, c.get(JobOptions.EVENT_TIME_UNIT));
         assertEquals(EventTimeSettings.Source.FEATURE, c.get(JobOptions.EVENT_TIME_SOURCE));
         assertEquals(SkewAction.PROCESSING_TIME, c.get(JobOptions.SHARDS_SKEW_ACTION));
-        var shards = c.shards().settings("f");
+        var shards = BuiltSettings.of(c.shards().shards("f"));
         assertEquals(Compression.GZIP, shards.compression());
         assertEquals(Duration.ofDays(7), shards.maxBucketSkew(), "re-bucketed by processing time");
         assertEquals(

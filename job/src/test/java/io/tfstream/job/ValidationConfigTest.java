@@ -74,8 +74,16 @@ class ValidationConfigTest {
         m.put("validation.actions", "ERROR=mark;int_type_big_int=divert");
         var a = JobConfig.of(m).validation().actions();
         var severity = io.tfstream.validation.SeverityPolicy.allErrors();
-        assertEquals(ValidationAction.DIVERT, a.of(AnomalyInfo.Type.INT_TYPE_BIG_INT, severity));
-        assertEquals(ValidationAction.MARK, a.of(AnomalyInfo.Type.INT_TYPE_SMALL_INT, severity));
+        assertEquals(
+                ValidationAction.DIVERT,
+                a.actionFor(
+                        AnomalyInfo.Type.INT_TYPE_BIG_INT,
+                        severity.severity(AnomalyInfo.Type.INT_TYPE_BIG_INT)));
+        assertEquals(
+                ValidationAction.MARK,
+                a.actionFor(
+                        AnomalyInfo.Type.INT_TYPE_SMALL_INT,
+                        severity.severity(AnomalyInfo.Type.INT_TYPE_SMALL_INT)));
     }
 
     @Test
@@ -92,8 +100,16 @@ class ValidationConfigTest {
         assertEquals(
                 AnomalyInfo.Severity.ERROR, severity.severity(AnomalyInfo.Type.INT_TYPE_BIG_INT));
         var a = c.validation().actions();
-        assertEquals(ValidationAction.MARK, a.of(AnomalyInfo.Type.SCHEMA_NEW_COLUMN, severity));
-        assertEquals(ValidationAction.DIVERT, a.of(AnomalyInfo.Type.INT_TYPE_BIG_INT, severity));
+        assertEquals(
+                ValidationAction.MARK,
+                a.actionFor(
+                        AnomalyInfo.Type.SCHEMA_NEW_COLUMN,
+                        severity.severity(AnomalyInfo.Type.SCHEMA_NEW_COLUMN)));
+        assertEquals(
+                ValidationAction.DIVERT,
+                a.actionFor(
+                        AnomalyInfo.Type.INT_TYPE_BIG_INT,
+                        severity.severity(AnomalyInfo.Type.INT_TYPE_BIG_INT)));
     }
 
     @Test

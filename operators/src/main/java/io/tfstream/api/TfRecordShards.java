@@ -11,7 +11,6 @@ import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -73,8 +72,7 @@ public final class TfRecordShards {
     }
 
     /** The checked settings the sink writes with. */
-    @Internal
-    public ShardSettings settings() {
+    ShardSettings settings() {
         return settings;
     }
 
@@ -84,8 +82,7 @@ public final class TfRecordShards {
     }
 
     /** The Flink sink itself, for {@code stream.sinkTo(...)} with uids of your own. */
-    @Internal
-    public TfRecordShardSink sink() {
+    TfRecordShardSink sink() {
         return new TfRecordShardSink(settings, coordinatorUid, routerUid);
     }
 

@@ -5,7 +5,6 @@ import io.tfstream.operators.convert.ConvertFunction;
 import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.source.SourceRecordSerializer;
-import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -47,8 +46,7 @@ public final class TfstreamConvert {
     }
 
     /** The checked, serializable settings the operator runs with. */
-    @Internal
-    public ConvertSettings settings() {
+    ConvertSettings settings() {
         return settings;
     }
 

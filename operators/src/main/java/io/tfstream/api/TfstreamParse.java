@@ -8,7 +8,6 @@ import io.tfstream.operators.parse.BatchParseOperator;
 import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.operators.window.WindowBatchParseOperator;
-import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -62,8 +61,7 @@ public final class TfstreamParse {
     }
 
     /** The checked, serializable settings the operator runs with. */
-    @Internal
-    public ParseSettings settings() {
+    ParseSettings settings() {
         return settings;
     }
 

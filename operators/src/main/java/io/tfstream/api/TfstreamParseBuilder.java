@@ -22,7 +22,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ReadableConfig;
 
@@ -197,8 +196,7 @@ public final class TfstreamParseBuilder {
      * Validate every accepted row against the TFMD schema (docs/validation.md); {@code lag} is how
      * far behind the largest feature event time a validation window closes.
      */
-    @Internal
-    public TfstreamParseBuilder setValidation(ValidationSettings validation, Duration lag) {
+    private TfstreamParseBuilder setValidation(ValidationSettings validation, Duration lag) {
         this.validation = validation;
         this.validationLag = lag;
         return this;
@@ -248,15 +246,14 @@ public final class TfstreamParseBuilder {
 
     /**
      * Decode JSON or Avro records straight into the parse, with the schema in force, instead of
-     * converting them to Examples in a {@link TfstreamConvert} step before it (count batches only):
-     * no Example is written for a record unless an output carries it, and with {@link
-     * #setSchemaUpdates} a new schema the input cannot convert to is refused ({@code settings} from
-     * {@link TfstreamConvert#settings()}; docs/schema-changes.md).
+     * converting them to Examples in a step of their own ({@code convert.applyTo}) before it (count
+     * batches only): no Example is written for a record unless an output carries it, and with
+     * {@link #setSchemaUpdates} a new schema the input cannot convert to is refused
+     * (docs/schema-changes.md). {@code convert}'s uid and name are not used.
      */
-    @Internal
-    public TfstreamParseBuilder setConversion(ConvertSettings settings) {
-        require(settings, "conversion");
-        this.conversion = settings;
+    public TfstreamParseBuilder setConversion(TfstreamConvert convert) {
+        require(convert, "conversion");
+        this.conversion = convert.settings();
         return this;
     }
 
@@ -265,7 +262,6 @@ public final class TfstreamParseBuilder {
      * (default true: for shards, the records topic, or a step of yours), or keeps its JSON or Avro
      * bytes when nothing after the parse reads the records.
      */
-    @Internal
     public TfstreamParseBuilder setAcceptedExamples(boolean examples) {
         this.acceptedExamples = examples;
         return this;

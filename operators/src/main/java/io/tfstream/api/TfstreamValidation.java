@@ -13,7 +13,6 @@ import io.tfstream.operators.validation.WindowPartial;
 import io.tfstream.validation.LintFinding;
 import java.time.Duration;
 import java.util.List;
-import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -84,8 +83,7 @@ public final class TfstreamValidation {
     }
 
     /** The checked, serializable settings the operators run with. */
-    @Internal
-    public ValidationSettings settings() {
+    ValidationSettings settings() {
         return settings;
     }
 

@@ -1,5 +1,6 @@
 package io.tfstream.api;
 
+import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.model.StatisticsSettings;
 import io.tfstream.api.model.ValidationActions;
 import io.tfstream.api.options.EventTimeOptions;
@@ -19,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.ReadableConfig;
@@ -146,8 +146,9 @@ public final class TfstreamValidationBuilder {
      * {@code window}, {@code splits}, {@code min-drift-examples}, {@code actions}, {@code
      * severity-overrides}, and {@code anomalies-topic}, whose presence turns the windows' {@code
      * Anomalies} on), {@link SchemaOptions#KIND}, the parse limits ({@link ParseOptions}) and the
-     * lag ({@link EventTimeOptions#OUT_OF_ORDERNESS}): keys that do not collide. {@code splits: -1}
-     * (the job's parallelism) leaves the splits as they are. Not taken: {@code enabled} and the
+     * lag ({@link EventTimeOptions#OUT_OF_ORDERNESS}), and with event time from a feature the
+     * deltas' watermarks ({@link #setPartialsWatermarks}): keys that do not collide. {@code splits:
+     * -1} (the job's parallelism) leaves the splits as they are. Not taken: {@code enabled} and the
      * topics the sinks write to; the statistics come with {@link
      * #setStatistics(StatisticsSettings)} ({@link StatisticsOptions#settings}). Unset options keep
      * their values.
@@ -173,6 +174,12 @@ public final class TfstreamValidationBuilder {
             setLimits(ParseOptions.limits(config, ""));
         }
         config.getOptional(EventTimeOptions.OUT_OF_ORDERNESS).ifPresent(this::setLag);
+        if (config.get(EventTimeOptions.SOURCE) == EventTimeSettings.Source.FEATURE) {
+            // the deltas get the job's out-of-orderness and idleness over their event times
+            setPartialsWatermarks(
+                    config.get(EventTimeOptions.OUT_OF_ORDERNESS),
+                    config.get(EventTimeOptions.IDLENESS));
+        }
         return this;
     }
 
@@ -263,13 +270,16 @@ public final class TfstreamValidationBuilder {
     }
 
     /**
-     * Watermarks of the window deltas; needed when the parse takes event time from a feature (the
-     * parse's output has no watermarks of it), else the deltas keep the parse's (default).
+     * Watermarks of the window deltas, bounded by {@code maxOutOfOrderness} and releasing inputs
+     * idle for {@code idleness} (zero: never); needed when the parse takes event time from a
+     * feature (the parse's output has no watermarks of it), else the deltas keep the parse's
+     * (default).
      */
-    @Internal
     public TfstreamValidationBuilder setPartialsWatermarks(
-            WatermarkStrategy<WindowPartial> partialsWatermarks) {
-        this.partialsWatermarks = partialsWatermarks;
+            Duration maxOutOfOrderness, Duration idleness) {
+        WatermarkStrategy<WindowPartial> w =
+                WatermarkStrategy.forBoundedOutOfOrderness(maxOutOfOrderness);
+        this.partialsWatermarks = idleness.isZero() ? w : w.withIdleness(idleness);
         return this;
     }
 

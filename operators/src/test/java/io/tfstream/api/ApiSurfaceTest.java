@@ -12,10 +12,15 @@ import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.domain.JavaType;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.Public;
 import org.apache.flink.annotation.PublicEvolving;
@@ -26,10 +31,38 @@ import org.junit.jupiter.api.Test;
  * PublicEvolving}, and no public signature of it (methods, constructors, fields, supertypes,
  * generic arguments included) names a tfstream type that is not part of it: a type of the API
  * packages or one annotated {@link PublicEvolving} or {@link Public} elsewhere (the core's {@code
- * ParseLimits}, {@code Compression}, ...). Members annotated {@link Internal} are left out: they
- * exist for {@code tfstream run}, not for library users.
+ * ParseLimits}, {@code Compression}, ...). Every published type is in a published package, no
+ * public member of the API is {@link Internal} (the job is built from the API alone), and the
+ * example job imports published types only.
  */
 class ApiSurfaceTest {
+    /**
+     * The packages whose {@link PublicEvolving} and {@link Public} types are the published API,
+     * each with why it is published. docs/library.md lists the same.
+     */
+    static final Map<String, String> PUBLISHED_PACKAGES =
+            Map.ofEntries(
+                    Map.entry("io.tfstream.api", "the DataStream API: sources, steps, serializers"),
+                    Map.entry("io.tfstream.api.model", "the values the API's steps take and emit"),
+                    Map.entry("io.tfstream.api.options", "the stages' options, one declaration"),
+                    Map.entry("io.tfstream.sql", "the SQL formats' options"),
+                    Map.entry("io.tfstream.tensor", "a payload's tensors, decoded"),
+                    Map.entry("io.tfstream.payload", "EncodedTensorBatch: ParseResult#batches()"),
+                    Map.entry("io.tfstream.tfrecord", "Compression of shards and files"),
+                    Map.entry("io.tfstream.convert", "InputFormat: the values of source.format"),
+                    Map.entry("io.tfstream.parse", "ParseLimits: TfstreamParseBuilder#setLimits"),
+                    Map.entry("io.tfstream.shards", "ShardLayout: setMetadataLayout"),
+                    Map.entry("io.tfstream.spec", "ParseSpec, DType: what a schema derives"),
+                    Map.entry("io.tfstream.stats", "TFDV's statistics, computed without Flink"),
+                    Map.entry("io.tfstream.validation", "LintFinding: TfstreamValidation"),
+                    Map.entry(
+                            "io.tfstream.operators.shards.store",
+                            "where shards go: TfRecordShardsBuilder#setStoreFactory, kept beside"
+                                    + " the stores"),
+                    Map.entry(
+                            "io.tfstream.operators.compat",
+                            "LineSink: the API sinks' supertype on each Flink line"));
+
     private static final JavaClasses CLASSES =
             new ClassFileImporter()
                     .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -86,6 +119,56 @@ class ApiSurfaceTest {
             }
         }
         assertEquals(Set.of(), unmarked);
+    }
+
+    @Test
+    void everyPublishedTypeIsInAPublishedPackage() {
+        Set<String> elsewhere = new TreeSet<>();
+        for (JavaClass c : CLASSES) {
+            if ((c.isAnnotatedWith(PublicEvolving.class) || c.isAnnotatedWith(Public.class))
+                    && !PUBLISHED_PACKAGES.containsKey(c.getPackageName())) {
+                elsewhere.add(c.getName());
+            }
+        }
+        assertEquals(Set.of(), elsewhere);
+    }
+
+    /** The API is all a job needs: nothing in it is there for tfstream run alone. */
+    @Test
+    void noPublicMemberOfTheApiIsInternal() {
+        Set<String> internal = new TreeSet<>();
+        for (JavaClass c : apiClasses()) {
+            for (JavaMember m : c.getMembers()) {
+                if (visible(m) && m.isAnnotatedWith(Internal.class)) {
+                    internal.add(c.getSimpleName() + "#" + m.getName());
+                }
+            }
+        }
+        assertEquals(Set.of(), internal);
+    }
+
+    /** examples/custom-job, a job of its own, imports published tfstream types only. */
+    @Test
+    void theExampleJobImportsPublishedTypesOnly() throws IOException {
+        Path sources = Path.of("..", "examples", "custom-job", "src", "main", "java");
+        Set<String> unpublished = new TreeSet<>();
+        int imports = 0;
+        try (Stream<Path> files = Files.walk(sources)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                for (String line : Files.readAllLines(f)) {
+                    if (line.startsWith("import io.tfstream.")) {
+                        imports++;
+                        String name = line.substring("import ".length(), line.length() - 1);
+                        JavaClass c = CLASSES.get(name);
+                        if (!published(c) || !PUBLISHED_PACKAGES.containsKey(c.getPackageName())) {
+                            unpublished.add(name);
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(Set.of(), unpublished);
+        assertTrue(imports > 5, imports + " tfstream imports read");
     }
 
     @Test

@@ -88,7 +88,6 @@ class EveryOptionIsMappedTest {
                 "schema updates watch the schema file: TfstreamParseBuilder#setSchemaUpdates");
         ELSEWHERE.put(SchemaOptions.POLL_INTERVAL, "TfstreamParseBuilder#setSchemaUpdates");
         ELSEWHERE.put(SchemaOptions.COMPATIBILITY, "TfstreamParseBuilder#setSchemaUpdates");
-        ELSEWHERE.put(EventTimeOptions.IDLENESS, "the stream's WatermarkStrategy#withIdleness");
         ELSEWHERE.put(KafkaSinkOptions.BOOTSTRAP_SERVERS, "KafkaSink.builder()'s own setting");
         ELSEWHERE.put(
                 KafkaSinkOptions.TRANSACTION_TIMEOUT,
@@ -154,6 +153,7 @@ class EveryOptionIsMappedTest {
         CONTEXT.put(EventTimeOptions.FEATURE, featureTime);
         CONTEXT.put(EventTimeOptions.UNIT, featureTime);
         CONTEXT.put(EventTimeOptions.SOURCE, Map.of("feature", "ts"));
+        CONTEXT.put(EventTimeOptions.IDLENESS, featureTime);
         Map<String, String> windows = Map.of("mode", "event_time_window");
         for (ConfigOption<?> o :
                 List.of(

@@ -11,13 +11,10 @@ import io.tfstream.api.model.BatchKeySelector;
 import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.model.SchemaCompatibility;
-import io.tfstream.api.model.ValidationActions;
 import io.tfstream.api.model.WindowSettings;
 import io.tfstream.convert.InputFormat;
-import io.tfstream.operators.convert.ConvertSettings;
 import io.tfstream.operators.parse.BatchTriggers;
 import io.tfstream.operators.parse.SchemaUpdates;
-import io.tfstream.operators.validation.ValidationSettings;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.sample.SeedDataset;
 import io.tfstream.spec.json.SpecJsonWriter;
@@ -150,18 +147,10 @@ class TfstreamParseBuilderTest {
         TfstreamParse both =
                 seed().setSchemaUpdates("spec.json", Duration.ofSeconds(1), SchemaCompatibility.ANY)
                         .setValidation(
-                                new ValidationSettings(
-                                        SeedDataset.schemaPbtxt(),
-                                        "schema.pbtxt",
-                                        false,
-                                        null,
-                                        60_000,
-                                        1,
-                                        0,
-                                        ValidationActions.passAll(),
-                                        "job",
-                                        ParseLimits.defaults()),
-                                Duration.ZERO)
+                                TfstreamValidation.builder()
+                                        .setSchema(SeedDataset.schemaPbtxt(), "schema.pbtxt")
+                                        .setJobName("job")
+                                        .build())
                         .build();
         // Validation follows the schema in force: both are on.
         assertNotNull(both.settings().schemaUpdates());
@@ -170,20 +159,19 @@ class TfstreamParseBuilderTest {
 
     @Test
     void conversionInTheParseNeedsCountBatches() {
-        ConvertSettings json =
+        TfstreamConvert json =
                 TfstreamConvert.builder()
                         .setSchema(SPEC, "spec.json")
                         .setFormat(InputFormat.JSON)
-                        .build()
-                        .settings();
+                        .build();
         TfstreamParse live =
                 seed().setSchemaUpdates("spec.json", Duration.ofSeconds(1), SchemaCompatibility.ANY)
                         .setConversion(json)
                         .build();
-        assertEquals(json, live.settings().conversion());
+        assertEquals(json.settings(), live.settings().conversion());
         assertTrue(live.settings().acceptedExamples());
         TfstreamParse fixed = seed().setConversion(json).setAcceptedExamples(false).build();
-        assertEquals(json, fixed.settings().conversion());
+        assertEquals(json.settings(), fixed.settings().conversion());
         assertFalse(fixed.settings().acceptedExamples());
         String windowed =
                 failure(

@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.api.graph.StreamNode;
@@ -75,7 +74,11 @@ class TfstreamValidationTest {
                 ValidationAction.DIVERT,
                 v.settings()
                         .actions()
-                        .of(AnomalyInfo.Type.INT_TYPE_SMALL_INT, v.settings().severity()));
+                        .actionFor(
+                                AnomalyInfo.Type.INT_TYPE_SMALL_INT,
+                                v.settings()
+                                        .severity()
+                                        .severity(AnomalyInfo.Type.INT_TYPE_SMALL_INT)));
         assertEquals("w", v.uid());
         // The parse built with it validates every row, the window closing after the lag.
         TfstreamParse parse =
@@ -197,9 +200,7 @@ class TfstreamValidationTest {
         assertTrue(message.startsWith("partialsWatermarks"), message);
 
         TfstreamValidation timed =
-                schema().setPartialsWatermarks(
-                                WatermarkStrategy.forBoundedOutOfOrderness(Duration.ofSeconds(1)))
-                        .build();
+                schema().setPartialsWatermarks(Duration.ofSeconds(1), Duration.ZERO).build();
         timed.applyTo(parsed).alerts().sinkTo(new DiscardingSink<>());
         Set<String> uids =
                 env.getStreamGraph().getStreamNodes().stream()

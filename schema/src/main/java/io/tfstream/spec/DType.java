@@ -1,9 +1,12 @@
 package io.tfstream.spec;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * The three value types a {@code tf.train.Feature} can carry, as TensorFlow's parsing ops accept
  * them ({@code tf.int64}, {@code tf.float32}, {@code tf.string}).
  */
+@PublicEvolving
 public enum DType {
     INT64("int64", "int64", "int64", 3),
     FLOAT32("float32", "float", "float", 2),

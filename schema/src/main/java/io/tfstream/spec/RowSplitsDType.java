@@ -1,6 +1,9 @@
 package io.tfstream.spec;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** Integer type of the row partitions of a ragged output ({@code row_splits_dtype}). */
+@PublicEvolving
 public enum RowSplitsDType {
     INT32("int32"),
     INT64("int64");

@@ -1,7 +1,6 @@
 package io.tfstream.examples;
 
 import io.tfstream.payload.EncodedTensorBatch;
-import io.tfstream.payload.TensorBatchCodec;
 import io.tfstream.tensor.Column;
 import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.Tensor;
@@ -22,7 +21,7 @@ public final class BatchMean implements MapFunction<EncodedTensorBatch, BatchMea
 
     @Override
     public Result map(EncodedTensorBatch batch) {
-        Tensor t = TensorBatchCodec.decode(batch.toMessage(), "").get(feature);
+        Tensor t = batch.decode().get(feature);
         if (!(t instanceof DenseTensor dense)) {
             throw new IllegalArgumentException(feature + " is not a dense feature of the batch");
         }

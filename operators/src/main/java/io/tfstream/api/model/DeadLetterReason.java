@@ -1,10 +1,6 @@
 package io.tfstream.api.model;
 
-import io.tfstream.parse.ExampleParseException;
-import io.tfstream.parse.InputRejectedException;
-import io.tfstream.parse.ParseLimitException;
 import io.tfstream.text.Quoted;
-import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 
 /** Why a record went to the dead-letter output: the {@code tfstream.reason} header codes. */
@@ -37,14 +33,6 @@ public enum DeadLetterReason {
     /** The code written to the {@code tfstream.reason} header and used in metric names. */
     public String code() {
         return code;
-    }
-
-    /** The reason for a record the parser rejected. */
-    @Internal
-    public static DeadLetterReason of(ExampleParseException e) {
-        return e instanceof ParseLimitException
-                ? LIMIT_EXCEEDED
-                : e instanceof InputRejectedException ? CONVERSION_ERROR : PARSE_ERROR;
     }
 
     /** The reason with code {@code code}. */

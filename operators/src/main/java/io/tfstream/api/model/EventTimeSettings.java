@@ -10,7 +10,6 @@ import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.VarLenFeature;
 import java.io.Serializable;
 import java.util.Objects;
-import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -51,7 +50,6 @@ public record EventTimeSettings(Source source, String feature, Unit unit) implem
      * Why {@code spec} cannot give event time from {@code feature} (it must be an int64 FixedLen,
      * VarLen or Ragged feature, of the context for SequenceExamples), or null when it can.
      */
-    @Internal
     public static String featureProblem(ParseSpec spec, String feature) {
         FeatureSpecs features =
                 spec instanceof SequenceFeatureSpecs s ? s.context() : (FeatureSpecs) spec;

@@ -1,14 +1,11 @@
 package io.tfstream.api.model;
 
 import io.tfstream.text.Quoted;
-import io.tfstream.validation.RecordResult;
-import io.tfstream.validation.SeverityPolicy;
 import java.io.Serializable;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.tensorflow.metadata.v0.AnomalyInfo;
 
@@ -95,26 +92,16 @@ public final class ValidationActions implements Serializable {
                 && bySeverity.values().stream().allMatch(a -> a == ValidationAction.PASS);
     }
 
-    @Internal
-    public ValidationAction of(AnomalyInfo.Type type, SeverityPolicy severity) {
+    /**
+     * The action for an anomaly of {@code type} at {@code severity}: the one its type is given,
+     * else the one of its severity, else {@link ValidationAction#PASS}.
+     */
+    public ValidationAction actionFor(AnomalyInfo.Type type, AnomalyInfo.Severity severity) {
         ValidationAction a = byType.get(type);
         if (a != null) {
             return a;
         }
-        return bySeverity.getOrDefault(severity.severity(type), ValidationAction.PASS);
-    }
-
-    /** The strongest action over the anomalies of {@code r}. */
-    @Internal
-    public ValidationAction of(RecordResult r, SeverityPolicy severity) {
-        ValidationAction out = ValidationAction.PASS;
-        for (int i = 0; i < r.count() && out != ValidationAction.DIVERT; i++) {
-            ValidationAction a = of(r.type(i), severity);
-            if (a.ordinal() > out.ordinal()) {
-                out = a;
-            }
-        }
-        return out;
+        return bySeverity.getOrDefault(severity, ValidationAction.PASS);
     }
 
     /** The actions as configured, for messages. */

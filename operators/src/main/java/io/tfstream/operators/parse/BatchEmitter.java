@@ -13,6 +13,7 @@ import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.InputRejectedException;
 import io.tfstream.parse.Int64FeatureColumn;
 import io.tfstream.parse.LenientBatchParser;
+import io.tfstream.parse.ParseLimitException;
 import io.tfstream.parse.ParsedRows;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.payload.EncodedTensorBatch;
@@ -204,7 +205,7 @@ public final class BatchEmitter {
                 throw new IllegalStateException("rejection without a record: " + e.getMessage(), e);
             }
             errors[i] = e.getMessage();
-            reasons[i] = DeadLetterReason.of(e);
+            reasons[i] = reason(e);
             if (e instanceof InputRejectedException) {
                 conversionErrors++;
             }
@@ -379,5 +380,14 @@ public final class BatchEmitter {
             timestamps[i] = millis;
             hasTimestamp[i] = true;
         }
+    }
+
+    /** The reason for a record the parser rejected. */
+    static DeadLetterReason reason(ExampleParseException e) {
+        return e instanceof ParseLimitException
+                ? DeadLetterReason.LIMIT_EXCEEDED
+                : e instanceof InputRejectedException
+                        ? DeadLetterReason.CONVERSION_ERROR
+                        : DeadLetterReason.PARSE_ERROR;
     }
 }

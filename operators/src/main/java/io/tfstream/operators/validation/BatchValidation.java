@@ -1,6 +1,7 @@
 package io.tfstream.operators.validation;
 
 import io.tfstream.api.model.SourceRecord;
+import io.tfstream.api.model.ValidationAction;
 import io.tfstream.api.model.ValidationActions;
 import io.tfstream.parse.ParsedRows;
 import io.tfstream.parse.RawColumns;
@@ -221,7 +222,7 @@ public final class BatchValidation {
                         return;
                     }
                     anomalous.inc();
-                    switch (settings.actions().of(result, severity)) {
+                    switch (action(settings.actions(), result, severity)) {
                         case PASS -> {}
                         case MARK -> {
                             marked.inc();
@@ -353,5 +354,18 @@ public final class BatchValidation {
                     .append(f.description());
         }
         return b.toString();
+    }
+
+    /** The strongest action the anomalies of {@code r} call for (DIVERT ends the search). */
+    static ValidationAction action(
+            ValidationActions actions, RecordResult r, SeverityPolicy severity) {
+        ValidationAction out = ValidationAction.PASS;
+        for (int i = 0; i < r.count() && out != ValidationAction.DIVERT; i++) {
+            ValidationAction a = actions.actionFor(r.type(i), severity.severity(r.type(i)));
+            if (a.ordinal() > out.ordinal()) {
+                out = a;
+            }
+        }
+        return out;
     }
 }
