@@ -29,7 +29,7 @@ if [[ "${1:-}" == "--quick" ]]; then
     -Dharness.batch-delays-ms=200 -Dharness.latency-seconds=10 -Dharness.profiled-job=off
     -Dharness.out=target/harness-quick)
 fi
-mvn -B -ntp -q -pl job -am install -DskipTests -Dspotless.check.skip=true
+mvn -B -ntp -q -pl cli -am install -DskipTests -Dspotless.check.skip=true
 exec mvn -B -ntp -pl e2e-tests verify -Dspotless.check.skip=true \
   -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false \
   -Dit.test=ThroughputHarnessITCase -Dharness.records=1000000 "${quick[@]}" "$@"

@@ -25,7 +25,7 @@ from tfstream.payloads import write_records  # noqa: E402
 
 ROOT = HERE.parent.parent
 CLI = ROOT / "bin" / "tfstream"
-JAR = ROOT / "job" / "target" / "tfstream-job-all.jar"
+JAR = ROOT / "cli" / "target" / "tfstream-cli.jar"
 RECORDS = 300
 SEED = 7
 

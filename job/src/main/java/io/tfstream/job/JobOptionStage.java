@@ -103,6 +103,11 @@ public final class JobOptionStage {
         return list.type(relative.get(jobOption));
     }
 
+    /** The values an enum {@code jobOption} accepts, in order. */
+    java.util.List<?> accepted(ConfigOption<?> jobOption) {
+        return list.accepted(relative.get(jobOption));
+    }
+
     /** Checks the value of {@code jobOption} in {@code conf}; an error names the job key. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     void check(Configuration conf, ConfigOption<?> jobOption) {

@@ -3,14 +3,13 @@ package io.tfstream.job;
 import static org.apache.flink.configuration.ConfigOptions.key;
 
 import io.tfstream.api.model.EventTimeSettings;
-import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.LateRecords;
 import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.model.OnCorruption;
 import io.tfstream.api.model.PayloadKeyMode;
 import io.tfstream.api.model.SchemaCompatibility;
 import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
-import io.tfstream.api.model.WindowSettings;
 import io.tfstream.api.options.BatchOptions;
 import io.tfstream.api.options.DeadLetterOptions;
 import io.tfstream.api.options.EventTimeOptions;
@@ -254,7 +253,7 @@ public final class JobOptions {
     public static final ConfigOption<Duration> BATCH_ALLOWED_LATENESS =
             JobOptionStage.BATCH.option(BatchOptions.ALLOWED_LATENESS);
 
-    public static final ConfigOption<WindowSettings.LateRecords> BATCH_LATE_RECORDS =
+    public static final ConfigOption<LateRecords> BATCH_LATE_RECORDS =
             JobOptionStage.BATCH.option(BatchOptions.LATE_RECORDS);
 
     public static final ConfigOption<MemorySize> BATCH_WINDOW_MAX_BUFFERED_BYTES =
@@ -355,7 +354,7 @@ public final class JobOptions {
     public static final ConfigOption<Duration> SHARDS_SUCCESS_DELAY =
             JobOptionStage.SHARDS.option(ShardOptions.SUCCESS_DELAY);
 
-    public static final ConfigOption<LateBucketAction> SHARDS_LATE_RECORDS =
+    public static final ConfigOption<LateRecords> SHARDS_LATE_RECORDS =
             JobOptionStage.SHARDS.option(ShardOptions.LATE_RECORDS);
 
     public static final ConfigOption<LostShardAction> SHARDS_ON_LOST_SHARD =

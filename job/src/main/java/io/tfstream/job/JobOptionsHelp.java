@@ -1,7 +1,6 @@
 package io.tfstream.job;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.ConfigOption;
@@ -27,7 +26,7 @@ public final class JobOptionsHelp {
         Class<?> c = valueClass(o);
         if (c.isEnum()) {
             return "one of "
-                    + Arrays.stream(c.getEnumConstants())
+                    + JobOptions.stageOf(o).accepted(o).stream()
                             .map(e -> ((Enum<?>) e).name().toLowerCase(Locale.ROOT))
                             .collect(Collectors.joining(", "));
         }

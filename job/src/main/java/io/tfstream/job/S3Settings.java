@@ -1,6 +1,7 @@
 package io.tfstream.job;
 
 import io.tfstream.api.options.ShardOptions;
+import io.tfstream.files.OwnerOnlyFiles;
 import io.tfstream.operators.shards.store.S3Encryption;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import java.io.IOException;

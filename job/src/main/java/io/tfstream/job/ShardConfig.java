@@ -231,21 +231,14 @@ final class ShardConfig {
                         .fromConfig(s)
                         .setStoreFactory(storeFactory(flink))
                         .setSchemaFingerprint(schemaFingerprint)
-                        .setAdoptUploads(adoptUploads())
-                        .setUids(
-                                PipelineOperator.SHARD_SINK.uid(),
-                                PipelineOperator.SHARD_MARKER_COORDINATOR.uid(),
-                                PipelineOperator.SHARD_COMMITTABLE_ROUTER.uid())
-                        .setGuardUids(
-                                PipelineOperator.SKEW_GUARD.uid(),
-                                PipelineOperator.LATE_BUCKET_GUARD.uid());
+                        .setAdoptUploads(adoptUploads());
         if (s.get(ShardOptions.STATISTICS)) {
             b.setStatistics(c.statistics());
         }
         if (!s.has(ShardOptions.MAX_BUCKET_SKEW) && !c.source().files()) {
             // A file source is a replay of the past (event times from modification times or a
             // feature written back then), checked only when set; a Kafka source by default.
-            b.setSkewGuard(DEFAULT_MAX_BUCKET_SKEW, s.get(ShardOptions.SKEW_ACTION));
+            b.setSkewLimit(DEFAULT_MAX_BUCKET_SKEW);
         }
         return b;
     }

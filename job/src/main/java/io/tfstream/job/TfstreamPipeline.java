@@ -139,7 +139,7 @@ public final class TfstreamPipeline {
             shards.probeStore(env.getConfiguration());
             shardSink = shards.shards(schema, env.getConfiguration());
             // The guards (bucket skew, late buckets) sit in front of the shards and the records.
-            GuardedRecords guarded = shardSink.guard(timed);
+            GuardedRecords guarded = shardSink.guards().applyTo(timed);
             timed = guarded.records();
             guarded.deadLetters().ifPresent(deadLetters::add);
         }

@@ -383,8 +383,8 @@ class FileSourceITCase extends KafkaJobTestBase {
         Files.writeString(spec, SpecJsonWriter.write(Seed001Corpus.spec()));
         List<InputCorpus.Input> all =
                 InputCorpus.examples(2_000, 23, Seed001Corpus.spec(), ParseLimits.defaults());
-        try (io.tfstream.local.S3ProxyProcess s3 =
-                io.tfstream.local.S3ProxyProcess.start(dir.resolve("s3files"))) {
+        try (io.tfstream.embedded.S3ProxyProcess s3 =
+                io.tfstream.embedded.S3ProxyProcess.start(dir.resolve("s3files"))) {
             s3.createBucket("input");
             Path local = Files.createDirectories(dir.resolve("s3files-local"));
             write(local.resolve("a.tfrecord.gz"), all.subList(0, 1000), Compression.GZIP);

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.BuiltSettings;
 import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.LateRecords;
 import io.tfstream.api.model.OnCorruption;
 import io.tfstream.api.model.PayloadKeyMode;
 import io.tfstream.api.model.SchemaCompatibility;
 import io.tfstream.api.model.SkewAction;
-import io.tfstream.api.model.WindowSettings;
 import io.tfstream.api.options.SchemaOptions;
 import io.tfstream.tfrecord.Compression;
 import java.nio.file.Files;
@@ -564,7 +564,7 @@ class JobConfigTest {
         Map<String, Object> m = minimal();
         JobConfig c = JobConfig.of(m);
         assertEquals(OnCorruption.DEAD_LETTER, c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION));
-        assertEquals(WindowSettings.LateRecords.DEAD_LETTER, c.get(JobOptions.BATCH_LATE_RECORDS));
+        assertEquals(LateRecords.DEAD_LETTER, c.get(JobOptions.BATCH_LATE_RECORDS));
         assertEquals(List.of(), c.warnings());
         m.put("source.files.on-corruption", "dead_letter");
         m.put("batch.late-records", "dead-letter");
@@ -574,7 +574,7 @@ class JobConfigTest {
         m.put("batch.late-records", "DLQ");
         c = JobConfig.of(m);
         assertEquals(OnCorruption.DEAD_LETTER, c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION));
-        assertEquals(WindowSettings.LateRecords.DEAD_LETTER, c.get(JobOptions.BATCH_LATE_RECORDS));
+        assertEquals(LateRecords.DEAD_LETTER, c.get(JobOptions.BATCH_LATE_RECORDS));
         assertEquals(
                 List.of(
                         "batch.late-records: 'DLQ' is deprecated, use 'dead_letter'",
@@ -585,7 +585,7 @@ class JobConfigTest {
         m.put("batch.late-records", "drop");
         c = JobConfig.of(m);
         assertEquals(OnCorruption.FAIL, c.get(JobOptions.SOURCE_FILES_ON_CORRUPTION));
-        assertEquals(WindowSettings.LateRecords.DROP, c.get(JobOptions.BATCH_LATE_RECORDS));
+        assertEquals(LateRecords.DROP, c.get(JobOptions.BATCH_LATE_RECORDS));
         assertEquals(List.of(), c.warnings());
 
         // Options that never took 'dlq' do not take it now.

@@ -1,6 +1,6 @@
 package io.tfstream.job;
 
-import io.tfstream.local.EmbeddedKafka;
+import io.tfstream.embedded.EmbeddedKafka;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.local.S3ProxyProcess;
+import io.tfstream.embedded.S3ProxyProcess;
 import io.tfstream.operators.shards.store.LostShardException;
 import io.tfstream.operators.shards.store.S3AccessProbe;
 import io.tfstream.operators.shards.store.S3Encryption;

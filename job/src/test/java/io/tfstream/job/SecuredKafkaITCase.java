@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.local.BrokerSecurity;
-import io.tfstream.local.S3ProxyProcess;
+import io.tfstream.embedded.BrokerSecurity;
+import io.tfstream.embedded.S3ProxyProcess;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import java.net.URI;

@@ -3,6 +3,9 @@ package io.tfstream.job;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.operators.shards.store.S3ShardStoreFactory;
+import io.tfstream.operators.shards.store.SnapshotReferences;
+import io.tfstream.operators.shards.store.UploadCleanup;
 import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardManifestCheck;
@@ -20,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.util.TimeUtils;
 
 /** What the shard ITCases check of a finished run's shards, manifests and markers. */
 public final class ShardRunChecks {
@@ -266,22 +270,41 @@ public final class ShardRunChecks {
         return shards;
     }
 
-    /** Runs the CLI in this JVM; returns what it printed, failing the test on a non-zero exit. */
-    static String cli(String... args) {
-        Cli run = Cli.run(args);
-        org.junit.jupiter.api.Assertions.assertEquals(0, run.code(), run.err());
-        return run.out();
-    }
-
-    /** A {@code tfstream} command run in this JVM: its exit code and what it printed. */
-    public record Cli(int code, String out, String err) {
-        public static Cli run(String... args) {
-            java.io.StringWriter out = new java.io.StringWriter();
-            java.io.StringWriter err = new java.io.StringWriter();
-            int code =
-                    io.tfstream.cli.TfstreamCli.run(
-                            new java.io.PrintWriter(out), new java.io.PrintWriter(err), args);
-            return new Cli(code, out.toString(), err.toString());
+    /**
+     * What {@code tfstream shards uploads PATH [more]} prints, from the engine the command runs
+     * ({@link UploadCleanup}) over {@code s3} (null: a path on another file system); {@code more}
+     * takes the command's {@code --older-than}, {@code --job}, {@code --abort}, {@code
+     * --checkpoints} and {@code --keep-savepoint}.
+     */
+    public static String cleanUploads(String path, S3ShardStoreFactory s3, String... more) {
+        Duration olderThan = Duration.ZERO;
+        String job = null;
+        boolean abort = false;
+        List<String> checkpoints = new ArrayList<>();
+        List<String> savepoints = new ArrayList<>();
+        for (int i = 0; i < more.length; i++) {
+            switch (more[i]) {
+                case "--older-than" -> olderThan = TimeUtils.parseDuration(more[++i]);
+                case "--job" -> job = more[++i];
+                case "--abort" -> abort = true;
+                case "--checkpoints" -> checkpoints.add(more[++i]);
+                case "--keep-savepoint" -> savepoints.add(more[++i]);
+                default -> throw new IllegalArgumentException("not an option here: " + more[i]);
+            }
+        }
+        try {
+            SnapshotReferences held =
+                    checkpoints.isEmpty() && savepoints.isEmpty()
+                            ? null
+                            : SnapshotReferences.read(
+                                    checkpoints, savepoints, Duration.ofMinutes(10));
+            return UploadCleanup.run(
+                            new UploadCleanup.Request(
+                                    path, "part", olderThan, job, abort, held, s3),
+                            java.time.Instant.now())
+                    .text();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -298,24 +321,8 @@ public final class ShardRunChecks {
                 io.tfstream.operators.shards.store.S3ShardStoreFactory.DEFAULT_PART_SIZE);
     }
 
-    /**
-     * {@code tfstream shards uploads PATH [more...]} against the S3Proxy at {@code endpoint};
-     * returns what it printed.
-     */
+    /** {@link #cleanUploads} of an S3 path on the S3Proxy at {@code endpoint}. */
     public static String uploads(String path, String endpoint, Path credentials, String... more) {
-        List<String> args =
-                new ArrayList<>(
-                        List.of(
-                                "shards",
-                                "uploads",
-                                path,
-                                "--set",
-                                "s3.endpoint=" + endpoint,
-                                "--set",
-                                "s3.path-style-access=true",
-                                "--set",
-                                "s3.credentials-file=" + credentials));
-        args.addAll(List.of(more));
-        return cli(args.toArray(String[]::new));
+        return cleanUploads(path, s3ProxyStore(path, endpoint, credentials), more);
     }
 }

@@ -4,7 +4,7 @@ import static io.tfstream.job.JobTestSupport.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.local.S3ProxyProcess;
+import io.tfstream.embedded.S3ProxyProcess;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.json.SpecJsonWriter;

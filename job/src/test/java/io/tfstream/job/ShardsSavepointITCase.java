@@ -650,8 +650,8 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         String name = "cleanup-s3";
         int n = setup.inputs().size();
         Map<String, Object> settings = setup.settings();
-        try (io.tfstream.local.S3ProxyProcess s3 =
-                io.tfstream.local.S3ProxyProcess.start(dir.resolve(name + "-s3proxy"))) {
+        try (io.tfstream.embedded.S3ProxyProcess s3 =
+                io.tfstream.embedded.S3ProxyProcess.start(dir.resolve(name + "-s3proxy"))) {
             s3.createBucket("tfstream");
             Path credentials = s3.writeCredentials(dir.resolve(name + "-s3.properties"));
             String shards = "s3://tfstream/" + name;
@@ -730,15 +730,8 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
      * option} names; returns what it printed.
      */
     private static String abortAllBut(Path base, String option, String snapshot) {
-        return ShardRunChecks.cli(
-                "shards",
-                "uploads",
-                base.toString(),
-                "--older-than",
-                "0s",
-                "--abort",
-                option,
-                snapshot);
+        return ShardRunChecks.cleanUploads(
+                base.toString(), null, "--older-than", "0s", "--abort", option, snapshot);
     }
 
     /**

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.local.BrokerSecurity;
+import io.tfstream.embedded.BrokerSecurity;
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.operators.kafka.TensorBatchSerializationSchema;
 import io.tfstream.parse.ExampleBatchParser;

@@ -8,7 +8,7 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
- * The records past the shard guards ({@link TfRecordShards#guard}) and the dead letters of the
+ * The records past the shard guards ({@link TfRecordShards#guards()}) and the dead letters of the
  * guards that dead-letter.
  */
 @PublicEvolving

@@ -23,11 +23,12 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
  * Built with {@link #builder(String)}:
  *
  * <pre>{@code
- * TfRecordShards.builder("file:///data/shards")
+ * TfRecordShards shards = TfRecordShards.builder("file:///data/shards")
  *         .setCompression(Compression.GZIP)
  *         .setSchemaFingerprint(fingerprint)
- *         .build()
- *         .sinkTo(result.accepted());
+ *         .build();
+ * GuardedRecords guarded = shards.guards().applyTo(result.accepted());
+ * shards.sinkTo(guarded.records());
  * }</pre>
  *
  * <p>The sink adds two operators of its own; their uids derive from the sink's: by default {@value
@@ -87,14 +88,29 @@ public final class TfRecordShards {
     }
 
     /**
-     * {@code records} through the guards set on the builder: the bucket-skew guard ({@link
-     * TfRecordShardsBuilder#setSkewGuard}), then, with data splits by a feature, the split guard
-     * (records without a usable partition feature, {@link TfRecordShardsBuilder#setSplits}), then,
-     * with success markers, the late-bucket guard (records for a bucket already marked complete,
-     * {@link TfRecordShardsBuilder#setLateRecords}). Put them in front of the shards and of
-     * anything else that must agree with the shards.
+     * The guards step in front of the shards: the bucket-skew guard ({@link
+     * TfRecordShardsBuilder#setSkewLimit}), then, with data splits by a feature, the split guard
+     * (records without a usable partition feature, {@link TfRecordShardsBuilder#setDataSplits}),
+     * then, with success markers, the late-bucket guard (records for a bucket already marked
+     * complete, {@link TfRecordShardsBuilder#setLateRecords}). Put it in front of the shards and of
+     * anything else that must agree with them.
      */
+    public ShardGuards guards() {
+        return new ShardGuards(guards);
+    }
+
+    /**
+     * {@code records} through the guards.
+     *
+     * @deprecated {@code guards().applyTo(records)}: a step, as the API's other steps
+     */
+    @Deprecated
     public GuardedRecords guard(DataStream<SourceRecord> records) {
+        return guards().applyTo(records);
+    }
+
+    /** {@code records} through {@code guards}. */
+    static GuardedRecords apply(Guards guards, DataStream<SourceRecord> records) {
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
         DataStream<SourceRecord> out = records;
         if (guards.skew() != null) {

@@ -1,6 +1,6 @@
 package io.tfstream.api;
 
-import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.LateRecords;
 import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
@@ -83,9 +83,10 @@ public final class TfRecordShardsBuilder {
     private String routerUid = DEFAULT_ROUTER_UID;
     private Duration skewGuard;
     private SkewAction skewAction = ShardOptions.SKEW_ACTION.defaultValue();
-    private LateBucketAction lateRecords = ShardOptions.LATE_RECORDS.defaultValue();
+    private LateRecords lateRecords = ShardOptions.LATE_RECORDS.defaultValue();
     private String skewGuardUid = DEFAULT_SKEW_GUARD_UID;
     private String lateBucketGuardUid = DEFAULT_LATE_BUCKET_GUARD_UID;
+    private String splitGuardUid = DEFAULT_SPLIT_GUARD_UID;
     private String splits;
     private String splitFeature;
     private boolean sequenceExample;
@@ -121,9 +122,8 @@ public final class TfRecordShardsBuilder {
         config.getOptional(ShardOptions.MAX_AGE).ifPresent(this::setMaxAge);
         config.getOptional(ShardOptions.BUCKET_PATTERN).ifPresent(this::setBucketPattern);
         config.getOptional(ShardOptions.ZONE).ifPresent(z -> setZone(ZoneId.of(z)));
-        config.getOptional(ShardOptions.SKEW_ACTION).ifPresent(a -> skewAction = a);
-        config.getOptional(ShardOptions.MAX_BUCKET_SKEW)
-                .ifPresent(d -> setSkewGuard(d, skewAction));
+        config.getOptional(ShardOptions.MAX_BUCKET_SKEW).ifPresent(this::setSkewLimit);
+        config.getOptional(ShardOptions.SKEW_ACTION).ifPresent(this::setSkewAction);
         config.getOptional(ShardOptions.MANIFESTS).ifPresent(this::setManifests);
         config.getOptional(ShardOptions.METADATA_LAYOUT).ifPresent(this::setMetadataLayout);
         config.getOptional(ShardOptions.INDEX).ifPresent(this::setIndex);
@@ -160,8 +160,8 @@ public final class TfRecordShardsBuilder {
      * each record goes to {@code <bucket>/Split-<name>/} by TFX ExampleGen's rule ({@link
      * TfxSplits}), by its bytes or, with {@code partitionFeature} (not null), by that feature (of a
      * SequenceExample's context with {@link #setSequenceExample}); records without a usable
-     * partition feature are dead-lettered by the split guard ({@link TfRecordShards#guard}). Shards
-     * with splits are gzip unless {@link #setCompression} says otherwise.
+     * partition feature are dead-lettered by the split guard ({@link TfRecordShards#guards()}).
+     * Shards with splits are gzip unless {@link #setCompression} says otherwise.
      */
     public TfRecordShardsBuilder setDataSplits(String splits, String partitionFeature) {
         this.splits = splits;
@@ -174,7 +174,7 @@ public final class TfRecordShardsBuilder {
      * each record goes to {@code <bucket>/Split-<name>/} by TFX ExampleGen's rule ({@link
      * TfxSplits}), by its bytes or, with {@code partitionFeature} (not null), by that feature (of a
      * SequenceExample's context when {@code sequenceExample}); records without a usable partition
-     * feature are dead-lettered by the split guard ({@link TfRecordShards#guard}).
+     * feature are dead-lettered by the split guard ({@link TfRecordShards#guards()}).
      *
      * @deprecated {@link #setDataSplits} and {@link #setSequenceExample}: one setter per setting,
      *     and a name that is not the validation builder's feature-path splits
@@ -316,8 +316,9 @@ public final class TfRecordShardsBuilder {
     /**
      * Event times further than this from now are bucketed by processing time (default off).
      *
-     * @deprecated {@link #setSkewGuard} with {@link SkewAction#PROCESSING_TIME}, which also counts
-     *     the records it re-buckets: one knob for one setting
+     * @deprecated {@link #setSkewLimit} with {@link #setSkewAction}({@link
+     *     SkewAction#PROCESSING_TIME}), which also counts the records it re-buckets: one knob for
+     *     one setting
      */
     @Deprecated
     public TfRecordShardsBuilder setMaxBucketSkew(Duration maxBucketSkew) {
@@ -397,33 +398,83 @@ public final class TfRecordShardsBuilder {
     }
 
     /**
-     * A guard in front of the shards ({@link TfRecordShards#guard}) for records whose event time is
-     * further than {@code maxSkew} from now: dead-lettered, or bucketed by processing time (then
-     * also the sink's {@link #setMaxBucketSkew}, unless set). Default off.
+     * Records whose event time is further than {@code limit} from now (either way) are handled by
+     * {@link #setSkewAction} in the guards step ({@link TfRecordShards#guards()}), and counted in
+     * {@code tfstream.skewedRecords}. Default off (null).
      */
-    public TfRecordShardsBuilder setSkewGuard(Duration maxSkew, SkewAction action) {
-        this.skewGuard = maxSkew;
+    public TfRecordShardsBuilder setSkewLimit(Duration limit) {
+        this.skewGuard = limit;
+        return this;
+    }
+
+    /**
+     * What happens to a record beyond {@link #setSkewLimit}: {@code DEAD_LETTER} (default; reason
+     * {@code validation}, by the guards step) or {@code PROCESSING_TIME} (bucketed by the time it
+     * is written, by the sink).
+     */
+    public TfRecordShardsBuilder setSkewAction(SkewAction action) {
         this.skewAction = action;
         return this;
     }
 
     /**
-     * What records for a bucket already marked complete do in {@link TfRecordShards#guard} (with
-     * success markers): written into a new shard and counted (default), or dead-lettered.
+     * A guard for records further than {@code maxSkew} from now.
+     *
+     * @deprecated {@link #setSkewLimit} and {@link #setSkewAction}: one setter per setting
      */
-    public TfRecordShardsBuilder setLateRecords(LateBucketAction lateRecords) {
+    @Deprecated
+    public TfRecordShardsBuilder setSkewGuard(Duration maxSkew, SkewAction action) {
+        return setSkewLimit(maxSkew).setSkewAction(action);
+    }
+
+    /**
+     * What records for a bucket already marked complete do in the guards step ({@link
+     * TfRecordShards#guards()}, with success markers): written into a new shard and counted
+     * (default), or dead-lettered.
+     */
+    public TfRecordShardsBuilder setLateRecords(LateRecords lateRecords) {
         this.lateRecords = lateRecords;
         return this;
     }
 
-    /** The uids of the bucket-skew and late-bucket guards. */
+    /**
+     * The uids of the sink's operators and guards, all from one prefix: {@code <prefix>-sink},
+     * {@code -marker-coordinator}, {@code -committable-router}, {@code -skew-guard}, {@code
+     * -late-bucket-guard} and {@code -split-guard}. Unset, they are {@value #DEFAULT_UID}, {@value
+     * #DEFAULT_COORDINATOR_UID}, {@value #DEFAULT_ROUTER_UID}, {@value #DEFAULT_SKEW_GUARD_UID},
+     * {@value #DEFAULT_LATE_BUCKET_GUARD_UID} and {@value #DEFAULT_SPLIT_GUARD_UID}, as in {@code
+     * tfstream run}. Two shard sinks in one job need different prefixes; a sink's uids must stay
+     * the same for its state to restore.
+     */
+    public TfRecordShardsBuilder setUidPrefix(String prefix) {
+        check(nonEmpty(prefix), "uidPrefix must be non-empty");
+        this.uid = prefix + "-sink";
+        this.coordinatorUid = prefix + "-marker-coordinator";
+        this.routerUid = prefix + "-committable-router";
+        this.skewGuardUid = prefix + "-skew-guard";
+        this.lateBucketGuardUid = prefix + "-late-bucket-guard";
+        this.splitGuardUid = prefix + "-split-guard";
+        return this;
+    }
+
+    /**
+     * The uids of the bucket-skew and late-bucket guards.
+     *
+     * @deprecated {@link #setUidPrefix}: one prefix for every uid
+     */
+    @Deprecated
     public TfRecordShardsBuilder setGuardUids(String skewGuard, String lateBucketGuard) {
         this.skewGuardUid = skewGuard;
         this.lateBucketGuardUid = lateBucketGuard;
         return this;
     }
 
-    /** The uids of the sink and of its marker coordinator and committable router. */
+    /**
+     * The uids of the sink and of its marker coordinator and committable router.
+     *
+     * @deprecated {@link #setUidPrefix}: one prefix for every uid
+     */
+    @Deprecated
     public TfRecordShardsBuilder setUids(String sink, String coordinator, String router) {
         this.uid = sink;
         this.coordinatorUid = coordinator;
@@ -476,9 +527,12 @@ public final class TfRecordShardsBuilder {
                 "uids must be non-empty");
         check(
                 skewGuard == null || (!skewGuard.isNegative() && !skewGuard.isZero()),
-                "skewGuard: maxSkew must be positive, got " + skewGuard);
-        check(skewGuard == null || skewAction != null, "skewGuard: action must be set");
+                "skewLimit must be positive, got " + skewGuard);
+        check(skewGuard == null || skewAction != null, "skewAction must be set");
         check(lateRecords != null, "lateRecords must be set (it was set to null)");
+        check(
+                lateRecords != LateRecords.DROP,
+                "lateRecords of a complete bucket must be WRITE or DEAD_LETTER, got DROP");
         check(onLostShard != null, "onLostShard must be set (it was set to null)");
         check(
                 checkpointBudget >= 0,
@@ -545,12 +599,12 @@ public final class TfRecordShardsBuilder {
                                 ? new LateBucketGuard(
                                         bucketPattern, zone, successDelay, lateRecords)
                                 : null,
-                        lateRecords == LateBucketAction.DEAD_LETTER,
+                        lateRecords == LateRecords.DEAD_LETTER,
                         lateBucketGuardUid,
                         splitFeature == null
                                 ? null
                                 : new SplitGuard(dataSplits, splitFeature, sequenceExample),
-                        DEFAULT_SPLIT_GUARD_UID));
+                        splitGuardUid));
     }
 
     private ShardFeatureStatistics featureStatistics() {

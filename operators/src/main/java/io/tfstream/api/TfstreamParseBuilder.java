@@ -109,13 +109,17 @@ public final class TfstreamParseBuilder {
                         mode -> {
                             if (mode == BatchOptions.Mode.EVENT_TIME_WINDOW) {
                                 windows =
-                                        new WindowSettings(
-                                                config.get(BatchOptions.WINDOW).toMillis(),
-                                                config.get(BatchOptions.ALLOWED_LATENESS)
-                                                        .toMillis(),
-                                                config.get(BatchOptions.LATE_RECORDS),
-                                                config.get(BatchOptions.WINDOW_MAX_BUFFERED_BYTES)
-                                                        .getBytes());
+                                        WindowSettings.builder(config.get(BatchOptions.WINDOW))
+                                                .setAllowedLateness(
+                                                        config.get(BatchOptions.ALLOWED_LATENESS))
+                                                .setLateRecords(
+                                                        config.get(BatchOptions.LATE_RECORDS))
+                                                .setMaxBufferedBytes(
+                                                        config.get(
+                                                                        BatchOptions
+                                                                                .WINDOW_MAX_BUFFERED_BYTES)
+                                                                .getBytes())
+                                                .build();
                                 windowKey = null;
                                 windowKeyText = config.get(BatchOptions.KEY);
                             } else {

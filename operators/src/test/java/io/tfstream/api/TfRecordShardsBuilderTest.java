@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.LateRecords;
 import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
 import io.tfstream.api.model.SourceRecord;
@@ -66,14 +66,14 @@ class TfRecordShardsBuilderTest {
                         .setSuccessMarkers(false)
                         .setManifests(false)
                         .setSchemaFingerprint("fp")
-                        .setUids("s", "c", "r")
+                        .setUidPrefix("train")
                         .build();
         ShardSettings s = shards.sink().settings();
         assertEquals(".tfrecord.gz", s.suffix());
         assertEquals("train", s.prefix());
         assertEquals(ZoneId.of("Europe/Paris"), s.zone());
         assertEquals("fp", s.schemaFingerprint());
-        assertEquals("s", shards.uid());
+        assertEquals("train-sink", shards.uid());
     }
 
     @Test
@@ -104,24 +104,30 @@ class TfRecordShardsBuilderTest {
         BuilderErrors.assertNamed(
                 failure(
                         TfRecordShards.builder("/tmp/shards")
-                                .setSkewGuard(Duration.ZERO, SkewAction.DEAD_LETTER)),
-                "skewGuard");
+                                .setSkewLimit(Duration.ZERO)
+                                .setSkewAction(SkewAction.DEAD_LETTER)),
+                "skewLimit");
         BuilderErrors.assertNamed(
                 failure(
                         TfRecordShards.builder("/tmp/shards")
-                                .setSkewGuard(Duration.ofDays(1), null)),
-                "skewGuard");
+                                .setSkewLimit(Duration.ofDays(1))
+                                .setSkewAction(null)),
+                "skewAction");
         BuilderErrors.assertNamed(
                 failure(TfRecordShards.builder("/tmp/shards").setLateRecords(null)), "lateRecords");
         assertTrue(
-                failure(TfRecordShards.builder("/tmp/shards").setGuardUids("", "l"))
-                        .startsWith("guard uids"));
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> TfRecordShards.builder("/tmp/shards").setUidPrefix(""))
+                        .getMessage()
+                        .startsWith("uidPrefix"));
     }
 
     @Test
     void byDefaultOnlyTheLateBucketGuardRunsAndWritesLateRecords() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        GuardedRecords g = TfRecordShards.builder("/tmp/shards").build().guard(records(env));
+        GuardedRecords g =
+                TfRecordShards.builder("/tmp/shards").build().guards().applyTo(records(env));
         g.records().sinkTo(new DiscardingSink<>());
         assertEquals(Set.of("late-bucket-guard"), guardUids(env));
         assertTrue(g.deadLetters().isEmpty(), "late records are written by default");
@@ -129,7 +135,11 @@ class TfRecordShardsBuilderTest {
         StreamExecutionEnvironment plain = StreamExecutionEnvironment.getExecutionEnvironment();
         DataStream<SourceRecord> in = records(plain);
         GuardedRecords none =
-                TfRecordShards.builder("/tmp/shards").setSuccessMarkers(false).build().guard(in);
+                TfRecordShards.builder("/tmp/shards")
+                        .setSuccessMarkers(false)
+                        .build()
+                        .guards()
+                        .applyTo(in);
         assertSame(in, none.records());
     }
 
@@ -138,31 +148,33 @@ class TfRecordShardsBuilderTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         GuardedRecords g =
                 TfRecordShards.builder("/tmp/shards")
-                        .setSkewGuard(Duration.ofDays(7), SkewAction.DEAD_LETTER)
-                        .setLateRecords(LateBucketAction.DEAD_LETTER)
-                        .setGuardUids("skew", "late")
+                        .setSkewLimit(Duration.ofDays(7))
+                        .setLateRecords(LateRecords.DEAD_LETTER)
+                        .setUidPrefix("train")
                         .build()
-                        .guard(records(env));
+                        .guards()
+                        .applyTo(records(env));
         g.records().sinkTo(new DiscardingSink<>());
         g.deadLetters().orElseThrow().sinkTo(new DiscardingSink<>());
-        assertEquals(Set.of("skew", "late"), guardUids(env));
+        assertEquals(Set.of("train-skew-guard", "train-late-bucket-guard"), guardUids(env));
     }
 
     @Test
     void skewedRecordsBucketedByProcessingTimeSetTheSinksSkew() {
         TfRecordShards shards =
                 TfRecordShards.builder("/tmp/shards")
-                        .setSkewGuard(Duration.ofDays(2), SkewAction.PROCESSING_TIME)
+                        .setSkewLimit(Duration.ofDays(2))
+                        .setSkewAction(SkewAction.PROCESSING_TIME)
                         .build();
         assertEquals(Duration.ofDays(2), shards.settings().maxBucketSkew());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        GuardedRecords g = shards.guard(records(env));
+        GuardedRecords g = shards.guards().applyTo(records(env));
         g.records().sinkTo(new DiscardingSink<>());
         assertTrue(guardUids(env).contains("bucket-skew-guard"), "the guard still counts");
         assertTrue(g.deadLetters().isEmpty());
         assertNull(
                 TfRecordShards.builder("/tmp/shards")
-                        .setSkewGuard(Duration.ofDays(2), SkewAction.DEAD_LETTER)
+                        .setSkewLimit(Duration.ofDays(2))
                         .build()
                         .settings()
                         .maxBucketSkew());

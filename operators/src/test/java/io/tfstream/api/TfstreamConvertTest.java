@@ -88,7 +88,12 @@ class TfstreamConvertTest {
 
     @Test
     void settingsReachTheOperator() throws Exception {
-        DeadLetterGuard guard = new DeadLetterGuard(0.5, Duration.ofMinutes(1), 10);
+        DeadLetterGuard guard =
+                DeadLetterGuard.builder()
+                        .setMaxFraction(0.5)
+                        .setWindow(Duration.ofMinutes(1))
+                        .setMinRecords(10)
+                        .build();
         TfstreamConvert c =
                 json().setJsonBytesBase64(true)
                         .setFlatten(true)

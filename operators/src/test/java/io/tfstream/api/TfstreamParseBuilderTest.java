@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.api.model.BatchKeySelector;
 import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.LateRecords;
 import io.tfstream.api.model.SchemaCompatibility;
 import io.tfstream.api.model.WindowSettings;
 import io.tfstream.convert.InputFormat;
@@ -56,8 +57,11 @@ class TfstreamParseBuilderTest {
     void windowBatchesDefaultToTheWindowUid() {
         TfstreamParse p =
                 seed().setEventTimeWindows(
-                                new WindowSettings(
-                                        60_000, 0, WindowSettings.LateRecords.DEAD_LETTER, 1 << 20),
+                                WindowSettings.builder(java.time.Duration.ofMillis(60_000))
+                                        .setAllowedLateness(java.time.Duration.ofMillis(0))
+                                        .setLateRecords(LateRecords.DEAD_LETTER)
+                                        .setMaxBufferedBytes(1 << 20)
+                                        .build(),
                                 BatchKeySelector.sourcePartition())
                         .build();
         assertEquals("window-batch-and-parse", p.uid());
@@ -72,7 +76,12 @@ class TfstreamParseBuilderTest {
                         .setMaxRecords(7)
                         .setMaxBytes(4096)
                         .setMaxDelay(Duration.ofSeconds(3))
-                        .setDeadLetterGuard(new DeadLetterGuard(0.5, Duration.ofMinutes(2), 10))
+                        .setDeadLetterGuard(
+                                DeadLetterGuard.builder()
+                                        .setMaxFraction(0.5)
+                                        .setWindow(Duration.ofMinutes(2))
+                                        .setMinRecords(10)
+                                        .build())
                         .setTensorBatches("fp", 4096)
                         .setUid("my-parse")
                         .build();
@@ -113,11 +122,11 @@ class TfstreamParseBuilderTest {
                                         EventTimeSettings.feature(
                                                 "ts", EventTimeSettings.Unit.MILLIS))
                                 .setEventTimeWindows(
-                                        new WindowSettings(
-                                                60_000,
-                                                0,
-                                                WindowSettings.LateRecords.DEAD_LETTER,
-                                                1 << 20),
+                                        WindowSettings.builder(java.time.Duration.ofMillis(60_000))
+                                                .setAllowedLateness(java.time.Duration.ofMillis(0))
+                                                .setLateRecords(LateRecords.DEAD_LETTER)
+                                                .setMaxBufferedBytes(1 << 20)
+                                                .build(),
                                         BatchKeySelector.sourcePartition())),
                 "eventTimeWindows");
     }
@@ -177,11 +186,11 @@ class TfstreamParseBuilderTest {
                 failure(
                         seed().setConversion(json)
                                 .setEventTimeWindows(
-                                        new WindowSettings(
-                                                60_000,
-                                                0,
-                                                WindowSettings.LateRecords.DEAD_LETTER,
-                                                1 << 20),
+                                        WindowSettings.builder(java.time.Duration.ofMillis(60_000))
+                                                .setAllowedLateness(java.time.Duration.ofMillis(0))
+                                                .setLateRecords(LateRecords.DEAD_LETTER)
+                                                .setMaxBufferedBytes(1 << 20)
+                                                .build(),
                                         BatchKeySelector.sourcePartition()));
         assertTrue(
                 windowed.startsWith("conversion inside the parse needs count batches"), windowed);

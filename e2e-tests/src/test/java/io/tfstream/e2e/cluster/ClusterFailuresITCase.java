@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tfstream.cli.CliRun;
 import io.tfstream.e2e.tfrecord.TensorFlowRecordIo;
 import io.tfstream.job.InputCorpus;
 import io.tfstream.job.JobTestSupport;
@@ -426,10 +427,9 @@ class ClusterFailuresITCase {
             }
         }
         assertEquals(List.of(), left, "in-progress files and open-shard entries left");
-        ShardRunChecks.Cli cleanup =
-                ShardRunChecks.Cli.run(
-                        "shards", "uploads", s.shardPath(), "--older-than", "0s", "--abort");
-        assertEquals(0, cleanup.code(), cleanup.toString());
+        CliRun cleanup =
+                CliRun.of("shards", "uploads", s.shardPath(), "--older-than", "0s", "--abort");
+        assertEquals(0, cleanup.exitCode(), cleanup.toString());
         assertTrue(cleanup.out().contains(": 0 in-progress files, 0 aborted"), cleanup.toString());
     }
 
@@ -519,8 +519,8 @@ class ClusterFailuresITCase {
                     "an upload with a part");
         }
         s.watch.awaitCheckpoints(1, RECOVERY_TIMEOUT); // a checkpoint holds the upload
-        ShardRunChecks.Cli refused =
-                ShardRunChecks.Cli.run(
+        CliRun refused =
+                CliRun.of(
                         "shards",
                         "uploads",
                         s.shardPath(),
@@ -531,7 +531,7 @@ class ClusterFailuresITCase {
                         "--set",
                         "s3.credentials-file=" + cluster.s3CredentialsFile(),
                         "--abort");
-        assertEquals(2, refused.code(), "--abort alone beside a live job: " + refused);
+        assertEquals(2, refused.exitCode(), "--abort alone beside a live job: " + refused);
         String cleanup =
                 s.uploads(
                         s.shardPath(),

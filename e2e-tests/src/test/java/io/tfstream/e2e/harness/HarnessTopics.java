@@ -1,6 +1,6 @@
 package io.tfstream.e2e.harness;
 
-import io.tfstream.local.EmbeddedKafka;
+import io.tfstream.embedded.EmbeddedKafka;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;

@@ -1,12 +1,12 @@
 package io.tfstream.e2e.harness;
 
+import io.tfstream.embedded.EmbeddedKafka;
+import io.tfstream.embedded.S3ProxyProcess;
 import io.tfstream.job.EmbeddedCluster;
 import io.tfstream.job.JobConfig;
 import io.tfstream.job.JobLauncher;
 import io.tfstream.job.KafkaTestCluster;
 import io.tfstream.job.TfstreamPipeline;
-import io.tfstream.local.EmbeddedKafka;
-import io.tfstream.local.S3ProxyProcess;
 import io.tfstream.operators.kafka.AcceptedRecordSerializationSchema;
 import io.tfstream.operators.source.SourceRecordDeserializer;
 import io.tfstream.spec.ParseSpec;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tfstream.local.BrokerSecurity;
-import io.tfstream.local.S3ProxyProcess;
+import io.tfstream.embedded.BrokerSecurity;
+import io.tfstream.embedded.S3ProxyProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

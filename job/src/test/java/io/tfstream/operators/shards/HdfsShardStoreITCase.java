@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.job.InProcessHdfs;
+import io.tfstream.job.ShardRunChecks;
 import io.tfstream.operators.shards.store.LeftoverUpload;
 import io.tfstream.operators.shards.store.Leftovers;
 import io.tfstream.operators.shards.store.LostShardException;
@@ -145,10 +146,10 @@ class HdfsShardStoreITCase {
         RecoverableShardStore store = o.store();
         byte[] persisted = o.persisted();
         o.out().release();
-        String listing = cli("shards", "uploads", base);
+        String listing = ShardRunChecks.cleanUploads(base, null);
         assertTrue(listing.contains("run 00000000000000bb"), listing);
         assertTrue(listing.contains(": 1 in-progress files"), listing);
-        cli("shards", "uploads", base, "--older-than", "0s", "--abort");
+        ShardRunChecks.cleanUploads(base, null, "--older-than", "0s", "--abort");
         assertEquals(List.of(), Leftovers.listFiles(base, "part"));
         assertThrows(
                 LostShardException.class,
@@ -214,16 +215,6 @@ class HdfsShardStoreITCase {
         try (InputStream in = p.getFileSystem().open(p)) {
             return in.readAllBytes();
         }
-    }
-
-    private static String cli(String... args) {
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        int code =
-                io.tfstream.cli.TfstreamCli.run(
-                        new java.io.PrintWriter(out), new java.io.PrintWriter(err), args);
-        assertEquals(0, code, err.toString());
-        return out.toString();
     }
 
     private static byte[] bytes(String s) {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SourceRecord;
-import io.tfstream.local.S3ProxyProcess;
+import io.tfstream.embedded.S3ProxyProcess;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.shards.ShardLayout;
 import io.tfstream.tfrecord.Compression;

@@ -3,6 +3,7 @@ package io.tfstream.api.options;
 import static org.apache.flink.configuration.ConfigOptions.key;
 
 import io.tfstream.api.model.BatchKeySelector;
+import io.tfstream.api.model.LateRecords;
 import io.tfstream.api.model.WindowSettings;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
@@ -62,10 +63,10 @@ public final class BatchOptions {
                             "A window closes when the watermark passes its end plus this; later"
                                     + " records are late (batch.late-records).");
 
-    public static final ConfigOption<WindowSettings.LateRecords> LATE_RECORDS =
+    public static final ConfigOption<LateRecords> LATE_RECORDS =
             key("late-records")
-                    .enumType(WindowSettings.LateRecords.class)
-                    .defaultValue(WindowSettings.LateRecords.DEAD_LETTER)
+                    .enumType(LateRecords.class)
+                    .defaultValue(LateRecords.DEAD_LETTER)
                     .withDescription(
                             "A record whose window has closed: dead_letter (dead letter, reason"
                                     + " late) or drop; counted either way (metric lateRecords).");
@@ -73,7 +74,7 @@ public final class BatchOptions {
     public static final ConfigOption<MemorySize> WINDOW_MAX_BUFFERED_BYTES =
             key("window-max-buffered-bytes")
                     .memoryType()
-                    .defaultValue(MemorySize.ofMebiBytes(64))
+                    .defaultValue(new MemorySize(WindowSettings.DEFAULT_MAX_BUFFERED_BYTES))
                     .withDescription(
                             "Memory bound of event-time windows: one key's window buffers at most"
                                     + " this many bytes of record values; the record that reaches"
@@ -99,7 +100,7 @@ public final class BatchOptions {
                     .add(MODE)
                     .add(WINDOW, OptionCheck.positive())
                     .add(ALLOWED_LATENESS, OptionCheck.notNegative())
-                    .add(LATE_RECORDS)
+                    .add(LATE_RECORDS, OptionCheck.oneOf(LateRecords.DEAD_LETTER, LateRecords.DROP))
                     .add(WINDOW_MAX_BUFFERED_BYTES, OptionCheck.oneByteOrMore())
                     .add(
                             KEY,

@@ -65,10 +65,11 @@ public final class DeadLetterOptions {
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(
-                new DeadLetterGuard(
-                        OPTIONS.get(config, MAX_FRACTION, ""),
-                        OPTIONS.get(config, WINDOW, ""),
-                        OPTIONS.get(config, MIN_RECORDS, "")));
+                DeadLetterGuard.builder()
+                        .setMaxFraction(OPTIONS.get(config, MAX_FRACTION, ""))
+                        .setWindow(OPTIONS.get(config, WINDOW, ""))
+                        .setMinRecords(OPTIONS.get(config, MIN_RECORDS, ""))
+                        .build());
     }
 
     /** Every option above, in order, with its type and check. */

@@ -81,4 +81,41 @@ public interface OptionCheck<T> {
             }
         };
     }
+
+    /** One of {@code values}, a subset of an enum option's constants. */
+    @SafeVarargs
+    static <E extends Enum<E>> OptionCheck<E> oneOf(E... values) {
+        java.util.List<E> accepted = new java.util.ArrayList<>();
+        for (E v : values) {
+            accepted.add(v);
+        }
+        return new OneOf<>(java.util.List.copyOf(accepted));
+    }
+
+    /** The check of {@link #oneOf}: the values an enum option accepts, for its help too. */
+    final class OneOf<E extends Enum<E>> implements OptionCheck<E> {
+        private final java.util.List<E> values;
+
+        private OneOf(java.util.List<E> values) {
+            this.values = values;
+        }
+
+        /** The accepted values, in order. */
+        public java.util.List<E> values() {
+            return values;
+        }
+
+        @Override
+        public void check(E value, String name) {
+            if (!values.contains(value)) {
+                throw invalid(
+                        value.name().toLowerCase(java.util.Locale.ROOT),
+                        name,
+                        "one of "
+                                + values.stream()
+                                        .map(v -> v.name().toLowerCase(java.util.Locale.ROOT))
+                                        .collect(java.util.stream.Collectors.joining(", ")));
+            }
+        }
+    }
 }

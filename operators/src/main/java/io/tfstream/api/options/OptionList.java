@@ -53,6 +53,18 @@ public final class OptionList {
     }
 
     /**
+     * The values {@code option} accepts when it is an enum option: those of its {@link
+     * OptionCheck#oneOf} check, else every constant; empty for other options.
+     */
+    public List<?> accepted(ConfigOption<?> option) {
+        Class<?> t = type(option);
+        if (checks.get(option) instanceof OptionCheck.OneOf<?> oneOf) {
+            return oneOf.values();
+        }
+        return t.isEnum() ? List.of(t.getEnumConstants()) : List.of();
+    }
+
+    /**
      * Checks {@code value} of {@code option}; a refused value fails with "invalid value 'v' for
      * NAME: expected ...", {@code name} being how the reader set it (a job key, a SQL option, a
      * builder method).

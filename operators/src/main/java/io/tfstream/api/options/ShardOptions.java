@@ -2,7 +2,7 @@ package io.tfstream.api.options;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
-import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.LateRecords;
 import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SkewAction;
@@ -200,10 +200,10 @@ public final class ShardOptions {
                             "How long after a bucket's end (in event time, by the watermark) the"
                                     + " bucket is complete and gets its _SUCCESS marker.");
 
-    public static final ConfigOption<LateBucketAction> LATE_RECORDS =
+    public static final ConfigOption<LateRecords> LATE_RECORDS =
             key("late-records")
-                    .enumType(LateBucketAction.class)
-                    .defaultValue(LateBucketAction.WRITE)
+                    .enumType(LateRecords.class)
+                    .defaultValue(LateRecords.WRITE)
                     .withDescription(
                             "A record whose bucket is complete (its end plus shards.success-delay"
                                     + " is behind the watermark), counted in lateBucketRecords:"
@@ -426,7 +426,9 @@ public final class ShardOptions {
                     .add(STATISTICS)
                     .add(SCHEMA_COPIES)
                     .add(SUCCESS_DELAY, OptionCheck.notNegative())
-                    .add(LATE_RECORDS)
+                    .add(
+                            LATE_RECORDS,
+                            OptionCheck.oneOf(LateRecords.WRITE, LateRecords.DEAD_LETTER))
                     .add(ON_LOST_SHARD)
                     .add(ADOPT_UPLOADS)
                     .add(CHECKPOINT_BUDGET)

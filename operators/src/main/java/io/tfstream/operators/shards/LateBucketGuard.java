@@ -2,7 +2,7 @@ package io.tfstream.operators.shards;
 
 import io.tfstream.api.model.DeadLetter;
 import io.tfstream.api.model.DeadLetterReason;
-import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.LateRecords;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.shards.BucketClock;
@@ -33,11 +33,11 @@ public final class LateBucketGuard extends ProcessFunction<SourceRecord, SourceR
     private final String pattern;
     private final String zone;
     private final long delayMillis;
-    private final LateBucketAction action;
+    private final LateRecords action;
     private transient BucketClock clock;
     private transient Counter late;
 
-    public LateBucketGuard(String pattern, ZoneId zone, Duration delay, LateBucketAction action) {
+    public LateBucketGuard(String pattern, ZoneId zone, Duration delay, LateRecords action) {
         this.pattern = Objects.requireNonNull(pattern, "pattern");
         this.zone = zone.getId();
         this.delayMillis = delay.toMillis();
@@ -69,7 +69,7 @@ public final class LateBucketGuard extends ProcessFunction<SourceRecord, SourceR
             return;
         }
         late.inc();
-        if (action == LateBucketAction.WRITE) {
+        if (action == LateRecords.WRITE) {
             out.collect(r);
             return;
         }

@@ -3,6 +3,7 @@ package io.tfstream.operators.window;
 import io.tfstream.api.model.BatchKeySelector;
 import io.tfstream.api.model.DeadLetter;
 import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.api.model.LateRecords;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.model.WindowSettings;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
@@ -183,7 +184,7 @@ public final class WindowBatchParseOperator extends AbstractStreamOperator<Sourc
 
     private void late(SourceRecord r, String why) {
         late.inc();
-        if (window.lateRecords() == WindowSettings.LateRecords.DEAD_LETTER) {
+        if (window.lateRecords() == LateRecords.DEAD_LETTER) {
             batches.deadLettered(DeadLetterReason.LATE);
             output.collect(
                     DeadLetterOutput.TAG,

@@ -311,7 +311,11 @@ class BatchParseOperatorTest {
                         ParseLimits.defaults(),
                         new BatchTriggers(10, 1 << 20, Duration.ofSeconds(1)),
                         EventTimeSettings.kafkaTimestamp(),
-                        new DeadLetterGuard(0.5, Duration.ofMinutes(1), 10));
+                        DeadLetterGuard.builder()
+                                .setMaxFraction(0.5)
+                                .setWindow(Duration.ofMinutes(1))
+                                .setMinRecords(10)
+                                .build());
         try (var h = harness(s)) {
             h.open();
             for (int i = 0; i < 9; i++) {

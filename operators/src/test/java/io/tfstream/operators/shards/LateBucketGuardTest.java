@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.model.DeadLetter;
 import io.tfstream.api.model.DeadLetterReason;
-import io.tfstream.api.model.LateBucketAction;
+import io.tfstream.api.model.LateRecords;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.source.SourceRecordSerializer;
@@ -27,7 +27,7 @@ class LateBucketGuardTest {
     private static final Duration DELAY = Duration.ofMinutes(1);
 
     private static OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> harness(
-            LateBucketAction action) throws Exception {
+            LateRecords action) throws Exception {
         OneInputStreamOperatorTestHarness<SourceRecord, SourceRecord> h =
                 new OneInputStreamOperatorTestHarness<>(
                         new ProcessOperator<>(
@@ -62,7 +62,7 @@ class LateBucketGuardTest {
 
     @Test
     void lateRecordsAreWrittenByDefault() throws Exception {
-        try (var h = harness(LateBucketAction.WRITE)) {
+        try (var h = harness(LateRecords.WRITE)) {
             feed(h);
             assertEquals(List.of(1L, 2L, 3L, 4L), offsets(h.extractOutputValues()));
             assertTrue(h.getSideOutput(DeadLetterOutput.TAG) == null);
@@ -71,7 +71,7 @@ class LateBucketGuardTest {
 
     @Test
     void lateRecordsCanBeDeadLettered() throws Exception {
-        try (var h = harness(LateBucketAction.DEAD_LETTER)) {
+        try (var h = harness(LateRecords.DEAD_LETTER)) {
             feed(h);
             assertEquals(List.of(1L, 2L, 4L), offsets(h.extractOutputValues()));
             List<DeadLetter> late =

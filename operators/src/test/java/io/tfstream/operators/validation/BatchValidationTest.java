@@ -124,7 +124,10 @@ class BatchValidationTest {
     void divertedRecordsDoNotTripTheDeadLetterCircuitBreaker() throws Exception {
         ValidationSettings s = settings(1, List.of("INT_TYPE_BIG_INT=divert"));
         var guard =
-                new io.tfstream.api.model.DeadLetterGuard(0.5, java.time.Duration.ofMinutes(1), 1);
+                io.tfstream.api.model.DeadLetterGuard.builder()
+                        .setMaxFraction(0.5)
+                        .setMinRecords(1)
+                        .build();
         try (var h = harness(parse(s, SCHEMA, 5, guard))) {
             for (int i = 0; i < 20; i++) {
                 h.processElement(new StreamRecord<>(record(i, 500 + i, "US"), 1000 + i));

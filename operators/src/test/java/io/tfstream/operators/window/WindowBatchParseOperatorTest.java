@@ -9,6 +9,7 @@ import io.tfstream.api.model.DeadLetter;
 import io.tfstream.api.model.DeadLetterGuard;
 import io.tfstream.api.model.DeadLetterReason;
 import io.tfstream.api.model.EventTimeSettings;
+import io.tfstream.api.model.LateRecords;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.model.WindowSettings;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
@@ -68,13 +69,14 @@ class WindowBatchParseOperatorTest {
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new WindowBatchParseOperator(
                                 settings(maxRecords),
-                                new WindowSettings(
-                                        1000,
-                                        lateness,
-                                        lateToDlq
-                                                ? WindowSettings.LateRecords.DEAD_LETTER
-                                                : WindowSettings.LateRecords.DROP,
-                                        maxBufferedBytes),
+                                WindowSettings.builder(java.time.Duration.ofMillis(1000))
+                                        .setAllowedLateness(java.time.Duration.ofMillis(lateness))
+                                        .setLateRecords(
+                                                lateToDlq
+                                                        ? LateRecords.DEAD_LETTER
+                                                        : LateRecords.DROP)
+                                        .setMaxBufferedBytes(maxBufferedBytes)
+                                        .build(),
                                 BatchKeySelector.kafkaKey()),
                         BatchKeySelector.kafkaKey(),
                         Types.STRING);

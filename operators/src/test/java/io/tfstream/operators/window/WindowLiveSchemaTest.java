@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.api.model.BatchKeySelector;
 import io.tfstream.api.model.DeadLetter;
+import io.tfstream.api.model.LateRecords;
 import io.tfstream.api.model.SchemaCompatibility;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.model.WindowSettings;
@@ -98,8 +99,11 @@ class WindowLiveSchemaTest {
         WindowBatchParseOperator op =
                 new WindowBatchParseOperator(
                         s,
-                        new WindowSettings(
-                                1000, 0, WindowSettings.LateRecords.DEAD_LETTER, 1L << 30),
+                        WindowSettings.builder(java.time.Duration.ofMillis(1000))
+                                .setAllowedLateness(java.time.Duration.ofMillis(0))
+                                .setLateRecords(LateRecords.DEAD_LETTER)
+                                .setMaxBufferedBytes(1L << 30)
+                                .build(),
                         BatchKeySelector.kafkaKey());
         try (var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(

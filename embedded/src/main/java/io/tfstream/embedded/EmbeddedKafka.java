@@ -1,5 +1,6 @@
-package io.tfstream.local;
+package io.tfstream.embedded;
 
+import io.tfstream.files.FileTrees;
 import java.io.IOException;
 import java.io.Writer;
 import java.net.InetSocketAddress;
@@ -9,12 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
@@ -153,7 +152,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             return kafka;
         } catch (IOException | RuntimeException e) {
-            deleteTree(dir);
+            FileTrees.deleteQuietly(dir);
             throw e;
         }
     }
@@ -245,26 +244,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("the embedded Kafka broker did not stop cleanly", e);
         } finally {
-            deleteTree(dir);
-        }
-    }
-
-    static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> all = Files.walk(root)) {
-            all.sorted(Comparator.reverseOrder())
-                    .forEach(
-                            p -> {
-                                try {
-                                    Files.deleteIfExists(p);
-                                } catch (IOException e) {
-                                    // best effort: a temp directory
-                                }
-                            });
-        } catch (IOException | java.io.UncheckedIOException e) {
-            // best effort: a temp directory
+            FileTrees.deleteQuietly(dir);
         }
     }
 }

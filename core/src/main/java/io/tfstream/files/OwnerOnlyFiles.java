@@ -1,4 +1,4 @@
-package io.tfstream.job;
+package io.tfstream.files;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

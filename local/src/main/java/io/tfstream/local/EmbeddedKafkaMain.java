@@ -1,5 +1,7 @@
 package io.tfstream.local;
 
+import io.tfstream.embedded.BrokerSecurity;
+import io.tfstream.embedded.EmbeddedKafka;
 import io.tfstream.job.KafkaAcls;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -13,10 +15,10 @@ import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * Runs {@link EmbeddedKafka} as a process of its own, for tests outside the JVM (the Python
- * client's): {@code java -cp tfstream-job-all.jar io.tfstream.local.EmbeddedKafkaMain}. Prints
- * {@code bootstrap.servers=localhost:PORT} on stdout once the broker accepts connections, then
- * serves until its standard input is closed (so the broker ends with the process that started it)
- * or it is terminated; either way it shuts the broker down and deletes its log directory.
+ * client's): {@code java -cp tfstream-cli.jar io.tfstream.local.EmbeddedKafkaMain}. Prints {@code
+ * bootstrap.servers=localhost:PORT} on stdout once the broker accepts connections, then serves
+ * until its standard input is closed (so the broker ends with the process that started it) or it is
+ * terminated; either way it shuts the broker down and deletes its log directory.
  *
  * <p>With {@code --secured} the broker is {@link EmbeddedKafka#startSecured}'s, and the lines
  * before {@code bootstrap.servers=} (always the last) also name {@code sasl_ssl.servers=}, {@code

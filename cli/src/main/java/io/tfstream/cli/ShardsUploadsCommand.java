@@ -2,16 +2,15 @@ package io.tfstream.cli;
 
 import io.tfstream.job.JobOptions;
 import io.tfstream.job.S3Settings;
-import io.tfstream.operators.shards.store.LeftoverUpload;
-import io.tfstream.operators.shards.store.Leftovers;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
+import io.tfstream.operators.shards.store.SnapshotReferences;
+import io.tfstream.operators.shards.store.UploadCleanup;
 import io.tfstream.text.Quoted;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +21,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * {@code tfstream shards uploads PATH}: lists what shard stores left uncommitted under a shard path
@@ -149,57 +147,19 @@ final class ShardsUploadsCommand implements Callable<Integer> {
                 options.getOrDefault(
                         JobOptions.SHARDS_PREFIX.key(), JobOptions.SHARDS_PREFIX.defaultValue());
         boolean s3 = path.startsWith("s3://") || path.startsWith("s3a://");
-        Instant now = clock.instant();
-        int listed = 0;
-        int aborted = 0;
-        int kept = 0;
-        try (S3Client client = s3 ? factory(options, prefix, path).newClient() : null) {
-            SnapshotReferences held = snapshots(options, timeout);
-            List<LeftoverUpload> found =
-                    s3
-                            ? Leftovers.listS3(client, path, prefix)
-                            : Leftovers.listFiles(fileUri(path), prefix);
-            for (LeftoverUpload u : found) {
-                Duration age = Duration.between(u.since(), now);
-                // --older-than 0s takes all, whatever the store's clock says
-                if (!minAge.isZero() && age.compareTo(minAge) < 0) {
-                    continue;
-                }
-                if (job != null && !job.equals(u.shard().jobId())) {
-                    continue;
-                }
-                listed++;
-                String keep = held == null ? null : held.keepReason(u);
-                if (keep != null) {
-                    kept++;
-                }
-                out.println(
-                        (keep != null ? "keeping " : abort ? "aborting " : "")
-                                + format(age)
-                                + "  job "
-                                + u.shard().jobId()
-                                + "  run "
-                                + u.shard().run()
-                                + "  "
-                                + u.uri()
-                                + (u.id() == null ? "" : "  upload " + u.id())
-                                + (keep == null ? "" : "  (" + keep + ")"));
-                if (abort && keep == null) {
-                    if (s3) {
-                        Leftovers.abortS3(client, u);
-                    } else {
-                        Leftovers.deleteFile(u);
-                    }
-                    aborted++;
-                }
-            }
-            out.println(
-                    path
-                            + ": "
-                            + listed
-                            + (s3 ? " incomplete uploads" : " in-progress files")
-                            + (abort ? ", " + aborted + " aborted" : "")
-                            + (held == null ? "" : ", " + kept + " kept for snapshots"));
+        try {
+            UploadCleanup.Result r =
+                    UploadCleanup.run(
+                            new UploadCleanup.Request(
+                                    path,
+                                    prefix,
+                                    minAge,
+                                    job,
+                                    abort,
+                                    snapshots(options, timeout),
+                                    s3 ? factory(options, prefix, path) : null),
+                            clock.instant());
+            r.lines().forEach(out::println);
             return ExitCodes.OK;
         } catch (IOException | RuntimeException e) {
             err.println(
@@ -246,21 +206,5 @@ final class ShardsUploadsCommand implements Callable<Integer> {
                 null,
                 file == null ? null : Path.of(file).toAbsolutePath().toString(),
                 S3ShardStoreFactory.DEFAULT_PART_SIZE);
-    }
-
-    /** A plain local path as a file URI; URIs as they are. */
-    private static String fileUri(String p) {
-        return p.contains("://") ? p : Path.of(p).toAbsolutePath().toUri().toString();
-    }
-
-    private static String format(Duration d) {
-        long s = d.getSeconds();
-        if (s >= 86_400) {
-            return s / 86_400 + "d" + (s % 86_400) / 3600 + "h";
-        }
-        if (s >= 3600) {
-            return s / 3600 + "h" + (s % 3600) / 60 + "m";
-        }
-        return s / 60 + "m" + s % 60 + "s";
     }
 }

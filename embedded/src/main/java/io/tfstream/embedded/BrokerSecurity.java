@@ -1,6 +1,6 @@
-package io.tfstream.local;
+package io.tfstream.embedded;
 
-import io.tfstream.job.OwnerOnlyFiles;
+import io.tfstream.files.OwnerOnlyFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

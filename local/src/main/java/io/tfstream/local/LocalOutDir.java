@@ -1,5 +1,6 @@
 package io.tfstream.local;
 
+import io.tfstream.files.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,7 +75,7 @@ final class LocalOutDir {
     static void prepare(Path dir) throws IOException {
         Files.createDirectories(dir);
         for (String name : OUTPUTS) {
-            EmbeddedKafka.deleteTree(dir.resolve(name));
+            FileTrees.deleteQuietly(dir.resolve(name));
         }
     }
 }

@@ -1,6 +1,9 @@
 package io.tfstream.local;
 
 import io.tfstream.convert.InputFormat;
+import io.tfstream.embedded.EmbeddedKafka;
+import io.tfstream.embedded.S3ProxyProcess;
+import io.tfstream.files.FileTrees;
 import io.tfstream.job.JobConfig;
 import io.tfstream.job.JobConfigException;
 import io.tfstream.job.JobOptions;
@@ -178,7 +181,7 @@ public final class LocalRun {
                 return s;
             }
         } finally {
-            EmbeddedKafka.deleteTree(work);
+            FileTrees.deleteQuietly(work);
         }
     }
 

@@ -1,5 +1,6 @@
-package io.tfstream.local;
+package io.tfstream.embedded;
 
+import io.tfstream.files.OwnerOnlyFiles;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -12,7 +13,7 @@ import java.util.List;
 
 /**
  * S3Proxy (the real S3 API over a local directory) as its own process, from the
- * jar-with-dependencies the build copies to {@code job/target/s3proxy} ({@link #locateJar}). The
+ * jar-with-dependencies the build copies to {@code cli/target/s3proxy} ({@link #locateJar}). The
  * basedir is absolute (with a relative one S3Proxy's LIST and multipart completion silently fail);
  * a bucket is a directory under it.
  */
@@ -78,7 +79,7 @@ public final class S3ProxyProcess implements AutoCloseable {
         }
         Path props = workDir.resolve("s3proxy.properties");
         // Holds the proxy's secret key (and the key store's password): owner only.
-        io.tfstream.job.OwnerOnlyFiles.write(
+        io.tfstream.files.OwnerOnlyFiles.write(
                 props,
                 String.join(
                         "\n",
@@ -163,12 +164,14 @@ public final class S3ProxyProcess implements AutoCloseable {
         throw new IllegalStateException(
                 "S3Proxy jar not found (tried "
                         + String.join(", ", tried)
-                        + "): build with mvn -pl job package, or set TFSTREAM_S3PROXY_JAR");
+                        + "): build with mvn -pl cli -am package, or set TFSTREAM_S3PROXY_JAR");
     }
 
     /** Writes an {@code s3.credentials-file} with this S3Proxy's keys; returns {@code file}. */
     public Path writeCredentials(Path file) throws IOException {
-        return io.tfstream.job.S3Settings.writeCredentialsFile(file, accessKey, secretKey);
+        // the job's s3.credentials-file format (io.tfstream.job.S3Settings reads it)
+        return OwnerOnlyFiles.write(
+                file, "access-key=" + accessKey + "\nsecret-key=" + secretKey + "\n");
     }
 
     /** This process's secret key, made for it at its start. */

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tfstream.embedded.BrokerSecurity;
 import io.tfstream.job.InputCorpus;
 import io.tfstream.job.KafkaAcls;
 import io.tfstream.job.KafkaTestCluster;
 import io.tfstream.job.Listeners;
-import io.tfstream.local.BrokerSecurity;
 import io.tfstream.local.CorruptRecords;
 import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.LenientBatchParser;

@@ -1,4 +1,4 @@
-package io.tfstream.local;
+package io.tfstream.embedded;
 
 import java.io.IOException;
 import java.io.InputStream;

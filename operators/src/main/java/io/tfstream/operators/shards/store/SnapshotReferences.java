@@ -1,6 +1,5 @@
-package io.tfstream.cli;
+package io.tfstream.operators.shards.store;
 
-import io.tfstream.operators.shards.store.LeftoverUpload;
 import io.tfstream.text.Quoted;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -15,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -44,7 +44,8 @@ import org.apache.flink.runtime.state.memory.ByteStreamStateHandle;
  * checkpoint began. That began at most the checkpoint timeout before its {@code _metadata} was
  * written, so everything of that job initiated since is kept too.
  */
-final class SnapshotReferences {
+@Internal
+public final class SnapshotReferences {
     private static final String METADATA = "_metadata";
     private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d+)");
     private static final Pattern JOB_ID = Pattern.compile("[0-9a-f]{32}");
@@ -103,7 +104,7 @@ final class SnapshotReferences {
      * savepoints} (its directory or its {@code _metadata}). Anything that cannot be read fails the
      * whole: nothing may be aborted on a guess.
      */
-    static SnapshotReferences read(
+    public static SnapshotReferences read(
             List<String> checkpointDirs, List<String> savepoints, Duration checkpointTimeout)
             throws IOException {
         List<Snapshot> found = new ArrayList<>();
@@ -138,7 +139,7 @@ final class SnapshotReferences {
      * Why {@code u} must stay: a snapshot that holds it, or the running writer of a job whose
      * latest checkpoint began before it was opened; null when nothing read holds it.
      */
-    String keepReason(LeftoverUpload u) {
+    public String keepReason(LeftoverUpload u) {
         String token = token(u);
         for (Snapshot s : snapshots) {
             if (s.mentions(token)) {
