@@ -35,4 +35,19 @@ public final class Quoted {
         }
         return s.substring(0, end) + "… (" + s.length() + " characters)";
     }
+
+    /**
+     * The error for a refused setting: "invalid value 'v' for NAME: expected ...", {@code value}
+     * cut as {@link #cut(String)} cuts it.
+     */
+    public static IllegalArgumentException invalidValue(
+            Object value, String name, String expected) {
+        return new IllegalArgumentException(
+                "invalid value '"
+                        + cut(String.valueOf(value))
+                        + "' for "
+                        + name
+                        + ": expected "
+                        + expected);
+    }
 }

@@ -113,30 +113,18 @@ public final class DeadLetterGuard implements Serializable {
          */
         public DeadLetterGuard build() {
             if (!(maxFraction >= 0)) {
-                throw invalid(maxFraction, "maxFraction", ">= 0 (1 or more: off)");
+                throw Quoted.invalidValue(maxFraction, "maxFraction", ">= 0 (1 or more: off)");
             }
             if (window == null) {
                 throw new IllegalArgumentException("window must be set");
             }
             if (window.isNegative() || window.isZero()) {
-                throw invalid(window, "window", "a positive duration");
+                throw Quoted.invalidValue(window, "window", "a positive duration");
             }
             if (minRecords < 1) {
-                throw invalid(minRecords, "minRecords", ">= 1");
+                throw Quoted.invalidValue(minRecords, "minRecords", ">= 1");
             }
             return new DeadLetterGuard(maxFraction, window, minRecords);
-        }
-
-        // The options' wording (OptionCheck), without depending on the options.
-        private static IllegalArgumentException invalid(
-                Object value, String name, String expected) {
-            return new IllegalArgumentException(
-                    "invalid value '"
-                            + Quoted.cut(String.valueOf(value))
-                            + "' for "
-                            + name
-                            + ": expected "
-                            + expected);
         }
     }
 }

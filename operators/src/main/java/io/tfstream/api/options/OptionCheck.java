@@ -17,13 +17,7 @@ public interface OptionCheck<T> {
 
     /** The error for {@code value} of {@code name}. */
     static IllegalArgumentException invalid(Object value, String name, String expected) {
-        return new IllegalArgumentException(
-                "invalid value '"
-                        + Quoted.cut(String.valueOf(value))
-                        + "' for "
-                        + name
-                        + ": expected "
-                        + expected);
+        return Quoted.invalidValue(value, name, expected);
     }
 
     /** A duration above zero. */
