@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.job.InputCorpus;
 import io.tfstream.job.JobTestSupport;
-import io.tfstream.job.KafkaTestCluster;
 import io.tfstream.job.Listeners;
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.KafkaTestCluster;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;

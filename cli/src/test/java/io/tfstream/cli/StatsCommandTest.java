@@ -232,17 +232,17 @@ class StatsCommandTest {
                                 org.tensorflow.example.Features.newBuilder()
                                         .putFeature(
                                                 "user",
-                                                io.tfstream.testing.ProtoFeatures.int64s(7)))
+                                                io.tfstream.testkit.ProtoFeatures.int64s(7)))
                         .setFeatureLists(
                                 org.tensorflow.example.FeatureLists.newBuilder()
                                         .putFeatureList(
                                                 "clicks",
                                                 org.tensorflow.example.FeatureList.newBuilder()
                                                         .addFeature(
-                                                                io.tfstream.testing.ProtoFeatures
+                                                                io.tfstream.testkit.ProtoFeatures
                                                                         .int64s(1, 2))
                                                         .addFeature(
-                                                                io.tfstream.testing.ProtoFeatures
+                                                                io.tfstream.testkit.ProtoFeatures
                                                                         .int64s(3))
                                                         .build()))
                         .build();

@@ -1,6 +1,6 @@
 package io.tfstream.cli;
 
-import static io.tfstream.testing.ProtoFeatures.int64s;
+import static io.tfstream.testkit.ProtoFeatures.int64s;
 
 import com.google.protobuf.ByteString;
 import io.tfstream.tfrecord.Compression;

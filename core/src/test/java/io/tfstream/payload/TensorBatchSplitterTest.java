@@ -16,7 +16,7 @@ import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenSequenceFeature;
 import io.tfstream.spec.VarLenFeature;
-import io.tfstream.testing.ProtoFeatures;
+import io.tfstream.testkit.ProtoFeatures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -8,6 +8,7 @@ import io.tfstream.spec.FixedLenFeature;
 import io.tfstream.spec.RaggedFeature;
 import io.tfstream.spec.RowSplitsDType;
 import io.tfstream.spec.VarLenFeature;
+import io.tfstream.testkit.ProtoFeatures;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,5 @@
 package io.tfstream.embedded;
 
-import io.tfstream.files.OwnerOnlyFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,5 @@
 package io.tfstream.embedded;
 
-import io.tfstream.files.FileTrees;
 import java.io.IOException;
 import java.io.Writer;
 import java.net.InetSocketAddress;

@@ -1,6 +1,5 @@
 package io.tfstream.embedded;
 
-import io.tfstream.files.OwnerOnlyFiles;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -79,7 +78,7 @@ public final class S3ProxyProcess implements AutoCloseable {
         }
         Path props = workDir.resolve("s3proxy.properties");
         // Holds the proxy's secret key (and the key store's password): owner only.
-        io.tfstream.files.OwnerOnlyFiles.write(
+        OwnerOnlyFiles.write(
                 props,
                 String.join(
                         "\n",
@@ -169,7 +168,16 @@ public final class S3ProxyProcess implements AutoCloseable {
 
     /** Writes an {@code s3.credentials-file} with this S3Proxy's keys; returns {@code file}. */
     public Path writeCredentials(Path file) throws IOException {
-        // the job's s3.credentials-file format (io.tfstream.job.S3Settings reads it)
+        return writeCredentialsFile(file, accessKey, secretKey);
+    }
+
+    /**
+     * Writes a job's {@code s3.credentials-file} (as {@code io.tfstream.job.S3Settings} reads it)
+     * holding these keys, readable by its owner only (created so: never readable by others, not
+     * even for a moment); returns {@code file}.
+     */
+    public static Path writeCredentialsFile(Path file, String accessKey, String secretKey)
+            throws IOException {
         return OwnerOnlyFiles.write(
                 file, "access-key=" + accessKey + "\nsecret-key=" + secretKey + "\n");
     }

@@ -1,7 +1,6 @@
 package io.tfstream.job;
 
 import io.tfstream.api.options.ShardOptions;
-import io.tfstream.files.OwnerOnlyFiles;
 import io.tfstream.operators.shards.store.S3Encryption;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import java.io.IOException;
@@ -35,16 +34,6 @@ public final class S3Settings {
             ConfigOptions.key("s3.path.style.access").booleanType().defaultValue(false);
 
     private S3Settings() {}
-
-    /**
-     * Writes an {@code s3.credentials-file} holding these keys, readable by its owner only (created
-     * so: never readable by others, not even for a moment); returns {@code file}.
-     */
-    public static Path writeCredentialsFile(Path file, String accessKey, String secretKey)
-            throws IOException {
-        return OwnerOnlyFiles.write(
-                file, "access-key=" + accessKey + "\nsecret-key=" + secretKey + "\n");
-    }
 
     /**
      * Adds the S3 endpoint and path style of {@code config} to {@code flink}: the settings a job's

@@ -1,5 +1,6 @@
 package io.tfstream.job;
 
+import io.tfstream.testkit.KafkaTestCluster;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -11,7 +11,7 @@ import static io.tfstream.job.LiveSchemaTestSupport.produceOver2s;
 import static io.tfstream.job.LiveSchemaTestSupport.replace;
 import static io.tfstream.job.LiveSchemaTestSupport.specJson;
 import static io.tfstream.job.LiveSchemaTestSupport.stopAfterRestart;
-import static io.tfstream.testing.ProtoFeatures.int64s;
+import static io.tfstream.testkit.ProtoFeatures.int64s;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;

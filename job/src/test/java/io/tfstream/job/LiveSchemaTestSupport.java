@@ -6,6 +6,7 @@ import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.SchemaFingerprint;
 import io.tfstream.spec.json.SpecJsonWriter;
+import io.tfstream.testkit.KafkaTestCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;

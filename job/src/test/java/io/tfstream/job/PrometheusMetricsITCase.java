@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
-import io.tfstream.testing.ProtoFeatures;
+import io.tfstream.testkit.KafkaTestCluster;
+import io.tfstream.testkit.ProtoFeatures;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -77,7 +77,7 @@ class S3SettingsTest {
     @Test
     void theJobsFlinkConfigurationCarriesNoCredentials() throws Exception {
         Path file =
-                S3Settings.writeCredentialsFile(
+                io.tfstream.embedded.S3ProxyProcess.writeCredentialsFile(
                         dir.resolve("owner-only.properties"), "MARKERACCESSID", "MARKERSECRET");
         assertEquals(
                 java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"),

@@ -9,6 +9,7 @@ import io.tfstream.operators.shards.store.Leftovers;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.KafkaTestCluster;
 import java.io.InputStream;
 import java.io.Reader;
 import java.io.Writer;

@@ -9,6 +9,7 @@ import io.tfstream.embedded.BrokerSecurity;
 import io.tfstream.embedded.S3ProxyProcess;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.KafkaTestCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -31,6 +31,7 @@ import io.tfstream.tensor.Column;
 import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.Tensor;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.KafkaTestCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

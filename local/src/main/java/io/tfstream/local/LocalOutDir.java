@@ -1,6 +1,6 @@
 package io.tfstream.local;
 
-import io.tfstream.files.FileTrees;
+import io.tfstream.embedded.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

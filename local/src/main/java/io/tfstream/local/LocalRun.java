@@ -2,8 +2,8 @@ package io.tfstream.local;
 
 import io.tfstream.convert.InputFormat;
 import io.tfstream.embedded.EmbeddedKafka;
+import io.tfstream.embedded.FileTrees;
 import io.tfstream.embedded.S3ProxyProcess;
-import io.tfstream.files.FileTrees;
 import io.tfstream.job.JobConfig;
 import io.tfstream.job.JobConfigException;
 import io.tfstream.job.JobOptions;

@@ -1,7 +1,7 @@
 package io.tfstream.sql;
 
 import io.tfstream.spec.DType;
-import io.tfstream.testing.ProtoFeatures;
+import io.tfstream.testkit.ProtoFeatures;
 import java.util.Map;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.RowData;

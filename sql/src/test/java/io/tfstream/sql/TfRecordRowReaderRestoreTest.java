@@ -1,7 +1,7 @@
 package io.tfstream.sql;
 
 import static io.tfstream.sql.Examples.example;
-import static io.tfstream.testing.ProtoFeatures.int64s;
+import static io.tfstream.testkit.ProtoFeatures.int64s;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tfstream.tfrecord.Compression;

@@ -1,9 +1,9 @@
 package io.tfstream.sql;
 
 import static io.tfstream.sql.Examples.example;
-import static io.tfstream.testing.ProtoFeatures.bytes;
-import static io.tfstream.testing.ProtoFeatures.floats;
-import static io.tfstream.testing.ProtoFeatures.int64s;
+import static io.tfstream.testkit.ProtoFeatures.bytes;
+import static io.tfstream.testkit.ProtoFeatures.floats;
+import static io.tfstream.testkit.ProtoFeatures.int64s;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,9 +1,9 @@
 package io.tfstream.stats;
 
 import static io.tfstream.stats.ExampleStatisticsTest.assertClose;
-import static io.tfstream.testing.ProtoFeatures.floats;
-import static io.tfstream.testing.ProtoFeatures.int64s;
-import static io.tfstream.testing.ProtoFeatures.strings;
+import static io.tfstream.testkit.ProtoFeatures.floats;
+import static io.tfstream.testkit.ProtoFeatures.int64s;
+import static io.tfstream.testkit.ProtoFeatures.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,8 +1,8 @@
 package io.tfstream.validation;
 
-import static io.tfstream.testing.ProtoFeatures.floats;
-import static io.tfstream.testing.ProtoFeatures.int64s;
-import static io.tfstream.testing.ProtoFeatures.strings;
+import static io.tfstream.testkit.ProtoFeatures.floats;
+import static io.tfstream.testkit.ProtoFeatures.int64s;
+import static io.tfstream.testkit.ProtoFeatures.strings;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.tfstream.validation;
 
-import static io.tfstream.testing.ProtoFeatures.int64s;
+import static io.tfstream.testkit.ProtoFeatures.int64s;
 import static io.tfstream.validation.Fixtures.compiled;
 import static io.tfstream.validation.Fixtures.example;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -10,7 +10,7 @@ import io.tfstream.spec.schema.FeatureSpecFromSchema;
 import io.tfstream.stats.ExampleStatistics;
 import io.tfstream.stats.StatsOptions;
 import io.tfstream.stats.StatsRole;
-import io.tfstream.testing.ProtoFeatures;
+import io.tfstream.testkit.ProtoFeatures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -51,7 +51,7 @@ class RunCommandProcessITCase extends KafkaJobTestBase {
                 InputCorpus.examples(4_000, 5, Seed001Corpus.spec(), ParseLimits.defaults());
         List<InputCorpus.Input> first = inputs.subList(0, 3_000);
         List<InputCorpus.Input> second = inputs.subList(3_000, inputs.size());
-        kafka.produce("in", first);
+        kafka.produce("in", first, InputCorpus.Input::key, InputCorpus.Input::value);
 
         int metricsPort;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
@@ -91,7 +91,7 @@ class RunCommandProcessITCase extends KafkaJobTestBase {
         String setting = resume.substring(resume.indexOf("--set ") + "--set ".length()).trim();
         assertTrue(setting.startsWith("flink.execution.state-recovery.path=file:"), setting);
 
-        kafka.produce("in", second);
+        kafka.produce("in", second, InputCorpus.Input::key, InputCorpus.Input::value);
         CliProcess run2 = CliProcess.run(CliJar.command(), yaml, "--set", setting);
         assertTrue(run2.awaitLine("running at parallelism 2").isPresent());
         long good = inputs.stream().filter(i -> i.reason() == null).count();

@@ -1,7 +1,7 @@
 package io.tfstream.e2e.sql;
 
-import static io.tfstream.testing.ProtoFeatures.floats;
-import static io.tfstream.testing.ProtoFeatures.strings;
+import static io.tfstream.testkit.ProtoFeatures.floats;
+import static io.tfstream.testkit.ProtoFeatures.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,7 +16,7 @@ import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.SparseTensor;
 import io.tfstream.tensor.Tensor;
-import io.tfstream.testing.ProtoFeatures;
+import io.tfstream.testkit.ProtoFeatures;
 import io.tfstream.tfrecord.Compression;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

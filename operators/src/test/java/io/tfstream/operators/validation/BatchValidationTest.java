@@ -20,7 +20,7 @@ import io.tfstream.operators.parse.ParseSettings;
 import io.tfstream.operators.source.SourceRecordSerializer;
 import io.tfstream.payload.EncodedTensorBatch;
 import io.tfstream.proto.v1.TensorBatch;
-import io.tfstream.testing.ProtoFeatures;
+import io.tfstream.testkit.ProtoFeatures;
 import io.tfstream.validation.ValidationSchema;
 import io.tfstream.validation.WindowAccumulator;
 import io.tfstream.validation.WindowAccumulatorSerializer;

@@ -3,7 +3,7 @@ package io.tfstream.operators.validation;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.api.model.ValidationActions;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.testing.ProtoFeatures;
+import io.tfstream.testkit.ProtoFeatures;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

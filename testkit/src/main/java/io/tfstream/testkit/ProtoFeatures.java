@@ -1,4 +1,4 @@
-package io.tfstream.testing;
+package io.tfstream.testkit;
 
 import com.google.protobuf.ByteString;
 import org.tensorflow.example.BytesList;

@@ -1,4 +1,4 @@
-package io.tfstream.files;
+package io.tfstream.embedded;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package io.tfstream.job;
+package io.tfstream.testkit;
 
 import io.tfstream.embedded.EmbeddedKafka;
 import java.io.IOException;
@@ -89,13 +89,20 @@ public final class KafkaTestCluster implements AutoCloseable {
         return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** Writes {@code inputs} (key and value each) to {@code topic}, flushed when this returns. */
-    public void produce(String topic, List<InputCorpus.Input> inputs) {
+    /**
+     * Writes {@code records} to {@code topic}, each with the key and value the functions give,
+     * flushed when this returns.
+     */
+    public <T> void produce(
+            String topic,
+            List<T> records,
+            java.util.function.Function<T, byte[]> key,
+            java.util.function.Function<T, byte[]> value) {
         try (KafkaProducer<byte[], byte[]> producer = idempotentProducer()) {
-            for (InputCorpus.Input i : inputs) {
+            for (T r : records) {
                 producer.send(
                         new org.apache.kafka.clients.producer.ProducerRecord<>(
-                                topic, i.key(), i.value()));
+                                topic, key.apply(r), value.apply(r)));
             }
             producer.flush();
         }
