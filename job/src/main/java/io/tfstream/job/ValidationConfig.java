@@ -117,11 +117,7 @@ final class ValidationConfig {
                 TfstreamValidation.builder()
                         .fromConfig(v)
                         .setSchema(schema.bytes(), schema.fileName())
-                        .setJobName(c.get(JobOptions.JOB_NAME))
-                        .setStatisticsUid(PipelineOperator.VALIDATION_STATISTICS.uid())
-                        .setUids(
-                                PipelineOperator.VALIDATION_WINDOWS.uid(),
-                                PipelineOperator.VALIDATION_PARTIALS_TIME.uid());
+                        .setJobName(c.get(JobOptions.JOB_NAME));
         if (statistics()) {
             StageView shards = c.view(JobOptionStage.SHARDS);
             b.setStatistics(c.statistics())

@@ -263,7 +263,12 @@ public final class TfstreamValidationBuilder {
         return this;
     }
 
-    /** The uid (and name) of the window statistics' assembly. */
+    /**
+     * The uid (and name) of the window statistics' assembly.
+     *
+     * @deprecated {@link #setUidPrefix}: one prefix for every uid
+     */
+    @Deprecated
     public TfstreamValidationBuilder setStatisticsUid(String uid) {
         this.statisticsUid = uid;
         return this;
@@ -283,7 +288,25 @@ public final class TfstreamValidationBuilder {
         return this;
     }
 
-    /** The uids of the window evaluation and of the deltas' watermark assigner. */
+    /**
+     * The uids (and names) of the validation's operators, all from one prefix: {@code
+     * <prefix>-windows}, {@code -partials-event-time} and {@code -statistics}. Unset, the prefix is
+     * {@code validation}, as in {@code tfstream run}; a job with two validations needs two.
+     */
+    public TfstreamValidationBuilder setUidPrefix(String prefix) {
+        check(prefix != null && !prefix.isEmpty(), "uidPrefix must be non-empty");
+        this.uid = prefix + "-windows";
+        this.partialsTimeUid = prefix + "-partials-event-time";
+        this.statisticsUid = prefix + "-statistics";
+        return this;
+    }
+
+    /**
+     * The uids of the window evaluation and of the deltas' watermark assigner.
+     *
+     * @deprecated {@link #setUidPrefix}: one prefix for every uid
+     */
+    @Deprecated
     public TfstreamValidationBuilder setUids(String windows, String partialsTime) {
         this.uid = windows;
         this.partialsTimeUid = partialsTime;

@@ -64,7 +64,7 @@ class TfstreamValidationTest {
                         .setJobName("job-a")
                         .setLag(Duration.ofSeconds(3))
                         .setActions(ValidationActions.parse(List.of("INT_TYPE_SMALL_INT=divert")))
-                        .setUids("w", "t")
+                        .setUidPrefix("w")
                         .build();
         assertEquals(300_000, v.settings().windowMillis());
         assertEquals(4, v.settings().splits());
@@ -79,7 +79,7 @@ class TfstreamValidationTest {
                                 v.settings()
                                         .severity()
                                         .severity(AnomalyInfo.Type.INT_TYPE_SMALL_INT)));
-        assertEquals("w", v.uid());
+        assertEquals("w-windows", v.uid());
         // The parse built with it validates every row, the window closing after the lag.
         TfstreamParse parse =
                 TfstreamParse.builder().setSchema(SCHEMA, "schema.pbtxt").setValidation(v).build();
@@ -103,14 +103,16 @@ class TfstreamValidationTest {
         BuilderErrors.assertNamed(failure(schema().setJobName("")), "jobName");
         BuilderErrors.assertNamed(failure(schema().setLimits(null)), "limits");
         BuilderErrors.assertNamed(failure(schema().setLag(Duration.ofSeconds(-1))), "lag");
-        BuilderErrors.assertNamed(failure(schema().setUids("", "t")), "uids");
+        BuilderErrors.assertNamed(
+                assertThrows(IllegalArgumentException.class, () -> schema().setUidPrefix(""))
+                        .getMessage(),
+                "uidPrefix");
         BuilderErrors.assertNamed(
                 assertThrows(
                                 IllegalArgumentException.class,
                                 () -> StatisticsSettings.builder().setEpsilon(0).build())
                         .getMessage(),
                 "statistics: epsilon");
-        BuilderErrors.assertNamed(failure(schema().setStatisticsUid("")), "statisticsUid");
         BuilderErrors.assertNamed(
                 failure(TfstreamValidation.builder().setSchema(new byte[] {1, 2}, "schema.pb")),
                 "schema");
@@ -161,7 +163,7 @@ class TfstreamValidationTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         TfstreamValidation v =
                 schema().setStatistics(StatisticsSettings.builder().setEpsilon(0.05).build())
-                        .setStatisticsUid("stats")
+                        .setUidPrefix("stats")
                         .build();
         assertEquals(0.05, v.settings().statisticsOptions().epsilon());
         assertTrue(v.settings().statisticsOptions().sketchTopValues());
@@ -180,7 +182,7 @@ class TfstreamValidationTest {
                 env.getStreamGraph().getStreamNodes().stream()
                         .map(StreamNode::getTransformationUID)
                         .collect(Collectors.toSet());
-        assertTrue(uids.contains("stats"), uids.toString());
+        assertTrue(uids.contains("stats-statistics"), uids.toString());
     }
 
     @Test
