@@ -3,7 +3,7 @@ package io.tfstream.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.job.SqlTestSupport;
+import io.tfstream.sql.SqlTestSupport;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;

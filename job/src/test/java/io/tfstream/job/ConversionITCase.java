@@ -8,6 +8,8 @@ import io.tfstream.sample.SeedDataset;
 import io.tfstream.spec.DType;
 import io.tfstream.testing.ExampleAvro;
 import io.tfstream.testing.ExampleJson;
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.MiniClusters;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -45,12 +47,12 @@ import org.tensorflow.example.Int64List;
  * the converted Example), reason {@code conversion_error} with the field's path in the message, or
  * {@code parse_error} with the parse's message.
  */
-class ConversionITCase extends KafkaJobTestBase {
+class ConversionITCase extends KafkaTestBase {
     private static final int PARALLELISM = 2;
     private static final int GOOD = 3_000;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM);
+    static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(PARALLELISM);
 
     @TempDir static Path dir;
 

@@ -1,7 +1,7 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.JobTestSupport.completedCheckpoints;
-import static io.tfstream.job.JobTestSupport.waitFor;
+import static io.tfstream.testkit.MiniClusters.completedCheckpoints;
+import static io.tfstream.testkit.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +9,8 @@ import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.MiniClusters;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
@@ -50,13 +52,13 @@ import org.junit.jupiter.api.io.TempDir;
  * offset; files are read from S3; a continuous source picks up files added while it runs and stays
  * exactly once across a killed TaskManager.
  */
-class FileSourceITCase extends KafkaJobTestBase {
+class FileSourceITCase extends KafkaTestBase {
     private static final int PARALLELISM = 2;
     private static final DateTimeFormatter BUCKET =
             DateTimeFormatter.ofPattern("'dt='yyyy-MM-dd/'hour='HH").withZone(ZoneOffset.UTC);
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM);
+    static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(PARALLELISM);
 
     private static int liveTaskManager;
 

@@ -1,17 +1,17 @@
 package io.tfstream.job;
 
+import io.tfstream.testkit.MiniClusters;
+import io.tfstream.testkit.TestFiles;
+import io.tfstream.testkit.Waits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -24,71 +24,6 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class JobTestSupport {
     private JobTestSupport() {}
-
-    /**
-     * Whether this build is of the Flink 1.20 line (the build passes {@code tfstream.flink.line}).
-     */
-    public static boolean onFlink120() {
-        return "1.20".equals(System.getProperty("tfstream.flink.line"));
-    }
-
-    /**
-     * A MiniCluster of one TaskManager with {@code slots} slots, the cluster the ITCases run their
-     * jobs on (register it with {@code @RegisterExtension}).
-     */
-    public static MiniClusterExtension oneTaskManager(int slots) {
-        return new MiniClusterExtension(
-                new MiniClusterResourceConfiguration.Builder()
-                        .setNumberTaskManagers(1)
-                        .setNumberSlotsPerTaskManager(slots)
-                        .build());
-    }
-
-    /** A condition polled until it holds. */
-    public interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    /**
-     * Cancels every job on the shared {@code cluster} that is not finished yet and waits until all
-     * are: a test that failed half-way (or left a job behind) must not hold the slots the next
-     * test's jobs need. Says which job it cancelled, so a leak is visible in the test output.
-     */
-    public static void cancelUnfinishedJobs(MiniCluster cluster) throws Exception {
-        for (var job : cluster.listJobs().get(1, java.util.concurrent.TimeUnit.MINUTES)) {
-            if (!job.getJobState().isGloballyTerminalState()) {
-                System.out.println(
-                        "[test] cancelling job "
-                                + job.getJobName()
-                                + " ("
-                                + job.getJobId()
-                                + "), left "
-                                + job.getJobState());
-                try {
-                    cluster.cancelJob(job.getJobId()).get(1, java.util.concurrent.TimeUnit.MINUTES);
-                } catch (java.util.concurrent.ExecutionException finishedMeanwhile) {
-                    // it ended on its own since the listing
-                }
-            }
-        }
-        waitFor(
-                () ->
-                        cluster.listJobs().get().stream()
-                                .allMatch(j -> j.getJobState().isGloballyTerminalState()),
-                Duration.ofMinutes(2),
-                "every job on the test cluster to end");
-    }
-
-    /** Polls {@code c} every 200 ms; fails naming {@code what} after {@code timeout}. */
-    public static void waitFor(Condition c, Duration timeout, String what) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!c.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(200);
-        }
-    }
 
     /**
      * Waits until consumer group {@code group} has committed the end offset of every partition of
@@ -281,16 +216,6 @@ public final class JobTestSupport {
         return out.toString();
     }
 
-    /** Completed checkpoints of job {@code id} so far. */
-    public static long completedCheckpoints(MiniCluster cluster, JobID id) {
-        try {
-            var stats = cluster.getExecutionGraph(id).get().getCheckpointStatsSnapshot();
-            return stats == null ? 0 : stats.getCounts().getNumberOfCompletedCheckpoints();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read the job's checkpoint statistics", e);
-        }
-    }
-
     /** File name endings of TFRecord shards, uncompressed, gzip and zlib. */
     private static final List<String> SHARD_SUFFIXES =
             List.of(".tfrecord", ".tfrecord.gz", ".tfrecord.zz");
@@ -304,9 +229,9 @@ public final class JobTestSupport {
      */
     public static List<Path> finishedShards(Path base) throws java.io.IOException {
         List<Path> shards = new java.util.ArrayList<>();
-        for (Path p : regularFiles(base)) {
+        for (Path p : TestFiles.regularFiles(base)) {
             String name = p.getFileName().toString();
-            if (hidden(base.relativize(p)) || name.endsWith(".manifest.json")) {
+            if (TestFiles.hidden(base.relativize(p)) || name.endsWith(".manifest.json")) {
                 continue;
             }
             if (SHARD_SUFFIXES.stream().noneMatch(name::endsWith)) {
@@ -317,82 +242,13 @@ public final class JobTestSupport {
         return shards;
     }
 
-    /** Whether a name of {@code relative} starts with '.' or '_' (what listers skip). */
-    public static boolean hidden(Path relative) {
-        for (Path part : relative) {
-            if (part.toString().startsWith(".") || part.toString().startsWith("_")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Regular files under {@code base}, sorted; files that vanish while the tree is walked (a sink
-     * deleting compacted inputs, a rename) are skipped rather than failing the walk.
-     */
-    public static List<Path> regularFiles(Path base) throws java.io.IOException {
-        List<Path> files = new java.util.ArrayList<>();
-        if (!java.nio.file.Files.exists(base)) {
-            return files;
-        }
-        java.nio.file.Files.walkFileTree(
-                base,
-                new java.nio.file.SimpleFileVisitor<>() {
-                    @Override
-                    public java.nio.file.FileVisitResult visitFile(
-                            Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
-                        if (attrs.isRegularFile()) {
-                            files.add(file);
-                        }
-                        return java.nio.file.FileVisitResult.CONTINUE;
-                    }
-
-                    @Override
-                    public java.nio.file.FileVisitResult visitFileFailed(
-                            Path file, java.io.IOException e) throws java.io.IOException {
-                        if (e instanceof java.nio.file.NoSuchFileException) {
-                            return java.nio.file.FileVisitResult.CONTINUE;
-                        }
-                        throw e;
-                    }
-                });
-        files.sort(null);
-        return files;
-    }
-
-    /** Deletes {@code root} and everything under it, if it exists. */
-    public static void deleteTree(Path root) throws java.io.IOException {
-        if (java.nio.file.Files.exists(root)) {
-            try (var files = java.nio.file.Files.walk(root)) {
-                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    java.nio.file.Files.delete(p);
-                }
-            }
-        }
-    }
-
-    /** Copies the tree under {@code from} to {@code to} (hidden files included). */
-    public static void copyTree(Path from, Path to) throws java.io.IOException {
-        try (var files = java.nio.file.Files.walk(from)) {
-            for (Path p : files.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (java.nio.file.Files.isDirectory(p)) {
-                    java.nio.file.Files.createDirectories(target);
-                } else {
-                    java.nio.file.Files.copy(p, target);
-                }
-            }
-        }
-    }
-
     /**
      * Waits until job {@code job} has open shards under {@code path} (prefix {@code part}) and
      * three more checkpoints persisted them: a savepoint taken then holds open shards.
      */
     public static void awaitOpenShards(MiniCluster cluster, JobClient job, String path)
             throws Exception {
-        waitFor(
+        Waits.waitFor(
                 () ->
                         !io.tfstream.operators.shards.store.Leftovers.listFiles(path, "part")
                                 .isEmpty(),
@@ -404,9 +260,9 @@ public final class JobTestSupport {
     /** Waits until job {@code job} has completed {@code more} checkpoints after this call. */
     public static void awaitMoreCheckpoints(MiniCluster cluster, JobClient job, int more)
             throws Exception {
-        long seenAt = completedCheckpoints(cluster, job.getJobID());
-        waitFor(
-                () -> completedCheckpoints(cluster, job.getJobID()) >= seenAt + more,
+        long seenAt = MiniClusters.completedCheckpoints(cluster, job.getJobID());
+        Waits.waitFor(
+                () -> MiniClusters.completedCheckpoints(cluster, job.getJobID()) >= seenAt + more,
                 Duration.ofMinutes(2),
                 more + " more checkpoints");
     }

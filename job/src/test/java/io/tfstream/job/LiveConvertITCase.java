@@ -1,7 +1,5 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.JobTestSupport.completedCheckpoints;
-import static io.tfstream.job.JobTestSupport.waitFor;
 import static io.tfstream.job.LiveSchemaTestSupport.fingerprint;
 import static io.tfstream.job.LiveSchemaTestSupport.header;
 import static io.tfstream.job.LiveSchemaTestSupport.payloadFingerprints;
@@ -9,6 +7,8 @@ import static io.tfstream.job.LiveSchemaTestSupport.pollEvery100Ms;
 import static io.tfstream.job.LiveSchemaTestSupport.produceOver2s;
 import static io.tfstream.job.LiveSchemaTestSupport.replace;
 import static io.tfstream.job.LiveSchemaTestSupport.specJson;
+import static io.tfstream.testkit.MiniClusters.completedCheckpoints;
+import static io.tfstream.testkit.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -26,6 +26,8 @@ import io.tfstream.spec.FixedLenFeature;
 import io.tfstream.spec.VarLenFeature;
 import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.Tensor;
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.MiniClusters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,8 +61,8 @@ import org.tensorflow.example.Int64List;
  * schema: w is in every row of the payloads after the change (not a default), in none before; the
  * records that do not convert are {@code conversion_error} dead letters with their JSON bytes.
  */
-class LiveConvertITCase extends KafkaJobTestBase {
-    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
+class LiveConvertITCase extends KafkaTestBase {
+    @RegisterExtension static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2);
 
     @TempDir static Path dir;
 

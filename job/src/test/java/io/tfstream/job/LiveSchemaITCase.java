@@ -1,7 +1,5 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.JobTestSupport.completedCheckpoints;
-import static io.tfstream.job.JobTestSupport.waitFor;
 import static io.tfstream.job.LiveSchemaTestSupport.cancelUnlessEnded;
 import static io.tfstream.job.LiveSchemaTestSupport.fingerprint;
 import static io.tfstream.job.LiveSchemaTestSupport.header;
@@ -11,7 +9,9 @@ import static io.tfstream.job.LiveSchemaTestSupport.produceOver2s;
 import static io.tfstream.job.LiveSchemaTestSupport.replace;
 import static io.tfstream.job.LiveSchemaTestSupport.specJson;
 import static io.tfstream.job.LiveSchemaTestSupport.stopAfterRestart;
+import static io.tfstream.testkit.MiniClusters.completedCheckpoints;
 import static io.tfstream.testkit.ProtoFeatures.int64s;
+import static io.tfstream.testkit.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -35,6 +35,8 @@ import io.tfstream.spec.FixedLenFeature;
 import io.tfstream.spec.VarLenFeature;
 import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.Tensor;
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.MiniClusters;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -71,11 +73,11 @@ import org.tensorflow.example.Features;
  * and payload carries one fingerprint and holds exactly the parse of its rows under that schema;
  * every dead letter is refused under the schema its header names.
  */
-class LiveSchemaITCase extends KafkaJobTestBase {
+class LiveSchemaITCase extends KafkaTestBase {
     private static final int PARALLELISM = 2;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM);
+    static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(PARALLELISM);
 
     @TempDir static Path dir;
 

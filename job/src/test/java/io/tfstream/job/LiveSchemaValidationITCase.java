@@ -1,7 +1,5 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.JobTestSupport.completedCheckpoints;
-import static io.tfstream.job.JobTestSupport.waitFor;
 import static io.tfstream.job.LiveSchemaTestSupport.cancelUnlessEnded;
 import static io.tfstream.job.LiveSchemaTestSupport.fingerprint;
 import static io.tfstream.job.LiveSchemaTestSupport.payloadFingerprints;
@@ -9,6 +7,8 @@ import static io.tfstream.job.LiveSchemaTestSupport.pollEvery100Ms;
 import static io.tfstream.job.LiveSchemaTestSupport.produceOver2s;
 import static io.tfstream.job.LiveSchemaTestSupport.replace;
 import static io.tfstream.job.LiveSchemaTestSupport.stopAfterRestart;
+import static io.tfstream.testkit.MiniClusters.completedCheckpoints;
+import static io.tfstream.testkit.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,6 +17,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfstream.payload.TensorBatchCodec;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.tensor.DenseTensor;
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.MiniClusters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,11 +53,11 @@ import org.tensorflow.example.Int64List;
  * under its schema (told by the tensor payloads, which name their schema), nothing lost or counted
  * twice across the restart.
  */
-class LiveSchemaValidationITCase extends KafkaJobTestBase {
+class LiveSchemaValidationITCase extends KafkaTestBase {
     private static final int PARALLELISM = 2;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM);
+    static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(PARALLELISM);
 
     @TempDir static Path dir;
 

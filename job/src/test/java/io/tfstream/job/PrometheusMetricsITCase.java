@@ -1,6 +1,6 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.JobTestSupport.waitFor;
+import static io.tfstream.testkit.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -9,7 +9,10 @@ import io.tfstream.operators.shards.store.Leftovers;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.KafkaTestBase;
 import io.tfstream.testkit.KafkaTestCluster;
+import io.tfstream.testkit.MiniClusters;
+import io.tfstream.testkit.TestFiles;
 import java.io.InputStream;
 import java.io.Reader;
 import java.io.Writer;
@@ -68,7 +71,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * savepoint, the open shards and what the outputs held at the savepoint into DIR, to be committed
  * as the fixture.
  */
-class SavepointCompatibilityITCase extends KafkaJobTestBase {
+class SavepointCompatibilityITCase extends KafkaTestBase {
     /** The committed savepoints: resources of this module, one directory each. */
     static final String FIXTURES = "/io/tfstream/job/savepoints/";
 
@@ -92,7 +95,7 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
     private static final List<String> TOPICS =
             List.of("in", "dlq", "records", "batches", "alerts", "anomalies");
 
-    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(4);
+    @RegisterExtension static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(4);
 
     @TempDir static Path dir;
 
@@ -105,7 +108,7 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
      * #aSavepointOfFlink22DoesNotRestoreOnFlink120}).
      */
     static List<String> restorable() {
-        return JobTestSupport.onFlink120()
+        return MiniClusters.onFlink120()
                 ? List.of("every-stage-flink-1.20")
                 : List.of("every-stage-v1", "every-stage-flink-1.20", "every-stage-v2");
     }
@@ -241,10 +244,10 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
         long step = Long.parseLong(captured.getProperty("step"));
         List<InputCorpus.Input> inputs = inputs();
         createTopics();
-        JobTestSupport.deleteTree(shardsDir.getParent());
-        JobTestSupport.copyTree(fixture.resolve("shards"), shardsDir);
+        TestFiles.deleteTree(shardsDir.getParent());
+        TestFiles.copyTree(fixture.resolve("shards"), shardsDir);
         Path savepoint = work.resolve("savepoint");
-        JobTestSupport.copyTree(fixture.resolve(captured.getProperty("savepoint")), savepoint);
+        TestFiles.copyTree(fixture.resolve(captured.getProperty("savepoint")), savepoint);
 
         // the same offsets as at the capture, then the rest
         produce(inputs, 0, N / 2, start, step);
@@ -275,11 +278,11 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
         long step = Duration.ofMinutes(59).toMillis() / N;
         List<InputCorpus.Input> inputs = inputs();
         createTopics();
-        JobTestSupport.deleteTree(shardsDir.getParent());
+        TestFiles.deleteTree(shardsDir.getParent());
         produce(inputs, 0, N / 2, start, step);
         JobClient job = JobTestSupport.startPipeline(settings(dir, shardsDir), NAME);
         JobTestSupport.awaitOpenShards(cluster, job, shardsDir.toUri().toString());
-        JobTestSupport.deleteTree(out);
+        TestFiles.deleteTree(out);
         Files.createDirectories(out);
         String savepoint =
                 job.stopWithSavepoint(
@@ -288,7 +291,7 @@ class SavepointCompatibilityITCase extends KafkaJobTestBase {
                                 SavepointFormatType.CANONICAL)
                         .get(2, TimeUnit.MINUTES);
         assertEquals(List.of(), JobTestSupport.finishedShards(shardsDir), "shards open");
-        JobTestSupport.copyTree(shardsDir, out.resolve("shards"));
+        TestFiles.copyTree(shardsDir, out.resolve("shards"));
         Files.write(out.resolve("records.txt"), keys(kafka.readCommitted(topic("records"))));
         Files.write(out.resolve("dlq.txt"), keys(kafka.readCommitted(topic("dlq"))));
         Files.write(out.resolve("anomalies.txt"), keys(kafka.readCommitted(topic("anomalies"))));

@@ -10,6 +10,7 @@ import io.tfstream.embedded.S3ProxyProcess;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.testkit.KafkaTestCluster;
+import io.tfstream.testkit.MiniClusters;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -54,7 +55,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one line naming the client and the cause.
  */
 class SecuredKafkaITCase {
-    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
+    @RegisterExtension static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2);
 
     private static KafkaTestCluster kafka;
 

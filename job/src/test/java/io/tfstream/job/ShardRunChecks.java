@@ -10,6 +10,7 @@ import io.tfstream.shards.ShardLayout;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardManifestCheck;
 import io.tfstream.shards.ShardSuccessMarker;
+import io.tfstream.testkit.TestFiles;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -258,7 +259,7 @@ public final class ShardRunChecks {
      */
     public static List<Path> listedShards(Path base) throws java.io.IOException {
         List<Path> shards = new ArrayList<>();
-        for (Path file : JobTestSupport.regularFiles(base)) {
+        for (Path file : TestFiles.regularFiles(base)) {
             if (!file.getFileName().toString().equals(ShardSuccessMarker.FILE_NAME)) {
                 continue;
             }

@@ -1,7 +1,7 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.JobTestSupport.completedCheckpoints;
-import static io.tfstream.job.JobTestSupport.waitFor;
+import static io.tfstream.testkit.MiniClusters.completedCheckpoints;
+import static io.tfstream.testkit.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +13,9 @@ import io.tfstream.shards.ShardSuccessMarker;
 import io.tfstream.shards.TfxSplits;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.MiniClusters;
+import io.tfstream.testkit.TestFiles;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -64,7 +67,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * the failover's writers, which find them by their open-shard entries; the originals of resumed
  * shards are retired once checkpoints after the restore completed.
  */
-class ShardsExactlyOnceITCase extends KafkaJobTestBase {
+class ShardsExactlyOnceITCase extends KafkaTestBase {
     // S3Proxy's filesystem backend writes an object to a temporary file beside it first.
     private static final java.util.regex.Pattern SHARD_FILE =
             java.util.regex.Pattern.compile(".*\\.tfrecord(\\.gz|\\.zz)?");
@@ -74,7 +77,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
             DateTimeFormatter.ofPattern("'dt='yyyy-MM-dd/'hour='HH").withZone(ZoneOffset.UTC);
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM);
+    static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(PARALLELISM);
 
     /** {@code <prefix>-<jobId>-<run>-<subtask>-<counter>} of the sink's shard names. */
     private static final String SHARD_NAME = "part-[0-9a-f]{32}-[0-9a-f]{16}-\\d+-\\d+";
@@ -231,7 +234,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
         assertEquals(expected, seen, "each good record once after four failovers");
         ShardRunChecks.checkMarkers(base, shards);
         List<String> left =
-                JobTestSupport.regularFiles(base).stream()
+                TestFiles.regularFiles(base).stream()
                         .filter(p -> p.getFileName().toString().contains(".inprogress."))
                         .map(p -> base.relativize(p).toString())
                         .toList();
@@ -445,7 +448,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
                 shards.size() + " shards, " + checkpoints + " checkpoints");
         List<String> others = new ArrayList<>();
         List<String> crashLeftovers = new ArrayList<>();
-        JobTestSupport.regularFiles(base).stream()
+        TestFiles.regularFiles(base).stream()
                 .filter(p -> !shards.contains(p))
                 .filter(p -> !shards.contains(ShardRunChecks.manifestShard(base, p)))
                 .filter(p -> !p.getFileName().toString().equals(ShardSuccessMarker.FILE_NAME))
@@ -513,7 +516,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
     }
 
     private static List<Path> finishedShards(Path base) throws Exception {
-        return JobTestSupport.regularFiles(base).stream()
+        return TestFiles.regularFiles(base).stream()
                 .filter(
                         p ->
                                 !p.getFileName().toString().startsWith(".")
@@ -529,7 +532,7 @@ class ShardsExactlyOnceITCase extends KafkaJobTestBase {
      */
     private static boolean shardsOpen(Path base, S3Client s3, int records) throws Exception {
         if (s3 == null) {
-            return JobTestSupport.regularFiles(base).stream()
+            return TestFiles.regularFiles(base).stream()
                     .anyMatch(p -> p.getFileName().toString().contains(".inprogress."));
         }
         if (records > 100_000) {

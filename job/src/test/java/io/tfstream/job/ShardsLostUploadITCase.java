@@ -1,6 +1,6 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.JobTestSupport.waitFor;
+import static io.tfstream.testkit.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +9,8 @@ import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.MiniClusters;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,8 +40,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * and S3Proxy) meets a lost shard and, with the default {@code shards.on-lost-shard: fail}, the job
  * fails with a message naming the shard, the source ranges it held and what to do.
  */
-class ShardsLostUploadITCase extends KafkaJobTestBase {
-    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
+class ShardsLostUploadITCase extends KafkaTestBase {
+    @RegisterExtension static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2);
 
     @TempDir static Path dir;
 
@@ -113,10 +115,10 @@ class ShardsLostUploadITCase extends KafkaJobTestBase {
         String savepoint;
         try (S3Client client = store(name).newClient()) {
             produceUntilAnUpload(client, name, inputs, start, 2);
-            long seenAt = JobTestSupport.completedCheckpoints(cluster, first.getJobID());
+            long seenAt = MiniClusters.completedCheckpoints(cluster, first.getJobID());
             waitFor(
                     () ->
-                            JobTestSupport.completedCheckpoints(cluster, first.getJobID())
+                            MiniClusters.completedCheckpoints(cluster, first.getJobID())
                                     >= seenAt + 2,
                     Duration.ofMinutes(2),
                     "two checkpoints with a part uploaded");

@@ -1,7 +1,7 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.JobTestSupport.completedCheckpoints;
-import static io.tfstream.job.JobTestSupport.waitFor;
+import static io.tfstream.testkit.MiniClusters.completedCheckpoints;
+import static io.tfstream.testkit.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +12,9 @@ import io.tfstream.parse.ParseLimits;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.MiniClusters;
+import io.tfstream.testkit.TestFiles;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -46,7 +49,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * from both sides of it; every good record is in exactly one shard. Also a chain of rescales 4 → 2
  * → 3 with shards open at each savepoint.
  */
-class ShardsSavepointITCase extends KafkaJobTestBase {
+class ShardsSavepointITCase extends KafkaTestBase {
     /**
      * Four for the rescale to 4, and two more: the blue/green test runs two jobs of parallelism 2
      * at once, and on a loaded machine a slot of the test before may still be held when it starts
@@ -54,13 +57,12 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
      */
     private static final int SLOTS = 6;
 
-    @RegisterExtension
-    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(SLOTS);
+    @RegisterExtension static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(SLOTS);
 
     /** The tests share the cluster's slots: none may inherit a job another one left behind. */
     @org.junit.jupiter.api.AfterEach
     void noJobLeftBehind(@InjectMiniCluster MiniCluster cluster) throws Exception {
-        JobTestSupport.cancelUnfinishedJobs(cluster);
+        MiniClusters.cancelUnfinishedJobs(cluster);
     }
 
     @TempDir static Path dir;
@@ -339,7 +341,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         }
         ShardRunChecks.checkMarkers(base, shards);
         ShardRunChecks.checkStatistics(base, shards, List.of());
-        for (Path marker : JobTestSupport.regularFiles(base)) {
+        for (Path marker : TestFiles.regularFiles(base)) {
             if (marker.getFileName().toString().equals("_SUCCESS")) {
                 var m = io.tfstream.shards.ShardSuccessMarker.fromJson(Files.readString(marker));
                 List<String> sorted = new java.util.ArrayList<>(jobs);
@@ -376,7 +378,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
         Path older = dir.resolve(name + "-older");
         for (int attempt = 1; ; attempt++) {
             try {
-                JobTestSupport.copyTree(
+                TestFiles.copyTree(
                         latestCheckpoint(checkpoints.resolve(first.getJobID().toHexString())),
                         older);
                 break;
@@ -385,7 +387,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
                 if (attempt == 10) {
                     throw e;
                 }
-                JobTestSupport.deleteTree(older);
+                TestFiles.deleteTree(older);
             }
         }
 
@@ -758,7 +760,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
 
     /** The hidden in-progress files under {@code base}. */
     private static List<Path> inProgressFiles(Path base) throws Exception {
-        return JobTestSupport.regularFiles(base).stream()
+        return TestFiles.regularFiles(base).stream()
                 .filter(p -> p.getFileName().toString().contains(".inprogress."))
                 .toList();
     }
@@ -968,7 +970,7 @@ class ShardsSavepointITCase extends KafkaJobTestBase {
     private static String listing(Path base) {
         try {
             StringBuilder out = new StringBuilder();
-            for (Path p : JobTestSupport.regularFiles(base)) {
+            for (Path p : TestFiles.regularFiles(base)) {
                 out.append("\n  ")
                         .append(base.relativize(p))
                         .append(' ')

@@ -1,7 +1,7 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.JobTestSupport.completedCheckpoints;
-import static io.tfstream.job.JobTestSupport.waitFor;
+import static io.tfstream.testkit.MiniClusters.completedCheckpoints;
+import static io.tfstream.testkit.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -31,7 +31,9 @@ import io.tfstream.tensor.Column;
 import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.Tensor;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.KafkaTestBase;
 import io.tfstream.testkit.KafkaTestCluster;
+import io.tfstream.testkit.MiniClusters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,11 +80,11 @@ import org.junit.jupiter.api.io.TempDir;
  * exactly one committed tensor payload (batches split by size); records in = accepted +
  * dead-lettered.
  */
-class StreamingJobExactlyOnceITCase extends KafkaJobTestBase {
+class StreamingJobExactlyOnceITCase extends KafkaTestBase {
     private static final int PARALLELISM = 2;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM);
+    static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(PARALLELISM);
 
     /** The MiniCluster keeps terminated TaskManagers in its list: the live one is the newest. */
     private static int liveTaskManager;

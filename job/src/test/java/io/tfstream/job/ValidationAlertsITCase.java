@@ -1,7 +1,7 @@
 package io.tfstream.job;
 
-import static io.tfstream.job.JobTestSupport.completedCheckpoints;
-import static io.tfstream.job.JobTestSupport.waitFor;
+import static io.tfstream.testkit.MiniClusters.completedCheckpoints;
+import static io.tfstream.testkit.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +10,8 @@ import io.tfstream.shards.TfxSplits;
 import io.tfstream.stats.ExampleStatistics;
 import io.tfstream.stats.StatsOptions;
 import io.tfstream.testing.StatisticsAssertions;
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.MiniClusters;
 import io.tfstream.testkit.ProtoFeatures;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,7 +55,7 @@ import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
  * once and in no tensor payload (payload rows = accepted records). The same with the TaskManager
  * killed after two completed checkpoints.
  */
-class ValidationAlertsITCase extends KafkaJobTestBase {
+class ValidationAlertsITCase extends KafkaTestBase {
     private static final int PARALLELISM = 2;
     private static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
     private static final long W = 10_000;
@@ -72,7 +74,7 @@ class ValidationAlertsITCase extends KafkaJobTestBase {
                     + "dataset_constraints { min_examples_count: 1 }\n";
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(PARALLELISM * 2);
+    static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(PARALLELISM * 2);
 
     private static boolean windowBatches;
 

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.tfstream.cli.CliRun;
 import io.tfstream.e2e.tfrecord.TensorFlowRecordIo;
 import io.tfstream.job.InputCorpus;
-import io.tfstream.job.JobTestSupport;
 import io.tfstream.job.ShardRunChecks;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.parse.ParseLimits;
@@ -16,6 +15,8 @@ import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.testing.WideProfileCorpus;
+import io.tfstream.testkit.TestFiles;
+import io.tfstream.testkit.Waits;
 import io.tfstream.tfrecord.Compression;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -292,7 +293,7 @@ class ClusterFailuresITCase {
             // right after a checkpoint, at full speed: a first part fills well before the next
             checkpoints = s.watch.completedCheckpoints();
             producing = s.produceAsync(rest, 0);
-            JobTestSupport.waitFor(uploaded::getAsBoolean, RECOVERY_TIMEOUT, "a first upload");
+            Waits.waitFor(uploaded::getAsBoolean, RECOVERY_TIMEOUT, "a first upload");
             at = System.currentTimeMillis();
             atKill = uploadIds.apply(s3);
         }
@@ -420,7 +421,7 @@ class ClusterFailuresITCase {
                 true,
                 false);
         List<String> left = new ArrayList<>();
-        for (Path p : JobTestSupport.regularFiles(dir)) {
+        for (Path p : TestFiles.regularFiles(dir)) {
             String f = dir.relativize(p).toString();
             if (f.contains(".inprogress") || f.contains("_tfstream/_open/")) {
                 left.add(f);
@@ -456,7 +457,7 @@ class ClusterFailuresITCase {
 
         s.audit.produced(
                 parts.get(1), InputProducer.produce(s.bootstrap(), s.input, parts.get(1), RATE));
-        JobTestSupport.waitFor(
+        Waits.waitFor(
                 () -> OutputAudit.shardRecordsSoFar(s.shards()) >= s.audit.good(),
                 OUTPUT_TIMEOUT,
                 "J1's shards of the records after the savepoint committed");
@@ -470,7 +471,7 @@ class ClusterFailuresITCase {
         // J2 reads from S's offsets: what J1 committed after S again, then the rest
         long target =
                 rowsOfJ1 + afterSavepoint + (s.audit.good() - rowsAtSavepoint - afterSavepoint);
-        JobTestSupport.waitFor(
+        Waits.waitFor(
                 () -> OutputAudit.payloadRows(s.bootstrap(), s.payloads) >= target,
                 OUTPUT_TIMEOUT,
                 "J2 has read every record after the savepoint");
@@ -509,7 +510,7 @@ class ClusterFailuresITCase {
                 ShardRunChecks.s3ProxyStore(
                         s.shardPath(), cluster.s3Endpoint(), cluster.s3CredentialsFile());
         try (S3Client s3 = store.newClient()) {
-            JobTestSupport.waitFor(
+            Waits.waitFor(
                     () ->
                             !s3.listMultipartUploads(
                                             b -> b.bucket("tfstream").prefix("shards-cleanup/"))
@@ -706,7 +707,7 @@ class ClusterFailuresITCase {
 
         /** Waits until the payloads and dead letters hold as many records as were produced. */
         void awaitKafkaOutputs() throws Exception {
-            JobTestSupport.waitFor(
+            Waits.waitFor(
                     () ->
                             OutputAudit.payloadRows(bootstrap(), payloads) >= audit.good()
                                     && CommittedRecords.read(bootstrap(), deadLetters).size()
@@ -722,7 +723,7 @@ class ClusterFailuresITCase {
          */
         void finish(String faults, List<Duration> recoveries, boolean cancel) throws Exception {
             try {
-                JobTestSupport.waitFor(
+                Waits.waitFor(
                         () ->
                                 OutputAudit.payloadRows(bootstrap(), payloads) >= audit.good()
                                         && CommittedRecords.read(bootstrap(), deadLetters).size()

@@ -1,7 +1,7 @@
 package io.tfstream.e2e.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tfstream.job.JobTestSupport;
+import io.tfstream.testkit.Waits;
 import java.time.Duration;
 
 /**
@@ -36,7 +36,7 @@ public final class JobWatch {
     /** Waits until {@code n} more checkpoints than now have completed. */
     public void awaitCheckpoints(int n, Duration timeout) throws Exception {
         long target = completedCheckpoints() + n;
-        JobTestSupport.waitFor(
+        Waits.waitFor(
                 () -> completedCheckpoints() >= target,
                 timeout,
                 n + " more completed checkpoints of job " + jobId);
@@ -49,7 +49,7 @@ public final class JobWatch {
      */
     public Duration awaitRecovery(long sinceMillis, Duration timeout) throws Exception {
         long[] ack = new long[1];
-        JobTestSupport.waitFor(
+        Waits.waitFor(
                 () -> {
                     JsonNode latest;
                     try {

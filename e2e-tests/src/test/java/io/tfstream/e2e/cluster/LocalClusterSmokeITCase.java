@@ -6,10 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tfstream.job.InputCorpus;
-import io.tfstream.job.JobTestSupport;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.TestFiles;
+import io.tfstream.testkit.Waits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,7 +66,7 @@ class LocalClusterSmokeITCase {
             assertTrue(audit.bad() >= RECORDS / 100 / 2, "broken records: " + audit.bad());
 
             Path shards = cluster.objects("tfstream").resolve("shards");
-            JobTestSupport.waitFor(
+            Waits.waitFor(
                     () ->
                             OutputAudit.payloadRows(cluster.bootstrapServers(), "batches")
                                             >= audit.good()
@@ -94,7 +95,7 @@ class LocalClusterSmokeITCase {
             assertTrue(cluster.status().get("zookeeper").get("running").asBoolean());
             Path checkpoints = cluster.objects("tfstream").resolve("flink/checkpoints/" + jobId);
             assertTrue(
-                    JobTestSupport.regularFiles(checkpoints).stream()
+                    TestFiles.regularFiles(checkpoints).stream()
                             .anyMatch(f -> f.getFileName().toString().equals("_metadata")),
                     "checkpoints on S3 under " + checkpoints);
 

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.job.InputCorpus;
-import io.tfstream.job.JobTestSupport;
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.shards.ShardLayout;
+import io.tfstream.testkit.TestFiles;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -229,7 +229,7 @@ public final class OutputAudit {
     /** Visible uncompressed shards ({@code part-*.tfrecord}) under {@code dir}. */
     public static List<Path> shardFiles(Path dir) throws IOException {
         List<Path> shards = new ArrayList<>();
-        for (Path p : JobTestSupport.regularFiles(dir)) {
+        for (Path p : TestFiles.regularFiles(dir)) {
             String name = p.getFileName().toString();
             if (name.startsWith("part-") && name.endsWith(".tfrecord")) {
                 shards.add(p);

@@ -8,11 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfstream.job.InputCorpus;
 import io.tfstream.job.JobTestSupport;
-import io.tfstream.job.KafkaJobTestBase;
 import io.tfstream.job.ShardRunChecks;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.TestFiles;
+import io.tfstream.testkit.Waits;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -52,7 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
  * does.
  */
 @EnabledIfSystemProperty(named = "tfstream.next.cli.jar", matches = ".+")
-class FlinkLineMigrationProcessITCase extends KafkaJobTestBase {
+class FlinkLineMigrationProcessITCase extends KafkaTestBase {
     private static final Pattern STARTED =
             Pattern.compile(
                     "\\(([0-9a-f]{32})\\) running at parallelism \\d+; web UI: (http://[^;\\s]+)");
@@ -179,7 +181,7 @@ class FlinkLineMigrationProcessITCase extends KafkaJobTestBase {
         assertEquals(expectedShards, inShards, "each good record read in one shard");
         assertEquals(
                 List.of(),
-                JobTestSupport.regularFiles(shards).stream()
+                TestFiles.regularFiles(shards).stream()
                         .filter(p -> p.getFileName().toString().contains(".inprogress"))
                         .toList(),
                 "both jobs finished every shard they opened");
@@ -258,7 +260,7 @@ class FlinkLineMigrationProcessITCase extends KafkaJobTestBase {
                 "a drained job finishes: " + run.outputNow());
     }
 
-    private static void waitFor(JobTestSupport.Condition c, String what) throws Exception {
-        JobTestSupport.waitFor(c, Duration.ofMinutes(3), what);
+    private static void waitFor(Waits.Condition c, String what) throws Exception {
+        Waits.waitFor(c, Duration.ofMinutes(3), what);
     }
 }

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.job.InputCorpus;
-import io.tfstream.job.JobTestSupport;
-import io.tfstream.job.KafkaJobTestBase;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.Waits;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * once. The first run serves its metrics for Prometheus ({@code --metrics-port}), the job's among
  * them.
  */
-class RunCommandProcessITCase extends KafkaJobTestBase {
+class RunCommandProcessITCase extends KafkaTestBase {
     @TempDir static Path dir;
 
     @BeforeAll
@@ -146,7 +146,7 @@ class RunCommandProcessITCase extends KafkaJobTestBase {
         return total;
     }
 
-    private static void waitFor(JobTestSupport.Condition c, String what) throws Exception {
-        JobTestSupport.waitFor(c, Duration.ofMinutes(3), what);
+    private static void waitFor(Waits.Condition c, String what) throws Exception {
+        Waits.waitFor(c, Duration.ofMinutes(3), what);
     }
 }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.e2e.parse.TfParseOracle;
 import io.tfstream.e2e.tfrecord.TensorFlowRecordIo;
-import io.tfstream.job.JobTestSupport;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.SpecSource;
 import io.tfstream.tensor.Column;
@@ -16,6 +15,7 @@ import io.tfstream.tensor.DenseTensor;
 import io.tfstream.tensor.RaggedTensor;
 import io.tfstream.tensor.SparseTensor;
 import io.tfstream.tensor.Tensor;
+import io.tfstream.testkit.MiniClusters;
 import io.tfstream.testkit.ProtoFeatures;
 import io.tfstream.tfrecord.Compression;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +46,7 @@ import org.tensorflow.example.Features;
  * TensorFlow's {@code TFRecordReaderV2} and parsed by its kernel to the inserted values.
  */
 class SqlTensorFlowITCase {
-    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
+    @RegisterExtension static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2);
 
     private static final String SPEC =
             "{\"id\": {\"type\": \"fixed_len\", \"dtype\": \"int64\", \"shape\": []},"

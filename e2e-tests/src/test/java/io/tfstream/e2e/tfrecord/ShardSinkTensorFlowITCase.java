@@ -11,7 +11,6 @@ import io.tfstream.api.model.ShardIndex;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.cli.TfstreamCli;
 import io.tfstream.e2e.parse.TfParseOracle;
-import io.tfstream.job.JobTestSupport;
 import io.tfstream.operators.shards.ShardSettings;
 import io.tfstream.operators.shards.TfRecordShardSink;
 import io.tfstream.operators.shards.store.RecoverableShardStoreFactory;
@@ -21,6 +20,8 @@ import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.ShardManifestCheck;
 import io.tfstream.shards.ShardSuccessMarker;
 import io.tfstream.testing.Seed001Corpus;
+import io.tfstream.testkit.MiniClusters;
+import io.tfstream.testkit.TestFiles;
 import io.tfstream.tfrecord.Compression;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -48,7 +49,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * together they hold each input record once.
  */
 class ShardSinkTensorFlowITCase {
-    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
+    @RegisterExtension static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2);
 
     @TempDir Path dir;
 
@@ -113,7 +114,7 @@ class ShardSinkTensorFlowITCase {
         try (Stream<Path> all = Files.walk(base)) {
             shards =
                     all.filter(Files::isRegularFile)
-                            .filter(p -> !JobTestSupport.hidden(base.relativize(p)))
+                            .filter(p -> !TestFiles.hidden(base.relativize(p)))
                             .sorted()
                             .toList();
         }

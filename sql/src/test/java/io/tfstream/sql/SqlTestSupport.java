@@ -1,4 +1,4 @@
-package io.tfstream.job;
+package io.tfstream.sql;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,5 @@
-package io.tfstream.job;
+package io.tfstream.testkit;
 
-import io.tfstream.testkit.KafkaTestCluster;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -10,7 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
  * transactions may stay open 15 minutes, longer than any job's transaction timeout here. A
  * subclass's own {@code @BeforeAll} (its topics, say) runs after the broker started.
  */
-public abstract class KafkaJobTestBase {
+public abstract class KafkaTestBase {
     protected static KafkaTestCluster kafka;
 
     @BeforeAll

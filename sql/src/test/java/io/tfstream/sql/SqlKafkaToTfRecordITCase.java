@@ -1,11 +1,15 @@
-package io.tfstream.job;
+package io.tfstream.sql;
 
-import static io.tfstream.job.JobTestSupport.completedCheckpoints;
-import static io.tfstream.job.JobTestSupport.waitFor;
+import static io.tfstream.testkit.MiniClusters.completedCheckpoints;
+import static io.tfstream.testkit.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.MiniClusters;
+import io.tfstream.testkit.TestFiles;
+import io.tfstream.testkit.Waits;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
@@ -50,11 +54,11 @@ import org.tensorflow.example.Int64List;
  * record is in exactly one committed TFRecord file, with its values. And a Kafka table written with
  * {@code tf-example}: one Example per row, read back through SQL.
  */
-class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
+class SqlKafkaToTfRecordITCase extends KafkaTestBase {
     private static final int RECORDS = 4000;
     private static final int GARBAGE_EVERY = 97;
 
-    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
+    @RegisterExtension static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2);
 
     @TempDir static Path dir;
 
@@ -179,7 +183,7 @@ class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
             JobClient client,
             Path out,
             Runnable input,
-            JobTestSupport.Condition started,
+            Waits.Condition started,
             int records)
             throws Exception {
         JobID id = client.getJobID();
@@ -212,7 +216,7 @@ class SqlKafkaToTfRecordITCase extends KafkaJobTestBase {
 
     static List<Path> committed(Path out) throws Exception {
         List<Path> files = new ArrayList<>();
-        for (Path p : JobTestSupport.regularFiles(out)) {
+        for (Path p : TestFiles.regularFiles(out)) {
             String n = p.getFileName().toString();
             if (!n.startsWith(".") && !n.startsWith("_")) {
                 files.add(p);

@@ -1,7 +1,8 @@
-package io.tfstream.job;
+package io.tfstream.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tfstream.testkit.MiniClusters;
 import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordWriter;
@@ -33,7 +34,7 @@ class SqlTfRecordStreamingReadITCase {
     private static final int FILES = 24;
     private static final int PER_FILE = 1500;
 
-    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
+    @RegisterExtension static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2);
 
     @TempDir Path dir;
 

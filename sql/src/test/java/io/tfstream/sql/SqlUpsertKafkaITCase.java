@@ -1,8 +1,10 @@
-package io.tfstream.job;
+package io.tfstream.sql;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tfstream.testkit.KafkaTestBase;
+import io.tfstream.testkit.MiniClusters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +29,8 @@ import org.tensorflow.example.Feature;
  * keyed Example per upsert and a tombstone (null value) per delete, and read back through SQL as
  * the same changelog.
  */
-class SqlUpsertKafkaITCase extends KafkaJobTestBase {
-    @RegisterExtension static final MiniClusterExtension FLINK = JobTestSupport.oneTaskManager(2);
+class SqlUpsertKafkaITCase extends KafkaTestBase {
+    @RegisterExtension static final MiniClusterExtension FLINK = MiniClusters.oneTaskManager(2);
 
     private static final String TABLE =
             "CREATE TABLE u (id BIGINT, name STRING, score DOUBLE, PRIMARY KEY (id) NOT ENFORCED)"
