@@ -322,8 +322,14 @@ public final class ShardRunChecks {
                 io.tfstream.operators.shards.store.S3ShardStoreFactory.DEFAULT_PART_SIZE);
     }
 
-    /** {@link #cleanUploads} of an S3 path on the S3Proxy at {@code endpoint}. */
+    /**
+     * {@link #cleanUploads} of an S3 path on the S3Proxy at {@code endpoint}; snapshots on S3 are
+     * read with the same settings, as the command reads them ({@code --set s3.*}).
+     */
     public static String uploads(String path, String endpoint, Path credentials, String... more) {
+        if (List.of(more).contains("--checkpoints") || List.of(more).contains("--keep-savepoint")) {
+            S3Settings.initializeFileSystems(endpoint, true, credentials);
+        }
         return cleanUploads(path, s3ProxyStore(path, endpoint, credentials), more);
     }
 }
