@@ -79,8 +79,10 @@ public record JobSchema(byte[] bytes, String fileName, ParseSpec spec, String fi
         if (config.convert().enabled()) {
             config.convert().convert(schema); // refuses at start
         }
-        // refuses a batch.key feature the schema lacks
-        config.parse().build(config.parse().builder(schema));
+        if (config.parse().windows()) {
+            // refuses a batch.key feature the schema lacks
+            config.parse().build(config.parse().builder(schema));
+        }
         return schema;
     }
 

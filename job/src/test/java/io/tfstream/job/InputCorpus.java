@@ -1,6 +1,7 @@
 package io.tfstream.job;
 
 import io.tfstream.api.model.DeadLetterReason;
+import io.tfstream.operators.deadletter.ParseRejections;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
@@ -81,7 +82,10 @@ public final class InputCorpus {
                     rejected.isEmpty()
                             ? new Input(key, v, null, null)
                             : new Input(
-                                    key, v, reason(rejected.get(0)), rejected.get(0).getMessage()));
+                                    key,
+                                    v,
+                                    ParseRejections.reason(rejected.get(0)),
+                                    rejected.get(0).getMessage()));
         }
         return out;
     }
@@ -145,14 +149,5 @@ public final class InputCorpus {
                 .setFeatureLists(FeatureLists.newBuilder().putFeatureList("tokens", tokens.build()))
                 .build()
                 .toByteArray();
-    }
-
-    /** The reason the parse gives a record it rejects with {@code e}. */
-    private static DeadLetterReason reason(io.tfstream.parse.ExampleParseException e) {
-        return e instanceof io.tfstream.parse.ParseLimitException
-                ? DeadLetterReason.LIMIT_EXCEEDED
-                : e instanceof io.tfstream.parse.InputRejectedException
-                        ? DeadLetterReason.CONVERSION_ERROR
-                        : DeadLetterReason.PARSE_ERROR;
     }
 }

@@ -60,10 +60,10 @@ public final class TestFiles {
 
     /** Deletes {@code root} and everything under it, if it exists. */
     public static void deleteTree(Path root) throws IOException {
-        if (Files.exists(root)) {
+        if (root != null && Files.exists(root)) {
             try (var files = Files.walk(root)) {
                 for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
+                    Files.deleteIfExists(p);
                 }
             }
         }

@@ -24,16 +24,4 @@ final class HarnessFiles {
                     .sum();
         }
     }
-
-    /** Deletes {@code root} and everything below it; nothing when it does not exist. */
-    static void deleteTree(Path root) throws IOException {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (var all = Files.walk(root)) {
-            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
-    }
 }

@@ -13,6 +13,7 @@ import io.tfstream.spec.json.SpecJsonWriter;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.testing.WideProfileCorpus;
 import io.tfstream.testkit.KafkaTestCluster;
+import io.tfstream.testkit.TestFiles;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -184,7 +185,7 @@ public final class ThroughputHarness {
                 latencies.add(latency(profile, specFile, d));
             }
         } finally {
-            HarnessFiles.deleteTree(work);
+            TestFiles.deleteTree(work);
         }
         return new HarnessReport(s, runs, latencies, stages, this::recordsOf).write();
     }
@@ -416,8 +417,8 @@ public final class ThroughputHarness {
                 proxy.close();
             }
             // What a run leaves (gigabytes at full size) must not pile up over the runs.
-            HarnessFiles.deleteTree(work.resolve(profile + "-shards-" + id));
-            HarnessFiles.deleteTree(work.resolve(profile + "-s3"));
+            TestFiles.deleteTree(work.resolve(profile + "-shards-" + id));
+            TestFiles.deleteTree(work.resolve(profile + "-s3"));
             topics.resetOutputs(in);
         }
     }

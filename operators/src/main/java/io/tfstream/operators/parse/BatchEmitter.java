@@ -6,6 +6,7 @@ import io.tfstream.api.model.EventTimeSettings;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.deadletter.DeadLetterOutput;
 import io.tfstream.operators.deadletter.DeadLetterRate;
+import io.tfstream.operators.deadletter.ParseRejections;
 import io.tfstream.operators.files.TfRecordFileFormat;
 import io.tfstream.operators.validation.BatchValidation;
 import io.tfstream.parse.ConvertedExamples;
@@ -13,7 +14,6 @@ import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.InputRejectedException;
 import io.tfstream.parse.Int64FeatureColumn;
 import io.tfstream.parse.LenientBatchParser;
-import io.tfstream.parse.ParseLimitException;
 import io.tfstream.parse.ParsedRows;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.payload.EncodedTensorBatch;
@@ -205,7 +205,7 @@ public final class BatchEmitter {
                 throw new IllegalStateException("rejection without a record: " + e.getMessage(), e);
             }
             errors[i] = e.getMessage();
-            reasons[i] = reason(e);
+            reasons[i] = ParseRejections.reason(e);
             if (e instanceof InputRejectedException) {
                 conversionErrors++;
             }
@@ -380,14 +380,5 @@ public final class BatchEmitter {
             timestamps[i] = millis;
             hasTimestamp[i] = true;
         }
-    }
-
-    /** The reason for a record the parser rejected. */
-    static DeadLetterReason reason(ExampleParseException e) {
-        return e instanceof ParseLimitException
-                ? DeadLetterReason.LIMIT_EXCEEDED
-                : e instanceof InputRejectedException
-                        ? DeadLetterReason.CONVERSION_ERROR
-                        : DeadLetterReason.PARSE_ERROR;
     }
 }
