@@ -1,8 +1,8 @@
 package io.tfstream.cli;
 
 import io.tfstream.parse.FeatureEntryWalker;
-import io.tfstream.parse.FeatureValues;
 import io.tfstream.parse.ParseLimits;
+import io.tfstream.parse.wire.FeatureValues;
 import java.util.List;
 
 /**

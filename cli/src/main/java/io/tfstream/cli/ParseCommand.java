@@ -1,6 +1,6 @@
 package io.tfstream.cli;
 
-import io.tfstream.parse.ExampleBatchParser;
+import io.tfstream.parse.example.ExampleBatchParser;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.SpecRejectedException;
 import java.util.concurrent.Callable;

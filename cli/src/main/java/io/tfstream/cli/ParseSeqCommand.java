@@ -1,8 +1,8 @@
 package io.tfstream.cli;
 
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.parse.ParsedSequenceBatch;
-import io.tfstream.parse.SequenceExampleBatchParser;
+import io.tfstream.parse.sequence.ParsedSequenceBatch;
+import io.tfstream.parse.sequence.SequenceExampleBatchParser;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.spec.SpecRejectedException;
 import java.util.concurrent.Callable;

@@ -12,14 +12,15 @@ public final class ConvertedExamples implements SerializedRecords {
     private final ExampleBuilder builder;
     private final byte[][] examples;
 
-    ConvertedExamples(SerializedRecords inputs, RecordDecoder decoder, ExampleBuilder builder) {
+    public ConvertedExamples(
+            SerializedRecords inputs, RecordDecoder decoder, ExampleBuilder builder) {
         this.inputs = inputs;
         this.decoder = decoder;
         this.builder = builder;
         this.examples = new byte[inputs.size()][];
     }
 
-    void set(int i, byte[] example) {
+    public void set(int i, byte[] example) {
         examples[i] = example;
     }
 

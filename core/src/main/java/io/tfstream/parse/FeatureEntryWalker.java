@@ -1,5 +1,8 @@
 package io.tfstream.parse;
 
+import io.tfstream.parse.example.ExampleScanner;
+import io.tfstream.parse.sequence.SequenceExampleScanner;
+import io.tfstream.parse.wire.KeyTable;
 import java.util.List;
 
 /**

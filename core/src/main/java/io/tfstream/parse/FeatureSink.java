@@ -1,5 +1,7 @@
 package io.tfstream.parse;
 
+import io.tfstream.parse.example.ExampleBatchParser;
+
 /**
  * Where a JSON or Avro converter puts one record's feature values, by slot (the converter's feature
  * numbering): an {@link ExampleBuilder} that writes the record as {@code tf.train.Example} bytes,

@@ -1,5 +1,7 @@
 package io.tfstream.parse;
 
+import io.tfstream.parse.example.ParsedBatch;
+import io.tfstream.parse.sequence.ParsedSequenceBatch;
 import io.tfstream.spec.DType;
 import io.tfstream.tensor.Column;
 import io.tfstream.tensor.DenseTensor;

@@ -1,5 +1,10 @@
 package io.tfstream.parse;
 
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
+import io.tfstream.parse.example.RawColumns;
+import io.tfstream.parse.sequence.ParsedSequenceBatch;
+import io.tfstream.parse.sequence.SequenceExampleBatchParser;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.ParseSpec;
 import io.tfstream.spec.SequenceFeatureSpecs;

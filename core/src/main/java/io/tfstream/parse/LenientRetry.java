@@ -12,20 +12,20 @@ import java.util.function.Consumer;
  * ({@link ParseLimits#maxRaggedRows()}), the longest prefix that fits is kept and each later record
  * is rejected as not fitting, naming the limit. TensorFlow itself would fail the whole batch.
  */
-final class LenientRetry {
+public final class LenientRetry {
     private LenientRetry() {}
 
     /** A strict batch parse. */
-    interface BatchParse<T> {
+    public interface BatchParse<T> {
         T parse(SerializedRecords records) throws ExampleParseException;
     }
 
     /** The same result with its rows mapped to the original records. */
-    interface RowMapping<T> {
+    public interface RowMapping<T> {
         T withRows(T parsed, int[] rowToRecord);
     }
 
-    static <T> T retry(
+    public static <T> T retry(
             BatchParse<T> parser,
             RowMapping<T> mapping,
             SerializedRecords records,
@@ -85,7 +85,7 @@ final class LenientRetry {
      * only checked as a whole (a uniform_row_length reshape sees every record's values), so an
      * earlier record can fail alone although the batch got past it. Runs on failed batches only.
      */
-    static ExampleParseException firstAloneFailure(
+    public static ExampleParseException firstAloneFailure(
             BatchParse<?> parser, SerializedRecords records, ExampleParseException failure) {
         int last = failure.recordIndex();
         if (last < 0 || records.size() == 1) {

@@ -1,20 +1,21 @@
 /**
- * Batch parsing of serialized {@code tf.train.Example} records into columnar tensors, with the
- * semantics and error texts of TensorFlow's {@code ParseExampleV2} kernel ({@code
- * example_proto_fast_parsing.cc}, TF 2.18) and Python's {@code parse_example} composition.
+ * Parsing serialized {@code tf.train.Example} and {@code tf.train.SequenceExample} records into
+ * columnar tensors, with the semantics and error texts of TensorFlow's {@code ParseExampleV2} and
+ * {@code ParseSequenceExampleV2} kernels ({@code example_proto_fast_parsing.cc}, TF 2.18) and
+ * Python's {@code parse_example} composition.
  *
- * <p>{@link io.tfstream.parse.ExampleBatchParser} is the entry point: a spec is lowered to raw keys
- * once ({@code ExampleParsePlan}), each record is split into its map entries without an object
- * graph ({@code ExampleScanner} over {@code WireCursor}), requested values are decoded straight
- * into per-key columns ({@code FeatureListDecoder}, {@code KeyColumn}) and the columns become
- * tensors per batch ({@code BatchAssembler}). {@link io.tfstream.parse.ParseLimits} bounds what
- * untrusted input may make the parser allocate.
+ * <p>This package holds what both record kinds share: the limits on what untrusted input may make
+ * the parser allocate ({@link io.tfstream.parse.ParseLimits}, published), the errors ({@link
+ * io.tfstream.parse.ExampleParseException}, published, with its {@link
+ * io.tfstream.parse.ParseErrorKind}), the records handed to a parser ({@link
+ * io.tfstream.parse.SerializedRecords}), records of other formats decoded straight into columns
+ * ({@link io.tfstream.parse.RecordDecoder}), and the entry points that take either kind: {@link
+ * io.tfstream.parse.LenientBatchParser} (a batch whose bad records are set aside) and {@link
+ * io.tfstream.parse.FeatureEntryWalker}.
  *
- * <p>Python's composite layer runs after the kernel: {@code SparseFeatureMerge} ({@code
- * sparse_merge_impl}) and {@code RaggedPartitions} ({@code _add_batched_ragged_partition} / {@code
- * _add_ragged_partition}, public through {@link io.tfstream.parse.RaggedComposition}). {@link
- * io.tfstream.parse.SingleExampleParser} is {@code parse_single_example} (scalar input) and {@link
- * io.tfstream.parse.SequenceExampleBatchParser} parses SequenceExamples, both sharing the same
- * composition.
+ * <p>The sub-packages split the rest by what they parse: {@code wire} decodes the protobuf wire
+ * format of a feature's values, {@code example} parses Examples ({@code ExampleBatchParser}, {@code
+ * SingleExampleParser}), {@code sequence} parses SequenceExamples, and {@code composite} is
+ * Python's composite layer that runs after either kernel (sparse and ragged features).
  */
 package io.tfstream.parse;

@@ -1,8 +1,8 @@
 package io.tfstream.payload;
 
-import io.tfstream.parse.ParsedBatch;
 import io.tfstream.parse.ParsedRows;
-import io.tfstream.parse.ParsedSequenceBatch;
+import io.tfstream.parse.example.ParsedBatch;
+import io.tfstream.parse.sequence.ParsedSequenceBatch;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.RowSplitsDType;
 import io.tfstream.tensor.Column;

@@ -16,6 +16,7 @@ import static io.tfstream.spec.DType.STRING;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tfstream.parse.example.ParsedBatch;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.Partition;
@@ -35,18 +36,18 @@ import org.junit.jupiter.api.Test;
  * merges and RaggedFeature partitions in a batch, expected values copied from TensorFlow's {@code
  * parsing_ops_test.py} and the {@code RaggedFeature} docstring.
  */
-class CompositeFeatureGoldenTest {
+public class CompositeFeatureGoldenTest {
 
-    static SparseFeature sparseFeature(
+    public static SparseFeature sparseFeature(
             List<String> idx, String val, DType d, List<Long> size, boolean sorted) {
         return new SparseFeature(idx, val, d, size, sorted);
     }
 
-    static RaggedFeature rf(DType d, String key, RowSplitsDType s, Partition... parts) {
+    public static RaggedFeature rf(DType d, String key, RowSplitsDType s, Partition... parts) {
         return new RaggedFeature(d, key, List.of(parts), s);
     }
 
-    static SparseTensor sparseN(long[][] indices, Column values, long... shape) {
+    public static SparseTensor sparseN(long[][] indices, Column values, long... shape) {
         long[] flat = new long[indices.length * shape.length];
         for (int i = 0; i < indices.length; i++) {
             System.arraycopy(indices[i], 0, flat, i * shape.length, shape.length);
@@ -54,7 +55,7 @@ class CompositeFeatureGoldenTest {
         return new SparseTensor(flat, values, shape);
     }
 
-    static void assertNested(String python, Tensor actual) {
+    public static void assertNested(String python, Tensor actual) {
         assertEquals(NestedText.normalize(python), NestedText.of(actual));
     }
 
@@ -267,7 +268,7 @@ class CompositeFeatureGoldenTest {
                         i64("s2", 0, 1, 1, 4));
     }
 
-    static FeatureSpecs c07Specs() {
+    public static FeatureSpecs c07Specs() {
         RowSplitsDType i32 = RowSplitsDType.INT32;
         return specs(
                 "f1", rf(INT64, "v", i32),

@@ -2,6 +2,8 @@ package io.tfstream.parse;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.DefaultValue;
 import io.tfstream.spec.FeatureSpec;
@@ -23,10 +25,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Shorthands for writing TensorFlow's golden parse_example cases as Java. */
-final class GoldenCases {
+public final class GoldenCases {
     private GoldenCases() {}
 
-    static FeatureSpecs specs(Object... nameThenSpec) {
+    public static FeatureSpecs specs(Object... nameThenSpec) {
         Map<String, FeatureSpec> m = new LinkedHashMap<>();
         for (int i = 0; i < nameThenSpec.length; i += 2) {
             m.put((String) nameThenSpec[i], (FeatureSpec) nameThenSpec[i + 1]);
@@ -34,27 +36,27 @@ final class GoldenCases {
         return FeatureSpecs.of(m);
     }
 
-    static VarLenFeature varLen(DType d) {
+    public static VarLenFeature varLen(DType d) {
         return new VarLenFeature(d);
     }
 
-    static FixedLenFeature fixed(DType d, long... shape) {
+    public static FixedLenFeature fixed(DType d, long... shape) {
         return FixedLenFeature.required(shape(shape), d);
     }
 
-    static FixedLenFeature fixed(DType d, DefaultValue dv, long... shape) {
+    public static FixedLenFeature fixed(DType d, DefaultValue dv, long... shape) {
         return FixedLenFeature.withDefault(shape(shape), d, dv);
     }
 
-    static FixedLenSequenceFeature seq(DType d, DefaultValue pad, long... shape) {
+    public static FixedLenSequenceFeature seq(DType d, DefaultValue pad, long... shape) {
         return new FixedLenSequenceFeature(shape(shape), d, true, Optional.ofNullable(pad));
     }
 
-    static RaggedFeature ragged(DType d, String key, RowSplitsDType splits) {
+    public static RaggedFeature ragged(DType d, String key, RowSplitsDType splits) {
         return new RaggedFeature(d, key, List.of(), splits);
     }
 
-    static List<Long> shape(long... dims) {
+    public static List<Long> shape(long... dims) {
         Long[] l = new Long[dims.length];
         for (int i = 0; i < dims.length; i++) {
             l[i] = dims[i];
@@ -62,28 +64,28 @@ final class GoldenCases {
         return List.of(l);
     }
 
-    static byte[] ex(byte[]... entries) {
+    public static byte[] ex(byte[]... entries) {
         return FeatureWire.example(entries);
     }
 
-    static byte[] i64(String key, long... v) {
+    public static byte[] i64(String key, long... v) {
         return FeatureWire.entry(key, FeatureWire.int64Feature(v));
     }
 
-    static byte[] f32(String key, float... v) {
+    public static byte[] f32(String key, float... v) {
         return FeatureWire.entry(key, FeatureWire.floatFeature(v));
     }
 
-    static byte[] str(String key, String... v) {
+    public static byte[] str(String key, String... v) {
         return FeatureWire.entry(key, FeatureWire.stringFeature(v));
     }
 
     /** {@code feature { key: k value { } }}: a Feature without kind. */
-    static byte[] none(String key) {
+    public static byte[] none(String key) {
         return FeatureWire.entry(key, new byte[0]);
     }
 
-    static byte[] concat(byte[]... parts) {
+    public static byte[] concat(byte[]... parts) {
         int n = 0;
         for (byte[] p : parts) {
             n += p.length;
@@ -97,15 +99,16 @@ final class GoldenCases {
         return out;
     }
 
-    static ParsedBatch parse(FeatureSpecs s, byte[]... records) throws ExampleParseException {
+    public static ParsedBatch parse(FeatureSpecs s, byte[]... records)
+            throws ExampleParseException {
         return ExampleBatchParser.create(s, ParseLimits.none()).parse(RecordBatch.of(records));
     }
 
-    static String error(FeatureSpecs s, byte[]... records) {
+    public static String error(FeatureSpecs s, byte[]... records) {
         return assertThrows(ExampleParseException.class, () -> parse(s, records)).getMessage();
     }
 
-    static String errorNamed(FeatureSpecs s, String[] names, byte[]... records) {
+    public static String errorNamed(FeatureSpecs s, String[] names, byte[]... records) {
         RecordBatch b = new RecordBatch();
         for (int i = 0; i < records.length; i++) {
             b.addNamed(records[i], 0, records[i].length, names[i]);
@@ -114,11 +117,11 @@ final class GoldenCases {
         return assertThrows(ExampleParseException.class, () -> p.parse(b)).getMessage();
     }
 
-    static DenseTensor dense(long[] shape, Column values) {
+    public static DenseTensor dense(long[] shape, Column values) {
         return new DenseTensor(shape, values);
     }
 
-    static SparseTensor sparse(long[][] indices, Column values, long... denseShape) {
+    public static SparseTensor sparse(long[][] indices, Column values, long... denseShape) {
         long[] flat = new long[indices.length * 2];
         for (int i = 0; i < indices.length; i++) {
             flat[2 * i] = indices[i][0];
@@ -127,11 +130,11 @@ final class GoldenCases {
         return new SparseTensor(flat, values, denseShape);
     }
 
-    static RaggedTensor raggedOf(Column values, RowSplitsDType d, long... splits) {
+    public static RaggedTensor raggedOf(Column values, RowSplitsDType d, long... splits) {
         return new RaggedTensor(values, new long[] {values.size()}, List.of(splits), d);
     }
 
-    static Column strings(String... s) {
+    public static Column strings(String... s) {
         byte[][] b = new byte[s.length][];
         for (int i = 0; i < s.length; i++) {
             b[i] = s[i].getBytes(StandardCharsets.UTF_8);
@@ -139,7 +142,7 @@ final class GoldenCases {
         return Column.strings(b);
     }
 
-    static long[] dims(long... d) {
+    public static long[] dims(long... d) {
         return d;
     }
 }

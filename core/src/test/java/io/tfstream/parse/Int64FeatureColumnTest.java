@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.DefaultValue;
 import io.tfstream.spec.FeatureSpec;

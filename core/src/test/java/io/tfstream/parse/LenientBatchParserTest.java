@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
+import io.tfstream.parse.sequence.ParsedSequenceBatch;
 import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.testing.sequence.SequenceEdgeCases;
 import java.util.ArrayList;

@@ -6,6 +6,8 @@ import static io.tfstream.parse.GoldenCases.i64;
 import static io.tfstream.parse.GoldenCases.specs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.Partition;

@@ -8,11 +8,11 @@ import io.tfstream.tensor.SparseTensor;
 import io.tfstream.tensor.Tensor;
 
 /** The bytes a parsed tensor's arrays hold: what the allocation tests compare allocation with. */
-final class OutputBytes {
+public final class OutputBytes {
     private OutputBytes() {}
 
     /** Bytes of {@code t}'s values, indices and row splits (the parsers hand their arrays over). */
-    static long of(Tensor t) {
+    public static long of(Tensor t) {
         if (t instanceof DenseTensor d) {
             return of(d.values());
         } else if (t instanceof SparseTensor s) {
@@ -27,7 +27,7 @@ final class OutputBytes {
     }
 
     /** Bytes of a column's values (and offsets, for strings). */
-    static long of(Column c) {
+    public static long of(Column c) {
         if (c.dtype() == DType.INT64) {
             return 8L * c.size();
         } else if (c.dtype() == DType.FLOAT32) {

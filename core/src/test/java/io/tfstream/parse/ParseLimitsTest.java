@@ -9,6 +9,9 @@ import static io.tfstream.parse.GoldenCases.varLen;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.wire.FeatureListDecoder;
+import io.tfstream.parse.wire.WireCursor;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.tensor.BytesBuffer;

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.json.SpecJsonReader;
 import java.util.ArrayList;

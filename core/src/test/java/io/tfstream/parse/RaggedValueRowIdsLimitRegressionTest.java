@@ -6,6 +6,8 @@ import static io.tfstream.testing.FeatureWire.int64Feature;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.json.SpecJsonReader;
 import io.tfstream.tensor.RaggedTensor;

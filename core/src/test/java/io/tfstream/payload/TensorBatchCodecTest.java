@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
-import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.parse.ParsedBatch;
-import io.tfstream.parse.ParsedSequenceBatch;
-import io.tfstream.parse.SequenceExampleBatchParser;
 import io.tfstream.parse.SerializedRecords;
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
+import io.tfstream.parse.sequence.ParsedSequenceBatch;
+import io.tfstream.parse.sequence.SequenceExampleBatchParser;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.ParsedRows;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.parse.SerializedRecords;
+import io.tfstream.parse.example.ExampleBatchParser;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;

@@ -3,12 +3,12 @@ package io.tfstream.payload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.parse.ParsedRows;
-import io.tfstream.parse.SequenceExampleBatchParser;
 import io.tfstream.parse.SerializedRecords;
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.sequence.SequenceExampleBatchParser;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.FeatureSpecs;

@@ -1,12 +1,12 @@
 package io.tfstream.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParseErrorKind;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.parse.ParsedBatch;
 import io.tfstream.parse.SerializedRecords;
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
 import io.tfstream.spec.FeatureSpecs;
 import java.util.ArrayList;
 import java.util.List;

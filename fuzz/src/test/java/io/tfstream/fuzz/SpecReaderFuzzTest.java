@@ -1,9 +1,9 @@
 package io.tfstream.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.parse.SequenceExampleBatchParser;
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.sequence.SequenceExampleBatchParser;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.MalformedSpecFileException;
 import io.tfstream.spec.ParseSpec;

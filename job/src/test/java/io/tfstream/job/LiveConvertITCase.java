@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
-import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.RecordBatch;
+import io.tfstream.parse.example.ExampleBatchParser;
 import io.tfstream.payload.TensorBatchCodec;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.spec.DType;

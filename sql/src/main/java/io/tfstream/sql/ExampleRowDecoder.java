@@ -1,12 +1,12 @@
 package io.tfstream.sql;
 
-import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.FeatureEntryWalker;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.parse.ParsedBatch;
-import io.tfstream.parse.RawColumns;
 import io.tfstream.parse.SerializedRecords;
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
+import io.tfstream.parse.example.RawColumns;
 import io.tfstream.spec.FeatureSpecs;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package io.tfstream.stats;
 
 import com.google.protobuf.ByteString;
-import io.tfstream.parse.FeatureValues;
+import io.tfstream.parse.wire.FeatureValues;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;

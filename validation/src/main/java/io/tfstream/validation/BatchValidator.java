@@ -1,8 +1,8 @@
 package io.tfstream.validation;
 
-import io.tfstream.parse.FeatureValues;
-import io.tfstream.parse.RawColumns;
 import io.tfstream.parse.SerializedRecords;
+import io.tfstream.parse.example.RawColumns;
+import io.tfstream.parse.wire.FeatureValues;
 import io.tfstream.spec.DType;
 import io.tfstream.stats.ByteKeyTable;
 import io.tfstream.stats.FeatureAccumulator;

@@ -1,6 +1,6 @@
 package io.tfstream.validation;
 
-import io.tfstream.parse.FeatureValues;
+import io.tfstream.parse.wire.FeatureValues;
 import io.tfstream.stats.ByteKeyTable;
 import io.tfstream.stats.FeatureAccumulator;
 import io.tfstream.tensor.BytesBuffer;

@@ -1,6 +1,6 @@
 package io.tfstream.validation;
 
-import io.tfstream.parse.FeatureValues;
+import io.tfstream.parse.wire.FeatureValues;
 import java.util.Arrays;
 
 /**

@@ -1,7 +1,7 @@
 package io.tfstream.validation;
 
 import io.tfstream.parse.FeatureEntryWalker;
-import io.tfstream.parse.FeatureValues;
+import io.tfstream.parse.wire.FeatureValues;
 import java.util.Arrays;
 import org.tensorflow.metadata.v0.AnomalyInfo.Type;
 

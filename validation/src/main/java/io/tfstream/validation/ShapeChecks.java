@@ -1,6 +1,6 @@
 package io.tfstream.validation;
 
-import io.tfstream.parse.FeatureValues;
+import io.tfstream.parse.wire.FeatureValues;
 import org.tensorflow.metadata.v0.AnomalyInfo.Type;
 import org.tensorflow.metadata.v0.Feature;
 import org.tensorflow.metadata.v0.FeatureType;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
-import io.tfstream.parse.ExampleBatchParser;
-import io.tfstream.parse.ParsedBatch;
-import io.tfstream.parse.RawColumns;
 import io.tfstream.parse.RecordBatch;
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
+import io.tfstream.parse.example.RawColumns;
 import io.tfstream.spec.schema.FeatureSpecFromSchema;
 import java.util.ArrayList;
 import java.util.HashMap;

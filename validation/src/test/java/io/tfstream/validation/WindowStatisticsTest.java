@@ -3,9 +3,9 @@ package io.tfstream.validation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tfstream.parse.ExampleBatchParser;
-import io.tfstream.parse.ParsedBatch;
 import io.tfstream.parse.RecordBatch;
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
 import io.tfstream.spec.schema.FeatureSpecFromSchema;
 import io.tfstream.stats.ExampleStatistics;
 import io.tfstream.stats.StatsOptions;

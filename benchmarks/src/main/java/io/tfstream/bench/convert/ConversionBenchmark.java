@@ -33,11 +33,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * with them, side by side on the same data (the profile's Examples, and the same Examples written
  * as JSON objects or Avro records). {@code example}: the batch of serialized Examples parsed by the
  * lenient batch parser (the {@code source.format: example} path); {@code json} / {@code avro}: each
- * record converted to an Example and added to the batch, then the same parse; {@code jsonColumns}
- * / {@code avroColumns}: the records decoded straight into the parser's columns ({@link
- * ConverterDecoder}), as batch-and-parse does them. One op = one batch.
- * The wide profile's random bytes are written as base64 JSON strings ({@code source.json.bytes:
- * base64}).
+ * record converted to an Example and added to the batch, then the same parse; {@code jsonColumns} /
+ * {@code avroColumns}: the records decoded straight into the parser's columns ({@link
+ * ConverterDecoder}), as batch-and-parse does them. One op = one batch. The wide profile's random
+ * bytes are written as base64 JSON strings ({@code source.json.bytes: base64}).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -5,11 +5,10 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 
 /**
- * {@link ConversionBenchmark}'s paths timed by the calling thread's CPU time, interleaved
- * round by round, so that a busy shared machine moves all of them alike: records per second of thread
- * CPU (best round) for the Example path, for JSON and Avro converted to Examples and parsed, and
- * for JSON and Avro decoded straight into the parser's columns, with their ratio to the Example
- * path.
+ * {@link ConversionBenchmark}'s paths timed by the calling thread's CPU time, interleaved round by
+ * round, so that a busy shared machine moves all of them alike: records per second of thread CPU
+ * (best round) for the Example path, for JSON and Avro converted to Examples and parsed, and for
+ * JSON and Avro decoded straight into the parser's columns, with their ratio to the Example path.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
  * io.tfstream.bench.convert.ConversionThreadCpuTime [rounds]}
@@ -58,7 +57,8 @@ public final class ConversionThreadCpuTime {
             for (int k = 0; k < ops.length; k++) {
                 rate[k] = perSample[k] * (double) b.batch / (best[k] / 1e9);
             }
-            StringBuilder row = new StringBuilder("| " + p.name() + String.format(" | %.0f", rate[0]));
+            StringBuilder row =
+                    new StringBuilder("| " + p.name() + String.format(" | %.0f", rate[0]));
             for (int k = 1; k < ops.length; k++) {
                 row.append(String.format(" | %.0f (%.0f%%)", rate[k], 100 * rate[k] / rate[0]));
             }

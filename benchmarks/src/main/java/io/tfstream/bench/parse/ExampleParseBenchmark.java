@@ -1,9 +1,9 @@
 package io.tfstream.bench.parse;
 
-import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ExampleParseException;
-import io.tfstream.parse.ParsedBatch;
 import io.tfstream.parse.RecordBatch;
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

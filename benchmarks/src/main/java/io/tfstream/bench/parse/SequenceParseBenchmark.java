@@ -2,9 +2,9 @@ package io.tfstream.bench.parse;
 
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.parse.ParsedSequenceBatch;
 import io.tfstream.parse.RecordBatch;
-import io.tfstream.parse.SequenceExampleBatchParser;
+import io.tfstream.parse.sequence.ParsedSequenceBatch;
+import io.tfstream.parse.sequence.SequenceExampleBatchParser;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

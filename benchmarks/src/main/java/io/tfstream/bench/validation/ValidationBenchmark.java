@@ -1,9 +1,9 @@
 package io.tfstream.bench.validation;
 
-import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ExampleParseException;
-import io.tfstream.parse.ParsedBatch;
 import io.tfstream.parse.RecordBatch;
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
 import io.tfstream.testing.WideProfileCorpus;
 import io.tfstream.validation.BatchValidator;
 import io.tfstream.validation.RecordRef;

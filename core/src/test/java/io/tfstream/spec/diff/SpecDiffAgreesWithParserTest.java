@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
-import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.SerializedRecords;
+import io.tfstream.parse.example.ExampleBatchParser;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;

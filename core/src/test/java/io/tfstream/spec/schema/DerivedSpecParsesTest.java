@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.google.protobuf.TextFormat;
-import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.parse.ParsedBatch;
 import io.tfstream.parse.RecordBatch;
+import io.tfstream.parse.example.ExampleBatchParser;
+import io.tfstream.parse.example.ParsedBatch;
 import io.tfstream.spec.RowSplitsDType;
 import io.tfstream.tensor.Column;
 import io.tfstream.tensor.DenseTensor;

@@ -3,8 +3,8 @@ package io.tfstream.tensor.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.tfstream.parse.ExampleBatchParser;
 import io.tfstream.parse.RecordBatch;
+import io.tfstream.parse.example.ExampleBatchParser;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.parse.ParsedExample;
-import io.tfstream.parse.SingleExampleParser;
+import io.tfstream.parse.example.ParsedExample;
+import io.tfstream.parse.example.SingleExampleParser;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.FixedLenFeature;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.tfstream.parse.ExampleParseException;
-import io.tfstream.parse.RaggedComposition;
+import io.tfstream.parse.composite.RaggedComposition;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.Partition;
 import io.tfstream.spec.RaggedFeature;

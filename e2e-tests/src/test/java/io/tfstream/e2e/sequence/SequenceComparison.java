@@ -2,9 +2,9 @@ package io.tfstream.e2e.sequence;
 
 import io.tfstream.e2e.sequence.TfSequenceParseOracle.Outcome;
 import io.tfstream.parse.ExampleParseException;
-import io.tfstream.parse.ParsedSequenceBatch;
 import io.tfstream.parse.RecordBatch;
-import io.tfstream.parse.SequenceExampleBatchParser;
+import io.tfstream.parse.sequence.ParsedSequenceBatch;
+import io.tfstream.parse.sequence.SequenceExampleBatchParser;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;

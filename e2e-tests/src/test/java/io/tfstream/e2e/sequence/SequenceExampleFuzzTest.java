@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.parse.SequenceExampleBatchParser;
+import io.tfstream.parse.sequence.SequenceExampleBatchParser;
 import io.tfstream.spec.SequenceFeatureSpecs;
 import io.tfstream.testing.sequence.SequenceFuzzRecords;
 import java.util.ArrayList;

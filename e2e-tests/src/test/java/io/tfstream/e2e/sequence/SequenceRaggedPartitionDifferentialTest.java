@@ -13,10 +13,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.parse.ParsedSequenceBatch;
-import io.tfstream.parse.RaggedComposition;
 import io.tfstream.parse.RecordBatch;
-import io.tfstream.parse.SequenceExampleBatchParser;
+import io.tfstream.parse.composite.RaggedComposition;
+import io.tfstream.parse.sequence.ParsedSequenceBatch;
+import io.tfstream.parse.sequence.SequenceExampleBatchParser;
 import io.tfstream.spec.DType;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;

@@ -2,10 +2,10 @@ package io.tfstream.api.model;
 
 import io.tfstream.parse.LenientBatchParser;
 import io.tfstream.parse.ParseLimits;
-import io.tfstream.parse.ParsedBatch;
 import io.tfstream.parse.ParsedRows;
-import io.tfstream.parse.ParsedSequenceBatch;
 import io.tfstream.parse.RecordBatch;
+import io.tfstream.parse.example.ParsedBatch;
+import io.tfstream.parse.sequence.ParsedSequenceBatch;
 import io.tfstream.spec.FeatureSpec;
 import io.tfstream.spec.FeatureSpecs;
 import io.tfstream.spec.ParseSpec;
