@@ -15,5 +15,5 @@ trap 'rm -f "$cp"' EXIT
 mvn -B -q -ntp -pl job -am test-compile dependency:build-classpath -Dspotless.check.skip=true \
   -Dmdep.includeScope=test -Dmdep.outputFile="$cp"
 java -Djava.awt.headless=true -cp "job/target/test-classes:job/target/classes:$(cat "$cp")" \
-  io.tfstream.job.DashboardLayoutImage deploy/monitoring/tfstream-dashboard.json "$out"
+  io.tfstream.job.deploy.DashboardLayoutImage deploy/monitoring/tfstream-dashboard.json "$out"
 echo "$out"

@@ -115,9 +115,10 @@ class LocalCommandITCase {
         assertTrue(run.out().contains("  statistics:   " + out.resolve("stats.pb")), run.out());
         // Each shard's manifest, in the metadata tree, names the copy of the sample's schema.
         for (JsonNode shard : summary.get("shards")) {
-            Path manifest = io.tfstream.job.ShardRunChecks.manifestOf(out.resolve(shard.asText()));
+            Path manifest =
+                    io.tfstream.job.shards.ShardRunChecks.manifestOf(out.resolve(shard.asText()));
             assertTrue(manifest.startsWith(out.resolve("shards/_tfstream")), manifest.toString());
-            io.tfstream.job.ShardRunChecks.checkSchemaCopy(
+            io.tfstream.job.shards.ShardRunChecks.checkSchemaCopy(
                     manifest,
                     io.tfstream.shards.ShardManifest.fromJson(Files.readString(manifest)));
         }

@@ -30,7 +30,7 @@ public final class InputCorpus {
     /** One input record; {@code reason} is null for a record the job must accept. */
     public record Input(byte[] key, byte[] value, DeadLetterReason reason, String error) {}
 
-    static final int BAD_EVERY = 100;
+    public static final int BAD_EVERY = 100;
 
     private InputCorpus() {}
 

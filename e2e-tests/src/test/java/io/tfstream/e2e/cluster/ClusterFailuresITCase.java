@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.tfstream.cli.CliRun;
 import io.tfstream.e2e.tfrecord.TensorFlowRecordIo;
 import io.tfstream.job.InputCorpus;
-import io.tfstream.job.ShardRunChecks;
+import io.tfstream.job.shards.ShardRunChecks;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.spec.FeatureSpecs;

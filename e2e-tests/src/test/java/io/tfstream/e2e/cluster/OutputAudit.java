@@ -205,7 +205,7 @@ public final class OutputAudit {
      */
     public synchronized Counts listedShards(Path dir) throws IOException {
         Map<String, Integer> seen = new HashMap<>();
-        for (Path shard : io.tfstream.job.ShardRunChecks.listedShards(dir)) {
+        for (Path shard : io.tfstream.job.shards.ShardRunChecks.listedShards(dir)) {
             for (byte[] record : readShard(shard)) {
                 seen.merge(base64(record), 1, Integer::sum);
             }

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tfstream.job.InputCorpus;
 import io.tfstream.job.JobTestSupport;
-import io.tfstream.job.ShardRunChecks;
+import io.tfstream.job.shards.ShardRunChecks;
 import io.tfstream.parse.ParseLimits;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.testing.Seed001Corpus;
