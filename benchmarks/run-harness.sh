@@ -6,7 +6,7 @@
 # harness.profiles [seed001,wide], harness.partitions [4], harness.parallelism [2],
 # harness.checkpoint-ms [1000], harness.batch-delays-ms [50,200,1000], harness.latency-rate [5000],
 # harness.latency-seconds [30], harness.s3 [true], harness.shard-cost [true] (the job without
-# shards and with gzip shards), harness.batch-sizes [128,1024,4096],
+# shards, with gzip shards, and Flink's FileSink writing the same bytes), harness.batch-sizes [128,1024,4096],
 # harness.warm-up [true] (one unmeasured run of each job first), harness.repeat [1] (interleaved
 # repeats of the measured runs, the median of each job reported), harness.validation [true] (the
 # job with TFDV validation on, from the profile's TFMD schema, with window statistics too, and the

@@ -17,6 +17,16 @@ final class MeanVar {
 
     /** Adds one value of weight {@code w}. */
     void add(double v, double w) {
+        if (w == 1 && weightsMean == 1 && count > 0) {
+            // combine(1, v, 0, 1) for unit weights, one division instead of two: the weights' mean
+            // stays 1 and both ratios are 1 / (count + 1), the same bits
+            double ratio = 1.0 / (count + 1);
+            double newMean = mean + ratio * (v - mean);
+            variance = variance + ratio * (0.0 - variance + (v - newMean) * (v - mean));
+            mean = newMean;
+            count++;
+            return;
+        }
         if (w == 0 && count * weightsMean == 0) {
             count++; // TFDV counts values of zero total weight and nothing else
             return;

@@ -14,10 +14,10 @@ import java.util.List;
  * max_num_elements} 2^32, and divides {@code eps} by 3 as tfx-bsl does for its three levels of
  * compression. Every returned quantile is within {@code eps × total weight} of its rank; the sketch
  * is exact until the buffer first fills (11 402 entries, 5 701 distinct values per level, at {@code
- * eps} 0.01). {@link #merge} pushes the other sketch's summaries as tfx-bsl's {@code Merge} does,
- * and its buffer as one exact summary rather than value by value (a merged sketch is exact up to 5
- * 702 distinct values). With {@code eps} 0 it is exact (every distinct value kept) and memory grows
- * with the distinct values. NaN values and weights ≤ 0 are ignored; -0.0 is counted as 0.0.
+ * eps} 0.01). {@link #merge} pushes the other sketch's buffer and summaries as tfx-bsl's {@code
+ * Merge} does (the buffer copied in bulk, flushed where value by value would). With {@code eps} 0
+ * it is exact (every distinct value kept) and memory grows with the distinct values. NaN values and
+ * weights ≤ 0 are ignored; -0.0 is counted as 0.0.
  */
 final class Quantiles {
     /** TFDV's {@code max_num_elements}. */
@@ -106,6 +106,53 @@ final class Quantiles {
         }
     }
 
+    /**
+     * Adds {@code n} values from {@code from} that a sketch already took (checked, -0.0 made 0.0)
+     * in bulk: the buffer {@link #add} would hold, flushed at the same points ({@code w} unread
+     * when {@code unit}).
+     */
+    private void append(double[] v, double[] w, int from, int n, boolean unit) {
+        int end = from + n;
+        while (from < end) {
+            if (bufN == bufV.length) {
+                if (eps == 0) {
+                    compactExact();
+                } else {
+                    int size = Math.min(bufV.length * 2, bufferCapacity);
+                    bufV = Arrays.copyOf(bufV, size);
+                    bufW = Arrays.copyOf(bufW, size);
+                }
+            }
+            int k = Math.min(end - from, Math.min(bufV.length, bufferCapacity) - bufN);
+            System.arraycopy(v, from, bufV, bufN, k);
+            if (unit) {
+                Arrays.fill(bufW, bufN, bufN + k, 1.0);
+            } else {
+                System.arraycopy(w, from, bufW, bufN, k);
+                for (int i = from; i < from + k && unitWeights; i++) {
+                    unitWeights = w[i] == 1;
+                }
+            }
+            bufN += k;
+            from += k;
+            if (bufN >= bufferCapacity) {
+                pushBuffer();
+            }
+        }
+    }
+
+    /**
+     * Room in the buffer for {@code n} values at once: at most a full buffer, and no more than a
+     * chunk of {@link #read} (the count comes from the bytes).
+     */
+    private void reserve(int n) {
+        int size = Math.min(Math.min(n, bufferCapacity), GROWTH);
+        if (bufV.length < size) {
+            bufV = Arrays.copyOf(bufV, size);
+            bufW = Arrays.copyOf(bufW, size);
+        }
+    }
+
     /** Exact mode: the buffer sorted and equal values merged, grown when that leaves it full. */
     private void compactExact() {
         int before = bufN;
@@ -122,9 +169,7 @@ final class Quantiles {
         if (other.userEps != userEps || other.maxElements != maxElements) {
             throw new IllegalArgumentException("cannot merge sketches of different epsilon");
         }
-        for (int i = 0; i < other.bufN; i++) {
-            add(other.bufV[i], other.bufW[i]);
-        }
+        append(other.bufV, other.bufW, 0, other.bufN, other.unitWeights);
         for (Summary s : other.levels) {
             if (s.n > 0) {
                 Summary local = s.copy();
@@ -256,6 +301,21 @@ final class Quantiles {
         }
     }
 
+    /**
+     * Whether {@link #add} would take these values as they are (no NaN, no -0.0, positive weights),
+     * as it does all that {@link #write} writes: then they are appended in bulk.
+     */
+    private static boolean taken(double[] v, double[] w, int n, boolean unit) {
+        for (int i = 0; i < n; i++) {
+            if (Double.isNaN(v[i])
+                    || Double.doubleToRawLongBits(v[i]) == Long.MIN_VALUE
+                    || !(unit || w[i] > 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static Quantiles read(DataInput in) throws IOException {
         double eps = in.readDouble();
         long maxElements = in.readLong();
@@ -268,6 +328,7 @@ final class Quantiles {
             throw new IOException("quantile buffer of " + n + " entries");
         }
         boolean unit = in.readBoolean();
+        q.reserve(n);
         double[] v = new double[Math.min(n, GROWTH)];
         double[] w = unit ? null : new double[v.length];
         for (int from = 0; from < n; from += v.length) {
@@ -278,8 +339,12 @@ final class Quantiles {
             } else {
                 DoubleColumns.read(in, 0, k, v, w);
             }
-            for (int i = 0; i < k; i++) {
-                q.add(v[i], unit ? 1 : w[i]);
+            if (taken(v, w, k, unit)) {
+                q.append(v, w, 0, k, unit);
+            } else {
+                for (int i = 0; i < k; i++) {
+                    q.add(v[i], unit ? 1 : w[i]);
+                }
             }
         }
         int levels = in.readInt();

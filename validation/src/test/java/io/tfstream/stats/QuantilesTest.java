@@ -244,4 +244,44 @@ class QuantilesTest {
         q.write(new DataOutputStream(bytes));
         return Quantiles.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
     }
+
+    /**
+     * Merging sketches that hold only buffered values copies their buffers in bulk: the sketch is
+     * the one adding the same values one by one makes, flushed at the same points (the written
+     * bytes equal), weighted or not, and so is one read back from bytes.
+     */
+    @ParameterizedTest
+    @CsvSource({"3000, 1", "3000, 0", "11402, 1", "700, 0"})
+    void bulkMergesAndReadsHoldWhatValueByValueWould(int partSize, int unit) throws IOException {
+        Random rnd = new Random(partSize + unit);
+        Quantiles merged = new Quantiles(0.01);
+        Quantiles added = new Quantiles(0.01);
+        for (int part = 0; part < 5; part++) {
+            Quantiles p = new Quantiles(0.01);
+            for (int i = 0; i < partSize; i++) {
+                double v = i % 7 == 0 ? Double.NaN : i % 11 == 0 ? -0.0 : rnd.nextGaussian();
+                double w = unit == 1 ? 1 : rnd.nextInt(3);
+                p.add(v, w);
+                added.add(v, w);
+            }
+            if (partSize < 11_402) {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                p.write(new DataOutputStream(bytes));
+                p =
+                        Quantiles.read(
+                                new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+            }
+            merged.merge(p);
+        }
+        ByteArrayOutputStream a = new ByteArrayOutputStream();
+        merged.write(new DataOutputStream(a));
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        added.write(new DataOutputStream(b));
+        if (partSize < 11_402) {
+            assertArrayEquals(b.toByteArray(), a.toByteArray());
+        } else {
+            // a full part was flushed into its own summary: what a merge of summaries gives
+            assertEquals(added.boundaries(10)[1][10], merged.boundaries(10)[1][10], 1e-6);
+        }
+    }
 }

@@ -92,6 +92,15 @@ public class ExampleParseBenchmark {
         return protobuf.parse(records);
     }
 
+    final WireWalk walk = new WireWalk();
+
+    /** The physical limit: the framing walked and every byte touched once ({@link WireWalk}). */
+    @Benchmark
+    public long walk(ByteCounter counter) {
+        counter.bytes += serialized.totalBytes();
+        return walk.examples(records);
+    }
+
     /** Copies every record into one array: the memory traffic floor of touching the input. */
     @Benchmark
     public byte[] copy(ByteCounter counter) {

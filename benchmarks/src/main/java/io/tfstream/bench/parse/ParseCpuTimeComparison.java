@@ -10,7 +10,9 @@ import java.util.Arrays;
  * on the same batch and keeps the smallest <em>process</em> CPU time of each (the TensorFlow kernel
  * runs on a session thread, so thread CPU time would miss it). Other processes competing for the
  * cores inflate wall-clock throughput but hardly this figure. Also reports the bytes the calling
- * thread allocates per example.
+ * thread allocates per example. Beside them, the physical limit ({@link WireWalk}: the framing
+ * walked, every byte touched once); tfstream's time as a multiple of the walk's is its speed-up
+ * column's inverse on the walk's row.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
  * io.tfstream.bench.parse.ParseCpuTimeComparison [rounds [profile-substring [batch]]]}; without a
@@ -20,7 +22,9 @@ public final class ParseCpuTimeComparison {
     private static final OperatingSystemMXBean OS =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
-    private static final String[] NAMES = {"tfstream", "tensorflow", "protobufJava", "copy"};
+    private static final String[] NAMES = {
+        "tfstream", "tensorflow", "protobufJava", "copy", "walk"
+    };
 
     /** One batch through one implementation. */
     interface Op {
@@ -60,7 +64,8 @@ public final class ParseCpuTimeComparison {
                         return tf;
                     },
                     () -> b.protobufJava(c),
-                    () -> b.copy(c)
+                    () -> b.copy(c),
+                    () -> b.walk(c)
                 };
                 report(p.name(), batch, b.serialized.totalBytes(), ops, rounds);
                 tf.tearDown();
@@ -81,7 +86,8 @@ public final class ParseCpuTimeComparison {
                         return tf;
                     },
                     () -> b.protobufJava(c),
-                    () -> b.copy(c)
+                    () -> b.copy(c),
+                    () -> b.walk(c)
                 };
                 report("SEQUENCE", batch, b.serialized.totalBytes(), ops, rounds);
                 tf.tearDown();

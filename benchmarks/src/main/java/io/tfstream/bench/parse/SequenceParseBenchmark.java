@@ -89,6 +89,15 @@ public class SequenceParseBenchmark {
         return protobuf.parse(records);
     }
 
+    final WireWalk walk = new WireWalk();
+
+    /** The physical limit: the framing walked and every byte touched once ({@link WireWalk}). */
+    @Benchmark
+    public long walk(ByteCounter counter) {
+        counter.bytes += serialized.totalBytes();
+        return walk.sequenceExamples(records);
+    }
+
     @Benchmark
     public byte[] copy(ByteCounter counter) {
         byte[] dst = copyTarget;

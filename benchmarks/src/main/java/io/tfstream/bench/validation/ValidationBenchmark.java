@@ -4,6 +4,8 @@ import io.tfstream.parse.ExampleParseException;
 import io.tfstream.parse.RecordBatch;
 import io.tfstream.parse.example.ExampleBatchParser;
 import io.tfstream.parse.example.ParsedBatch;
+import io.tfstream.stats.ExampleStatistics;
+import io.tfstream.stats.StatsOptions;
 import io.tfstream.testing.WideProfileCorpus;
 import io.tfstream.validation.BatchValidator;
 import io.tfstream.validation.RecordRef;
@@ -12,7 +14,10 @@ import io.tfstream.validation.RecordValidator;
 import io.tfstream.validation.ValidationOptions;
 import io.tfstream.validation.ValidationSchema;
 import io.tfstream.validation.WindowAccumulator;
+import io.tfstream.validation.WindowAccumulatorSerializer;
 import io.tfstream.validation.WindowEvaluator;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -60,9 +65,19 @@ public class ValidationBenchmark {
     BatchValidator columns;
     BatchValidator.Rows rows;
 
+    List<byte[]> records;
+    BatchValidator statsColumns;
+    BatchValidator.Rows statsRows;
+    WindowAccumulatorSerializer statsSerializer;
+    ValidationSchema statsSchema;
+    WindowAccumulator statsWindow;
+    WindowAccumulator partial;
+    ExampleStatistics bucket;
+
     @Setup(Level.Trial)
     public void setUp() {
-        serialized = RecordBatch.of(WideValidationProfile.records(batch));
+        records = WideValidationProfile.records(batch);
+        serialized = RecordBatch.of(records);
         parser = ExampleBatchParser.create(WideProfileCorpus.spec());
         // The job's parser keeps row states only when validation is on.
         trackingParser = ExampleBatchParser.create(WideProfileCorpus.spec());
@@ -91,12 +106,39 @@ public class ValidationBenchmark {
                         throw new IllegalStateException("row " + row + ": " + r.findings(schema));
                     }
                 };
+        statsSchema =
+                ValidationSchema.build(
+                        WideValidationProfile.schema(),
+                        ValidationOptions.defaults().withStatistics(StatsOptions.DEFAULTS));
+        statsColumns = new BatchValidator(statsSchema, false);
+        statsSerializer = new WindowAccumulatorSerializer(statsSchema);
+        statsRows =
+                new BatchValidator.Rows() {
+                    @Override
+                    public WindowAccumulator window(int row) {
+                        return partial;
+                    }
+
+                    @Override
+                    public void ref(int row, RecordRef r) {
+                        r.set("bench", 0, row, row);
+                    }
+
+                    @Override
+                    public void anomalous(int row, RecordResult r) {
+                        throw new IllegalStateException("row " + row);
+                    }
+                };
         checkClean();
     }
 
     @Setup(Level.Iteration)
     public void newWindow() {
         window = new WindowAccumulator(schema);
+        statsWindow = new WindowAccumulator(statsSchema);
+        bucket =
+                ExampleStatistics.lenient(
+                        StatsOptions.DEFAULTS.withSketchTopValues(true), null, Map.of());
     }
 
     /** The corpus must pass the schema: a benchmark of the clean path, not of anomaly roll-ups. */
@@ -153,6 +195,30 @@ public class ValidationBenchmark {
         ParsedBatch parsed = trackingParser.parse(serialized);
         columns.validate(trackingParser.rawColumns(), serialized, r -> r, parsed.rows(), rows);
         return parsed;
+    }
+
+    /**
+     * The job's window statistics: parse and validate from the columns into a batch's partial with
+     * statistics, written and read back as the parse operator sends it, merged into the window.
+     */
+    @Benchmark
+    public WindowAccumulator parseAndValidateColumnsWithStatistics() throws Exception {
+        ParsedBatch parsed = trackingParser.parse(serialized);
+        partial = new WindowAccumulator(statsSchema);
+        statsColumns.validate(
+                trackingParser.rawColumns(), serialized, r -> r, parsed.rows(), statsRows);
+        byte[] bytes = statsSerializer.serialize(partial);
+        statsWindow.merge(statsSerializer.deserialize(statsSerializer.getVersion(), bytes));
+        return statsWindow;
+    }
+
+    /** A shard bucket's statistics: each record added from its bytes to the open shard's. */
+    @Benchmark
+    public ExampleStatistics bucketStatistics() throws Exception {
+        for (byte[] r : records) {
+            bucket.addSerialized(r);
+        }
+        return bucket;
     }
 
     private long validateBatch() {

@@ -32,8 +32,22 @@ public final class ValidationThreadCpuTime {
         b.batch = 1024;
         b.setUp();
         b.newWindow();
-        String[] names = {"parse", "validate", "parseAndValidate", "parseAndValidateColumns"};
-        Op[] ops = {b::parse, b::validate, b::parseAndValidate, b::parseAndValidateColumns};
+        String[] names = {
+            "parse",
+            "validate",
+            "parseAndValidate",
+            "parseAndValidateColumns",
+            "parseAndValidateColumnsWithStatistics",
+            "bucketStatistics"
+        };
+        Op[] ops = {
+            b::parse,
+            b::validate,
+            b::parseAndValidate,
+            b::parseAndValidateColumns,
+            b::parseAndValidateColumnsWithStatistics,
+            b::bucketStatistics
+        };
         int[] perSample = new int[ops.length];
         for (int o = 0; o < ops.length; o++) {
             long start = System.nanoTime();
@@ -78,6 +92,13 @@ public final class ValidationThreadCpuTime {
                         + " (parseAndValidateColumns / parse - 1)%n",
                 100.0 * (best[3] / (double) perSample[3]) / (best[0] / (double) perSample[0])
                         - 100);
+        System.out.printf(
+                "window statistics add %.0f%% to parse and validation from the columns%n",
+                100.0 * (best[4] / (double) perSample[4]) / (best[3] / (double) perSample[3])
+                        - 100);
+        System.out.printf(
+                "bucket statistics add %.0f%% to parse and validation from the columns%n",
+                100.0 * (best[5] / (double) perSample[5]) / (best[3] / (double) perSample[3]));
         if (sink == 42) {
             System.out.println(sink);
         }

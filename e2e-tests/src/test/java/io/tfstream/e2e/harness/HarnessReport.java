@@ -102,6 +102,43 @@ final class HarnessReport {
     }
 
     /**
+     * The job with local shards against Flink's own {@code FileSink} writing the same records'
+     * bytes, exactly once: CPU per record of each, and their ratio.
+     */
+    private void fileSinkAnchor(StringBuilder md, ObjectNode root) {
+        if (!s.shardCost()) {
+            return;
+        }
+        md.append("\n## Against Flink's FileSink (raw record bytes, exactly once)\n\n");
+        md.append(
+                "| profile | FileSink (CPU s per million) | pass-through | tfstream (shards local) |"
+                        + " shards local / FileSink |\n");
+        md.append("| --- | --- | --- | --- | --- |\n");
+        ObjectNode anchor = root.putObject("file_sink");
+        for (String profile : s.profiles()) {
+            HarnessRun fileSink = find(profile, ThroughputHarness.FILE_SINK);
+            HarnessRun local = find(profile, "tfstream (shards local)");
+            HarnessRun pass = find(profile, "pass-through");
+            if (fileSink == null || local == null || pass == null) {
+                continue;
+            }
+            double ratio = local.cpuSecondsPerMillion() / fileSink.cpuSecondsPerMillion();
+            ObjectNode p = anchor.putObject(profile);
+            p.put("file_sink_cpu_seconds_per_million", fileSink.cpuSecondsPerMillion());
+            p.put("shards_local_vs_file_sink_cpu", ratio);
+            md.append(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %.1f | %.1f | %.1f | %.2f× |%n",
+                            profile,
+                            fileSink.cpuSecondsPerMillion(),
+                            pass.cpuSecondsPerMillion(),
+                            local.cpuSecondsPerMillion(),
+                            ratio));
+        }
+    }
+
+    /**
      * JSON and Avro input against Example input, the job without shards (payloads and dead letters)
      * over the same records: records/s and CPU per record of each, as ratios.
      */
@@ -262,6 +299,7 @@ final class HarnessReport {
             bars.addValue(r.recordsPerSecond(), r.job(), r.profile());
         }
         shardCost(md, root);
+        fileSinkAnchor(md, root);
         inputFormats(md, root);
         s3Io(md, root);
         validationCost(md, root);

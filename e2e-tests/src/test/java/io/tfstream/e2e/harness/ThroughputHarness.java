@@ -31,8 +31,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.jfr.Recording;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -79,6 +81,9 @@ public final class ThroughputHarness {
 
     /** The shards local job with each finished bucket's statistics ({@code shards.statistics}). */
     static final String BUCKET_STATISTICS = "local, bucket statistics";
+
+    /** The job writing the records' bytes with Flink's own FileSink (with harness.shard-cost). */
+    static final String FILE_SINK = "flink FileSink";
 
     /** The input format of the Example topic (the others: {@link ConvertedInputs}). */
     static final String EXAMPLE_INPUT = "example";
@@ -150,6 +155,7 @@ public final class ThroughputHarness {
                         sample(samples, converted(profile, format, specFile));
                     }
                     if (s.shardCost()) {
+                        sample(samples, fileSink(profile, in));
                         sample(samples, tfstream(profile, in, specFile, "local gzip", false));
                         sample(samples, tfstream(profile, in, specFile, "local gzip-1", false));
                     }
@@ -259,6 +265,40 @@ public final class ThroughputHarness {
             return measure(profile, "pass-through", flink, env, null);
         } finally {
             topics.resetOutputs(in);
+        }
+    }
+
+    /**
+     * Kafka → Flink's own {@code FileSink} on local disk, each record's bytes as they came, exactly
+     * once: the cost of "just write the bytes", which the job with local shards is held against.
+     */
+    private HarnessRun fileSink(String profile, String in) throws Exception {
+        Configuration flink = flink();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.setParallelism(s.parallelism());
+        env.enableCheckpointing(s.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        Properties consumer = new Properties();
+        consumer.setProperty("isolation.level", "read_committed");
+        KafkaSource<io.tfstream.api.model.SourceRecord> source =
+                KafkaSource.<io.tfstream.api.model.SourceRecord>builder()
+                        .setBootstrapServers(kafka.bootstrapServers())
+                        .setTopics(in)
+                        .setGroupId(profile + "-file-sink")
+                        .setStartingOffsets(OffsetsInitializer.earliest())
+                        .setBounded(OffsetsInitializer.latest())
+                        .setDeserializer(new SourceRecordDeserializer())
+                        .setProperties(consumer)
+                        .build();
+        Path out = work.resolve(profile + "-file-sink");
+        Encoder<io.tfstream.api.model.SourceRecord> bytes = (r, o) -> o.write(r.value());
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka-source")
+                .sinkTo(
+                        FileSink.forRowFormat(new org.apache.flink.core.fs.Path(out.toUri()), bytes)
+                                .build());
+        try {
+            return measure(profile, FILE_SINK, flink, env, null);
+        } finally {
+            TestFiles.deleteTree(out);
         }
     }
 
