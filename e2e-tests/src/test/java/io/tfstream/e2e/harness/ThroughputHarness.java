@@ -85,6 +85,9 @@ public final class ThroughputHarness {
     /** The job writing the records' bytes with Flink's own FileSink (with harness.shard-cost). */
     static final String FILE_SINK = "flink FileSink";
 
+    /** The shards local job without tensor payloads: parse, dead letters and shards only. */
+    static final String SHARDS_ONLY = "local, shards only";
+
     /** The input format of the Example topic (the others: {@link ConvertedInputs}). */
     static final String EXAMPLE_INPUT = "example";
 
@@ -156,6 +159,7 @@ public final class ThroughputHarness {
                     }
                     if (s.shardCost()) {
                         sample(samples, fileSink(profile, in));
+                        sample(samples, tfstream(profile, in, specFile, SHARDS_ONLY, false));
                         sample(samples, tfstream(profile, in, specFile, "local gzip", false));
                         sample(samples, tfstream(profile, in, specFile, "local gzip-1", false));
                     }
@@ -394,6 +398,9 @@ public final class ThroughputHarness {
                 m.put(
                         "flink.execution.checkpointing.dir",
                         work.resolve(profile + "-checkpoints-" + id).toUri().toString());
+            }
+            if (shards.equals(SHARDS_ONLY)) {
+                m.remove("output.batches.topic"); // shards and dead letters: FileSink's peer
             }
             if (shards.equals("none")) {
                 // the same job without shards: what shard writing costs

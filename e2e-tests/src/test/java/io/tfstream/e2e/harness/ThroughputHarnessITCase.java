@@ -66,6 +66,7 @@ class ThroughputHarnessITCase {
                         "| wide | tfstream (shards local gzip) |",
                         "| wide | tfstream (shards local gzip-1) |",
                         "| wide | flink FileSink |",
+                        "| wide | tfstream (shards local, shards only) |",
                         "## Against Flink's FileSink",
                         "## S3 (S3Proxy) I/O per shard byte",
                         "| wide | tfstream (shards local, batch 256) |",
@@ -82,12 +83,12 @@ class ThroughputHarnessITCase {
             assertTrue(md.contains(row), row + " in\n" + md);
         }
         JsonNode json = new ObjectMapper().readTree(out.resolve("report.json").toFile());
-        // per profile: pass-through, shards local, s3proxy, no shards, Flink's FileSink, local
-        // gzip (levels 6 and 1), validation, validation with statistics, bucket statistics, batch
-        // 256, JSON and Avro input without shards
-        assertEquals(26, json.get("runs").size());
+        // per profile: pass-through, shards local, s3proxy, no shards, Flink's FileSink, shards
+        // without payloads, local gzip (levels 6 and 1), validation, validation with statistics,
+        // bucket statistics, batch 256, JSON and Avro input without shards
+        assertEquals(28, json.get("runs").size());
         assertTrue(
-                json.get("file_sink").get("wide").get("shards_local_vs_file_sink_cpu").asDouble()
+                json.get("file_sink").get("wide").get("shards_only_vs_file_sink_cpu").asDouble()
                         > 0,
                 json.get("file_sink").toString());
         JsonNode formats = json.get("input_formats").get("wide");
