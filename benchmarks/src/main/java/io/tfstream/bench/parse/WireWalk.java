@@ -20,6 +20,7 @@ final class WireWalk {
     private static final VarHandle LE_LONG =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
+    private final WireCursor tail = new WireCursor();
     private byte[] b;
     private int pos;
     private long sum;
@@ -34,7 +35,7 @@ final class WireWalk {
                 if (stop < 0) {
                     continue;
                 }
-                features(stop); // Example.features
+                entries(stop, false); // Example.features
             }
             s += sum;
         }
@@ -49,27 +50,7 @@ final class WireWalk {
             while (pos < r.length) {
                 int tag = (int) varint();
                 int stop = length();
-                if (tag >>> 3 == 1) {
-                    features(stop); // context
-                } else {
-                    while (pos < stop) { // feature_lists: map<string, FeatureList>
-                        varint();
-                        int entryEnd = length();
-                        while (pos < entryEnd) {
-                            int t = (int) varint();
-                            int end = length();
-                            if (t >>> 3 == 1) {
-                                touch(end); // the name
-                            } else {
-                                while (pos < end) { // FeatureList: repeated Feature
-                                    varint();
-                                    feature(length());
-                                }
-                            }
-                        }
-                    }
-                }
-                pos = stop;
+                entries(stop, tag >>> 3 != 1); // context, or feature_lists
             }
             s += sum;
         }
@@ -92,8 +73,11 @@ final class WireWalk {
         return length();
     }
 
-    /** {@code Features}: map entries of a name and a {@code Feature}. */
-    private void features(int stop) {
+    /**
+     * A map of names to a {@code Feature} each ({@code Features}), or to a {@code FeatureList} of
+     * them ({@code lists}), up to {@code stop}.
+     */
+    private void entries(int stop, boolean lists) {
         while (pos < stop) {
             varint();
             int entryEnd = length();
@@ -102,8 +86,13 @@ final class WireWalk {
                 int end = length();
                 if (t >>> 3 == 1) {
                     touch(end); // the name
-                } else {
+                } else if (!lists) {
                     feature(end);
+                } else {
+                    while (pos < end) { // FeatureList: repeated Feature
+                        varint();
+                        feature(length());
+                    }
                 }
             }
         }
@@ -182,14 +171,12 @@ final class WireWalk {
             pos += 10;
             return v | (long) b[pos - 1] << 63; // negative int64s: ten bytes
         }
-        long v = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            byte x = b[pos++];
-            v |= (long) (x & 0x7f) << shift;
-            if (x >= 0) {
-                return v;
-            }
+        // near the record's end: the parser's own bounds-checked decoding
+        tail.reset(b, pos, b.length);
+        if (!tail.readVarint64()) {
+            throw new IllegalStateException("a varint past the end or over ten bytes");
         }
-        throw new IllegalStateException("varint over 10 bytes");
+        pos = tail.pos;
+        return tail.value;
     }
 }

@@ -19,6 +19,7 @@ import io.tfstream.validation.WindowEvaluator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -89,47 +90,36 @@ public class ValidationBenchmark {
         result = new RecordResult();
         ref = new RecordRef();
         columns = new BatchValidator(schema, false);
-        rows =
-                new BatchValidator.Rows() {
-                    @Override
-                    public WindowAccumulator window(int row) {
-                        return window;
-                    }
-
-                    @Override
-                    public void ref(int row, RecordRef r) {
-                        r.set("bench", 0, row, row);
-                    }
-
-                    @Override
-                    public void anomalous(int row, RecordResult r) {
-                        throw new IllegalStateException("row " + row + ": " + r.findings(schema));
-                    }
-                };
+        rows = rowsInto(() -> window, schema);
         statsSchema =
                 ValidationSchema.build(
                         WideValidationProfile.schema(),
                         ValidationOptions.defaults().withStatistics(StatsOptions.DEFAULTS));
         statsColumns = new BatchValidator(statsSchema, false);
         statsSerializer = new WindowAccumulatorSerializer(statsSchema);
-        statsRows =
-                new BatchValidator.Rows() {
-                    @Override
-                    public WindowAccumulator window(int row) {
-                        return partial;
-                    }
-
-                    @Override
-                    public void ref(int row, RecordRef r) {
-                        r.set("bench", 0, row, row);
-                    }
-
-                    @Override
-                    public void anomalous(int row, RecordResult r) {
-                        throw new IllegalStateException("row " + row);
-                    }
-                };
+        statsRows = rowsInto(() -> partial, statsSchema);
         checkClean();
+    }
+
+    /** Every row into the accumulator {@code window} gives at the time; no row may be anomalous. */
+    private static BatchValidator.Rows rowsInto(
+            Supplier<WindowAccumulator> window, ValidationSchema schema) {
+        return new BatchValidator.Rows() {
+            @Override
+            public WindowAccumulator window(int row) {
+                return window.get();
+            }
+
+            @Override
+            public void ref(int row, RecordRef r) {
+                r.set("bench", 0, row, row);
+            }
+
+            @Override
+            public void anomalous(int row, RecordResult r) {
+                throw new IllegalStateException("row " + row + ": " + r.findings(schema));
+            }
+        };
     }
 
     @Setup(Level.Iteration)

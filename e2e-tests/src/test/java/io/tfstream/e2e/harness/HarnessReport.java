@@ -118,12 +118,7 @@ final class HarnessReport {
         ObjectNode anchor = root.putObject("file_sink");
         for (String profile : s.profiles()) {
             HarnessRun fileSink = find(profile, ThroughputHarness.FILE_SINK);
-            HarnessRun only =
-                    find(
-                            profile,
-                            ThroughputHarness.jobName(
-                                    ThroughputHarness.SHARDS_ONLY,
-                                    ThroughputHarness.DEFAULT_BATCH));
+            HarnessRun only = job(profile, ThroughputHarness.SHARDS_ONLY);
             HarnessRun local = find(profile, "tfstream (shards local)");
             HarnessRun pass = find(profile, "pass-through");
             if (fileSink == null || only == null || local == null || pass == null) {
@@ -163,10 +158,7 @@ final class HarnessReport {
                         + " CPU per record vs Example input |\n| --- | --- | --- | --- | --- | --- |\n");
         ObjectNode formats = root.putObject("input_formats");
         for (String profile : s.profiles()) {
-            HarnessRun example =
-                    find(
-                            profile,
-                            ThroughputHarness.jobName("none", ThroughputHarness.DEFAULT_BATCH));
+            HarnessRun example = job(profile, "none");
             if (example == null) {
                 continue;
             }
@@ -228,6 +220,11 @@ final class HarnessReport {
                             read,
                             written));
         }
+    }
+
+    /** The tfstream run of {@code profile} with shards setting {@code shards}, default batches. */
+    private HarnessRun job(String profile, String shards) {
+        return find(profile, ThroughputHarness.jobName(shards, ThroughputHarness.DEFAULT_BATCH));
     }
 
     private HarnessRun find(String profile, String job) {
@@ -467,17 +464,8 @@ final class HarnessReport {
         ObjectNode cost = root.putObject("validation_cost");
         for (String profile : s.profiles()) {
             HarnessRun local = find(profile, "tfstream (shards local)");
-            HarnessRun validated =
-                    find(
-                            profile,
-                            ThroughputHarness.jobName(
-                                    ThroughputHarness.VALIDATED, ThroughputHarness.DEFAULT_BATCH));
-            HarnessRun statistics =
-                    find(
-                            profile,
-                            ThroughputHarness.jobName(
-                                    ThroughputHarness.WITH_STATISTICS,
-                                    ThroughputHarness.DEFAULT_BATCH));
+            HarnessRun validated = job(profile, ThroughputHarness.VALIDATED);
+            HarnessRun statistics = job(profile, ThroughputHarness.WITH_STATISTICS);
             HarnessRun pass = find(profile, "pass-through");
             if (local == null || validated == null || pass == null) {
                 continue;
@@ -527,12 +515,7 @@ final class HarnessReport {
         md.append("| --- | --- | --- | --- | --- |\n");
         for (String profile : s.profiles()) {
             HarnessRun local = find(profile, "tfstream (shards local)");
-            HarnessRun buckets =
-                    find(
-                            profile,
-                            ThroughputHarness.jobName(
-                                    ThroughputHarness.BUCKET_STATISTICS,
-                                    ThroughputHarness.DEFAULT_BATCH));
+            HarnessRun buckets = job(profile, ThroughputHarness.BUCKET_STATISTICS);
             HarnessRun pass = find(profile, "pass-through");
             if (local == null || buckets == null || pass == null) {
                 continue;

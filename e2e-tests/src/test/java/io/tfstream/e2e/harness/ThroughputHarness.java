@@ -235,27 +235,34 @@ public final class ThroughputHarness {
         return c;
     }
 
+    /** The input topic from its start to its end as loaded, read committed, as the job reads it. */
+    private KafkaSource<io.tfstream.api.model.SourceRecord> source(
+            String profile, String in, String job) {
+        Properties consumer = new Properties();
+        consumer.setProperty("isolation.level", "read_committed");
+        return KafkaSource.<io.tfstream.api.model.SourceRecord>builder()
+                .setBootstrapServers(kafka.bootstrapServers())
+                .setTopics(in)
+                .setGroupId(profile + "-" + job)
+                .setStartingOffsets(OffsetsInitializer.earliest())
+                .setBounded(OffsetsInitializer.latest())
+                .setDeserializer(new SourceRecordDeserializer())
+                .setProperties(consumer)
+                .build();
+    }
+
     /** Kafka → Kafka, bytes, key and headers unchanged, exactly once. */
     private HarnessRun passThrough(String profile, String in) throws Exception {
         Configuration flink = flink();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         env.setParallelism(s.parallelism());
         env.enableCheckpointing(s.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
-        Properties consumer = new Properties();
-        consumer.setProperty("isolation.level", "read_committed");
-        KafkaSource<io.tfstream.api.model.SourceRecord> source =
-                KafkaSource.<io.tfstream.api.model.SourceRecord>builder()
-                        .setBootstrapServers(kafka.bootstrapServers())
-                        .setTopics(in)
-                        .setGroupId(profile + "-pass-through")
-                        .setStartingOffsets(OffsetsInitializer.earliest())
-                        .setBounded(OffsetsInitializer.latest())
-                        .setDeserializer(new SourceRecordDeserializer())
-                        .setProperties(consumer)
-                        .build();
         Properties producer = new Properties();
         producer.setProperty("transaction.timeout.ms", "300000");
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka-source")
+        env.fromSource(
+                        source(profile, in, "pass-through"),
+                        WatermarkStrategy.noWatermarks(),
+                        "kafka-source")
                 .sinkTo(
                         KafkaSink.<io.tfstream.api.model.SourceRecord>builder()
                                 .setBootstrapServers(kafka.bootstrapServers())
@@ -281,21 +288,12 @@ public final class ThroughputHarness {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         env.setParallelism(s.parallelism());
         env.enableCheckpointing(s.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
-        Properties consumer = new Properties();
-        consumer.setProperty("isolation.level", "read_committed");
-        KafkaSource<io.tfstream.api.model.SourceRecord> source =
-                KafkaSource.<io.tfstream.api.model.SourceRecord>builder()
-                        .setBootstrapServers(kafka.bootstrapServers())
-                        .setTopics(in)
-                        .setGroupId(profile + "-file-sink")
-                        .setStartingOffsets(OffsetsInitializer.earliest())
-                        .setBounded(OffsetsInitializer.latest())
-                        .setDeserializer(new SourceRecordDeserializer())
-                        .setProperties(consumer)
-                        .build();
         Path out = work.resolve(profile + "-file-sink");
         Encoder<io.tfstream.api.model.SourceRecord> bytes = (r, o) -> o.write(r.value());
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "kafka-source")
+        env.fromSource(
+                        source(profile, in, "file-sink"),
+                        WatermarkStrategy.noWatermarks(),
+                        "kafka-source")
                 .sinkTo(
                         FileSink.forRowFormat(new org.apache.flink.core.fs.Path(out.toUri()), bytes)
                                 .build());
