@@ -109,12 +109,16 @@ final class HarnessReport {
         if (!s.shardCost()) {
             return;
         }
-        md.append("\n## Against Flink's FileSink (raw record bytes, exactly once)\n\n");
-        md.append(
-                "| profile | FileSink (CPU s per million) | pass-through | tfstream, shards only |"
-                        + " shards only / FileSink | tfstream (shards local, with payloads) |"
-                        + " shards local / FileSink |\n");
-        md.append("| --- | --- | --- | --- | --- | --- | --- |\n");
+        table(
+                md,
+                "Against Flink's FileSink (raw record bytes, exactly once)",
+                "profile",
+                "FileSink (CPU s per million)",
+                "pass-through",
+                "tfstream, shards only",
+                "shards only / FileSink",
+                "tfstream (shards local, with payloads)",
+                "shards local / FileSink");
         ObjectNode anchor = root.putObject("file_sink");
         for (String profile : s.profiles()) {
             HarnessRun fileSink = find(profile, ThroughputHarness.FILE_SINK);
@@ -220,6 +224,15 @@ final class HarnessReport {
                             read,
                             written));
         }
+    }
+
+    /** A section's heading and its table's header row. */
+    private static void table(StringBuilder md, String heading, String... columns) {
+        md.append("\n## ").append(heading).append("\n\n|");
+        for (String c : columns) {
+            md.append(' ').append(c).append(" |");
+        }
+        md.append("\n|").append(" --- |".repeat(columns.length)).append('\n');
     }
 
     /** The tfstream run of {@code profile} with shards setting {@code shards}, default batches. */
