@@ -90,13 +90,7 @@ final class Quantiles {
             return;
         }
         if (bufN == bufV.length) {
-            if (eps == 0) {
-                compactExact();
-            } else {
-                int n = Math.min(bufV.length * 2, bufferCapacity);
-                bufV = Arrays.copyOf(bufV, n);
-                bufW = Arrays.copyOf(bufW, n);
-            }
+            makeRoom();
         }
         bufV[bufN] = value == 0 ? 0.0 : value;
         bufW[bufN++] = weight;
@@ -115,13 +109,7 @@ final class Quantiles {
         int end = from + n;
         while (from < end) {
             if (bufN == bufV.length) {
-                if (eps == 0) {
-                    compactExact();
-                } else {
-                    int size = Math.min(bufV.length * 2, bufferCapacity);
-                    bufV = Arrays.copyOf(bufV, size);
-                    bufW = Arrays.copyOf(bufW, size);
-                }
+                makeRoom();
             }
             int k = Math.min(end - from, Math.min(bufV.length, bufferCapacity) - bufN);
             System.arraycopy(v, from, bufV, bufN, k);
@@ -150,6 +138,17 @@ final class Quantiles {
         if (bufV.length < size) {
             bufV = Arrays.copyOf(bufV, size);
             bufW = Arrays.copyOf(bufW, size);
+        }
+    }
+
+    /** A full buffer array: grown up to the buffer's capacity, or (exact mode) compacted. */
+    private void makeRoom() {
+        if (eps == 0) {
+            compactExact();
+        } else {
+            int n = Math.min(bufV.length * 2, bufferCapacity);
+            bufV = Arrays.copyOf(bufV, n);
+            bufW = Arrays.copyOf(bufW, n);
         }
     }
 
