@@ -182,6 +182,11 @@ public final class S3ProxyProcess implements AutoCloseable {
                 file, "access-key=" + accessKey + "\nsecret-key=" + secretKey + "\n");
     }
 
+    /** This process's access key, made for it at its start. */
+    public String accessKey() {
+        return accessKey;
+    }
+
     /** This process's secret key, made for it at its start. */
     public String secretKey() {
         return secretKey;

@@ -10,14 +10,11 @@ import io.tfstream.embedded.S3ProxyProcess;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
 import io.tfstream.shards.ShardLayout;
 import io.tfstream.tfrecord.Compression;
-import java.io.Reader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Properties;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystem;
@@ -53,12 +50,8 @@ class ShardCheckpointBudgetITCase {
         Configuration flink = new Configuration();
         flink.setString("s3.endpoint", s3.endpoint());
         flink.setString("s3.path.style.access", "true");
-        Properties keys = new Properties();
-        try (Reader r = Files.newBufferedReader(credentials)) {
-            keys.load(r);
-        }
-        flink.setString("s3.access-key", keys.getProperty("access-key"));
-        flink.setString("s3.secret-key", keys.getProperty("secret-key"));
+        flink.setString("s3.access-key", s3.accessKey());
+        flink.setString("s3.secret-key", s3.secretKey());
         FileSystem.initialize(flink, null);
     }
 
