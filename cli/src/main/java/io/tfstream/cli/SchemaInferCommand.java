@@ -1,22 +1,17 @@
 package io.tfstream.cli;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.TextFormat;
 import io.tfstream.stats.ExampleStatistics;
 import io.tfstream.stats.SchemaInference;
 import io.tfstream.stats.StatsOptions;
-import io.tfstream.text.Quoted;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.tensorflow.metadata.v0.DatasetFeatureStatistics;
-import org.tensorflow.metadata.v0.DatasetFeatureStatisticsList;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -94,7 +89,9 @@ final class SchemaInferCommand implements Callable<Integer> {
         DatasetFeatureStatistics dataset;
         int exit = ExitCodes.OK;
         if (stats != null) {
-            dataset = dataset(read(stats), err);
+            dataset =
+                    StatisticsFiles.dataset(
+                            "tfstream schema infer", StatisticsFiles.read(stats), split, err);
             if (dataset == null) {
                 return ExitCodes.USAGE;
             }
@@ -130,39 +127,5 @@ final class SchemaInferCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         return exit;
-    }
-
-    private static DatasetFeatureStatisticsList read(Path file) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
-        try {
-            return DatasetFeatureStatisticsList.parseFrom(bytes);
-        } catch (InvalidProtocolBufferException binary) {
-            return TextFormat.parse(
-                    new String(bytes, StandardCharsets.UTF_8), DatasetFeatureStatisticsList.class);
-        }
-    }
-
-    /** The one dataset, or the one named by --split; null (reported) otherwise. */
-    private DatasetFeatureStatistics dataset(DatasetFeatureStatisticsList list, PrintWriter err) {
-        List<String> names = list.getDatasetsList().stream().map(d -> d.getName()).toList();
-        if (split == null && list.getDatasetsCount() == 1) {
-            return list.getDatasets(0);
-        }
-        for (DatasetFeatureStatistics d : list.getDatasetsList()) {
-            if (d.getName().equals(split)) {
-                return d;
-            }
-        }
-        err.println(
-                "tfstream schema infer: "
-                        + (split == null
-                                ? "the statistics hold "
-                                        + names.size()
-                                        + " datasets; name one with --split: "
-                                : "no dataset '"
-                                        + Quoted.cut(split)
-                                        + "' in the statistics; they hold: ")
-                        + names);
-        return null;
     }
 }

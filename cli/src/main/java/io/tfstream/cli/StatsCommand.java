@@ -11,6 +11,7 @@ import io.tfstream.stats.StatsRole;
 import io.tfstream.tfrecord.CorruptRecordException;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
+import io.tfstream.validation.report.StatsReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -97,6 +98,14 @@ final class StatsCommand implements Callable<Integer> {
     private boolean json;
 
     @Option(
+            names = "--html",
+            paramLabel = "report.html",
+            description =
+                    "Also write the statistics' page (tfstream report's, with the --schema's"
+                            + " word on each feature).")
+    private Path html;
+
+    @Option(
             names = "--name",
             defaultValue = "",
             paramLabel = "NAME",
@@ -163,9 +172,11 @@ final class StatsCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         java.util.Map<String, StatsRole> roles = java.util.Map.of();
+        org.tensorflow.metadata.v0.Schema schema = null;
         if (schemaFile != null) {
             try {
-                roles = StatsRole.of(SchemaLoader.load(schemaFile));
+                schema = SchemaLoader.load(schemaFile);
+                roles = StatsRole.of(schema);
             } catch (MalformedSpecFileException e) {
                 err.println("tfstream stats: schema rejected: " + e.getMessage());
                 return ExitCodes.SPEC_REJECTED;
@@ -200,6 +211,24 @@ final class StatsCommand implements Callable<Integer> {
         }
         DatasetFeatureStatisticsList list =
                 DatasetFeatureStatisticsList.newBuilder().addDatasets(stats.build(name)).build();
+        if (html != null) {
+            StatsReport.Builder report =
+                    StatsReport.of(
+                            files.size() == 1
+                                    ? String.valueOf(files.get(0).getFileName())
+                                    : files.size() + " inputs",
+                            list.getDatasets(0));
+            if (schema != null) {
+                report.schema(schema);
+            }
+            try {
+                Files.writeString(html, report.build().html());
+            } catch (IOException e) {
+                err.println("tfstream stats: " + FileErrors.describe(html, e));
+                return ExitCodes.USAGE;
+            }
+            err.println("tfstream stats: report: " + html);
+        }
         if (out != null) {
             Files.write(out, list.toByteArray());
             stdout.println(

@@ -39,6 +39,7 @@ import picocli.CommandLine.Command;
             CountCommand.class,
             InspectCommand.class,
             StatsCommand.class,
+            ReportCommand.class,
             CatCommand.class,
             ValidateCommand.class,
             RecoverCommand.class,

@@ -113,6 +113,14 @@ class LocalCommandITCase {
                         Files.readAllBytes(out.resolve("stats.pb")));
         assertEquals(1900, stats.getDatasets(0).getNumExamples());
         assertTrue(run.out().contains("  statistics:   " + out.resolve("stats.pb")), run.out());
+        // and their page beside them, naming every feature and the record count
+        assertEquals("report.html", summary.get("report").asText());
+        assertTrue(run.out().contains("  report:       " + out.resolve("report.html")), run.out());
+        String page = Files.readString(out.resolve("report.html"));
+        assertTrue(page.contains("data-value=\"1900\">1900 examples"), page.substring(0, 2000));
+        for (var f : stats.getDatasets(0).getFeaturesList()) {
+            assertTrue(page.contains("data-name=\"" + f.getName() + "\""), f.getName());
+        }
         // Each shard's manifest, in the metadata tree, names the copy of the sample's schema.
         for (JsonNode shard : summary.get("shards")) {
             Path manifest =

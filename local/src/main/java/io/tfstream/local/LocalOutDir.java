@@ -23,7 +23,8 @@ final class LocalOutDir {
                     "summary.json",
                     LocalSchemaCopies.DIR,
                     LocalSchemaCopies.SPEC,
-                    LocalStats.FILE);
+                    LocalStats.FILE,
+                    LocalStats.REPORT);
 
     private LocalOutDir() {}
 

@@ -99,6 +99,7 @@ public record LocalSummary(
         bySchema.write(j.putArray("schemas"), schemas);
         if (stats != null) {
             j.put("stats", stats);
+            j.put("report", LocalStats.REPORT);
         }
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
@@ -140,6 +141,9 @@ public record LocalSummary(
                     "  statistics:   %s  (TFDV's; infer a schema: bin/tfstream schema infer"
                             + " --stats '%s')%n",
                     dir.resolve(stats), dir.resolve(stats));
+            out.printf(
+                    "  report:       %s  (the statistics and alerts as a page, for a browser)%n",
+                    dir.resolve(LocalStats.REPORT));
         }
         out.printf(
                 "  schema:       %s  (its feature spec: %s)%n",
