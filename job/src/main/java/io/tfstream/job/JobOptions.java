@@ -345,6 +345,9 @@ public final class JobOptions {
     public static final ConfigOption<Boolean> SHARDS_STATISTICS =
             JobOptionStage.SHARDS.option(ShardOptions.STATISTICS);
 
+    public static final ConfigOption<Boolean> SHARDS_STATISTICS_REPORT =
+            JobOptionStage.SHARDS.option(ShardOptions.STATISTICS_REPORT);
+
     public static final ConfigOption<Boolean> SHARDS_SCHEMA_COPIES =
             JobOptionStage.SHARDS.option(ShardOptions.SCHEMA_COPIES);
 

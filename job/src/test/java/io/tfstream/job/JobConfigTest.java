@@ -125,6 +125,17 @@ class JobConfigTest {
         var statistics = BuiltSettings.of(JobConfig.of(m).shards().shards("f")).statistics();
         assertEquals(0.005, statistics.epsilon());
         assertEquals(null, statistics.weightFeature());
+        assertFalse(statistics.report());
+        m.put("shards.statistics-report", true);
+        assertTrue(BuiltSettings.of(JobConfig.of(m).shards().shards("f")).statistics().report());
+        m.put("shards.statistics", false);
+        assertTrue(
+                error(m).startsWith(
+                                "shards.statistics-report: true writes each bucket's report beside"
+                                        + " its statistics"),
+                error(m));
+        m.put("shards.statistics", true);
+        m.remove("shards.statistics-report");
         m.put("shards.success-markers", false);
         assertTrue(
                 error(m).startsWith(

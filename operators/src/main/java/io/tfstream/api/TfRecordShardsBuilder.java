@@ -91,6 +91,7 @@ public final class TfRecordShardsBuilder {
     private String splitFeature;
     private boolean sequenceExample;
     private boolean statistics = ShardOptions.STATISTICS.defaultValue();
+    private boolean statisticsReport = ShardOptions.STATISTICS_REPORT.defaultValue();
     private double statisticsEpsilon = StatisticsSettings.DEFAULT_EPSILON;
     private String statisticsWeightFeature;
     private byte[] statisticsSchema;
@@ -150,6 +151,7 @@ public final class TfRecordShardsBuilder {
                                                 : statistics
                                                         ? currentStatistics()
                                                         : StatisticsSettings.defaults()));
+        config.getOptional(ShardOptions.STATISTICS_REPORT).ifPresent(this::setStatisticsReport);
         config.getOptional(SchemaOptions.KIND)
                 .ifPresent(k -> setSequenceExample(k == SchemaOptions.Kind.SEQUENCE_EXAMPLE));
         return this;
@@ -225,6 +227,16 @@ public final class TfRecordShardsBuilder {
     public TfRecordShardsBuilder setStatistics(boolean statistics, double epsilon) {
         this.statistics = statistics;
         this.statisticsEpsilon = epsilon;
+        return this;
+    }
+
+    /**
+     * With statistics: also each bucket's {@code report.html} beside its {@code FeatureStats.pb}
+     * (default false), the page of {@code tfstream report}, comparing the bucket with the previous
+     * event-time bucket when that one has statistics.
+     */
+    public TfRecordShardsBuilder setStatisticsReport(boolean report) {
+        this.statisticsReport = report;
         return this;
     }
 
@@ -560,7 +572,12 @@ public final class TfRecordShardsBuilder {
                                 && skewAction == SkewAction.PROCESSING_TIME
                         ? skewGuard
                         : maxBucketSkew;
-        ShardFeatureStatistics featureStatistics = statistics ? featureStatistics() : null;
+        check(
+                statistics || !statisticsReport,
+                "statistics-report: a bucket's report shows its statistics: it needs"
+                        + " setStatistics(...)");
+        ShardFeatureStatistics featureStatistics =
+                statistics ? featureStatistics().withReport(statisticsReport) : null;
         ShardStoreFactory store =
                 storeFactory != null ? storeFactory : new RecoverableShardStoreFactory(basePath);
         return new TfRecordShards(

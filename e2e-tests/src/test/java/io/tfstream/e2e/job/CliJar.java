@@ -12,19 +12,19 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** The command that starts the packaged CLI jar in a JVM of its own, as a user runs it. */
-final class CliJar {
+public final class CliJar {
     private CliJar() {}
 
     /**
      * {@code java <tfstream.jvm.flags> -Xmx1g -jar <tfstream.cli.jar>}, a mutable list for the
      * caller to append the subcommand and its arguments to.
      */
-    static List<String> command() {
+    public static List<String> command() {
         return command(System.getProperty("tfstream.cli.jar"));
     }
 
     /** As {@link #command()} for the CLI jar at {@code jar} (another Flink line's, say). */
-    static List<String> command(String jar) {
+    public static List<String> command(String jar) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(Arrays.asList(System.getProperty("tfstream.jvm.flags").trim().split("\\s+")));

@@ -180,6 +180,17 @@ public final class ShardOptions {
                                     + " more), in checkpoints while open and in"
                                     + " _<shard>.statistics beside its manifest once committed.");
 
+    public static final ConfigOption<Boolean> STATISTICS_REPORT =
+            key("statistics-report")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "With shards.statistics: also each finished bucket's report.html beside"
+                                    + " its FeatureStats.pb (per data split), the self-contained"
+                                    + " page of tfstream report: every feature's figures and"
+                                    + " histograms, compared with the previous event-time bucket"
+                                    + " (its drift per feature) when that one has statistics.");
+
     public static final ConfigOption<Boolean> SCHEMA_COPIES =
             key("schema-copies")
                     .booleanType()
@@ -374,6 +385,16 @@ public final class ShardOptions {
                             + prefix
                             + "statistics: false");
         }
+        if (config.get(STATISTICS_REPORT) && !config.get(STATISTICS)) {
+            throw new IllegalArgumentException(
+                    prefix
+                            + "statistics-report: true writes each bucket's report beside its"
+                            + " statistics; set "
+                            + prefix
+                            + "statistics: true or "
+                            + prefix
+                            + "statistics-report: false");
+        }
         if (config.get(SUCCESS_MARKERS) && !config.get(MANIFESTS)) {
             throw new IllegalArgumentException(
                     prefix
@@ -424,6 +445,7 @@ public final class ShardOptions {
                     .add(METADATA_LAYOUT)
                     .add(INDEX)
                     .add(STATISTICS)
+                    .add(STATISTICS_REPORT)
                     .add(SCHEMA_COPIES)
                     .add(SUCCESS_DELAY, OptionCheck.notNegative())
                     .add(

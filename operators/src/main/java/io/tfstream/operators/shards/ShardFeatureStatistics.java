@@ -35,10 +35,16 @@ import org.tensorflow.example.SequenceExample;
  * @param weightFeature the weight feature ({@code statistics.weight-feature}), or null
  * @param roles what the schema makes of each feature's statistics ({@link StatsRole#of})
  * @param sequence whether records are SequenceExamples
+ * @param report whether each bucket's {@code report.html} is written beside its statistics ({@code
+ *     shards.statistics-report})
  */
 @Internal
 public record ShardFeatureStatistics(
-        double epsilon, String weightFeature, TreeMap<String, StatsRole> roles, boolean sequence)
+        double epsilon,
+        String weightFeature,
+        TreeMap<String, StatsRole> roles,
+        boolean sequence,
+        boolean report)
         implements Serializable {
     static final int FORMAT = 1;
 
@@ -53,7 +59,13 @@ public record ShardFeatureStatistics(
     /** Settings of statistics with {@code roles} (by feature name, as {@link StatsRole#of}). */
     public static ShardFeatureStatistics of(
             double epsilon, String weightFeature, Map<String, StatsRole> roles, boolean sequence) {
-        return new ShardFeatureStatistics(epsilon, weightFeature, new TreeMap<>(roles), sequence);
+        return new ShardFeatureStatistics(
+                epsilon, weightFeature, new TreeMap<>(roles), sequence, false);
+    }
+
+    /** These settings with each bucket's report written ({@code report}) or not. */
+    public ShardFeatureStatistics withReport(boolean report) {
+        return new ShardFeatureStatistics(epsilon, weightFeature, roles, sequence, report);
     }
 
     /** The sketches' options: TFDV's sizes, this epsilon, sketched top values (bounded memory). */

@@ -87,7 +87,8 @@ final class SuccessMarkers {
         if (settings.statistics() != null) {
             marker =
                     marker.withStatistics(
-                            new BucketStatistics(settings).write(fs, m.bucket(), manifests));
+                            new BucketStatistics(settings)
+                                    .write(fs, m.bucket(), m.endMs(), manifests));
         }
         writeWhole(new Path(dir, ShardSuccessMarker.FILE_NAME), marker.toJson());
     }

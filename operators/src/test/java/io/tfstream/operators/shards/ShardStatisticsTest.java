@@ -194,6 +194,84 @@ class ShardStatisticsTest {
         }
     }
 
+    /**
+     * {@code shards.statistics-report}: each split's page beside its {@code FeatureStats.pb}, the
+     * first bucket's alone, the next one's compared with it (the previous event-time bucket); the
+     * marker still lists the statistics only.
+     */
+    @Test
+    void eachBucketsReportComparesItWithThePreviousBucket() throws Exception {
+        ShardSettings s =
+                ShardTesting.settings(base, Compression.GZIP, 1 << 30, Duration.ofHours(1), true)
+                        .withSplits(SPLITS, null, false)
+                        .withStatistics(
+                                ShardFeatureStatistics.of(0.01, null, ROLES, false)
+                                        .withReport(true));
+        List<byte[]> records = records(400);
+        String hour11 = "dt=2026-11-24/hour=11";
+        commitBucket(s, records.subList(0, 200), HOUR_10, BUCKET);
+        commitBucket(s, records.subList(200, 400), HOUR_10 + 3_600_000, hour11);
+        for (String split : List.of("train", "eval")) {
+            Path first =
+                    base.resolve("_tfstream/_dt=2026-11-24/_hour=10/_statistics/Split-" + split);
+            Path next =
+                    base.resolve("_tfstream/_dt=2026-11-24/_hour=11/_statistics/Split-" + split);
+            String alone = Files.readString(first.resolve("report.html"));
+            assertTrue(alone.contains("data-compare=\"false\""), split);
+            assertTrue(alone.contains("<title>Bucket " + BUCKET + ", split " + split), split);
+            String compared = Files.readString(next.resolve("report.html"));
+            assertTrue(compared.contains("data-compare=\"true\""), split);
+            // the two datasets named by their buckets, each with its split's record count
+            long before =
+                    DatasetFeatureStatisticsList.parseFrom(
+                                    Files.readAllBytes(first.resolve("FeatureStats.pb")))
+                            .getDatasets(0)
+                            .getNumExamples();
+            assertTrue(compared.contains(hour11 + "</th><td class=\"examples\""), split);
+            assertTrue(
+                    compared.contains(
+                            BUCKET + "</th><td class=\"examples\" data-value=\"" + before + "\">"),
+                    split);
+        }
+        ShardSuccessMarker marker =
+                ShardSuccessMarker.fromJson(
+                        Files.readString(
+                                base.resolve("_tfstream/_dt=2026-11-24/_hour=11/_SUCCESS")));
+        assertEquals(
+                List.of(
+                        "_statistics/Split-train/FeatureStats.pb",
+                        "_statistics/Split-eval/FeatureStats.pb"),
+                marker.statistics());
+    }
+
+    /** Writes {@code records} at {@code start} onward, commits them and the bucket's marker. */
+    private void commitBucket(ShardSettings s, List<byte[]> records, long start, String bucket)
+            throws Exception {
+        ShardWriter w = writer(s, 0, List.of());
+        for (int i = 0; i < records.size(); i++) {
+            w.write(
+                    SourceRecord.of(records.get(i), "examples", 0, i, start + i),
+                    new ShardTesting.Context(start + i, Long.MIN_VALUE));
+        }
+        w.flush(true);
+        List<ShardCommittable.Shard> shards = shards(w.prepareCommit());
+        w.close();
+        List<ShardCommittable> requests = new ArrayList<>(shards);
+        requests.add(
+                new ShardCommittable.Marker(
+                        s.bucketDir(bucket),
+                        bucket,
+                        start + 3_600_000,
+                        shards.stream().map(ShardCommittable.Shard::name).toList(),
+                        List.of(JOB)));
+        ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
+        List<org.apache.flink.api.connector.sink2.Committer.CommitRequest<ShardCommittable>> rs =
+                new ArrayList<>();
+        requests.forEach(x -> rs.add(new ShardCommitterTest.Request(x)));
+        c.commit(rs);
+        c.close();
+    }
+
     /** The statistics files writers staged and no committer has removed yet. */
     private List<Path> staged() throws java.io.IOException {
         Path open = base.resolve("_tfstream/_open");
