@@ -122,6 +122,15 @@ public final class ShardRunChecks {
      */
     static void checkStatistics(Path base, List<Path> shards, List<String> splits)
             throws Exception {
+        checkStatistics(base, shards, splits, false);
+    }
+
+    /**
+     * As {@link #checkStatistics(Path, List, List)}, and with {@code reports} ({@code
+     * shards.statistics-report}) each statistics file has its page beside it, of its record count.
+     */
+    static void checkStatistics(Path base, List<Path> shards, List<String> splits, boolean reports)
+            throws Exception {
         Map<Path, List<Path>> byBucket = byTimeBucket(shards);
         io.tfstream.stats.StatsOptions options =
                 io.tfstream.stats.StatsOptions.DEFAULTS.withSketchTopValues(true);
@@ -159,6 +168,19 @@ public final class ShardRunChecks {
                 assertEquals(1, got.getDatasetsCount(), want.get(i));
                 io.tfstream.testing.StatisticsAssertions.assertSameStatistics(
                         expected.build(""), got.getDatasets(0));
+                if (reports) {
+                    String page =
+                            Files.readString(
+                                    meta.resolve(want.get(i)).resolveSibling("report.html"));
+                    assertTrue(
+                            page.contains(
+                                    "data-value=\""
+                                            + got.getDatasets(0).getNumExamples()
+                                            + "\">"
+                                            + got.getDatasets(0).getNumExamples()
+                                            + " examples"),
+                            "the page of " + want.get(i));
+                }
             }
         }
     }
@@ -175,11 +197,14 @@ public final class ShardRunChecks {
         return byBucket;
     }
 
-    /** Whether {@code p} is a statistics file of the shard sink (a shard's or a bucket's). */
+    /**
+     * Whether {@code p} is a statistics file of the shard sink (a shard's or a bucket's, or a
+     * bucket's page of them).
+     */
     static boolean isStatistics(Path p) {
         String f = p.getFileName().toString();
         return f.endsWith(ShardLayout.SHARD_STATISTICS_SUFFIX)
-                || (f.equals(ShardLayout.STATISTICS_FILE)
+                || ((f.equals(ShardLayout.STATISTICS_FILE) || f.equals("report.html"))
                         && p.toString().contains("/" + ShardLayout.STATISTICS_DIR + "/"));
     }
 

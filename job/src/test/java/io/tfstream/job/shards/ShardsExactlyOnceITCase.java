@@ -119,6 +119,7 @@ class ShardsExactlyOnceITCase extends KafkaTestBase {
         if (statistics) {
             // every bucket's statistics, kept per shard across the kill (in the checkpoints)
             settings.put("shards.statistics", true);
+            settings.put("shards.statistics-report", true);
             if (!store.equals("s3")) { // S3 sets its own
                 settings.put(
                         "flink.execution.checkpointing.dir",
@@ -446,7 +447,8 @@ class ShardsExactlyOnceITCase extends KafkaTestBase {
                     shards,
                     splits == null
                             ? List.of()
-                            : splits.splits().stream().map(TfxSplits.Split::name).toList());
+                            : splits.splits().stream().map(TfxSplits.Split::name).toList(),
+                    true);
         }
         assertTrue(
                 shards.size() < checkpoints,
