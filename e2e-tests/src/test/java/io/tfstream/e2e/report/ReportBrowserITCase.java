@@ -124,8 +124,7 @@ class ReportBrowserITCase {
         Path alerts = dir.resolve("alerts.jsonl");
         String validated = cli(1, "validate", "--schema", schema.toString(), records.toString());
         Files.writeString(alerts, validated);
-        Path stats = dir.resolve("sample.pb");
-        cli(0, "stats", records.toString(), "--out", stats.toString());
+        Path stats = stats(records);
         Path html = dir.resolve("sample.html");
         cli(
                 0,
@@ -155,20 +154,15 @@ class ReportBrowserITCase {
         Path a = write("monday.tfrecord", Seed001Corpus.records(1500, 11));
         Path b = write("tuesday.tfrecord", Seed001Corpus.records(1000, 12));
         Path html = dir.resolve("sample-compare.html");
+        // the records themselves, their statistics computed by report as by stats
         cli(0, "report", a.toString(), "--compare", b.toString(), "--out", html.toString());
-        Path sa = dir.resolve("monday.pb");
-        Path sb = dir.resolve("tuesday.pb");
-        cli(0, "stats", a.toString(), "--out", sa.toString());
-        cli(0, "stats", b.toString(), "--out", sb.toString());
-        open(html, "sample-compare", read(sa), read(sb));
+        open(html, "sample-compare", read(stats(a)), read(stats(b)));
         screenshot("sample-compare");
     }
 
     @Test
     void aWideProfileAsANewUserMakesIt() throws Exception {
-        Path records = write("wide.tfrecord", WideProfileCorpus.records(3000, 21));
-        Path stats = dir.resolve("s.pb");
-        cli(0, "stats", records.toString(), "--out", stats.toString());
+        Path stats = stats(write("wide.tfrecord", WideProfileCorpus.records(3000, 21)));
         Path html = dir.resolve("r.html");
         cli(0, "report", stats.toString(), "--out", html.toString());
         open(html, "wide", read(stats), null);
@@ -180,12 +174,8 @@ class ReportBrowserITCase {
 
     @Test
     void twoWideCorporaCompared() throws Exception {
-        Path a = write("wide-a.tfrecord", WideProfileCorpus.records(2000, 31));
-        Path b = write("wide-b.tfrecord", WideProfileCorpus.records(1500, 32));
-        Path sa = dir.resolve("a.pb");
-        Path sb = dir.resolve("b.pb");
-        cli(0, "stats", a.toString(), "--out", sa.toString());
-        cli(0, "stats", b.toString(), "--out", sb.toString());
+        Path sa = stats(write("wide-a.tfrecord", WideProfileCorpus.records(2000, 31)));
+        Path sb = stats(write("wide-b.tfrecord", WideProfileCorpus.records(1500, 32)));
         Path html = dir.resolve("wide-compare.html");
         cli(0, "report", sa.toString(), "--compare", sb.toString(), "--out", html.toString());
         open(html, "wide-compare", read(sa), read(sb));
@@ -213,9 +203,7 @@ class ReportBrowserITCase {
             }
             records.add(Example.newBuilder().setFeatures(f).build().toByteArray());
         }
-        Path file = write("thousand.tfrecord", records);
-        Path stats = dir.resolve("thousand.pb");
-        cli(0, "stats", file.toString(), "--out", stats.toString());
+        Path stats = stats(write("thousand.tfrecord", records));
         Path html = dir.resolve("thousand.html");
         cli(0, "report", stats.toString(), "--out", html.toString());
         List<Map<String, Object>> rows = open(html, "thousand", read(stats), null);
@@ -238,6 +226,13 @@ class ReportBrowserITCase {
             }
         }
         return f;
+    }
+
+    /** {@code tfstream stats RECORDS --out RECORDS.pb}; returns the statistics file. */
+    private Path stats(Path records) throws Exception {
+        Path out = records.resolveSibling(records.getFileName() + ".pb");
+        cli(0, "stats", records.toString(), "--out", out.toString());
+        return out;
     }
 
     /** Runs the CLI jar; asserts its exit code and returns its stdout. */

@@ -146,13 +146,7 @@ class ShardStatisticsTest {
                         HOUR_10 + 3_600_000,
                         committed.stream().map(ShardCommittable.Shard::name).toList(),
                         List.of(JOB)));
-        ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
-        List<org.apache.flink.api.connector.sink2.Committer.CommitRequest<ShardCommittable>> rs =
-                new ArrayList<>();
-        requests.forEach(x -> rs.add(new ShardCommitterTest.Request(x)));
-        c.commit(rs);
-        c.commit(rs); // a commit repeated after a recovery changes nothing
-        c.close();
+        commit(s, requests, 2); // a commit repeated after a recovery changes nothing
 
         Path meta = base.resolve("_tfstream/_dt=2026-11-24/_hour=10");
         for (ShardCommittable.Shard x : committed) {
@@ -264,11 +258,19 @@ class ShardStatisticsTest {
                         start + 3_600_000,
                         shards.stream().map(ShardCommittable.Shard::name).toList(),
                         List.of(JOB)));
+        commit(s, requests, 1);
+    }
+
+    /** Commits {@code requests} {@code times} times with one committer. */
+    private static void commit(ShardSettings s, List<ShardCommittable> requests, int times)
+            throws Exception {
         ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
         List<org.apache.flink.api.connector.sink2.Committer.CommitRequest<ShardCommittable>> rs =
                 new ArrayList<>();
         requests.forEach(x -> rs.add(new ShardCommitterTest.Request(x)));
-        c.commit(rs);
+        for (int i = 0; i < times; i++) {
+            c.commit(rs);
+        }
         c.close();
     }
 
@@ -315,12 +317,7 @@ class ShardStatisticsTest {
                 kept,
                 staged().stream().map(f -> f.getFileName().toString()).sorted().toList(),
                 "those of " + lost + " removed");
-        ShardCommitter c = new ShardCommitter(s, new UnregisteredMetricsGroup());
-        List<org.apache.flink.api.connector.sink2.Committer.CommitRequest<ShardCommittable>> rs =
-                new ArrayList<>();
-        held.forEach(x -> rs.add(new ShardCommitterTest.Request(x)));
-        c.commit(rs);
-        c.close();
+        commit(s, new ArrayList<>(held), 1);
         next.close();
         assertEquals(List.of(), staged());
         try (java.util.stream.Stream<Path> files = Files.walk(base.resolve("_tfstream"))) {

@@ -16,11 +16,7 @@ import org.tensorflow.metadata.v0.StringStatistics;
 record FeatureFigures(
         Kind kind,
         String type,
-        double count,
-        double missing,
-        double avgValues,
-        double minValues,
-        double maxValues,
+        Presence presence,
         double mean,
         double stdDev,
         double zeros,
@@ -33,6 +29,22 @@ record FeatureFigures(
         Histogram standard,
         Histogram quantiles,
         RankHistogram ranks) {
+
+    /**
+     * Examples with the feature (count), the share without it (missing), and values per example.
+     */
+    record Presence(
+            double count, double missing, double avgValues, double minValues, double maxValues) {
+        static Presence of(CommonStatistics c) {
+            double all = (double) c.getNumNonMissing() + c.getNumMissing();
+            return new Presence(
+                    c.getNumNonMissing(),
+                    all == 0 ? 0 : c.getNumMissing() / all,
+                    c.getAvgNumValues(),
+                    c.getMinNumValues(),
+                    c.getMaxNumValues());
+        }
+    }
 
     /** Which table a feature goes in. */
     enum Kind {
@@ -59,11 +71,7 @@ record FeatureFigures(
             return new FeatureFigures(
                     Kind.NUMERIC,
                     type,
-                    c.getNumNonMissing(),
-                    missing(c),
-                    c.getAvgNumValues(),
-                    c.getMinNumValues(),
-                    c.getMaxNumValues(),
+                    Presence.of(c),
                     n.getMean(),
                     n.getStdDev(),
                     values > 0 ? n.getNumZeros() / values : 0,
@@ -79,51 +87,53 @@ record FeatureFigures(
         }
         if (f.hasStringStats()) {
             var s = f.getStringStats();
-            CommonStatistics c = s.getCommonStats();
-            return new FeatureFigures(
-                    Kind.CATEGORICAL,
+            return categorical(
                     type,
-                    c.getNumNonMissing(),
-                    missing(c),
-                    c.getAvgNumValues(),
-                    c.getMinNumValues(),
-                    c.getMaxNumValues(),
-                    Double.NaN,
-                    Double.NaN,
-                    Double.NaN,
-                    Double.NaN,
+                    s.getCommonStats(),
                     Double.NaN,
                     Double.NaN,
                     s.getUnique(),
                     s.getAvgLength(),
                     s.getTopValuesList(),
-                    null,
-                    null,
                     s.getRankHistogram());
         }
-        CommonStatistics c;
-        double unique = Double.NaN;
-        double avgLength = Double.NaN;
-        double min = Double.NaN;
-        double max = Double.NaN;
         if (f.hasBytesStats()) {
             var b = f.getBytesStats();
-            c = b.getCommonStats();
-            unique = b.getUnique();
-            avgLength = b.getAvgNumBytes();
-            min = b.getMinNumBytes();
-            max = b.getMaxNumBytes();
-        } else {
-            c = f.getStructStats().getCommonStats();
+            return categorical(
+                    type,
+                    b.getCommonStats(),
+                    b.getMinNumBytes(),
+                    b.getMaxNumBytes(),
+                    b.getUnique(),
+                    b.getAvgNumBytes(),
+                    List.of(),
+                    null);
         }
+        return categorical(
+                type,
+                f.getStructStats().getCommonStats(),
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                List.of(),
+                null);
+    }
+
+    /** A feature of the categorical table: string, bytes (sizes as min and max) or struct. */
+    private static FeatureFigures categorical(
+            String type,
+            CommonStatistics c,
+            double min,
+            double max,
+            double unique,
+            double avgLength,
+            List<StringStatistics.FreqAndValue> topValues,
+            RankHistogram ranks) {
         return new FeatureFigures(
                 Kind.CATEGORICAL,
                 type,
-                c.getNumNonMissing(),
-                missing(c),
-                c.getAvgNumValues(),
-                c.getMinNumValues(),
-                c.getMaxNumValues(),
+                Presence.of(c),
                 Double.NaN,
                 Double.NaN,
                 Double.NaN,
@@ -132,16 +142,10 @@ record FeatureFigures(
                 max,
                 unique,
                 avgLength,
-                List.of(),
+                topValues,
                 null,
                 null,
-                null);
-    }
-
-    /** The share of examples without the feature. */
-    private static double missing(CommonStatistics c) {
-        double all = (double) c.getNumNonMissing() + c.getNumMissing();
-        return all == 0 ? 0 : c.getNumMissing() / all;
+                ranks);
     }
 
     /**

@@ -344,7 +344,10 @@ public final class StatsReport {
 
     private void row(
             StringBuilder h, Row r, List<String[]> columns, boolean numeric, boolean compare) {
-        double missing = Math.max(r.l == null ? 0 : r.l.missing(), r.r == null ? 0 : r.r.missing());
+        double missing =
+                Math.max(
+                        r.l == null ? 0 : r.l.presence().missing(),
+                        r.r == null ? 0 : r.r.presence().missing());
         FeatureFigures first = r.l != null ? r.l : r.r;
         double drift = r.drift.map(StatisticsDrift.Drift::value).orElse(Double.NaN);
         int alerts = 0;
@@ -446,8 +449,18 @@ public final class StatsReport {
 
     private static void cell(StringBuilder h, String field, FeatureFigures f) {
         switch (field) {
-            case "count" -> figure(h, field, f.count(), ReportNumbers.format(f.count()));
-            case "missing" -> figure(h, field, f.missing(), ReportNumbers.percent(f.missing()));
+            case "count" ->
+                    figure(
+                            h,
+                            field,
+                            f.presence().count(),
+                            ReportNumbers.format(f.presence().count()));
+            case "missing" ->
+                    figure(
+                            h,
+                            field,
+                            f.presence().missing(),
+                            ReportNumbers.percent(f.presence().missing()));
             case "mean" -> figure(h, field, f.mean(), ReportNumbers.format(f.mean()));
             case "std_dev" -> figure(h, field, f.stdDev(), ReportNumbers.format(f.stdDev()));
             case "zeros" -> figure(h, field, f.zeros(), ReportNumbers.percent(f.zeros()));
@@ -459,17 +472,17 @@ public final class StatsReport {
                     figure(h, field, f.avgLength(), ReportNumbers.format(f.avgLength()));
             case "values" -> {
                 h.append("<td class=\"num\" data-field=\"values\" data-value=\"")
-                        .append(ReportNumbers.exact(f.avgValues()))
+                        .append(ReportNumbers.exact(f.presence().avgValues()))
                         .append("\" data-min=\"")
-                        .append(ReportNumbers.exact(f.minValues()))
+                        .append(ReportNumbers.exact(f.presence().minValues()))
                         .append("\" data-max=\"")
-                        .append(ReportNumbers.exact(f.maxValues()))
+                        .append(ReportNumbers.exact(f.presence().maxValues()))
                         .append("\">")
-                        .append(ReportNumbers.format(f.avgValues()))
+                        .append(ReportNumbers.format(f.presence().avgValues()))
                         .append(" <span class=\"range\">(")
-                        .append(ReportNumbers.format(f.minValues()))
+                        .append(ReportNumbers.format(f.presence().minValues()))
                         .append("–")
-                        .append(ReportNumbers.format(f.maxValues()))
+                        .append(ReportNumbers.format(f.presence().maxValues()))
                         .append(")</span></td>");
             }
             case "top" -> {
