@@ -148,6 +148,7 @@ class EveryOptionIsMappedTest {
 
         CONTEXT.put(ShardOptions.MANIFESTS, Map.of("success-markers", "false"));
         CONTEXT.put(ShardOptions.SKEW_ACTION, Map.of("max-bucket-skew", "1 d"));
+        CONTEXT.put(ShardOptions.STATISTICS_REPORT, Map.of("statistics", "true"));
         CONTEXT.put(ShardOptions.SPLIT_FEATURE, Map.of("splits", "train:2,eval:1"));
         Map<String, String> featureTime = Map.of("source", "feature", "feature", "ts");
         CONTEXT.put(EventTimeOptions.FEATURE, featureTime);
