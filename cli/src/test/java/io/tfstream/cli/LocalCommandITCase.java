@@ -119,7 +119,9 @@ class LocalCommandITCase {
         String page = Files.readString(out.resolve("report.html"));
         assertTrue(page.contains("data-value=\"1900\">1900 examples"), page.substring(0, 2000));
         for (var f : stats.getDatasets(0).getFeaturesList()) {
-            assertTrue(page.contains("data-name=\"" + f.getName() + "\""), f.getName());
+            // Statistics name a feature by its path, as TFDV writes them.
+            String name = f.hasPath() ? String.join(".", f.getPath().getStepList()) : f.getName();
+            assertTrue(page.contains("data-name=\"" + name + "\""), name);
         }
         // Each shard's manifest, in the metadata tree, names the copy of the sample's schema.
         for (JsonNode shard : summary.get("shards")) {
