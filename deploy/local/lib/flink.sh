@@ -112,7 +112,8 @@ tfl_flink_params() {
   printf '%s\n' "$out"
 }
 
-# Starts a Flink process: role, log file, main class, then the process's own arguments.
+# Starts a Flink process: role, log file, main class, then the process's own arguments. Its GC log
+# (<role>.gc.log beside the log, two files of 10 MB at most) shows the heap after each collection.
 tfl_flink_spawn() {
   local role=$1 log=$2 main=$3 params=$4
   shift 4
@@ -127,6 +128,7 @@ tfl_flink_spawn() {
     AWS_ACCESS_KEY_ID="$TFL_S3_ACCESS_KEY" AWS_SECRET_ACCESS_KEY="$TFL_S3_SECRET_KEY" \
     tfl_spawn "$role" "${log%.log}.out" "${flags[@]}" "${mem[@]}" \
     -Daws.java.v1.disableDeprecationAnnouncement=true \
+    "-Xlog:gc:file=${log%.log}.gc.log:time,uptime:filecount=2,filesize=10m" \
     -Dlog.file="$log" -Dlog4j.configurationFile="file:$TFL_CONF/log4j.properties" \
     -cp "$(tfl_classpath flink)" "$main" --configDir "$TFL_CONF" "${dyn[@]}" "$@"
 }

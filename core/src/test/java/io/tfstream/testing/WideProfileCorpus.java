@@ -48,42 +48,51 @@ public final class WideProfileCorpus {
         Random rnd = new Random(seed);
         List<byte[]> out = new ArrayList<>(n);
         for (int r = 0; r < n; r++) {
-            Features.Builder f = Features.newBuilder();
-            for (int i = 0; i < 20; i++) {
-                long v = rnd.nextBoolean() ? rnd.nextInt(1000) : rnd.nextLong();
-                f.putFeature(String.format("i%02d", i), ProtoFeatures.int64s(v));
-                f.putFeature(
-                        String.format("f%02d", i),
-                        Feature.newBuilder()
-                                .setFloatList(
-                                        FloatList.newBuilder()
-                                                .addValue((float) (rnd.nextGaussian() * 100)))
-                                .build());
-            }
-            for (int i = 0; i < 5; i++) {
-                byte[] b = new byte[rnd.nextInt(24)];
-                rnd.nextBytes(b);
-                f.putFeature(
-                        "s" + i,
-                        Feature.newBuilder()
-                                .setBytesList(
-                                        BytesList.newBuilder().addValue(ByteString.copyFrom(b)))
-                                .build());
-                long[] list = new long[rnd.nextInt(11)];
-                for (int j = 0; j < list.length; j++) {
-                    list[j] = rnd.nextInt(3) == 0 ? rnd.nextLong() : rnd.nextInt(100_000);
-                }
-                f.putFeature("v" + i, ProtoFeatures.int64s(list));
-            }
-            for (int i = 0; i < 2; i++) {
-                FloatList.Builder fl = FloatList.newBuilder();
-                for (int j = rnd.nextInt(11); j > 0; j--) {
-                    fl.addValue(rnd.nextFloat());
-                }
-                f.putFeature("r" + i, Feature.newBuilder().setFloatList(fl).build());
-            }
-            out.add(Example.newBuilder().setFeatures(f).build().toByteArray());
+            out.add(record(rnd, null));
         }
         return out;
+    }
+
+    /**
+     * One record drawn from {@code rnd}; {@code i00}, when not null, replaces that feature's value
+     * (the same draws are made, so the other features do not change).
+     */
+    public static byte[] record(Random rnd, Long i00) {
+        Features.Builder f = Features.newBuilder();
+        for (int i = 0; i < 20; i++) {
+            long v = rnd.nextBoolean() ? rnd.nextInt(1000) : rnd.nextLong();
+            f.putFeature(
+                    String.format("i%02d", i),
+                    ProtoFeatures.int64s(i == 0 && i00 != null ? i00 : v));
+            f.putFeature(
+                    String.format("f%02d", i),
+                    Feature.newBuilder()
+                            .setFloatList(
+                                    FloatList.newBuilder()
+                                            .addValue((float) (rnd.nextGaussian() * 100)))
+                            .build());
+        }
+        for (int i = 0; i < 5; i++) {
+            byte[] b = new byte[rnd.nextInt(24)];
+            rnd.nextBytes(b);
+            f.putFeature(
+                    "s" + i,
+                    Feature.newBuilder()
+                            .setBytesList(BytesList.newBuilder().addValue(ByteString.copyFrom(b)))
+                            .build());
+            long[] list = new long[rnd.nextInt(11)];
+            for (int j = 0; j < list.length; j++) {
+                list[j] = rnd.nextInt(3) == 0 ? rnd.nextLong() : rnd.nextInt(100_000);
+            }
+            f.putFeature("v" + i, ProtoFeatures.int64s(list));
+        }
+        for (int i = 0; i < 2; i++) {
+            FloatList.Builder fl = FloatList.newBuilder();
+            for (int j = rnd.nextInt(11); j > 0; j--) {
+                fl.addValue(rnd.nextFloat());
+            }
+            f.putFeature("r" + i, Feature.newBuilder().setFloatList(fl).build());
+        }
+        return Example.newBuilder().setFeatures(f).build().toByteArray();
     }
 }

@@ -59,6 +59,8 @@ public final class LocalCluster implements AutoCloseable {
         c.env.put("TFSTREAM_ZOOKEEPER_PORT", Integer.toString(ports[5]));
         c.env.put("TFSTREAM_METRICS_PORT", Integer.toString(ports[6]));
         c.env.put("TFSTREAM_JOB_JAR", property("tfstream.job.jar"));
+        // the Flink line this build is for (its job jar needs that line's cluster)
+        c.env.put("TFSTREAM_FLINK_LINE", System.getProperty("tfstream.flink.line", "2.2"));
         c.env.put("TFSTREAM_START_TIMEOUT", "180");
         c.env.put("TFSTREAM_MVN_OPTS", mavenOptions());
         Files.createDirectories(c.stateDir.resolve("logs"));
@@ -231,6 +233,11 @@ public final class LocalCluster implements AutoCloseable {
         run(TIMEOUT, "jobmanager", "start");
     }
 
+    /** The Flink line of the cluster ({@code 2.2} or {@code 1.20}). */
+    public String flinkLine() {
+        return env.get("TFSTREAM_FLINK_LINE");
+    }
+
     /** The ZooKeeper port of the JobManager's high availability. */
     public int zookeeperPort() {
         return Integer.parseInt(env.get("TFSTREAM_ZOOKEEPER_PORT"));
@@ -263,6 +270,16 @@ public final class LocalCluster implements AutoCloseable {
 
     public void stopBroker() {
         run(TIMEOUT, "broker", "stop");
+    }
+
+    /** {@code broker kill}: kill -9 of the broker. */
+    public void killBroker() {
+        run(TIMEOUT, "broker", "kill");
+    }
+
+    /** {@code s3proxy kill}: kill -9 of S3Proxy. */
+    public void killS3Proxy() {
+        run(TIMEOUT, "s3proxy", "kill");
     }
 
     public void startBroker() {

@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * profile (its bytes scalars are random, so they have none) and, for seed-001, the sample dataset's
  * schema.
  */
-final class HarnessSchemas {
+public final class HarnessSchemas {
     private HarnessSchemas() {}
 
     static String of(String profile) {
@@ -32,7 +32,7 @@ final class HarnessSchemas {
         }
     }
 
-    static String wide() {
+    public static String wide() {
         StringBuilder s = new StringBuilder();
         String required = " shape {} presence { min_fraction: 1 min_count: 1 }";
         for (int i = 0; i < 20; i++) {

@@ -1,0 +1,157 @@
+package io.tfstream.e2e.soak;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.tfstream.job.InputCorpus;
+import io.tfstream.parse.ParseLimits;
+import io.tfstream.testing.WideProfileCorpus;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The soak's parts that need no cluster: its input, the S3 fault proxy, its trends and checks. */
+class SoakPartsTest {
+    @Test
+    void brokenRecordsAreRejectedAndGoodOnesNameTheirSequenceNumber() {
+        List<byte[]> values = new ArrayList<>();
+        for (long seq = 0; seq < 1_000; seq++) {
+            values.add(SoakRecords.value(seq));
+        }
+        List<InputCorpus.Input> judged =
+                InputCorpus.judge("s", values, WideProfileCorpus.spec(), ParseLimits.defaults());
+        int broken = 0;
+        for (int seq = 0; seq < judged.size(); seq++) {
+            InputCorpus.Input i = judged.get(seq);
+            assertArrayEquals(("s" + seq).getBytes(StandardCharsets.UTF_8), i.key());
+            assertEquals(seq, SoakRecords.seqOfKey(SoakRecords.key(seq)));
+            if (SoakRecords.broken(seq)) {
+                assertNotNull(i.reason(), "record " + seq + " must be dead-lettered");
+                broken++;
+            } else {
+                assertNull(i.reason(), "record " + seq + ": " + i.error());
+                assertEquals(seq, SoakRecords.seqOf(i.value()));
+            }
+        }
+        assertEquals(10, broken);
+        // computed again from the number alone, byte for byte
+        assertArrayEquals(values.get(777), SoakRecords.value(777));
+        assertEquals(-1, SoakRecords.seqOfKey("r-1".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void theFaultProxyPassesSlowsRefusesAndResets() throws Exception {
+        HttpServer upstream =
+                HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        upstream.createContext(
+                "/",
+                x -> {
+                    byte[] body = "object".getBytes(StandardCharsets.UTF_8);
+                    x.sendResponseHeaders(200, body.length);
+                    x.getResponseBody().write(body);
+                    x.close();
+                });
+        upstream.start();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        try (FaultProxy proxy = new FaultProxy(upstream.getAddress().getPort(), 10)) {
+            HttpRequest get =
+                    HttpRequest.newBuilder(URI.create(proxy.endpoint() + "/bucket/key"))
+                            .timeout(Duration.ofSeconds(30))
+                            .build();
+            HttpResponse<String> ok = http.send(get, HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, ok.statusCode());
+            assertEquals("object", ok.body());
+
+            proxy.mode(FaultProxy.Mode.SLOW);
+            assertEquals("object", http.send(get, HttpResponse.BodyHandlers.ofString()).body());
+
+            proxy.mode(FaultProxy.Mode.SLOW_DOWN);
+            HttpResponse<String> slowDown = http.send(get, HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, slowDown.statusCode());
+            assertTrue(slowDown.body().contains("<Code>SlowDown</Code>"), slowDown.body());
+
+            proxy.mode(FaultProxy.Mode.RESET);
+            assertThrows(
+                    IOException.class, () -> http.send(get, HttpResponse.BodyHandlers.ofString()));
+            // one 503, and at least one reset (the client may retry a GET once)
+            assertTrue(proxy.refused() >= 2, Long.toString(proxy.refused()));
+
+            proxy.mode(FaultProxy.Mode.PASS);
+            assertEquals(200, http.send(get, HttpResponse.BodyHandlers.ofString()).statusCode());
+        } finally {
+            upstream.stop(0);
+        }
+    }
+
+    @Test
+    void trendsAreTheLeastSquaresSlopeOverTheSecondHalf() {
+        List<SoakSampler.Sample> samples = new ArrayList<>();
+        for (int minute = 0; minute <= 120; minute++) {
+            // heap flat at 100 MB in the second hour after a warm-up; checkpoints grow 6 MB an hour
+            double heap = minute < 60 ? minute : 100;
+            samples.add(
+                    new SoakSampler.Sample(
+                            minute * 60_000L,
+                            Map.of(
+                                    "JobManager heap after GC (MB)",
+                                    heap,
+                                    "checkpoint size (MB)",
+                                    10 + minute / 10.0)));
+        }
+        List<SoakReport.Trend> trends = SoakReport.trends(samples);
+        SoakReport.Trend size = trends.get(0);
+        assertEquals("checkpoint size (MB)", size.figure());
+        assertEquals(6.0, size.perHour(), 1e-9);
+        assertEquals(19.0, size.mean(), 1e-9);
+        SoakReport.Trend heap = trends.get(1);
+        assertEquals("JobManager heap after GC (MB)", heap.figure());
+        assertEquals(0.0, heap.perHour(), 1e-9);
+        assertEquals(0.0, heap.first(), 1e-9);
+        assertEquals(100.0, heap.last(), 1e-9);
+    }
+
+    @Test
+    void checkpointsMayNotGrowPastOneAndAHalfTimesTheirEarlySize() {
+        assertTrue(
+                SoakITCase.checkpointGrowth(sizes(2, 2, 2, 2, 2, 3.9, 3.9, 4), 0)
+                        .startsWith("checkpoints flat"));
+        String grew = SoakITCase.checkpointGrowth(sizes(2, 2, 2, 2, 2, 4.1, 4.2, 4.3), 0);
+        assertTrue(grew.startsWith("checkpoints grew"), grew);
+        assertTrue(grew.contains("4.20 MB"), grew);
+    }
+
+    @Test
+    void durationsReadAsTheScriptTakesThem() {
+        assertEquals(Duration.ofSeconds(70), SoakITCase.parse("70s"));
+        assertEquals(Duration.ofMinutes(15), SoakITCase.parse("15m"));
+        assertEquals(Duration.ofMinutes(15), SoakITCase.parse("15min"));
+        assertEquals(Duration.ofHours(2), SoakITCase.parse("2h"));
+        assertThrows(IllegalArgumentException.class, () -> SoakITCase.parse("2 hours"));
+        assertEquals(SoakFaults.Kind.SLOW_S3, SoakFaults.Kind.of("slow-s3"));
+        assertThrows(IllegalArgumentException.class, () -> SoakFaults.Kind.of("disk"));
+    }
+
+    /** One checkpoint size a minute from minute 0. */
+    private static List<SoakSampler.Sample> sizes(double... mb) {
+        List<SoakSampler.Sample> out = new ArrayList<>();
+        for (int i = 0; i < mb.length; i++) {
+            out.add(new SoakSampler.Sample(i * 60_000L, Map.of("checkpoint size (MB)", mb[i])));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,260 @@
+package io.tfstream.e2e.soak;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tfstream.e2e.cluster.LocalCluster;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The soak's resource figures, taken once a minute: what must stay flat however long the job runs
+ * and however often it fails. A figure that cannot be read at that moment (the JobManager down, the
+ * broker restarting) is left out of that sample rather than guessed.
+ */
+final class SoakSampler {
+    /** One minute's figures, by name; {@code atMillis} is epoch ms. */
+    record Sample(long atMillis, Map<String, Double> values) {}
+
+    /** The figures, in the order the report shows them. */
+    static final List<String> FIGURES =
+            List.of(
+                    "checkpoint size (MB)",
+                    "checkpoint duration (s)",
+                    "consumer lag (records)",
+                    "JobManager heap after GC (MB)",
+                    "TaskManager heap after GC (MB, max)",
+                    "JobManager threads",
+                    "TaskManager threads (max)",
+                    "JobManager open files",
+                    "TaskManager open files (max)",
+                    "open uploads",
+                    "temporary files",
+                    "checkpoint files");
+
+    private static final Pattern HEAP_AFTER = Pattern.compile("->(\\d+)M\\(\\d+M\\)");
+
+    private final LocalCluster cluster;
+    private final Supplier<String> jobId;
+    private final String inputTopic;
+    private final String groupId;
+    private final LongSupplier openUploads;
+    private final List<Sample> samples = new ArrayList<>();
+
+    SoakSampler(
+            LocalCluster cluster,
+            Supplier<String> jobId,
+            String inputTopic,
+            String groupId,
+            LongSupplier openUploads) {
+        this.cluster = cluster;
+        this.jobId = jobId;
+        this.inputTopic = inputTopic;
+        this.groupId = groupId;
+        this.openUploads = openUploads;
+    }
+
+    synchronized List<Sample> samples() {
+        return List.copyOf(samples);
+    }
+
+    /** Takes one sample now. */
+    Sample sample() {
+        Map<String, Double> v = new LinkedHashMap<>();
+        quietly(() -> checkpoint(v));
+        quietly(() -> v.put("consumer lag (records)", (double) lag()));
+        quietly(() -> processes(v));
+        quietly(() -> v.put("open uploads", (double) openUploads.getAsLong()));
+        quietly(
+                () ->
+                        v.put(
+                                "temporary files",
+                                (double)
+                                        files(cluster.stateDir().resolve("flink").resolve("tmp"))));
+        quietly(
+                () ->
+                        v.put(
+                                "checkpoint files",
+                                (double)
+                                        files(
+                                                cluster.objects("tfstream")
+                                                        .resolve("flink")
+                                                        .resolve("checkpoints"))));
+        Sample s = new Sample(System.currentTimeMillis(), v);
+        synchronized (this) {
+            samples.add(s);
+        }
+        return s;
+    }
+
+    private void checkpoint(Map<String, Double> v) {
+        JsonNode latest =
+                cluster.rest("/jobs/" + jobId.get() + "/checkpoints")
+                        .path("latest")
+                        .path("completed");
+        if (latest.isMissingNode() || latest.isNull()) {
+            return;
+        }
+        JsonNode size =
+                latest.has("checkpointed_size")
+                        ? latest.get("checkpointed_size")
+                        : latest.get("state_size");
+        v.put("checkpoint size (MB)", size.asLong() / 1e6);
+        v.put("checkpoint duration (s)", latest.get("end_to_end_duration").asLong() / 1e3);
+    }
+
+    /** The input's end offsets less the job's committed offsets, over every partition. */
+    private long lag() throws Exception {
+        Properties p = new Properties();
+        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        p.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
+        try (Admin admin = Admin.create(p)) {
+            Map<TopicPartition, OffsetAndMetadata> committed =
+                    admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
+            int partitions =
+                    admin.describeTopics(List.of(inputTopic))
+                            .allTopicNames()
+                            .get()
+                            .get(inputTopic)
+                            .partitions()
+                            .size();
+            for (int i = 0; i < partitions; i++) {
+                latest.put(new TopicPartition(inputTopic, i), OffsetSpec.latest());
+            }
+            long lag = 0;
+            for (var e : admin.listOffsets(latest).all().get().entrySet()) {
+                OffsetAndMetadata c = committed.get(e.getKey());
+                lag += e.getValue().offset() - (c == null ? 0 : c.offset());
+            }
+            return lag;
+        }
+    }
+
+    /** Heap after GC, threads and open files of the JobManager and the live TaskManagers. */
+    private void processes(Map<String, Double> v) throws IOException {
+        Path pids = cluster.stateDir().resolve("pids");
+        Path logs = cluster.stateDir().resolve("logs");
+        double[] tm = {-1, -1, -1};
+        try (Stream<Path> files = Files.list(pids)) {
+            for (Path f : files.toList()) {
+                String role = f.getFileName().toString().replace(".pid", "");
+                boolean jm = role.equals("jobmanager");
+                if (!jm && !role.startsWith("taskmanager-")) {
+                    continue;
+                }
+                String pid = Files.readString(f).trim();
+                Path proc = Path.of("/proc", pid);
+                if (!cmdline(proc).contains(cluster.stateDir().toString())) {
+                    continue; // not running
+                }
+                double heap = heapAfterGc(logs.resolve(role + ".gc.log"));
+                double threads = threads(proc);
+                double fds = files(proc.resolve("fd"));
+                if (jm) {
+                    if (heap >= 0) {
+                        v.put("JobManager heap after GC (MB)", heap);
+                    }
+                    v.put("JobManager threads", threads);
+                    v.put("JobManager open files", fds);
+                } else {
+                    tm[0] = Math.max(tm[0], heap);
+                    tm[1] = Math.max(tm[1], threads);
+                    tm[2] = Math.max(tm[2], fds);
+                }
+            }
+        }
+        if (tm[0] >= 0) {
+            v.put("TaskManager heap after GC (MB, max)", tm[0]);
+        }
+        if (tm[1] >= 0) {
+            v.put("TaskManager threads (max)", tm[1]);
+            v.put("TaskManager open files (max)", tm[2]);
+        }
+    }
+
+    private static String cmdline(Path proc) {
+        try {
+            return new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** The heap after the last collection in a JVM's GC log ({@code ...->40M(256M)}), or -1. */
+    static double heapAfterGc(Path gcLog) {
+        if (!Files.isRegularFile(gcLog)) {
+            return -1;
+        }
+        try (RandomAccessFile f = new RandomAccessFile(gcLog.toFile(), "r")) {
+            long from = Math.max(0, f.length() - 16_384);
+            byte[] tail = new byte[(int) (f.length() - from)];
+            f.seek(from);
+            f.readFully(tail);
+            Matcher m = HEAP_AFTER.matcher(new String(tail, StandardCharsets.UTF_8));
+            double last = -1;
+            while (m.find()) {
+                last = Double.parseDouble(m.group(1));
+            }
+            return last;
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private static double threads(Path proc) throws IOException {
+        for (String line : Files.readAllLines(proc.resolve("status"))) {
+            if (line.startsWith("Threads:")) {
+                return Double.parseDouble(line.substring(8).trim());
+            }
+        }
+        return -1;
+    }
+
+    /** Regular files (or, under /proc/PID/fd, descriptors) below {@code dir}; 0 if it is absent. */
+    static long files(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(
+                            p ->
+                                    !p.equals(dir)
+                                            && !Files.isDirectory(
+                                                    p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                    .count();
+        } catch (java.io.UncheckedIOException e) {
+            return Files.list(dir).count(); // a file removed during the walk
+        }
+    }
+
+    private interface Read {
+        void run() throws Exception;
+    }
+
+    private static void quietly(Read r) {
+        try {
+            r.run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception | AssertionError unavailableNow) {
+            // left out of this sample
+        }
+    }
+}
