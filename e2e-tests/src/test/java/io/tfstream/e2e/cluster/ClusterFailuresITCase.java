@@ -54,13 +54,14 @@ import software.amazon.awssdk.services.s3.S3Client;
  * its offset.
  *
  * <p>The default build runs the kills and the rescale reduced (10 000 records and one kill, 10 000
- * for the rescale); {@code .ci/run} runs the other five reduced too (5 000 records around the
- * outages, 10 s of storm at 1 000 records/s, the first part, the JobManager kill, the stalled
- * TaskManager) with {@code -Dtfstream.e2e.scenarios=outages,storm,first-part,jobmanager,zombie};
- * the crash loop, the rollback and the cleanup run by name; {@code -Pe2e} runs all ten, the first
- * four, the crash loop and the rollback at full size (100 000 records and three kills, 50 000, 50
- * 000, 20 000) and writes the summary to {@code e2e-tests/RESULTS.md}. Sizes and scenarios: the
- * {@code tfstream.e2e.*} system properties below.
+ * for the rescale); {@code .ci/run} runs three more reduced (5 000 records around the outages, 10 s
+ * of storm at 1 000 records/s, the first part) with {@code
+ * -Dtfstream.e2e.scenarios=outages,storm,first-part}, and the soak's short form ({@code
+ * SoakITCase}) kills the JobManager and stalls a TaskManager among its faults; the JobManager kill,
+ * the stalled TaskManager, the crash loop, the rollback and the cleanup run by name; {@code -Pe2e}
+ * runs all ten, the first four, the crash loop and the rollback at full size (100 000 records and
+ * three kills, 50 000, 50 000, 20 000) and writes the summary to {@code e2e-tests/RESULTS.md}.
+ * Sizes and scenarios: the {@code tfstream.e2e.*} system properties below.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFailuresITCase {

@@ -157,8 +157,15 @@ final class SoakChecker implements AutoCloseable {
      * The tallies of the three outputs over the {@code produced} records (after the drain and a
      * last scan of the shards).
      */
-    List<Tally> tallies(long produced) {
-        scanShards();
+    List<Tally> tallies(long produced) throws Exception {
+        // after the drain every shard is whole: a shard is read once two scans saw its size
+        io.tfstream.testkit.Waits.waitFor(
+                () -> {
+                    scanShards();
+                    return unreadShards() == 0;
+                },
+                Duration.ofMinutes(2),
+                "every finished shard read");
         List<Tally> out = new ArrayList<>();
         for (String output : List.of("payloads", "shards", "dead letters")) {
             SeqFlags flags = flags(output);
@@ -183,6 +190,14 @@ final class SoakChecker implements AutoCloseable {
             out.add(new Tally(output, expected, found, lost, duplicated));
         }
         return out;
+    }
+
+    private synchronized long unreadShards() throws IOException {
+        return Files.isDirectory(shardDir)
+                ? OutputAudit.shardFiles(shardDir).stream()
+                        .filter(p -> !shardsRead.contains(p))
+                        .count()
+                : 0;
     }
 
     /** The finished shards read so far. */
@@ -413,7 +428,8 @@ final class SoakChecker implements AutoCloseable {
         return n;
     }
 
-    private void event(String output, String what) {
+    /** Records what the harness saw of {@code source} (an output, the cluster). */
+    void event(String output, String what) {
         Event e = new Event(clock.millis(), output, what);
         events.add(e);
         System.out.println("[soak] " + output + ": " + what);

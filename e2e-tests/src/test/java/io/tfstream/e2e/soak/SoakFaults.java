@@ -54,14 +54,22 @@ final class SoakFaults {
 
     private final LocalCluster cluster;
     private final FaultProxy s3;
+    private final java.util.function.Consumer<String> events;
     private final Path config;
     private final Deque<Integer> taskManagers = new ArrayDeque<>(List.of(1, 2));
     private volatile JobWatch job;
     private int parallelism;
 
-    SoakFaults(LocalCluster cluster, FaultProxy s3, Path config, JobWatch job, int parallelism) {
+    SoakFaults(
+            LocalCluster cluster,
+            FaultProxy s3,
+            Path config,
+            JobWatch job,
+            int parallelism,
+            java.util.function.Consumer<String> events) {
         this.cluster = cluster;
         this.s3 = s3;
+        this.events = events;
         this.config = config;
         this.job = job;
         this.parallelism = parallelism;
@@ -73,6 +81,7 @@ final class SoakFaults {
     }
 
     Done inflict(Kind kind) throws Exception {
+        replaceDeadTaskManagers();
         long at = System.currentTimeMillis();
         long from = at;
         switch (kind) {
@@ -137,6 +146,20 @@ final class SoakFaults {
             }
         }
         return new Done(Kind.ZOMBIE, at, recovery);
+    }
+
+    /**
+     * A TaskManager that ended by itself (Flink ends one on a fatal error) is an event of the run,
+     * and replaced, so that the run goes on with the capacity it had.
+     */
+    void replaceDeadTaskManagers() {
+        for (Integer tm : List.copyOf(taskManagers)) {
+            if (!cluster.taskManagerAlive(tm)) {
+                events.accept("TaskManager " + tm + " ended by itself (see its log); replaced");
+                taskManagers.remove(tm);
+                taskManagers.addLast(cluster.startTaskManager());
+            }
+        }
     }
 
     private Duration recovery(long from) throws Exception {

@@ -82,7 +82,6 @@ class SoakITCase {
                     "in-soak:4", "batches-soak:2", "dlq-soak", "alerts-soak", "stats-soak");
             Path config = jobConfig(state, cluster);
             JobWatch first = new JobWatch(cluster, cluster.submit(config, 2));
-            SoakFaults faults = new SoakFaults(cluster, proxy, config, first, 2);
 
             try (SoakProducer producer =
                             new SoakProducer(cluster.bootstrapServers(), "in-soak", RATE, clock);
@@ -95,6 +94,14 @@ class SoakITCase {
                                     "dlq-soak",
                                     cluster.objects("tfstream").resolve("soak-shards"),
                                     clock)) {
+                SoakFaults faults =
+                        new SoakFaults(
+                                cluster,
+                                proxy,
+                                config,
+                                first,
+                                2,
+                                what -> checker.event("cluster", what));
                 SoakSampler sampler =
                         new SoakSampler(
                                 cluster,
@@ -135,6 +142,7 @@ class SoakITCase {
                 if (wait > 0) {
                     Thread.sleep(wait);
                 }
+                faults.replaceDeadTaskManagers();
                 long loadEnd = clock.millis();
                 minutes.shutdownNow();
 

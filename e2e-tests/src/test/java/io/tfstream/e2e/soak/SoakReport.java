@@ -62,7 +62,8 @@ final class SoakReport {
         md.append("- Started: ").append(Instant.ofEpochMilli(run.startMillis())).append('\n');
         md.append("- Duration: ")
                 .append(minutes(run.endMillis() - run.startMillis()))
-                .append(" (load and faults), then the drain and the audit\n");
+                .append(" min of load and faults (the last fault may run past the duration),")
+                .append(" then the drain and the audit\n");
         md.append("- Command: `").append(run.command()).append("`\n");
         md.append("- Input: ")
                 .append(run.produced())

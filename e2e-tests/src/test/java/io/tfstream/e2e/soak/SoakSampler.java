@@ -38,6 +38,7 @@ final class SoakSampler {
                     "checkpoint size (MB)",
                     "checkpoint duration (s)",
                     "consumer lag (records)",
+                    "TaskManagers registered",
                     "JobManager heap after GC (MB)",
                     "TaskManager heap after GC (MB, max)",
                     "JobManager threads",
@@ -79,6 +80,11 @@ final class SoakSampler {
         Map<String, Double> v = new LinkedHashMap<>();
         quietly(() -> checkpoint(v));
         quietly(() -> v.put("consumer lag (records)", (double) lag()));
+        quietly(
+                () ->
+                        v.put(
+                                "TaskManagers registered",
+                                (double) cluster.rest("/taskmanagers").get("taskmanagers").size()));
         quietly(() -> processes(v));
         quietly(() -> v.put("open uploads", (double) openUploads.getAsLong()));
         quietly(

@@ -18,6 +18,8 @@ import java.util.function.LongSupplier;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The shard sink's writer: one open shard per bucket (event-time bucket of the record, see {@link
@@ -51,6 +53,8 @@ import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 final class ShardWriter
         implements StatefulSinkWriter<SourceRecord, ShardWriterState>,
                 CommittingSinkWriter<SourceRecord, ShardCommittable> {
+    private static final Logger LOG = LoggerFactory.getLogger(ShardWriter.class);
+
     /** Open shards per subtask at most. */
     static final int MAX_OPEN_SHARDS = 64;
 
@@ -473,15 +477,34 @@ final class ShardWriter
         return open.size();
     }
 
+    /**
+     * Removes what no checkpoint holds, as well as the store can. Flink also closes a writer while
+     * cleaning up after a failure, and takes an exception there as fatal to the whole TaskManager;
+     * what cannot be removed (S3 refusing the abort, a file system gone) was never in a checkpoint,
+     * so it is logged and left to {@code tfstream shards uploads} instead of thrown.
+     */
     @Override
-    public void close() throws Exception {
-        try {
-            for (OpenShard s : open.values()) {
+    public void close() {
+        for (OpenShard s : open.values()) {
+            try {
                 s.release();
+            } catch (RuntimeException e) {
+                leftBehind(e);
             }
-            open.clear();
-        } finally {
-            store.close();
         }
+        open.clear();
+        try {
+            store.close();
+        } catch (IOException | RuntimeException e) {
+            leftBehind(e);
+        }
+    }
+
+    private void leftBehind(Exception e) {
+        LOG.warn(
+                "shard writer of subtask {}: could not remove what no checkpoint holds; left for"
+                        + " `tfstream shards uploads` (S3) or as an in-progress file: {}",
+                subtask,
+                e.toString());
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tfstream.api.model.LostShardAction;
 import io.tfstream.api.model.SourceRecord;
 import io.tfstream.operators.shards.store.ShardName;
+import io.tfstream.operators.shards.store.ShardStore;
 import io.tfstream.shards.ShardManifest;
 import io.tfstream.shards.TfxSplits;
 import io.tfstream.tfrecord.Compression;
@@ -559,6 +560,52 @@ class ShardWriterTest {
         assertEquals(1, lostMetrics.counters.get("shardsLost").getCount());
         assertEquals(5, lostMetrics.counters.get("shardRecordsLost").getCount());
         again.close();
+    }
+
+    /**
+     * A writer closed while its store cannot remove what no checkpoint holds (S3 answering the
+     * abort with 503 SlowDown, as the soak found): close() returns, since Flink also closes writers
+     * while cleaning up after a failure and takes an exception there as fatal to the TaskManager,
+     * which took the job's slots with it. What is left was never in a checkpoint.
+     */
+    @Test
+    void aCloseWhoseCleanupFailsLeavesTheRestAndDoesNotThrow() throws Exception {
+        ShardSettings s =
+                ShardTesting.settings(base, Compression.NONE, 1 << 30, Duration.ofHours(1), false);
+        ShardStore real = s.storeFactory().create();
+        ShardStore refusing =
+                (ShardStore)
+                        java.lang.reflect.Proxy.newProxyInstance(
+                                ShardStore.class.getClassLoader(),
+                                new Class<?>[] {ShardStore.class},
+                                (proxy, method, args) -> {
+                                    if (method.getName().equals("close")) {
+                                        real.close();
+                                        throw new java.io.IOException(
+                                                "AbortMultipartUpload: Please reduce your request"
+                                                        + " rate. (Status Code: 503)");
+                                    }
+                                    try {
+                                        return method.invoke(real, args);
+                                    } catch (java.lang.reflect.InvocationTargetException e) {
+                                        throw e.getCause();
+                                    }
+                                });
+        ShardWriter w =
+                new ShardWriter(
+                        s,
+                        refusing,
+                        JOB,
+                        0,
+                        List.of(),
+                        0,
+                        -1,
+                        () -> now,
+                        new ShardWriterMetrics(new UnregisteredMetricsGroup()),
+                        new LostShards(s.onLostShard(), new UnregisteredMetricsGroup()));
+        write(w, 0, 3, HOUR_10);
+        w.close();
+        assertEquals(0, w.openShards());
     }
 
     /** A metric group that keeps its counters, to read what was counted. */
