@@ -57,6 +57,8 @@ s3.secret-key: $TFL_S3_SECRET_KEY
 metrics.reporter.prom.factory.class: io.tfstream.metrics.BoundPrometheusReporterFactory
 metrics.reporter.prom.host: 127.0.0.1
 metrics.reporter.prom.port: $TFSTREAM_METRICS_PORT-$((TFSTREAM_METRICS_PORT + 16))
+# Each process gets its own io.tmp.dirs, web.tmpdir and blob.storage.directory under
+# flink/work/<role>/ (dynamic properties, tfl_flink_spawn); these are for other Flink tools.
 io.tmp.dirs: $TFL_STATE/flink/tmp
 web.tmpdir: $TFL_STATE/flink/web
 blob.storage.directory: $TFL_STATE/flink/blobs
@@ -112,11 +114,26 @@ tfl_flink_params() {
   printf '%s\n' "$out"
 }
 
+# The working directory of a Flink process of role $1 (temporary files, the RPC system's jar, JAAS
+# files, the BLOB cache with the job's jar): flink/work/<role>/, emptied before the process starts.
+# A process killed with kill -9 cannot remove its files, so the directories of roles no longer
+# running go too: what is kept on disk follows the processes alive, not the failures so far.
+tfl_flink_workdir() {
+  local role=$1 dir
+  for dir in "$TFL_STATE/flink/work"/*; do
+    [ -d "$dir" ] || continue
+    if [ "$(basename "$dir")" = "$role" ] || ! tfl_alive "$(basename "$dir")"; then rm -rf "$dir"; fi
+  done
+  mkdir -p "$TFL_STATE/flink/work/$role/tmp" "$TFL_STATE/flink/work/$role/blobs" "$TFL_STATE/flink/work/$role/web"
+  printf '%s\n' "$TFL_STATE/flink/work/$role"
+}
+
 # Starts a Flink process: role, log file, main class, then the process's own arguments. Its GC log
 # (<role>.gc.log beside the log, two files of 10 MB at most) shows the heap after each collection.
 tfl_flink_spawn() {
-  local role=$1 log=$2 main=$3 params=$4
+  local role=$1 log=$2 main=$3 params=$4 work
   shift 4
+  work="$(tfl_flink_workdir "$role")"
   local -a flags mem dyn
   read -r -a flags <<<"$(tfl_jvm_flags)"
   read -r -a mem <<<"$(printf '%s\n' "$params" | sed -n 1p)"
@@ -130,7 +147,8 @@ tfl_flink_spawn() {
     -Daws.java.v1.disableDeprecationAnnouncement=true \
     "-Xlog:gc:file=${log%.log}.gc.log:time,uptime:filecount=2,filesize=10m" \
     -Dlog.file="$log" -Dlog4j.configurationFile="file:$TFL_CONF/log4j.properties" \
-    -cp "$(tfl_classpath flink)" "$main" --configDir "$TFL_CONF" "${dyn[@]}" "$@"
+    -cp "$(tfl_classpath flink)" "$main" --configDir "$TFL_CONF" "${dyn[@]}" \
+    -D "io.tmp.dirs=$work/tmp" -D "blob.storage.directory=$work/blobs" -D "web.tmpdir=$work/web" "$@"
 }
 
 tfl_jobmanager_start() {

@@ -1,12 +1,10 @@
 package io.tfstream.e2e.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tfstream.cli.CliRun;
-import io.tfstream.e2e.tfrecord.TensorFlowRecordIo;
 import io.tfstream.job.InputCorpus;
 import io.tfstream.job.shards.ShardRunChecks;
 import io.tfstream.operators.shards.store.S3ShardStoreFactory;
@@ -17,13 +15,11 @@ import io.tfstream.testing.Seed001Corpus;
 import io.tfstream.testing.WideProfileCorpus;
 import io.tfstream.testkit.TestFiles;
 import io.tfstream.testkit.Waits;
-import io.tfstream.tfrecord.Compression;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -826,15 +822,7 @@ class ClusterFailuresITCase {
             List<Path> files = OutputAudit.shardFiles(shards());
             assertTrue(!files.isEmpty(), "no finished shard under " + shards());
             for (Path shard : files) {
-                TensorFlowRecordIo.ReadResult tf = TensorFlowRecordIo.read(shard, Compression.NONE);
-                assertNull(tf.error(), shard + ": TensorFlow's reader failed");
-                List<byte[]> ours = OutputAudit.readShard(shard);
-                assertEquals(ours.size(), tf.records().size(), shard.toString());
-                for (int i = 0; i < ours.size(); i++) {
-                    assertTrue(
-                            Arrays.equals(ours.get(i), tf.records().get(i)),
-                            shard + " record " + i);
-                }
+                OutputAudit.readAlikeByTensorFlow(shard);
             }
         }
     }

@@ -47,7 +47,10 @@ final class FailureResults {
         return rows.isEmpty();
     }
 
-    /** Writes the Markdown report to {@code file} and prints it. */
+    /**
+     * Writes the Markdown report to {@code file}, keeping the sections ({@code ## ...}) the file
+     * already has below its table, and prints it.
+     */
     synchronized void write(Path file, String runDescription) throws IOException {
         StringBuilder md = new StringBuilder();
         md.append("# Failure tests on the local cluster: results\n\n")
@@ -95,6 +98,14 @@ final class FailureResults {
                         + " payloads and the finished shards on S3, and broken records in the"
                         + " dead-letter topic.\n");
         Files.createDirectories(file.toAbsolutePath().getParent());
+        if (Files.isRegularFile(file)) {
+            // the sections below the table (other runs, the soak's) are kept
+            String before = Files.readString(file, StandardCharsets.UTF_8);
+            int sections = before.indexOf("\n## ");
+            if (sections >= 0) {
+                md.append(before.substring(sections));
+            }
+        }
         Files.writeString(file, md, StandardCharsets.UTF_8);
         System.out.println(md);
     }

@@ -21,6 +21,21 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class InputProducer {
     private InputProducer() {}
 
+    /**
+     * An upstream service's producer: idempotent, {@code acks=all}, retrying for 5 minutes, so that
+     * a broker restart delays records but neither loses nor repeats them.
+     */
+    public static Properties settings(String bootstrapServers) {
+        Properties p = new Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.setProperty(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "300000");
+        p.setProperty(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "30000");
+        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");
+        return p;
+    }
+
     /** All of {@code inputs} as fast as the broker takes them. */
     public static Map<String, RecordMetadata> produce(
             String bootstrapServers, String topic, List<InputCorpus.Input> inputs)
@@ -32,13 +47,7 @@ public final class InputProducer {
     public static Map<String, RecordMetadata> produce(
             String bootstrapServers, String topic, List<InputCorpus.Input> inputs, int perSecond)
             throws InterruptedException, ExecutionException {
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
-        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.setProperty(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "300000");
-        p.setProperty(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "30000");
-        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");
+        Properties p = settings(bootstrapServers);
         Map<String, Future<RecordMetadata>> sent = new HashMap<>();
         long start = System.nanoTime();
         try (KafkaProducer<byte[], byte[]> producer =

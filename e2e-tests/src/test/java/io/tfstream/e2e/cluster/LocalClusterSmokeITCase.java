@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
  * exactly one committed payload and in exactly one finished shard on S3, every broken one in the
  * dead-letter topic once with its offset, checkpoints are on S3 at the interval of the cluster's
  * configuration (the job sets none), every process serves its metrics for Prometheus and the
- * TaskManagers' count every record; {@code status --json} reports the cluster, {@code down} leaves
- * no process behind. The state directory stays in {@code target/} for its logs.
+ * TaskManagers' count every record; a TaskManager killed with {@code kill -9} leaves its working
+ * directory only until the next process starts; {@code status --json} reports the cluster, {@code
+ * down} leaves no process behind. The state directory stays in {@code target/} for its logs.
  */
 class LocalClusterSmokeITCase {
     private static final int RECORDS = 2_000;
@@ -98,6 +99,16 @@ class LocalClusterSmokeITCase {
                     TestFiles.regularFiles(checkpoints).stream()
                             .anyMatch(f -> f.getFileName().toString().equals("_metadata")),
                     "checkpoints on S3 under " + checkpoints);
+
+            // A process killed with kill -9 leaves its working directory (temporary files, the
+            // BLOB cache with the job's jar); the next start of a Flink process removes it.
+            Path work = state.resolve("flink").resolve("work");
+            assertTrue(Files.isDirectory(work.resolve("taskmanager-1").resolve("blobs")));
+            cluster.killTaskManager(1);
+            assertTrue(Files.isDirectory(work.resolve("taskmanager-1")), "left by the kill");
+            int next = cluster.startTaskManager();
+            assertFalse(Files.exists(work.resolve("taskmanager-1")), "removed at the next start");
+            assertTrue(Files.isDirectory(work.resolve("taskmanager-" + next).resolve("tmp")));
 
             cluster.down();
             JsonNode after = cluster.status();

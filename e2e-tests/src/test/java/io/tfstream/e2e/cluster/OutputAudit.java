@@ -2,14 +2,17 @@ package io.tfstream.e2e.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tfstream.e2e.tfrecord.TensorFlowRecordIo;
 import io.tfstream.job.InputCorpus;
 import io.tfstream.operators.deadletter.DeadLetterHeaders;
 import io.tfstream.proto.v1.SourceRange;
 import io.tfstream.proto.v1.TensorBatch;
 import io.tfstream.shards.ShardLayout;
 import io.tfstream.testkit.TestFiles;
+import io.tfstream.tfrecord.Compression;
 import io.tfstream.tfrecord.TfRecordFiles;
 import io.tfstream.tfrecord.TfRecordReadOptions;
 import io.tfstream.tfrecord.TfRecordReader;
@@ -236,6 +239,21 @@ public final class OutputAudit {
             }
         }
         return shards;
+    }
+
+    /**
+     * Reads {@code shard} (uncompressed) with TensorFlow's {@code TFRecordReaderV2} and with the
+     * project's reader: the same records in the same order; returns how many.
+     */
+    public static int readAlikeByTensorFlow(Path shard) throws IOException {
+        TensorFlowRecordIo.ReadResult tf = TensorFlowRecordIo.read(shard, Compression.NONE);
+        assertNull(tf.error(), shard + ": TensorFlow's reader failed");
+        List<byte[]> ours = readShard(shard);
+        assertEquals(ours.size(), tf.records().size(), shard.toString());
+        for (int i = 0; i < ours.size(); i++) {
+            assertTrue(Arrays.equals(ours.get(i), tf.records().get(i)), shard + " record " + i);
+        }
+        return ours.size();
     }
 
     public static List<byte[]> readShard(Path shard) throws IOException {

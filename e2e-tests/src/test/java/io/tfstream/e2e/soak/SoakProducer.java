@@ -40,15 +40,10 @@ final class SoakProducer implements AutoCloseable {
         this.topic = topic;
         this.rate = rate;
         this.clock = clock;
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
-        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        Properties p = io.tfstream.e2e.cluster.InputProducer.settings(bootstrapServers);
         p.setProperty(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "600000");
-        p.setProperty(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "30000");
         // a broker outage blocks send() instead of failing it; the schedule catches up afterwards
         p.setProperty(ProducerConfig.MAX_BLOCK_MS_CONFIG, "600000");
-        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");
         producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
         thread = new Thread(this::run, "soak-producer");
         thread.setDaemon(true);

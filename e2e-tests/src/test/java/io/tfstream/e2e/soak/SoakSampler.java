@@ -46,7 +46,8 @@ final class SoakSampler {
                     "JobManager open files",
                     "TaskManager open files (max)",
                     "open uploads",
-                    "temporary files",
+                    "Flink work files",
+                    "Flink work (MB)",
                     "checkpoint files");
 
     private static final Pattern HEAP_AFTER = Pattern.compile("->(\\d+)M\\(\\d+M\\)");
@@ -87,12 +88,9 @@ final class SoakSampler {
                                 (double) cluster.rest("/taskmanagers").get("taskmanagers").size()));
         quietly(() -> processes(v));
         quietly(() -> v.put("open uploads", (double) openUploads.getAsLong()));
-        quietly(
-                () ->
-                        v.put(
-                                "temporary files",
-                                (double)
-                                        files(cluster.stateDir().resolve("flink").resolve("tmp"))));
+        Path work = cluster.stateDir().resolve("flink").resolve("work");
+        quietly(() -> v.put("Flink work files", (double) files(work)));
+        quietly(() -> v.put("Flink work (MB)", bytes(work) / 1e6));
         quietly(
                 () ->
                         v.put(
@@ -248,6 +246,30 @@ final class SoakSampler {
         } catch (java.io.UncheckedIOException e) {
             return Files.list(dir).count(); // a file removed during the walk
         }
+    }
+
+    /** Bytes of the regular files below {@code dir}. */
+    static long bytes(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        long[] total = {0};
+        Files.walkFileTree(
+                dir,
+                new java.nio.file.SimpleFileVisitor<>() {
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(
+                            Path file, java.nio.file.attribute.BasicFileAttributes a) {
+                        total[0] += a.isRegularFile() ? a.size() : 0;
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
+                        return java.nio.file.FileVisitResult.CONTINUE; // removed meanwhile
+                    }
+                });
+        return total[0];
     }
 
     private interface Read {
