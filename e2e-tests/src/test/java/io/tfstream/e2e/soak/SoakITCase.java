@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * not list exactly the finished shards, checkpoints grown past 1.5× (+1 MB) their size in minutes
  * 2–4, a job that did not recover within 5 minutes of a fault, or an upload left after the cleanup
  * command. Runs only when {@code tfstream.soak.duration} is set ({@code deploy/local/soak}; {@code
- * .ci/run} runs 10 minutes).
+ * .ci/run} runs 6 minutes after the warm-up).
  */
 class SoakITCase {
     private static final String DURATION = System.getProperty("tfstream.soak.duration", "");
