@@ -37,10 +37,4 @@ final class SeqFlags {
         }
         return contiguous;
     }
-
-    /** {@code a} with every element from {@code from} on set to -1. */
-    static int[] filled(int[] a, int from) {
-        Arrays.fill(a, from, a.length, -1);
-        return a;
-    }
 }

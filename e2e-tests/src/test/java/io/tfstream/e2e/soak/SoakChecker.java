@@ -277,7 +277,12 @@ final class SoakChecker implements AutoCloseable {
             return;
         }
         if (!SoakRecords.broken(seq)) {
-            event("dead letters", "good record " + seq + " dead-lettered: " + header(r));
+            event(
+                    "dead letters",
+                    "good record "
+                            + seq
+                            + " dead-lettered: "
+                            + header(r, DeadLetterHeaders.REASON));
         } else if (!Arrays.equals(SoakRecords.value(seq), r.value())) {
             event("dead letters", "dead letter " + seq + ": its bytes differ from the input's");
         } else if (!sourceMatches(seq, r)) {
@@ -297,10 +302,6 @@ final class SoakChecker implements AutoCloseable {
         }
         long at = input.seqAt(Integer.parseInt(partition), Long.parseLong(offset));
         return at < 0 || at == seq; // not yet acknowledged to the producer: judged by the key
-    }
-
-    private static String header(ConsumerRecord<byte[], byte[]> r) {
-        return header(r, DeadLetterHeaders.REASON);
     }
 
     private static String header(ConsumerRecord<byte[], byte[]> r, String name) {

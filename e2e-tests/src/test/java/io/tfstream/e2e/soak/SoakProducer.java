@@ -141,7 +141,7 @@ final class SoakProducer implements AutoCloseable {
 
     /** The seq at each offset of one partition; offsets of a partition are dense from 0. */
     private static final class OffsetTable {
-        private int[] seqs = SeqFlags.filled(new int[1 << 16], 0);
+        private int[] seqs = filled(new int[1 << 16], 0);
         private long size;
 
         synchronized void put(long offset, long seq) {
@@ -151,10 +151,16 @@ final class SoakProducer implements AutoCloseable {
                     n *= 2;
                 }
                 int old = seqs.length;
-                seqs = SeqFlags.filled(Arrays.copyOf(seqs, n), old);
+                seqs = filled(Arrays.copyOf(seqs, n), old);
             }
             seqs[(int) offset] = (int) seq;
             size = Math.max(size, offset + 1);
+        }
+
+        /** {@code a} with every element from {@code from} on set to -1 (no seq known). */
+        private static int[] filled(int[] a, int from) {
+            Arrays.fill(a, from, a.length, -1);
+            return a;
         }
 
         synchronized long get(long offset) {
