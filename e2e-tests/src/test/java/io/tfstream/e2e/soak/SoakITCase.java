@@ -1,6 +1,7 @@
 package io.tfstream.e2e.soak;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -65,7 +66,7 @@ class SoakITCase {
         Duration every = parse(EVERY);
         List<SoakFaults.Kind> kinds = new ArrayList<>();
         for (String f : FAULTS.split(",")) {
-            if (!f.isBlank()) {
+            if (!f.isBlank() && !f.equals("none")) {
                 kinds.add(SoakFaults.Kind.of(f));
             }
         }
@@ -133,7 +134,7 @@ class SoakITCase {
                 long end = start + duration.toMillis();
                 for (int k = 1; ; k++) {
                     long next = start + k * every.toMillis();
-                    if (next >= end) {
+                    if (next >= end || kinds.isEmpty()) {
                         break;
                     }
                     long wait = next - clock.millis();
@@ -176,11 +177,12 @@ class SoakITCase {
                 String markers = markersListTheShards(cluster, checker.shardsRead());
                 checks.add(markers);
                 // the savepoint of the drain is no checkpoint of the running job
-                String checkpoints =
-                        checkpointGrowth(
-                                samples.stream().filter(x -> x.atMillis() <= loadEnd).toList(),
-                                start);
+                List<SoakSampler.Sample> loadSamples =
+                        samples.stream().filter(x -> x.atMillis() <= loadEnd).toList();
+                String checkpoints = checkpointGrowth(loadSamples, start);
                 checks.add(checkpoints);
+                String trends = trendsFlat(loadSamples, duration);
+                checks.add(trends);
                 String uploads = cleanUploads(cluster);
                 checks.add(uploads);
                 List<SoakChecker.Event> events = checker.events();
@@ -222,6 +224,7 @@ class SoakITCase {
                 assertEquals(0, unexpected, events.toString());
                 assertEquals(0, notRecovered, done.toString());
                 assertTrue(checkpoints.startsWith("checkpoints flat"), checkpoints);
+                assertFalse(trends.startsWith("rising"), trends);
                 assertTrue(uploads.startsWith("0 uploads left"), uploads);
             }
         }
@@ -291,6 +294,45 @@ class SoakITCase {
         return "the _SUCCESS markers list the " + listed.size() + " finished shards exactly";
     }
 
+    /** What may not trend upward over the second half of a run of an hour or more. */
+    static final List<String> FLAT =
+            List.of(
+                    "checkpoint size (MB)",
+                    "JobManager heap after GC (MB)",
+                    "TaskManager heap after GC (MB, max)");
+
+    /**
+     * Checkpoint size and heap after GC over the second half of a run of at least an hour: a slope
+     * of at most 5% of the mean per hour. A shorter half is too short to tell a trend from the
+     * swing of one fault.
+     */
+    static String trendsFlat(List<SoakSampler.Sample> samples, Duration duration) {
+        if (duration.compareTo(Duration.ofHours(1)) < 0) {
+            return "trends not judged: the run is shorter than an hour";
+        }
+        List<String> rising = new ArrayList<>();
+        List<String> flat = new ArrayList<>();
+        for (SoakReport.Trend t : SoakReport.trends(samples)) {
+            if (!FLAT.contains(t.figure())) {
+                continue;
+            }
+            String one =
+                    String.format(
+                            Locale.ROOT,
+                            "%s %+.1f%% of its mean an hour",
+                            t.figure(),
+                            t.percentOfMeanPerHour());
+            (t.percentOfMeanPerHour() > 5 ? rising : flat).add(one);
+        }
+        if (flat.size() + rising.size() < FLAT.size()) {
+            return "rising or unknown: too few samples of " + FLAT;
+        }
+        return (rising.isEmpty()
+                        ? "flat over the second half (at most +5% of the mean an hour): "
+                        : "rising over the second half (more than +5% of the mean an hour): ")
+                + String.join(", ", rising.isEmpty() ? flat : rising);
+    }
+
     /**
      * The median checkpoint size of the last three samples against the median over minutes 2–4: at
      * most 1.5× it, plus 1 MB.
@@ -312,8 +354,8 @@ class SoakITCase {
         if (early.isEmpty() || all.size() < 3) {
             return "checkpoint growth not judged: too few samples";
         }
-        double base = median(early);
-        double last = median(all.subList(all.size() - 3, all.size()));
+        double base = SoakSampler.median(early);
+        double last = SoakSampler.median(all.subList(all.size() - 3, all.size()));
         boolean flat = last <= 1.5 * base + 1;
         return String.format(
                 Locale.ROOT,
@@ -322,12 +364,6 @@ class SoakITCase {
                 flat ? "flat" : "grew",
                 last,
                 base);
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        return sorted.get((sorted.size() - 1) / 2);
     }
 
     /** {@code tfstream shards uploads --older-than 0s --abort}, then nothing is left. */

@@ -2,6 +2,7 @@ package io.tfstream.e2e.soak;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,11 +20,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The soak's parts that need no cluster: its input, the S3 fault proxy, its trends and checks. */
 class SoakPartsTest {
@@ -133,6 +137,69 @@ class SoakPartsTest {
         String grew = SoakITCase.checkpointGrowth(sizes(2, 2, 2, 2, 2, 4.1, 4.2, 4.3), 0);
         assertTrue(grew.startsWith("checkpoints grew"), grew);
         assertTrue(grew.contains("4.20 MB"), grew);
+    }
+
+    @Test
+    void heapAndCheckpointsMayNotRiseOverTheSecondHalfOfAnHourOrMore() {
+        List<SoakSampler.Sample> samples = new ArrayList<>();
+        for (int minute = 0; minute <= 120; minute++) {
+            // checkpoints rise 4% of their mean an hour; the TaskManagers' heap 10%
+            samples.add(
+                    new SoakSampler.Sample(
+                            minute * 60_000L,
+                            Map.of(
+                                    "checkpoint size (MB)",
+                                    30 + 1.2 * minute / 60,
+                                    "JobManager heap after GC (MB)",
+                                    50.0 + minute % 2,
+                                    "TaskManager heap after GC (MB, max)",
+                                    100 + 10.0 * minute / 60)));
+        }
+        String twoHours = SoakITCase.trendsFlat(samples, Duration.ofHours(2));
+        assertTrue(twoHours.startsWith("rising"), twoHours);
+        assertTrue(twoHours.contains("TaskManager heap after GC (MB, max) +8.7%"), twoHours);
+        assertFalse(twoHours.contains("checkpoint size"), twoHours);
+
+        List<SoakSampler.Sample> flat = new ArrayList<>();
+        for (SoakSampler.Sample s : samples) {
+            Map<String, Double> v = new java.util.HashMap<>(s.values());
+            v.put("TaskManager heap after GC (MB, max)", 100.0);
+            flat.add(new SoakSampler.Sample(s.atMillis(), v));
+        }
+        String ok = SoakITCase.trendsFlat(flat, Duration.ofHours(2));
+        assertTrue(ok.startsWith("flat"), ok);
+        assertTrue(ok.contains("checkpoint size (MB) +3.8%"), ok);
+        assertTrue(
+                SoakITCase.trendsFlat(samples, Duration.ofMinutes(15))
+                        .startsWith("trends not judged"));
+        assertTrue(
+                SoakITCase.trendsFlat(List.of(), Duration.ofHours(2))
+                        .startsWith("rising or unknown"));
+    }
+
+    @Test
+    void heapAfterGcIsTheLowestOfTheLogsLastMinute(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("taskmanager-1.gc.log");
+        Files.writeString(
+                log,
+                String.join(
+                        "\n",
+                        "[2026-12-07T12:19:00.000+0000][100.000s] GC(300) Pause Young (Normal) (G1"
+                                + " Evacuation Pause) 150M->90M(288M) 3.1ms",
+                        "[2026-12-07T12:20:55.944+0000][170.342s] GC(362) Pause Young (Normal) (G1"
+                                + " Evacuation Pause) 219M->183M(288M) 3.754ms",
+                        "[2026-12-07T12:20:55.974+0000][170.371s] GC(361) Pause Remark"
+                                + " 185M->148M(288M) 24.134ms",
+                        "[2026-12-07T12:20:56.017+0000][170.414s] GC(363) Pause Young (Prepare"
+                                + " Mixed) (G1 Evacuation Pause) 185M->147M(288M) 3.803ms",
+                        "[2026-12-07T12:20:56.036+0000][170.433s] GC(364) Pause Young (Mixed) (G1"
+                                + " Evacuation Pause) 158M->130M(288M) 6.289ms",
+                        "[2026-12-07T12:20:57.000+0000][171.000s] GC(365) Pause Young (Normal) (G1"
+                                + " Evacuation Pause) 200M->160M(288M) 3.0ms",
+                        ""));
+        // 90 MB was 71 s before the last collection: not of the last minute
+        assertEquals(130.0, SoakSampler.heapAfterGc(log), 1e-9);
+        assertEquals(-1.0, SoakSampler.heapAfterGc(dir.resolve("absent.gc.log")), 1e-9);
     }
 
     @Test

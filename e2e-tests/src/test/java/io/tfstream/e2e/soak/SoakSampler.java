@@ -38,6 +38,7 @@ final class SoakSampler {
                     "checkpoint size (MB)",
                     "checkpoint duration (s)",
                     "consumer lag (records)",
+                    "records consumed a second",
                     "TaskManagers registered",
                     "JobManager heap after GC (MB)",
                     "TaskManager heap after GC (MB, max)",
@@ -50,7 +51,11 @@ final class SoakSampler {
                     "Flink work (MB)",
                     "checkpoint files");
 
-    private static final Pattern HEAP_AFTER = Pattern.compile("->(\\d+)M\\(\\d+M\\)");
+    /**
+     * A collection in a unified GC log: {@code [..][170.342s] GC(362) Pause .. 219M->183M(288M)}.
+     */
+    private static final Pattern HEAP_AFTER =
+            Pattern.compile("\\[(\\d+(?:\\.\\d+)?)s\\] GC\\(\\d+\\) .*->(\\d+)M\\(\\d+M\\)");
 
     private final LocalCluster cluster;
     private final Supplier<String> jobId;
@@ -58,6 +63,8 @@ final class SoakSampler {
     private final String groupId;
     private final LongSupplier openUploads;
     private final List<Sample> samples = new ArrayList<>();
+    private long lastCommitted = -1;
+    private long lastCommittedAt;
 
     SoakSampler(
             LocalCluster cluster,
@@ -80,7 +87,7 @@ final class SoakSampler {
     Sample sample() {
         Map<String, Double> v = new LinkedHashMap<>();
         quietly(() -> checkpoint(v));
-        quietly(() -> v.put("consumer lag (records)", (double) lag()));
+        quietly(() -> offsets(v));
         quietly(
                 () ->
                         v.put(
@@ -107,24 +114,58 @@ final class SoakSampler {
         return s;
     }
 
+    /**
+     * The median size and duration of the completed checkpoints in Flink's history (the last ten,
+     * 50 s at one every 5 s): one checkpoint's size depends on where in its minute the shard part
+     * being uploaded is, the median over the minute does not.
+     */
     private void checkpoint(Map<String, Double> v) {
-        JsonNode latest =
-                cluster.rest("/jobs/" + jobId.get() + "/checkpoints")
-                        .path("latest")
-                        .path("completed");
-        if (latest.isMissingNode() || latest.isNull()) {
-            return;
+        JsonNode history = cluster.rest("/jobs/" + jobId.get() + "/checkpoints").path("history");
+        List<Double> sizes = new ArrayList<>();
+        List<Double> durations = new ArrayList<>();
+        for (JsonNode c : history) {
+            if (!"COMPLETED".equals(c.path("status").asText())) {
+                continue;
+            }
+            JsonNode size =
+                    c.has("checkpointed_size") ? c.get("checkpointed_size") : c.get("state_size");
+            sizes.add(size.asLong() / 1e6);
+            durations.add(c.path("end_to_end_duration").asLong() / 1e3);
         }
-        JsonNode size =
-                latest.has("checkpointed_size")
-                        ? latest.get("checkpointed_size")
-                        : latest.get("state_size");
-        v.put("checkpoint size (MB)", size.asLong() / 1e6);
-        v.put("checkpoint duration (s)", latest.get("end_to_end_duration").asLong() / 1e3);
+        if (!sizes.isEmpty()) {
+            v.put("checkpoint size (MB)", median(sizes));
+            v.put("checkpoint duration (s)", median(durations));
+        }
     }
 
-    /** The input's end offsets less the job's committed offsets, over every partition. */
-    private long lag() throws Exception {
+    static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted.get((sorted.size() - 1) / 2);
+    }
+
+    /**
+     * The consumer lag (the input's end offsets less the job's committed offsets) and the records
+     * the job consumed a second since the last sample: at a rate above what the job sustains, the
+     * lag grows and the consumed rate is the job's maximum.
+     */
+    private void offsets(Map<String, Double> v) throws Exception {
+        long[] endAndCommitted = endAndCommittedOffsets();
+        long now = System.currentTimeMillis();
+        v.put("consumer lag (records)", (double) (endAndCommitted[0] - endAndCommitted[1]));
+        synchronized (this) {
+            if (lastCommitted >= 0 && now > lastCommittedAt) {
+                v.put(
+                        "records consumed a second",
+                        (endAndCommitted[1] - lastCommitted) * 1000.0 / (now - lastCommittedAt));
+            }
+            lastCommitted = endAndCommitted[1];
+            lastCommittedAt = now;
+        }
+    }
+
+    /** The input's end offsets and the job's committed offsets, each summed over the partitions. */
+    private long[] endAndCommittedOffsets() throws Exception {
         Properties p = new Properties();
         p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         p.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
@@ -142,12 +183,13 @@ final class SoakSampler {
             for (int i = 0; i < partitions; i++) {
                 latest.put(new TopicPartition(inputTopic, i), OffsetSpec.latest());
             }
-            long lag = 0;
+            long[] sums = {0, 0};
             for (var e : admin.listOffsets(latest).all().get().entrySet()) {
                 OffsetAndMetadata c = committed.get(e.getKey());
-                lag += e.getValue().offset() - (c == null ? 0 : c.offset());
+                sums[0] += e.getValue().offset();
+                sums[1] += c == null ? 0 : c.offset();
             }
-            return lag;
+            return sums;
         }
     }
 
@@ -201,22 +243,39 @@ final class SoakSampler {
         }
     }
 
-    /** The heap after the last collection in a JVM's GC log ({@code ...->40M(256M)}), or -1. */
+    /**
+     * The lowest heap after a collection in the last minute of a JVM's GC log, or -1: the heap
+     * after one young collection still holds old garbage (183 MB, then 130 MB after the mixed
+     * collection a second later), the lowest of the minute is the closest to what is live.
+     */
     static double heapAfterGc(Path gcLog) {
         if (!Files.isRegularFile(gcLog)) {
             return -1;
         }
         try (RandomAccessFile f = new RandomAccessFile(gcLog.toFile(), "r")) {
-            long from = Math.max(0, f.length() - 16_384);
+            long from = Math.max(0, f.length() - 262_144);
             byte[] tail = new byte[(int) (f.length() - from)];
             f.seek(from);
             f.readFully(tail);
             Matcher m = HEAP_AFTER.matcher(new String(tail, StandardCharsets.UTF_8));
-            double last = -1;
+            List<double[]> collections = new ArrayList<>();
             while (m.find()) {
-                last = Double.parseDouble(m.group(1));
+                collections.add(
+                        new double[] {
+                            Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2))
+                        });
             }
-            return last;
+            if (collections.isEmpty()) {
+                return -1;
+            }
+            double lastUptime = collections.get(collections.size() - 1)[0];
+            double lowest = Double.MAX_VALUE;
+            for (double[] c : collections) {
+                if (c[0] >= lastUptime - 60) {
+                    lowest = Math.min(lowest, c[1]);
+                }
+            }
+            return lowest;
         } catch (IOException e) {
             return -1;
         }
