@@ -86,19 +86,21 @@ final class SoakSampler {
     /** Takes one sample now. */
     Sample sample() {
         Map<String, Double> v = new LinkedHashMap<>();
-        quietly(() -> checkpoint(v));
-        quietly(() -> offsets(v));
+        quietly("checkpoint figures", () -> checkpoint(v));
+        quietly("offsets", () -> offsets(v));
         quietly(
+                "TaskManagers registered",
                 () ->
                         v.put(
                                 "TaskManagers registered",
                                 (double) cluster.rest("/taskmanagers").get("taskmanagers").size()));
-        quietly(() -> processes(v));
-        quietly(() -> v.put("open uploads", (double) openUploads.getAsLong()));
+        quietly("process figures", () -> processes(v));
+        quietly("open uploads", () -> v.put("open uploads", (double) openUploads.getAsLong()));
         Path work = cluster.stateDir().resolve("flink").resolve("work");
-        quietly(() -> v.put("Flink work files", (double) files(work)));
-        quietly(() -> v.put("Flink work (MB)", bytes(work) / 1e6));
+        quietly("Flink work files", () -> v.put("Flink work files", (double) files(work)));
+        quietly("Flink work (MB)", () -> v.put("Flink work (MB)", bytes(work) / 1e6));
         quietly(
+                "checkpoint files",
                 () ->
                         v.put(
                                 "checkpoint files",
@@ -164,12 +166,20 @@ final class SoakSampler {
         }
     }
 
+    /** An admin client that gives up within 10 s while the broker is down. */
+    static Properties adminSettings(String bootstrapServers) {
+        Properties p = new Properties();
+        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        // the API timeout may not be below the request timeout (30 s by default), or the client
+        // refuses to start
+        p.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+        p.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
+        return p;
+    }
+
     /** The input's end offsets and the job's committed offsets, each summed over the partitions. */
     private long[] endAndCommittedOffsets() throws Exception {
-        Properties p = new Properties();
-        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
-        p.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
-        try (Admin admin = Admin.create(p)) {
+        try (Admin admin = Admin.create(adminSettings(cluster.bootstrapServers()))) {
             Map<TopicPartition, OffsetAndMetadata> committed =
                     admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get();
             Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
@@ -335,13 +345,14 @@ final class SoakSampler {
         void run() throws Exception;
     }
 
-    private static void quietly(Read r) {
+    /** Reads a figure; one that cannot be read now is left out of this sample, and said why. */
+    private static void quietly(String figure, Read r) {
         try {
             r.run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception | AssertionError unavailableNow) {
-            // left out of this sample
+            System.out.println("[soak] sample: no " + figure + " now: " + unavailableNow);
         }
     }
 }
