@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -20,6 +22,17 @@ public final class CommittedRecords {
      * at the time of the call), partition by partition.
      */
     public static List<ConsumerRecord<byte[], byte[]>> read(String bootstrapServers, String topic) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        forEach(bootstrapServers, topic, out::add);
+        return out;
+    }
+
+    /**
+     * Hands every committed record of {@code topic} to {@code each} without keeping it: hours of
+     * output do not fit in memory. Gives up after 60 s without a record while some are due.
+     */
+    public static long forEach(
+            String bootstrapServers, String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
         Properties p = new Properties();
         p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -32,15 +45,22 @@ public final class CommittedRecords {
             c.assign(parts);
             c.seekToBeginning(parts);
             Map<TopicPartition, Long> end = c.endOffsets(parts);
-            List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+            long n = 0;
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not read " + topic + " to its end");
                 }
-                c.poll(Duration.ofMillis(200)).forEach(out::add);
+                ConsumerRecords<byte[], byte[]> got = c.poll(Duration.ofMillis(200));
+                if (!got.isEmpty()) {
+                    deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                }
+                for (ConsumerRecord<byte[], byte[]> r : got) {
+                    each.accept(r);
+                    n++;
+                }
             }
-            return out;
+            return n;
         }
     }
 }

@@ -121,11 +121,22 @@ public final class OutputAudit {
 
     /** Rows of the committed payloads of {@code topic} so far (for waiting). */
     public static long payloadRows(String bootstrapServers, String topic) throws IOException {
-        long rows = 0;
-        for (ConsumerRecord<byte[], byte[]> r : CommittedRecords.read(bootstrapServers, topic)) {
-            rows += TensorBatch.parseFrom(r.value()).getRows();
+        long[] rows = {0};
+        try {
+            CommittedRecords.forEach(
+                    bootstrapServers,
+                    topic,
+                    r -> {
+                        try {
+                            rows[0] += TensorBatch.parseFrom(r.value()).getRows();
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    });
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
         }
-        return rows;
+        return rows[0];
     }
 
     /**

@@ -63,7 +63,7 @@ final class SoakChecker implements AutoCloseable {
     private final Set<Path> shardsRead = new HashSet<>();
     private final Map<Path, Long> shardSizes = new HashMap<>();
     private final List<Thread> threads = new ArrayList<>();
-    private final Deque<TensorBatch> unresolved = new ArrayDeque<>();
+    private final Deque<Payload> unresolved = new ArrayDeque<>();
     private final String bootstrapServers;
     private volatile boolean stop;
 
@@ -214,17 +214,23 @@ final class SoakChecker implements AutoCloseable {
             return;
         }
         synchronized (unresolved) {
-            unresolved.addLast(b);
+            // its source ranges and row count, not its tensors: a backlog of payloads must stay
+            // small
+            unresolved.addLast(
+                    new Payload(String.valueOf(b.getBatchId()), b.getRows(), b.getSourcesList()));
         }
         resolvePending();
     }
+
+    /** What the checker needs of a payload. */
+    private record Payload(String batchId, long rows, List<SourceRange> sources) {}
 
     /** Counts the payloads whose every offset the producer now knows; returns how many wait. */
     private int resolvePending() {
         synchronized (unresolved) {
             // a payload may name an offset whose acknowledgement the producer has not seen yet
             for (int n = unresolved.size(); n > 0; n--) {
-                TensorBatch next = unresolved.removeFirst();
+                Payload next = unresolved.removeFirst();
                 if (!count(next)) {
                     unresolved.addLast(next);
                 }
@@ -234,9 +240,9 @@ final class SoakChecker implements AutoCloseable {
     }
 
     /** Counts the good records of {@code b}'s source ranges, or returns false if one is unknown. */
-    private boolean count(TensorBatch b) {
+    private boolean count(Payload b) {
         List<Long> seqs = new ArrayList<>();
-        for (SourceRange range : b.getSourcesList()) {
+        for (SourceRange range : b.sources()) {
             if (!range.getTopic().equals(inputTopic)) {
                 event("payloads", "a source range of topic " + range.getTopic());
                 return true;
@@ -251,20 +257,20 @@ final class SoakChecker implements AutoCloseable {
                 }
             }
         }
-        if (seqs.size() != b.getRows()) {
+        if (seqs.size() != b.rows()) {
             event(
                     "payloads",
                     "payload "
-                            + b.getBatchId()
+                            + b.batchId()
                             + " has "
-                            + b.getRows()
+                            + b.rows()
                             + " rows, its ranges "
                             + seqs.size()
                             + " good records");
         }
         for (long seq : seqs) {
             if (payloads.mark(seq) > 0) {
-                event("payloads", "record " + seq + " duplicated (payload " + b.getBatchId() + ")");
+                event("payloads", "record " + seq + " duplicated (payload " + b.batchId() + ")");
             }
         }
         return true;
@@ -409,8 +415,8 @@ final class SoakChecker implements AutoCloseable {
     void awaitCaughtUp(String payloadTopic, String deadLetterTopic) throws Exception {
         long rows = OutputAudit.payloadRows(bootstrapServers, payloadTopic);
         long letters =
-                io.tfstream.e2e.cluster.CommittedRecords.read(bootstrapServers, deadLetterTopic)
-                        .size();
+                io.tfstream.e2e.cluster.CommittedRecords.forEach(
+                        bootstrapServers, deadLetterTopic, r -> {});
         io.tfstream.testkit.Waits.waitFor(
                 () ->
                         resolvePending() == 0
