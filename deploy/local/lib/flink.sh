@@ -28,6 +28,10 @@ taskmanager.host: localhost
 taskmanager.bind-host: localhost
 taskmanager.numberOfTaskSlots: $TFSTREAM_TM_SLOTS
 taskmanager.memory.process.size: $TFSTREAM_TM_MEMORY
+# The job keeps its state on the heap (checkpoints on S3): Flink's managed memory, 40% of a
+# TaskManager by default for RocksDB and batch operators, would sit unused while the heap holds
+# each open shard's tail and statistics (a checkpoint of them needs twice their size).
+taskmanager.memory.managed.fraction: 0.05
 # Spread a job's slots over the TaskManagers rather than filling one first.
 taskmanager.load-balance.mode: slots
 rest.address: localhost

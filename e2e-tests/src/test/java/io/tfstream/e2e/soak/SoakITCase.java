@@ -191,6 +191,10 @@ class SoakITCase {
                 checks.add(unexpected + " events besides records late during a fault");
                 long notRecovered = done.stream().filter(d -> d.recovery() == null).count();
                 checks.add(notRecovered + " faults without a checkpoint within 5 min");
+                List<SoakSampler.Failure> failures = sampler.jobFailures();
+                long outOfMemory =
+                        failures.stream().filter(SoakSampler.Failure::outOfMemory).count();
+                checks.add(outOfMemory + " job failures out of memory");
 
                 Path report =
                         SoakReport.write(
@@ -213,6 +217,7 @@ class SoakITCase {
                                         done,
                                         samples,
                                         events,
+                                        failures,
                                         checks),
                                 out);
                 System.out.println("[soak] report: " + report);
@@ -223,6 +228,7 @@ class SoakITCase {
                 }
                 assertEquals(0, unexpected, events.toString());
                 assertEquals(0, notRecovered, done.toString());
+                assertEquals(0, outOfMemory, "job failures out of memory: " + failures);
                 assertTrue(checkpoints.startsWith("checkpoints flat"), checkpoints);
                 assertFalse(trends.startsWith("rising"), trends);
                 assertTrue(uploads.startsWith("0 uploads left"), uploads);

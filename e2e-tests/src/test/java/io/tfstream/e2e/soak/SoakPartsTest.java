@@ -213,6 +213,36 @@ class SoakPartsTest {
     }
 
     @Test
+    void aJobFailureIsNamedByItsRootCause() {
+        String trace =
+                String.join(
+                        "\n",
+                        "java.lang.Exception: Could not perform checkpoint 82 for operator Source",
+                        "\tat org.apache.flink.streaming.runtime.tasks.StreamTask.run(StreamTask.java:1)",
+                        "Caused by: org.apache.flink.runtime.checkpoint.CheckpointException: declined",
+                        "\tat x.y(Z.java:1)",
+                        "Caused by: java.io.IOException: Failed to serialize element. Serialized size"
+                                + " (> 28097074 bytes) exceeds JVM heap space",
+                        "\tat x.y(Z.java:2)");
+        String cause = SoakSampler.rootCause(trace);
+        assertTrue(cause.startsWith("java.io.IOException: Failed to serialize"), cause);
+        assertTrue(new SoakSampler.Failure(0, cause).outOfMemory());
+        assertTrue(
+                new SoakSampler.Failure(
+                                0,
+                                SoakSampler.rootCause(
+                                        "java.lang.OutOfMemoryError: Java heap space"))
+                        .outOfMemory());
+        assertFalse(
+                new SoakSampler.Failure(
+                                0,
+                                SoakSampler.rootCause(
+                                        "org.apache.flink.runtime.jobmaster.JobMasterException:"
+                                                + " TaskManager with id tm-1 is no longer reachable."))
+                        .outOfMemory());
+    }
+
+    @Test
     void durationsReadAsTheScriptTakesThem() {
         assertEquals(Duration.ofSeconds(70), SoakITCase.parse("70s"));
         assertEquals(Duration.ofMinutes(15), SoakITCase.parse("15m"));

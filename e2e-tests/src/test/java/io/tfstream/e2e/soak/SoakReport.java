@@ -40,6 +40,7 @@ final class SoakReport {
             List<SoakFaults.Done> faults,
             List<SoakSampler.Sample> samples,
             List<SoakChecker.Event> events,
+            List<SoakSampler.Failure> failures,
             List<String> checks) {}
 
     /**
@@ -134,6 +135,22 @@ final class SoakReport {
         md.append("\n## Checks\n\n");
         for (String c : run.checks()) {
             md.append("- ").append(c).append('\n');
+        }
+
+        md.append("\n## What the job failed on\n\n");
+        if (run.failures().isEmpty()) {
+            md.append("Nothing in Flink's exception history.\n");
+        } else {
+            md.append(
+                    "Root causes in Flink's exception history (collected every minute), by"
+                            + " count:\n\n| root cause | count |\n| --- | ---: |\n");
+            Map<String, Integer> byCause = new java.util.TreeMap<>();
+            for (SoakSampler.Failure f : run.failures()) {
+                byCause.merge(f.rootCause().replace("|", "\\|"), 1, Integer::sum);
+            }
+            byCause.forEach(
+                    (cause, n) ->
+                            md.append("| ").append(cause).append(" | ").append(n).append(" |\n"));
         }
 
         md.append("\n## What the checker saw while the job ran\n\n");

@@ -32,6 +32,14 @@ final class SoakSampler {
     /** One minute's figures, by name; {@code atMillis} is epoch ms. */
     record Sample(long atMillis, Map<String, Double> values) {}
 
+    /** A failure of the job as Flink's exception history holds it: when, and its root cause. */
+    record Failure(long atMillis, String rootCause) {
+        boolean outOfMemory() {
+            // Flink's serializers turn an OutOfMemoryError into "... exceeds JVM heap space"
+            return rootCause.contains("OutOfMemoryError") || rootCause.contains("heap space");
+        }
+    }
+
     /** The figures, in the order the report shows them. */
     static final List<String> FIGURES =
             List.of(
@@ -63,6 +71,7 @@ final class SoakSampler {
     private final String groupId;
     private final LongSupplier openUploads;
     private final List<Sample> samples = new ArrayList<>();
+    private final Map<String, Failure> failures = new LinkedHashMap<>();
     private long lastCommitted = -1;
     private long lastCommittedAt;
 
@@ -79,6 +88,14 @@ final class SoakSampler {
         this.openUploads = openUploads;
     }
 
+    /**
+     * The job's failures seen so far. Each JobManager keeps its own history, so they are collected
+     * every minute and a failover loses at most the last minute's.
+     */
+    synchronized List<Failure> jobFailures() {
+        return List.copyOf(failures.values());
+    }
+
     synchronized List<Sample> samples() {
         return List.copyOf(samples);
     }
@@ -88,6 +105,7 @@ final class SoakSampler {
         Map<String, Double> v = new LinkedHashMap<>();
         quietly("checkpoint figures", () -> checkpoint(v));
         quietly("offsets", () -> offsets(v));
+        quietly("job failures", this::failures);
         quietly(
                 "TaskManagers registered",
                 () ->
@@ -144,6 +162,33 @@ final class SoakSampler {
         List<Double> sorted = new ArrayList<>(values);
         sorted.sort(null);
         return sorted.get((sorted.size() - 1) / 2);
+    }
+
+    private void failures() {
+        JsonNode entries =
+                cluster.rest("/jobs/" + jobId.get() + "/exceptions?maxExceptions=100")
+                        .path("exceptionHistory")
+                        .path("entries");
+        synchronized (this) {
+            for (JsonNode e : entries) {
+                long at = e.path("timestamp").asLong();
+                String trace = e.path("stacktrace").asText("");
+                failures.putIfAbsent(
+                        at + " " + e.path("taskName").asText(""),
+                        new Failure(at, rootCause(trace)));
+            }
+        }
+    }
+
+    /** The last {@code Caused by:} line of a stack trace, or its first line. */
+    static String rootCause(String trace) {
+        String cause = trace.lines().findFirst().orElse("").trim();
+        for (String line : trace.lines().toList()) {
+            if (line.startsWith("Caused by: ")) {
+                cause = line.substring("Caused by: ".length()).trim();
+            }
+        }
+        return cause.length() > 200 ? cause.substring(0, 200) + "…" : cause;
     }
 
     /**

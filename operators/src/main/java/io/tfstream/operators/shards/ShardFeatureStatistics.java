@@ -16,7 +16,6 @@ import java.util.TreeMap;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.tensorflow.example.Example;
 import org.tensorflow.example.SequenceExample;
 
@@ -112,11 +111,13 @@ public record ShardFeatureStatistics(
 
     /** {@code stats} as bytes. */
     byte[] toBytes(ExampleStatistics stats) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(4096);
-        out.writeInt(FORMAT);
-        out.writeUTF(key());
-        stats.write(out);
-        return out.getCopyOfBuffer();
+        String key = key();
+        return StateBytes.chunked(
+                out -> {
+                    out.writeInt(FORMAT);
+                    out.writeUTF(key);
+                    stats.write(out);
+                });
     }
 
     /**

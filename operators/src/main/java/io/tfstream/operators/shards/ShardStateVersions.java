@@ -1,8 +1,8 @@
 package io.tfstream.operators.shards;
 
+import java.io.DataOutput;
 import java.io.IOException;
 import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
 
 /** Version checks and bounded reads shared by the shard sink's state serializers. */
 final class ShardStateVersions {
@@ -58,7 +58,7 @@ final class ShardStateVersions {
     }
 
     /** {@code bytes} (may be null) as a presence flag, then length-prefixed. */
-    static void writeOptionalBytes(DataOutputSerializer out, byte[] bytes) throws IOException {
+    static void writeOptionalBytes(DataOutput out, byte[] bytes) throws IOException {
         out.writeBoolean(bytes != null);
         if (bytes != null) {
             out.writeInt(bytes.length);

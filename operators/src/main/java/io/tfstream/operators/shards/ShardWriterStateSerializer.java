@@ -2,11 +2,11 @@ package io.tfstream.operators.shards;
 
 import io.tfstream.shards.ShardEncoder;
 import io.tfstream.shards.ShardStats;
+import java.io.DataOutput;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
  * Serializes {@link ShardWriterState}. Version {@link #VERSION}: a kind byte; a lineage: job id,
@@ -33,7 +33,12 @@ public final class ShardWriterStateSerializer
 
     @Override
     public byte[] serialize(ShardWriterState state) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(256);
+        // an open shard's persisted tail and statistics are arrays already: counted, then copied
+        // once into the result
+        return StateBytes.counted(out -> write(state, out));
+    }
+
+    private static void write(ShardWriterState state, DataOutput out) throws IOException {
         if (state instanceof ShardWriterState.Lineage l) {
             out.writeByte(LINEAGE);
             out.writeUTF(l.jobId());
@@ -58,7 +63,6 @@ public final class ShardWriterStateSerializer
             }
             ShardStateVersions.writeOptionalBytes(out, o.features());
         }
-        return out.getCopyOfBuffer();
     }
 
     @Override
