@@ -28,7 +28,7 @@ tfl_default() {
     TFSTREAM_S3_BUCKET) echo tfstream ;;
     TFSTREAM_TASKMANAGERS) echo 2 ;;
     TFSTREAM_TM_SLOTS) echo 2 ;;
-    TFSTREAM_TM_MEMORY) echo 1280m ;;
+    TFSTREAM_TM_MEMORY) echo 2048m ;;
     TFSTREAM_JM_MEMORY) echo 1024m ;;
     # The JobManager's Prometheus endpoint; TaskManagers take the next free ports (flink.sh).
     TFSTREAM_METRICS_PORT) echo 29249 ;;

@@ -14,7 +14,8 @@ import java.util.List;
  * out of memory. These need the bytes once ({@link #counted}) or twice ({@link #chunked}).
  */
 final class StateBytes {
-    private static final int CHUNK = 1 << 20;
+    // below half of G1's smallest region: larger arrays are humongous, each in regions of its own
+    private static final int CHUNK = 256 << 10;
 
     private StateBytes() {}
 
@@ -40,8 +41,8 @@ final class StateBytes {
     }
 
     /**
-     * Writes the body once into 1 MiB chunks, then copies them into an array of the exact size: for
-     * a body that is costly to write twice.
+     * Writes the body once into 256 KiB chunks, then copies them into an array of the exact size:
+     * for a body that is costly to write twice.
      */
     static byte[] chunked(Body body) throws IOException {
         Chunks chunks = new Chunks();
