@@ -9,6 +9,7 @@ import java.util.Arrays;
 final class SeqFlags {
     private byte[] counts = new byte[1 << 16];
     private long contiguous;
+    private long marks;
 
     /** Adds one to {@code seq}'s count; returns the count before. */
     synchronized int mark(long seq) {
@@ -19,6 +20,7 @@ final class SeqFlags {
             }
             counts = Arrays.copyOf(counts, n);
         }
+        marks++;
         int before = counts[(int) seq];
         if (before < Byte.MAX_VALUE) {
             counts[(int) seq]++;
@@ -28,6 +30,11 @@ final class SeqFlags {
 
     synchronized int count(long seq) {
         return seq < counts.length ? counts[(int) seq] : 0;
+    }
+
+    /** How many times {@link #mark} was called: every record seen, duplicates included. */
+    synchronized long marks() {
+        return marks;
     }
 
     /** The first seq never marked, every one before it marked. */

@@ -253,6 +253,18 @@ class SoakPartsTest {
         assertThrows(IllegalArgumentException.class, () -> SoakFaults.Kind.of("disk"));
     }
 
+    @Test
+    void seenRecordsCountEveryMarkPastTheSaturatedCount() {
+        SeqFlags flags = new SeqFlags();
+        for (int i = 0; i < 200; i++) {
+            flags.mark(5);
+        }
+        flags.mark(1 << 20); // past the first array: it grows
+        assertEquals(Byte.MAX_VALUE, flags.count(5));
+        assertEquals(201, flags.marks());
+        assertEquals(0, flags.contiguous());
+    }
+
     /** One checkpoint size a minute from minute 0. */
     private static List<SoakSampler.Sample> sizes(double... mb) {
         List<SoakSampler.Sample> out = new ArrayList<>();

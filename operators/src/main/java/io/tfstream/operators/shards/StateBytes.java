@@ -63,7 +63,10 @@ final class StateBytes {
 
         @Override
         public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
+            if (length == bytes.length) {
+                throw new IOException("the state wrote more bytes than it counted");
+            }
+            bytes[length++] = (byte) b;
         }
 
         @Override

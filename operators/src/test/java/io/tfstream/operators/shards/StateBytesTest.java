@@ -2,10 +2,12 @@ package io.tfstream.operators.shards;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tfstream.stats.ExampleStatistics;
 import io.tfstream.testing.WideProfileCorpus;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.Random;
@@ -76,5 +78,31 @@ class StateBytesTest {
     private static long allocated() {
         return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
                 .getCurrentThreadAllocatedBytes();
+    }
+
+    @Test
+    void singleBytesLandInPlaceAndABodyThatChangesIsRefused() throws Exception {
+        byte[] bytes =
+                StateBytes.counted(
+                        out -> {
+                            out.writeByte(1);
+                            out.writeShort(0x0203);
+                            out.writeByte(4);
+                        });
+        assertArrayEquals(new byte[] {1, 2, 3, 4}, bytes);
+        int[] calls = {0};
+        // writes one byte more the second time, as a body whose state moved between the two would
+        IOException more =
+                assertThrows(
+                        IOException.class,
+                        () ->
+                                StateBytes.counted(
+                                        out -> {
+                                            out.writeByte(1);
+                                            if (calls[0]++ > 0) {
+                                                out.writeByte(2);
+                                            }
+                                        }));
+        assertEquals("the state wrote more bytes than it counted", more.getMessage());
     }
 }
