@@ -284,8 +284,13 @@ class SoakITCase {
     /** TensorFlow's TFRecordReaderV2 reads every finished shard to the same records. */
     private static String readShardsWithTensorFlow(List<Path> shards) throws Exception {
         long records = 0;
-        for (Path shard : shards) {
-            records += OutputAudit.readAlikeByTensorFlow(shard);
+        for (int i = 0; i < shards.size(); i++) {
+            records += OutputAudit.readAlikeByTensorFlow(shards.get(i));
+            if ((i + 1) % 100 == 0 || i + 1 == shards.size()) {
+                // hundreds of shards after hours: the audit shows that it moves
+                System.out.println(
+                        "[soak] audit: TensorFlow read " + (i + 1) + " of " + shards.size());
+            }
         }
         return "TensorFlow read " + shards.size() + " shards, " + records + " records, alike";
     }

@@ -74,6 +74,29 @@ class TensorFlowTfRecordInteropTest {
     }
 
     @Test
+    void tensorFlowsBatchedReadGivesEveryRecordAtEveryBatchBoundary() throws IOException {
+        // TensorFlowRecordIo reads in batches: none may be lost when the file ends mid-batch
+        for (int n : new int[] {0, 1, 299, 300, 301, 302}) {
+            Path file = dir.resolve("batched-" + n);
+            List<byte[]> some = records.subList(0, n);
+            if (n == 0) {
+                Files.write(file, new byte[0]); // TensorFlow's writer takes no empty slice
+            } else {
+                TensorFlowRecordIo.write(file, some, Compression.NONE);
+            }
+            for (int batch : new int[] {1, 100, 300, 4096}) {
+                TensorFlowRecordIo.ReadResult tf =
+                        TensorFlowRecordIo.read(file, Compression.NONE, batch);
+                assertNull(tf.error(), () -> n + " records: " + tf.error());
+                assertEquals(n, tf.records().size(), n + " records in batches of " + batch);
+                for (int i = 0; i < n; i++) {
+                    assertArrayEquals(some.get(i), tf.records().get(i), "record " + i);
+                }
+            }
+        }
+    }
+
+    @Test
     void tensorFlowReadsOurNonDefaultCompressionLevels() throws IOException {
         for (Compression c : List.of(Compression.GZIP, Compression.ZLIB)) {
             for (int level : new int[] {1, 9}) {
