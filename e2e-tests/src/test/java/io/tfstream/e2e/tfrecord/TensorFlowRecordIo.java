@@ -74,9 +74,8 @@ public final class TensorFlowRecordIo {
 
     /** Reads {@code file} with TensorFlow's {@code TFRecordReaderV2} until the end or an error. */
     public static ReadResult read(Path file, Compression c) {
-        // a session run per record costs milliseconds: hours over the thousands of shards of a
-        // long soak, so whole batches first; a read that fails loses its batch, so a file
-        // TensorFlow
+        // a session run per record (1.1 s for 12 000 records) adds up over a long soak's hundreds
+        // of shards, so whole batches first; a failing read loses its batch, so a file TensorFlow
         // cannot read whole is read again a record at a time for what came before the error
         ReadResult batched = read(file, c, BATCH);
         return batched.error() == null ? batched : read(file, c, 1);

@@ -63,19 +63,21 @@ final class StateBytes {
 
         @Override
         public void write(int b) throws IOException {
-            if (length == bytes.length) {
-                throw new IOException("the state wrote more bytes than it counted");
-            }
+            room(1);
             bytes[length++] = (byte) b;
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
+            room(len);
+            System.arraycopy(b, off, bytes, length, len);
+            length += len;
+        }
+
+        private void room(int len) throws IOException {
             if (len > bytes.length - length) {
                 throw new IOException("the state wrote more bytes than it counted");
             }
-            System.arraycopy(b, off, bytes, length, len);
-            length += len;
         }
 
         byte[] bytes() throws IOException {
