@@ -177,8 +177,7 @@ class SoakITCase {
                 String markers = markersListTheShards(cluster, checker.shardsRead());
                 checks.add(markers);
                 // the savepoint of the drain is no checkpoint of the running job
-                List<SoakSampler.Sample> loadSamples =
-                        samples.stream().filter(x -> x.atMillis() <= loadEnd).toList();
+                List<SoakSampler.Sample> loadSamples = SoakReport.load(samples, loadEnd);
                 String checkpoints = checkpointGrowth(loadSamples, start);
                 checks.add(checkpoints);
                 String trends = trendsFlat(loadSamples, duration);

@@ -130,6 +130,43 @@ class SoakPartsTest {
     }
 
     @Test
+    void theReportsSlopesLeaveTheDrainOutAsTheTrendCheckDoes(@TempDir Path dir) throws IOException {
+        // heap flat at 200 MB through two hours of load, then 400 MB while the drain catches up
+        List<SoakSampler.Sample> samples = new ArrayList<>();
+        for (int minute = 0; minute <= 130; minute++) {
+            samples.add(
+                    new SoakSampler.Sample(
+                            minute * 60_000L,
+                            Map.of(
+                                    "checkpoint size (MB)",
+                                    80.0,
+                                    "JobManager heap after GC (MB)",
+                                    50.0,
+                                    "TaskManager heap after GC (MB, max)",
+                                    minute > 120 ? 400.0 : 200)));
+        }
+        long loadEnd = 120 * 60_000L;
+        SoakReport.Run run =
+                new SoakReport.Run(
+                        "t", "c", 0, loadEnd, 1, 1, 0, List.of(), List.of(), samples, List.of(),
+                        List.of(), List.of());
+        String report = Files.readString(SoakReport.write(run, dir));
+        assertTrue(
+                report.contains(
+                        "| TaskManager heap after GC (MB, max) | 200.00 | 200.00 | 200.00 | +0.00 |"
+                                + " +0.0% |"),
+                report);
+        assertTrue(
+                SoakITCase.trendsFlat(SoakReport.load(samples, loadEnd), Duration.ofHours(2))
+                        .contains("TaskManager heap after GC (MB, max) +0.0%"));
+        List<String> csv = Files.readAllLines(dir.resolve("samples.csv"));
+        assertEquals(132, csv.size());
+        assertTrue(csv.get(0).startsWith("minute,\"checkpoint size (MB)\","), csv.get(0));
+        assertTrue(csv.get(131).startsWith("130.00,"), csv.get(131));
+        assertTrue(csv.get(131).contains(",400.00"), csv.get(131));
+    }
+
+    @Test
     void checkpointsMayNotGrowPastOneAndAHalfTimesTheirEarlySize() {
         assertTrue(
                 SoakITCase.checkpointGrowth(sizes(2, 2, 2, 2, 2, 3.9, 3.9, 4), 0)

@@ -23,7 +23,7 @@ import org.jfree.data.xy.XYSeriesCollection;
 
 /**
  * The soak's report: what ran on which machine, the tallies of every output, the faults with their
- * recovery times, the slope of every resource figure over the second half of the run, what the
+ * recovery times, the slope of every resource figure over the second half of the load, what the
  * checker saw while it ran, and PNG charts of lag, checkpoint size and heap with the faults marked.
  */
 final class SoakReport {
@@ -115,11 +115,13 @@ final class SoakReport {
         }
 
         md.append("\n## Resources\n\nSampled every minute; the slope is the least-squares")
-                .append(" trend over the second half of the run.\n\n")
+                .append(" trend over the second half of the load (the drain left out), the")
+                .append(
+                        " window the trend check judges. Every sample: [samples.csv](samples.csv).\n\n")
                 .append("| figure | first | last | mean (2nd half) | slope per hour |")
                 .append(
                         " slope, % of mean per hour |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
-        for (Trend t : trends(run.samples())) {
+        for (Trend t : trends(load(run.samples(), run.endMillis()))) {
             md.append(
                     String.format(
                             Locale.ROOT,
@@ -185,9 +187,37 @@ final class SoakReport {
                 "TaskManager heap after GC (MB, max)");
         md.append("![lag](soak-lag.png)\n![checkpoint size](soak-checkpoint.png)\n")
                 .append("![heap after GC](soak-heap.png)\n");
+        writeSamples(run, dir.resolve("samples.csv"));
         Path report = dir.resolve("report.md");
         Files.writeString(report, md.toString());
         return report;
+    }
+
+    /** The samples taken until the load ended: the drain's catch-up is no trend of the run. */
+    static List<SoakSampler.Sample> load(List<SoakSampler.Sample> samples, long loadEndMillis) {
+        return samples.stream().filter(s -> s.atMillis() <= loadEndMillis).toList();
+    }
+
+    /**
+     * Every sample as CSV (minutes since the start, then each figure), so a report can be redone.
+     */
+    static void writeSamples(Run run, Path csv) throws IOException {
+        StringBuilder out = new StringBuilder("minute");
+        for (String figure : SoakSampler.FIGURES) {
+            out.append(",\"").append(figure).append('"');
+        }
+        out.append('\n');
+        for (SoakSampler.Sample s : run.samples()) {
+            out.append(
+                    String.format(
+                            Locale.ROOT, "%.2f", (s.atMillis() - run.startMillis()) / 60_000.0));
+            for (String figure : SoakSampler.FIGURES) {
+                Double v = s.values().get(figure);
+                out.append(',').append(v == null ? "" : String.format(Locale.ROOT, "%.2f", v));
+            }
+            out.append('\n');
+        }
+        Files.writeString(csv, out);
     }
 
     /** The trend of each figure over the second half of the samples. */
