@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,19 +105,16 @@ class SoakPartsTest {
 
     @Test
     void trendsAreTheLeastSquaresSlopeOverTheSecondHalf() {
-        List<SoakSampler.Sample> samples = new ArrayList<>();
-        for (int minute = 0; minute <= 120; minute++) {
-            // heap flat at 100 MB in the second hour after a warm-up; checkpoints grow 6 MB an hour
-            double heap = minute < 60 ? minute : 100;
-            samples.add(
-                    new SoakSampler.Sample(
-                            minute * 60_000L,
-                            Map.of(
-                                    "JobManager heap after GC (MB)",
-                                    heap,
-                                    "checkpoint size (MB)",
-                                    10 + minute / 10.0)));
-        }
+        // heap flat at 100 MB in the second hour after a warm-up; checkpoints grow 6 MB an hour
+        List<SoakSampler.Sample> samples =
+                everyMinute(
+                        120,
+                        minute ->
+                                Map.of(
+                                        "JobManager heap after GC (MB)",
+                                        minute < 60 ? (double) minute : 100,
+                                        "checkpoint size (MB)",
+                                        10 + minute / 10.0));
         List<SoakReport.Trend> trends = SoakReport.trends(samples);
         SoakReport.Trend size = trends.get(0);
         assertEquals("checkpoint size (MB)", size.figure());
@@ -132,19 +130,17 @@ class SoakPartsTest {
     @Test
     void theReportsSlopesLeaveTheDrainOutAsTheTrendCheckDoes(@TempDir Path dir) throws IOException {
         // heap flat at 200 MB through two hours of load, then 400 MB while the drain catches up
-        List<SoakSampler.Sample> samples = new ArrayList<>();
-        for (int minute = 0; minute <= 130; minute++) {
-            samples.add(
-                    new SoakSampler.Sample(
-                            minute * 60_000L,
-                            Map.of(
-                                    "checkpoint size (MB)",
-                                    80.0,
-                                    "JobManager heap after GC (MB)",
-                                    50.0,
-                                    "TaskManager heap after GC (MB, max)",
-                                    minute > 120 ? 400.0 : 200)));
-        }
+        List<SoakSampler.Sample> samples =
+                everyMinute(
+                        130,
+                        minute ->
+                                Map.of(
+                                        "checkpoint size (MB)",
+                                        80.0,
+                                        "JobManager heap after GC (MB)",
+                                        50.0,
+                                        "TaskManager heap after GC (MB, max)",
+                                        minute > 120 ? 400.0 : 200));
         long loadEnd = 120 * 60_000L;
         SoakReport.Run run =
                 new SoakReport.Run(
@@ -178,20 +174,18 @@ class SoakPartsTest {
 
     @Test
     void heapAndCheckpointsMayNotRiseOverTheSecondHalfOfAnHourOrMore() {
-        List<SoakSampler.Sample> samples = new ArrayList<>();
-        for (int minute = 0; minute <= 120; minute++) {
-            // checkpoints rise 4% of their mean an hour; the TaskManagers' heap 10%
-            samples.add(
-                    new SoakSampler.Sample(
-                            minute * 60_000L,
-                            Map.of(
-                                    "checkpoint size (MB)",
-                                    30 + 1.2 * minute / 60,
-                                    "JobManager heap after GC (MB)",
-                                    50.0 + minute % 2,
-                                    "TaskManager heap after GC (MB, max)",
-                                    100 + 10.0 * minute / 60)));
-        }
+        // checkpoints rise 4% of their mean an hour; the TaskManagers' heap 10%
+        List<SoakSampler.Sample> samples =
+                everyMinute(
+                        120,
+                        minute ->
+                                Map.of(
+                                        "checkpoint size (MB)",
+                                        30 + 1.2 * minute / 60,
+                                        "JobManager heap after GC (MB)",
+                                        50.0 + minute % 2,
+                                        "TaskManager heap after GC (MB, max)",
+                                        100 + 10.0 * minute / 60));
         String twoHours = SoakITCase.trendsFlat(samples, Duration.ofHours(2));
         assertTrue(twoHours.startsWith("rising"), twoHours);
         assertTrue(twoHours.contains("TaskManager heap after GC (MB, max) +8.7%"), twoHours);
@@ -300,6 +294,16 @@ class SoakPartsTest {
         assertEquals(Byte.MAX_VALUE, flags.count(5));
         assertEquals(201, flags.marks());
         assertEquals(0, flags.contiguous());
+    }
+
+    /** One sample a minute from minute 0 to {@code last}. */
+    private static List<SoakSampler.Sample> everyMinute(
+            int last, IntFunction<Map<String, Double>> values) {
+        List<SoakSampler.Sample> out = new ArrayList<>();
+        for (int minute = 0; minute <= last; minute++) {
+            out.add(new SoakSampler.Sample(minute * 60_000L, values.apply(minute)));
+        }
+        return out;
     }
 
     /** One checkpoint size a minute from minute 0. */
