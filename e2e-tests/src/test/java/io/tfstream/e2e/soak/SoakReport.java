@@ -41,7 +41,14 @@ final class SoakReport {
             List<SoakSampler.Sample> samples,
             List<SoakChecker.Event> events,
             List<SoakSampler.Failure> failures,
-            List<String> checks) {}
+            List<String> checks) {
+        /**
+         * Minutes from the start of the load to {@code atMillis}: the charts' and the CSV's axis.
+         */
+        double minute(long atMillis) {
+            return (atMillis - startMillis) / 60_000.0;
+        }
+    }
 
     /**
      * A figure's trend: least squares over the second half, per hour and as a share of its mean.
@@ -208,9 +215,7 @@ final class SoakReport {
         }
         out.append('\n');
         for (SoakSampler.Sample s : run.samples()) {
-            out.append(
-                    String.format(
-                            Locale.ROOT, "%.2f", (s.atMillis() - run.startMillis()) / 60_000.0));
+            out.append(String.format(Locale.ROOT, "%.2f", run.minute(s.atMillis())));
             for (String figure : SoakSampler.FIGURES) {
                 Double v = s.values().get(figure);
                 out.append(',').append(v == null ? "" : String.format(Locale.ROOT, "%.2f", v));
@@ -279,7 +284,7 @@ final class SoakReport {
             for (SoakSampler.Sample s : run.samples()) {
                 Double v = s.values().get(figure);
                 if (v != null) {
-                    series.add((s.atMillis() - run.startMillis()) / 60_000.0, v);
+                    series.add(run.minute(s.atMillis()), v);
                 }
             }
             data.addSeries(series);
@@ -289,7 +294,7 @@ final class SoakReport {
                         title, "minutes", unit, data, PlotOrientation.VERTICAL, true, false, false);
         XYPlot plot = chart.getXYPlot();
         for (SoakFaults.Done d : run.faults()) {
-            ValueMarker m = new ValueMarker((d.atMillis() - run.startMillis()) / 60_000.0);
+            ValueMarker m = new ValueMarker(run.minute(d.atMillis()));
             m.setPaint(Color.GRAY);
             m.setStroke(new BasicStroke(1f));
             m.setLabel(d.kind().flag());
